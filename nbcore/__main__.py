@@ -1,0 +1,56 @@
+"""Command line: ``python -m nbcore evaluate ...`` and ``python -m nbcore bench``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .data import MnistDataError
+
+
+def _add_evaluate(commands) -> None:
+    parser = commands.add_parser("evaluate", help="train on 60k MNIST images, evaluate on the 10k test images")
+    parser.add_argument("--model", choices=["bernoulli"], default="bernoulli")
+    parser.add_argument("--threshold", type=int, default=128, help="binarize: pixel >= T is ink (default 128)")
+    parser.add_argument("--prior", choices=["empirical", "uniform"], default="empirical")
+    parser.add_argument("--alpha", type=float, default=1.0, help="pseudo-count for 'pixel on' (default 1)")
+    parser.add_argument("--beta", type=float, default=None, help="pseudo-count for 'pixel off' (default: alpha)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _run_evaluate(args) -> dict:
+    from .evaluate import evaluate_bernoulli, mnist_splits
+
+    return evaluate_bernoulli(mnist_splits(), threshold=args.threshold, prior=args.prior,
+                              alpha=args.alpha, beta=args.beta)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m nbcore", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    _add_evaluate(commands)
+    bench = commands.add_parser("bench", help="time nbcore against scikit-learn on the same input")
+    bench.add_argument("--repeats", type=int, default=7)
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "bench":
+            from .bench import run_bench
+
+            run_bench(repeats=args.repeats)
+            return 0
+        result = _run_evaluate(args)
+    except (MnistDataError, ValueError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(result))
+    else:
+        width = max(map(len, result))
+        for key, value in result.items():
+            print(f"{key:<{width}}  {value:.4f}" if isinstance(value, float) else f"{key:<{width}}  {value}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

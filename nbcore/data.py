@@ -1,0 +1,196 @@
+"""MNIST on disk: find it, verify it, extract it, load it through torchvision.
+
+Layouts understood in the data directory ``root``:
+
+* the four canonical ``*-ubyte.gz`` files side by side in ``root`` (as the
+  offline copy in ``shared/mnist`` has them);
+* torchvision's own ``root/MNIST/raw`` folder, with ``.gz`` and/or extracted files.
+
+Whatever is found is extracted into ``root/MNIST/raw`` (torchvision's layout)
+through a temporary name and an atomic rename, and every extracted file is
+checked against the official md5 of its uncompressed content before torchvision
+reads it. Only when no copy exists is anything downloaded.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import os
+import tempfile
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+# Uncompressed file name -> official md5 of its content.
+MNIST_MD5 = {
+    "train-images-idx3-ubyte": "6bbc9ace898e44ae57da46a324031adb",
+    "train-labels-idx1-ubyte": "a25bea736e30d166cdddb491f175f624",
+    "t10k-images-idx3-ubyte": "2646ac647ad5339dbf082846283269ea",
+    "t10k-labels-idx1-ubyte": "27ae3e4e09519cfbb04c329615203637",
+}
+SPLIT_FILES = {
+    True: ("train-images-idx3-ubyte", "train-labels-idx1-ubyte"),
+    False: ("t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte"),
+}
+
+# progress(fraction in [0, 1], message) -> None
+ProgressCallback = Callable[[float, str], None]
+
+
+class MnistDataError(RuntimeError):
+    """MNIST could not be found, verified or read; the message says how to fix it."""
+
+
+def default_data_dir() -> Path:
+    """``$NBCORE_DATA_DIR`` if set, else a per-user cache directory."""
+    configured = os.environ.get("NBCORE_DATA_DIR")
+    if configured:
+        return Path(configured).expanduser()
+    cache_home = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(cache_home) / "nbcore"
+
+
+def raw_folder(root: Path) -> Path:
+    """Where torchvision's ``MNIST`` looks for the extracted files."""
+    return Path(root) / "MNIST" / "raw"
+
+
+def md5_of(path: Path) -> str:
+    digest = hashlib.md5()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _fix_hint(root: Path) -> str:
+    return (
+        f"Delete it and put the four MNIST *-ubyte.gz files in {root} "
+        "(or let the app download them), or point NBCORE_DATA_DIR at a folder that has them."
+    )
+
+
+def _extract_verified(source_gz: Path, target: Path, expected_md5: str) -> None:
+    """Decompress ``source_gz`` to ``target`` atomically, only if the content's md5 matches."""
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+    except OSError as error:
+        raise MnistDataError(
+            f"Cannot write to {target.parent} ({error.strerror}). Set NBCORE_DATA_DIR to a writable "
+            "directory; the MNIST files are copied and extracted there."
+        ) from error
+    temporary = Path(temporary_name)
+    digest = hashlib.md5()
+    try:
+        with os.fdopen(handle, "wb") as out, gzip.open(source_gz, "rb") as compressed:
+            for block in iter(lambda: compressed.read(1 << 20), b""):
+                digest.update(block)
+                out.write(block)
+        if digest.hexdigest() != expected_md5:
+            raise MnistDataError(
+                f"{source_gz} is not the official MNIST file: the md5 of its content is "
+                f"{digest.hexdigest()}, expected {expected_md5}. {_fix_hint(source_gz.parent)}"
+            )
+        os.replace(temporary, target)
+    except (OSError, EOFError, gzip.BadGzipFile) as error:
+        raise MnistDataError(
+            f"{source_gz} is truncated or corrupted ({error}). {_fix_hint(source_gz.parent)}"
+        ) from error
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+def _ensure_file(root: Path, name: str) -> bool:
+    """Make ``raw/name`` exist and verified; False when no copy of it is anywhere in ``root``."""
+    target = raw_folder(root) / name
+    expected = MNIST_MD5[name]
+    if target.exists():
+        if md5_of(target) == expected:
+            return True
+        try:  # a bad extracted file must never count as valid later
+            target.unlink()
+        except OSError as error:
+            raise MnistDataError(
+                f"{target} is corrupted (wrong md5) and cannot be removed ({error.strerror}). "
+                f"{_fix_hint(root)}"
+            ) from error
+    for candidate in (root / f"{name}.gz", raw_folder(root) / f"{name}.gz"):
+        if candidate.exists():
+            _extract_verified(candidate, target, expected)
+            return True
+    return False
+
+
+def ensure_mnist(root: Path | None = None, download: bool = True,
+                 progress: ProgressCallback | None = None) -> Path:
+    """Make the four verified MNIST files available under ``root/MNIST/raw``; return ``root``.
+
+    Downloads through torchvision only when a file has no local copy at all.
+    Raises MnistDataError with a fix-it message on any failure.
+    """
+    root = Path(root) if root is not None else default_data_dir()
+    names = list(MNIST_MD5)
+    for done, name in enumerate(names):
+        if progress:
+            progress(done / len(names), f"Checking {name}")
+        if _ensure_file(root, name):
+            continue
+        if not download:
+            raise MnistDataError(f"{name} is missing from {root}. {_fix_hint(root)}")
+        if progress:
+            progress(done / len(names), f"Downloading {name}")
+        _download_with_torchvision(root, name)
+        if not _ensure_file(root, name):
+            raise MnistDataError(f"Downloading {name} into {root} did not produce the file.")
+    if progress:
+        progress(1.0, "MNIST ready")
+    return root
+
+
+def _download_with_torchvision(root: Path, name: str) -> None:
+    """Fetch ``name.gz`` into ``root/MNIST/raw`` from torchvision's mirrors (prints a progress bar)."""
+    from torchvision.datasets import MNIST
+    from torchvision.datasets.utils import download_url
+
+    folder = raw_folder(root)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise MnistDataError(
+            f"Cannot create {folder} ({error.strerror}). Set NBCORE_DATA_DIR to a writable directory."
+        ) from error
+    errors = []
+    for mirror in MNIST.mirrors:
+        try:
+            download_url(f"{mirror}{name}.gz", root=str(folder), filename=f"{name}.gz")
+            return
+        except Exception as error:  # network failures come in many types
+            (folder / f"{name}.gz").unlink(missing_ok=True)
+            errors.append(f"{mirror}: {error}")
+    raise MnistDataError(
+        f"{name} is not in {root} and could not be downloaded ({'; '.join(errors)}). "
+        f"Without a network connection, copy the four MNIST *-ubyte.gz files into {root} "
+        "or set NBCORE_DATA_DIR to a folder that has them."
+    )
+
+
+def load_mnist(train: bool, root: Path | None = None, download: bool = True,
+               progress: ProgressCallback | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Load one split with ``torchvision.datasets.MNIST``.
+
+    Returns ``(images, labels)``: uint8 arrays of shape (n, 28, 28) and (n,),
+    n = 60,000 for ``train=True`` and 10,000 otherwise.
+    """
+    from torchvision.datasets import MNIST
+
+    root = ensure_mnist(root, download=download, progress=progress)
+    try:
+        dataset = MNIST(str(root), train=train, download=False)
+    except Exception as error:  # torchvision raises RuntimeError/ValueError on bad headers
+        raise MnistDataError(f"torchvision could not read MNIST in {root}: {error}. {_fix_hint(root)}") from error
+    images = dataset.data.numpy().astype(np.uint8, copy=False)
+    labels = dataset.targets.numpy().astype(np.uint8)
+    return images, labels

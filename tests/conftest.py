@@ -1,0 +1,48 @@
+"""Shared fixtures: the real MNIST (a scratch copy, never the shared folder itself).
+
+Tests that need MNIST fail when ``CI=true`` and it is missing; elsewhere they skip.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED_MNIST = REPO.parent / "shared" / "mnist"
+IN_CI = os.environ.get("CI", "").lower() == "true"
+
+
+def require(condition: bool, reason: str) -> None:
+    """Skip a test that lacks what it needs; in CI, fail instead."""
+    if not condition:
+        if IN_CI:
+            pytest.fail(f"CI=true and {reason}")
+        pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def mnist_root(tmp_path_factory) -> Path:
+    """A data directory holding MNIST: $NBCORE_DATA_DIR, else a scratch copy of ../shared/mnist."""
+    configured = os.environ.get("NBCORE_DATA_DIR")
+    if configured and any(Path(configured).glob("*ubyte*")) or configured and (Path(configured) / "MNIST").exists():
+        return Path(configured)
+    require(SHARED_MNIST.is_dir(), f"MNIST is missing (no NBCORE_DATA_DIR and no {SHARED_MNIST})")
+    root = tmp_path_factory.mktemp("mnist")
+    for source in SHARED_MNIST.glob("*.gz"):
+        shutil.copy(source, root / source.name)
+    return root
+
+
+@pytest.fixture(scope="session")
+def mnist(mnist_root):
+    """The four arrays: dict with train_images, train_labels, test_images, test_labels."""
+    from nbcore import load_mnist
+
+    train_images, train_labels = load_mnist(True, root=mnist_root, download=False)
+    test_images, test_labels = load_mnist(False, root=mnist_root, download=False)
+    return {"train_images": train_images, "train_labels": train_labels,
+            "test_images": test_images, "test_labels": test_labels}
