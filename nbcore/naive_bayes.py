@@ -126,6 +126,18 @@ class BernoulliNB(BaseNaiveBayes):
             self._derive_probabilities()
         return self
 
+    def with_params(self, **params) -> "BernoulliNB":
+        """A new model with other alpha/beta/prior that shares (read-only) this one's counts."""
+        self._check_fitted()
+        clone = BernoulliNB(**{**self.get_params(), **params})
+        for name in ("class_count_", "feature_count_"):
+            counts = getattr(self, name)
+            counts.setflags(write=False)
+            setattr(clone, name, counts)
+        clone.n_features_in_ = self.n_features_in_
+        clone._derive_probabilities()
+        return clone
+
     @property
     def beta_(self) -> float:
         return self.alpha if self.beta is None else self.beta
