@@ -219,6 +219,24 @@ class BernoulliNB(BaseNaiveBayes):
             finite[impossible > impossible.min(axis=1, keepdims=True)] = -np.inf
         return finite
 
+    def pixel_log_likelihoods(self, x) -> np.ndarray:
+        """log p(x_j | y = c) for one 0/1 image x (n_features,): float64 (n_classes, n_features)."""
+        self._check_fitted()
+        x = check_binary(np.asarray(x).reshape(1, -1))[0]
+        if x.shape[0] != self.n_features_in_:
+            raise ValueError(f"x has {x.shape[0]} features, the model was fitted on {self.n_features_in_}")
+        return np.where(x == 1, self.feature_log_prob_, self.feature_log_neg_prob_)
+
+    def evidence(self, x, first: int, second: int) -> np.ndarray:
+        """Per-pixel contribution to log p(x | first) - log p(x | second): float64 (n_features,).
+
+        Positive pixels speak for ``first``. Where both terms are -inf the contribution is 0.
+        """
+        terms = self.pixel_log_likelihoods(x)
+        with np.errstate(invalid="ignore"):
+            difference = terms[first] - terms[second]
+        return np.nan_to_num(difference, nan=0.0)
+
     # -- generation and missing data -------------------------------------------------------
     @property
     def feature_prob_(self) -> np.ndarray:
@@ -251,13 +269,10 @@ class BernoulliNB(BaseNaiveBayes):
             raise ValueError(f"observed_mask must be a bool array of shape {x.shape}")
         if x.shape[0] != self.n_features_in_:
             raise ValueError(f"x has {x.shape[0]} features, the model was fitted on {self.n_features_in_}")
-        seen = observed_mask
-        with np.errstate(invalid="ignore"):
-            per_pixel = np.where(x[seen] == 1, self.feature_log_prob_[:, seen], self.feature_log_neg_prob_[:, seen])
-        class_scores = (self.class_log_prior_ + per_pixel.sum(axis=1))[None, :]
+        class_scores = (self.class_log_prior_ + self.pixel_log_likelihoods(x)[:, observed_mask].sum(axis=1))[None, :]
         if np.all(np.isneginf(class_scores)):  # nothing explains the observation: fall back to the prior
             class_scores = self.class_log_prior_[None, :]
         class_posterior = np.exp(class_scores - logsumexp_rows(class_scores)[:, None])[0]
         pixel_prob = class_posterior @ self.feature_prob_
-        pixel_prob[seen] = x[seen]
+        pixel_prob[observed_mask] = x[observed_mask]
         return pixel_prob, class_posterior

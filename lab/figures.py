@@ -1,0 +1,125 @@
+"""Pure figure builders: arrays in, plotly figures out (no Streamlit, no model code).
+
+Images are (28, 28) arrays shown with row 0 at the top, equal aspect, no grid.
+Fonts are sized to be read from the back of a classroom.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+FONT = dict(size=16)
+INK_SCALE = "gray"  # 0 = black, 1 = white: light ink on dark, as MNIST
+PROBABILITY_SCALE = "Viridis"
+DIVERGING_SCALE = "RdBu"
+ERROR_COLOUR = "#d62728"
+OK_COLOUR = "#2a9d8f"
+CLASS_COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+                 "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"]
+
+
+def _style(figure: go.Figure, height: int, title: str | None = None) -> go.Figure:
+    figure.update_layout(height=height, margin=dict(l=10, r=10, t=60 if title else 30, b=10),
+                         font=FONT, title=title, plot_bgcolor="rgba(0,0,0,0)")
+    return figure
+
+
+def _image_axes(figure: go.Figure) -> None:
+    figure.update_xaxes(showgrid=False, zeroline=False, showticklabels=False, constrain="domain")
+    figure.update_yaxes(showgrid=False, zeroline=False, showticklabels=False, autorange="reversed",
+                        constrain="domain")
+    for row_axis in [name for name in figure.layout if name.startswith("yaxis")]:
+        suffix = row_axis[len("yaxis"):]
+        figure.layout[row_axis].scaleanchor = f"x{suffix}"
+
+
+def _hover(value_name: str, value_format: str = ".4f") -> str:
+    return f"row %{{y}}, column %{{x}}<br>{value_name} %{{z:{value_format}}}<extra></extra>"
+
+
+def image_grid(images: np.ndarray, titles: Sequence[str], columns: int,
+               title_colours: Sequence[str] | None = None, value_name: str = "pixel",
+               colorscale: str = INK_SCALE, zrange: tuple[float, float] | None = None,
+               colorbar_title: str | None = None, height_per_row: int = 150,
+               hover_format: str = ".0f") -> go.Figure:
+    """(n, 28, 28) images in a grid with one shared colour scale; one title per image."""
+    images = np.asarray(images, dtype=np.float64)
+    count = len(images)
+    rows = max(1, -(-count // columns))
+    figure = make_subplots(rows=rows, cols=columns, subplot_titles=list(titles),
+                           horizontal_spacing=0.01, vertical_spacing=0.12 / rows + 0.02)
+    low, high = zrange if zrange is not None else (float(np.nanmin(images)), float(np.nanmax(images)))
+    for index, image in enumerate(images):
+        figure.add_trace(go.Heatmap(z=image, coloraxis="coloraxis", hovertemplate=_hover(value_name, hover_format)),
+                         row=index // columns + 1, col=index % columns + 1)
+    figure.update_layout(coloraxis=dict(colorscale=colorscale, cmin=low, cmax=high,
+                                        showscale=colorbar_title is not None,
+                                        colorbar=dict(title=colorbar_title or "")))
+    for annotation, colour in zip(figure.layout.annotations, title_colours or []):
+        annotation.font = dict(color=colour, size=FONT["size"])
+    _image_axes(figure)
+    return _style(figure, height=60 + rows * height_per_row)
+
+
+def prediction_grid(images: np.ndarray, predicted: np.ndarray, true: np.ndarray, columns: int = 9) -> go.Figure:
+    """Test images titled "predicted / true"; errors titled in red with a cross."""
+    wrong = np.asarray(predicted) != np.asarray(true)
+    titles = [f"{'✗ ' if miss else ''}{p} / {t}" for p, t, miss in zip(predicted, true, wrong)]
+    colours = [ERROR_COLOUR if miss else OK_COLOUR for miss in wrong]
+    return image_grid(images, titles, columns, title_colours=colours, zrange=(0, 255))
+
+
+def class_heatmaps(values: np.ndarray, value_name: str, colorscale: str = PROBABILITY_SCALE,
+                   zrange: tuple[float, float] | None = None, titles: Sequence[str] | None = None) -> go.Figure:
+    """Ten (28, 28) per-class images in 2 rows of 5, one colour scale with a colour bar."""
+    titles = titles or [f"y = {label}" for label in range(len(values))]
+    return image_grid(values, titles, columns=5, value_name=value_name, colorscale=colorscale,
+                      zrange=zrange, colorbar_title=value_name, height_per_row=220, hover_format=".4f")
+
+
+def single_image(image: np.ndarray, title: str, value_name: str = "pixel", colorscale: str = INK_SCALE,
+                 zrange: tuple[float, float] | None = (0, 255), colorbar_title: str | None = None,
+                 height: int = 320, hover_format: str = ".0f") -> go.Figure:
+    """One (28, 28) image."""
+    return _style(image_grid(np.asarray(image)[None], [title], columns=1, value_name=value_name,
+                             colorscale=colorscale, zrange=zrange, colorbar_title=colorbar_title,
+                             hover_format=hover_format), height=height)
+
+
+def difference_map(values: np.ndarray, title: str, value_name: str, height: int = 420) -> go.Figure:
+    """A (28, 28) signed map on a diverging scale centred on 0 (red < 0 < blue)."""
+    limit = float(np.nanmax(np.abs(values[np.isfinite(values)]))) if np.isfinite(values).any() else 1.0
+    return single_image(np.clip(values, -limit, limit), title, value_name=value_name, colorscale=DIVERGING_SCALE,
+                        zrange=(-max(limit, 1e-9), max(limit, 1e-9)), colorbar_title=value_name,
+                        height=height, hover_format=".3f")
+
+
+def class_bars(values: np.ndarray, title: str, value_name: str, highlight: int | None = None,
+               value_format: str = ".3f", height: int = 320) -> go.Figure:
+    """A bar per digit 0-9 (e.g. a posterior or a prior), the highlighted one in a strong colour."""
+    colours = [OK_COLOUR if label == highlight else "#9bb7d4" for label in range(len(values))]
+    figure = go.Figure(go.Bar(x=[str(label) for label in range(len(values))], y=values, marker_color=colours,
+                              text=[f"{value:{value_format}}" for value in values], textposition="outside",
+                              hovertemplate=f"digit %{{x}}<br>{value_name} %{{y:{value_format}}}<extra></extra>"))
+    figure.update_yaxes(title=value_name, range=[0, max(1e-9, float(np.max(values))) * 1.18])
+    figure.update_xaxes(title="digit", type="category")
+    return _style(figure, height=height, title=title)
+
+
+def curves(x: np.ndarray, series: dict[str, np.ndarray], x_title: str, y_title: str, title: str,
+           marker_x: float | None = None, log_x: bool = False, height: int = 360) -> go.Figure:
+    """Line chart of several named series over a shared x, with an optional vertical marker."""
+    figure = go.Figure()
+    for name, values in series.items():
+        figure.add_trace(go.Scatter(x=x, y=values, mode="lines+markers", name=name))
+    if marker_x is not None:
+        figure.add_vline(x=marker_x if not log_x or marker_x > 0 else float(np.min(x)), line_dash="dash",
+                         line_color="#555")
+    figure.update_xaxes(title=x_title, type="log" if log_x else "linear")
+    figure.update_yaxes(title=y_title)
+    figure.update_layout(legend=dict(orientation="h", y=-0.25))
+    return _style(figure, height=height, title=title)

@@ -1,0 +1,173 @@
+"""The one place where the dashboard caches shared data and models, and holds the sidebar settings.
+
+Shared by every session of the server (``st.cache_resource``), never mutated:
+the MNIST arrays, the binarized features and the per-threshold counts. A
+session's settings (threshold, alpha, beta, prior) live in ``st.session_state``;
+a model for them is derived from the shared counts in about a millisecond.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import streamlit as st
+
+import nbcore
+from nbcore.evaluate import MnistSplits, mean_true_class_loglik
+
+THRESHOLDS = (1, 64, 128, 192)
+# alpha/beta slider stops: 0, then a log-like scale up to 100
+SMOOTHING_STOPS = (0.0, 0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0, 30.0, 100.0)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Binarization threshold (pixel >= threshold is ink), Beta(alpha, beta) smoothing, class prior."""
+
+    threshold: int = 128
+    alpha: float = 1.0
+    beta: float = 1.0
+    prior: str = "empirical"
+
+
+TEXTBOOK = Settings()
+COURSE_NOTE = Settings(threshold=1, alpha=1.0, beta=1.0, prior="uniform")
+_KEYS = {"threshold": "setting_threshold", "alpha": "setting_alpha", "beta": "setting_beta", "prior": "setting_prior"}
+
+
+@dataclass(frozen=True)
+class Features:
+    """Binarized MNIST at one threshold: 0/1 uint8 (n, 784), and the test set packed for fast scoring."""
+
+    train: np.ndarray
+    test: np.ndarray
+    train_packed: nbcore.PackedBinary
+    test_packed: nbcore.PackedBinary
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """A model for one Settings and what it does on MNIST."""
+
+    model: nbcore.BernoulliNB
+    test_log_proba: np.ndarray  # (10000, 10)
+    test_predictions: np.ndarray  # (10000,)
+    train_accuracy: float
+    test_accuracy: float
+    mean_train_loglik: float  # nats per image, log p(x, y_true)
+
+
+# -- shared resources ------------------------------------------------------------------------
+@st.cache_resource(show_spinner=False)
+def _mnist_splits(data_dir: str, _progress: nbcore.data.ProgressCallback | None) -> MnistSplits:
+    train_images, train_labels = nbcore.load_mnist(True, root=data_dir, progress=_progress)
+    test_images, test_labels = nbcore.load_mnist(False, root=data_dir)
+    for array in (train_images, train_labels, test_images, test_labels):
+        array.setflags(write=False)
+    return MnistSplits(train_images, train_labels, test_images, test_labels)
+
+
+def mnist() -> MnistSplits:
+    """Both MNIST splits, loaded once per server; progress on screen the first time, a clear stop on errors."""
+    status = st.empty()
+
+    def show_progress(fraction: float, message: str) -> None:
+        status.progress(min(max(fraction, 0.0), 1.0), text=f"Preparing MNIST: {message}")
+
+    try:
+        splits = _mnist_splits(str(nbcore.default_data_dir()), show_progress)
+    except nbcore.MnistDataError as error:
+        status.empty()
+        st.error(f"MNIST is not available. {error}")
+        st.stop()
+    status.empty()
+    return splits
+
+
+def _loaded() -> MnistSplits:
+    """The cached splits, for use inside other cached functions (``mnist()`` has run first on the page)."""
+    return _mnist_splits(str(nbcore.default_data_dir()), None)
+
+
+@st.cache_resource(show_spinner="Binarizing MNIST…", max_entries=len(THRESHOLDS))
+def features(threshold: int) -> Features:
+    splits = _loaded()
+    train = nbcore.binarize(splits.train_images, threshold)
+    test = nbcore.binarize(splits.test_images, threshold)
+    for array in (train, test):
+        array.setflags(write=False)
+    return Features(train, test, nbcore.PackedBinary.from_dense(train), nbcore.PackedBinary.from_dense(test))
+
+
+@st.cache_resource(show_spinner="Counting pixels…", max_entries=len(THRESHOLDS))
+def counted_model(threshold: int) -> nbcore.BernoulliNB:
+    """BernoulliNB fitted (counted) on the training set at this threshold; smoothing is applied per settings."""
+    return nbcore.BernoulliNB().fit(features(threshold).train, _loaded().train_labels)
+
+
+@st.cache_resource(show_spinner=False, max_entries=256)
+def evaluation(settings: Settings) -> Evaluation:
+    model = counted_model(settings.threshold).with_params(
+        alpha=settings.alpha, beta=settings.beta, prior=settings.prior)
+    splits, feats = _loaded(), features(settings.threshold)
+    train_scores = model.joint_log_likelihood(feats.train_packed)
+    test_log_proba = model.predict_log_proba(feats.test_packed)
+    test_predictions = model.predict(feats.test_packed)
+    for array in (test_log_proba, test_predictions):
+        array.setflags(write=False)
+    return Evaluation(
+        model=model,
+        test_log_proba=test_log_proba,
+        test_predictions=test_predictions,
+        train_accuracy=model.score(feats.train_packed, splits.train_labels),
+        test_accuracy=float(np.mean(test_predictions == splits.test_labels)),
+        mean_train_loglik=mean_true_class_loglik(train_scores, splits.train_labels)
+        if np.isfinite(train_scores).all() else float("-inf"),
+    )
+
+
+def model(settings: Settings | None = None) -> nbcore.BernoulliNB:
+    """The BernoulliNB for these settings (default: the session's)."""
+    return evaluation(settings or current_settings()).model
+
+
+# -- per-session settings --------------------------------------------------------------------
+def current_settings() -> Settings:
+    """This session's settings, from the sidebar widgets' state (textbook defaults before first use)."""
+    values = {name: st.session_state.get(key, getattr(TEXTBOOK, name)) for name, key in _KEYS.items()}
+    return Settings(**values)
+
+
+def _apply(settings: Settings) -> None:
+    for name, key in _KEYS.items():
+        st.session_state[key] = getattr(settings, name)
+
+
+def sidebar_settings() -> Settings:
+    """Draw the model settings in the sidebar; they apply on every page."""
+    for name, key in _KEYS.items():
+        st.session_state.setdefault(key, getattr(TEXTBOOK, name))
+    with st.sidebar:
+        st.header("Model settings")
+        st.select_slider("Binarization threshold (ink if pixel ≥ T)", options=THRESHOLDS, key=_KEYS["threshold"],
+                         help="128 is the textbook's choice; 1 means 'any ink' (the course note's).")
+        st.select_slider("α: pseudo-count for 'pixel on'", options=SMOOTHING_STOPS, key=_KEYS["alpha"],
+                         format_func=_format_stop)
+        st.select_slider("β: pseudo-count for 'pixel off'", options=SMOOTHING_STOPS, key=_KEYS["beta"],
+                         format_func=_format_stop)
+        st.radio("Class prior", options=("empirical", "uniform"), key=_KEYS["prior"], horizontal=True,
+                 help="Empirical: class frequencies in the training set. Uniform: 1/10 each.")
+        left, right = st.columns(2)
+        left.button("Textbook", on_click=_apply, args=(TEXTBOOK,), width="stretch",
+                    help="Reset to the textbook: T = 128, α = β = 1, empirical prior")
+        right.button("Course note", on_click=_apply, args=(COURSE_NOTE,), width="stretch",
+                     help="T = 1, α = β = 1, uniform prior")
+        settings = current_settings()
+        st.caption(f"p(xᵢ=1 | y) = (nᵢᵧ + {_format_stop(settings.alpha)}) / "
+                   f"(nᵧ + {_format_stop(settings.alpha)} + {_format_stop(settings.beta)})")
+    return settings
+
+
+def _format_stop(value: float) -> str:
+    return f"{value:g}"

@@ -1,0 +1,120 @@
+"""A drawing or an uploaded picture -> a 28x28 image made the way MNIST was made.
+
+MNIST's recipe: grayscale, light ink on a dark background, the ink's bounding box
+scaled so that its longer side is 20 px (aspect ratio kept, anti-aliased), then
+placed in a 28x28 frame so that its centre of mass sits at the frame's centre.
+All ink arrays here are float64 (height, width) with 0 = background, 255 = ink.
+"""
+
+from __future__ import annotations
+
+import io
+import warnings
+
+import numpy as np
+from PIL import Image, ImageOps, UnidentifiedImageError
+
+FRAME = 28
+BOX = 20
+MAX_UPLOAD_PIXELS = 40_000_000  # about a 48-megapixel photo; anything larger is refused
+INK_LEVEL = 0.1  # fraction of 255 above which a pixel counts as ink for the bounding box
+MIN_CONTRAST = 40  # ink less bright than this over the background means "blank"
+
+
+class ImageInputError(ValueError):
+    """An upload that cannot be turned into a digit; the message is meant for the user."""
+
+
+def ink_from_canvas(rgba: np.ndarray) -> np.ndarray:
+    """Canvas pixels (height, width, 4) uint8, light ink on dark -> ink (height, width)."""
+    rgba = np.asarray(rgba)
+    if rgba.ndim != 3 or rgba.shape[2] not in (3, 4):
+        raise ImageInputError(f"expected an RGB(A) canvas image, got an array of shape {rgba.shape}")
+    rgb = rgba[..., :3].astype(np.float64)
+    luminance = rgb @ np.array([0.299, 0.587, 0.114])
+    if rgba.shape[2] == 4:  # transparent canvas pixels are background
+        luminance *= rgba[..., 3] / 255.0
+    return luminance
+
+
+def ink_from_upload(data: bytes) -> np.ndarray:
+    """PNG/JPEG/GIF/... bytes -> ink (height, width); dark ink on paper is inverted automatically.
+
+    EXIF rotation is applied, animated images use their first frame, 16-bit and
+    palette images are converted, transparency is composited over white.
+    Raises ImageInputError with a user-facing message for anything unreadable.
+    """
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            image = Image.open(io.BytesIO(data))
+            width, height = image.size
+            if width * height > MAX_UPLOAD_PIXELS:
+                raise ImageInputError(
+                    f"This image is {width}x{height} pixels, too large to process "
+                    f"(limit {MAX_UPLOAD_PIXELS // 1_000_000} megapixels). Please upload a smaller picture.")
+            image.seek(0)
+            image = ImageOps.exif_transpose(image)
+            gray = _grayscale(image)
+    except ImageInputError:
+        raise
+    except (UnidentifiedImageError, Image.DecompressionBombError, Image.DecompressionBombWarning) as error:
+        raise ImageInputError("This file is not an image we can read (PNG, JPEG, GIF, BMP or WebP).") from error
+    except (OSError, ValueError, SyntaxError, EOFError) as error:
+        raise ImageInputError(f"This image is damaged or truncated and cannot be read ({error}).") from error
+    border = np.concatenate([gray[0], gray[-1], gray[:, 0], gray[:, -1]])
+    background = float(np.median(border))
+    if background > 127:  # dark ink on light paper
+        gray = 255.0 - gray
+        background = 255.0 - background
+    return np.clip(gray - background, 0.0, None) * (255.0 / max(255.0 - background, 1.0))
+
+
+def _grayscale(image: Image.Image) -> np.ndarray:
+    """Any PIL image -> float64 (height, width) luminance in 0..255."""
+    if image.mode in ("I;16", "I;16B", "I;16L", "I"):
+        values = np.asarray(image, dtype=np.float64)
+        top = 65535.0 if values.max(initial=0) > 255 or image.mode.startswith("I;16") else 255.0
+        return values * (255.0 / top)
+    if image.mode == "F":
+        values = np.asarray(image, dtype=np.float64)
+        return np.clip(values / max(values.max(initial=0), 1e-12), 0, 1) * 255.0
+    if image.mode in ("RGBA", "LA", "PA", "P") or "transparency" in image.info:
+        rgba = image.convert("RGBA")
+        flattened = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
+        flattened.alpha_composite(rgba)
+        image = flattened
+    return np.asarray(image.convert("L"), dtype=np.float64)
+
+
+def mnist_frame(ink: np.ndarray) -> np.ndarray | None:
+    """Ink (height, width) -> uint8 (28, 28) framed like MNIST, or None if there is no ink."""
+    ink = np.asarray(ink, dtype=np.float64)
+    if ink.ndim != 2 or ink.size == 0 or not np.all(np.isfinite(ink)):
+        raise ImageInputError("expected a non-empty 2-D grayscale image")
+    if ink.max() < MIN_CONTRAST:
+        return None
+    rows = np.flatnonzero((ink > INK_LEVEL * 255).any(axis=1))
+    cols = np.flatnonzero((ink > INK_LEVEL * 255).any(axis=0))
+    cropped = ink[rows[0]: rows[-1] + 1, cols[0]: cols[-1] + 1]
+    height, width = cropped.shape
+    scale = BOX / max(height, width)
+    new_size = (max(1, round(width * scale)), max(1, round(height * scale)))
+    resized = Image.fromarray(cropped.astype(np.float32), mode="F").resize(new_size, Image.Resampling.LANCZOS)
+    box = np.clip(np.asarray(resized, dtype=np.float64), 0, 255)
+    if box.sum() <= 0:
+        return None
+    frame = np.zeros((FRAME, FRAME))
+    row_of_mass, col_of_mass = centre_of_mass(box)
+    top = int(np.clip(round(FRAME / 2 - 0.5 - row_of_mass), 0, FRAME - box.shape[0]))
+    left = int(np.clip(round(FRAME / 2 - 0.5 - col_of_mass), 0, FRAME - box.shape[1]))
+    frame[top: top + box.shape[0], left: left + box.shape[1]] = box
+    return np.round(frame * (255.0 / frame.max())).astype(np.uint8)
+
+
+def centre_of_mass(image: np.ndarray) -> tuple[float, float]:
+    """(row, column) of the intensity-weighted centre of a (h, w) image, in pixel indices."""
+    total = image.sum()
+    rows = np.arange(image.shape[0]) @ image.sum(axis=1) / total
+    cols = np.arange(image.shape[1]) @ image.sum(axis=0) / total
+    return float(rows), float(cols)

@@ -1,0 +1,72 @@
+"""Draw: a digit from the canvas or a picture, framed like MNIST, classified and explained."""
+
+import numpy as np
+import streamlit as st
+from streamlit_drawable_canvas import st_canvas
+
+import nbcore
+from lab import figures, state
+from nbcore.preprocess import ImageInputError, ink_from_canvas, ink_from_upload, mnist_frame
+
+settings = state.current_settings()
+model = state.model(settings)
+
+st.title("Draw a digit")
+st.session_state.setdefault("canvas_generation", 0)
+
+
+def clear_canvas() -> None:
+    st.session_state.canvas_generation += 1
+    st.session_state.draw_frame = None
+
+
+source, seen, verdict = st.columns([1.15, 1, 1.25], gap="medium")
+with source:
+    mode = st.segmented_control("Input", ["Draw", "Upload a picture"], default="Draw", key="draw_mode")
+    if mode == "Upload a picture":
+        upload = st.file_uploader("A photo or scan of one digit (PNG, JPEG, …)", key="draw_upload")
+        st.session_state.upload_frame = None
+        if upload is not None:
+            try:
+                st.session_state.upload_frame = mnist_frame(ink_from_upload(upload.getvalue()))
+            except ImageInputError as error:
+                st.error(str(error))
+            else:
+                if st.session_state.upload_frame is None:
+                    st.warning("No digit found in this picture: it looks blank.")
+        frame = st.session_state.upload_frame
+    else:
+        brush = st.slider("Brush width", 8, 40, 20, key="draw_brush")
+        canvas = st_canvas(stroke_width=brush, stroke_color="#FFFFFF", background_color="#000000",
+                           height=280, width=280, drawing_mode="freedraw", return_image_data=True,
+                           key=f"canvas_{st.session_state.canvas_generation}")
+        st.button("🧽 Clear", on_click=clear_canvas, key="draw_clear")
+        if canvas is not None and canvas.image_data is not None:
+            st.session_state.draw_frame = mnist_frame(ink_from_canvas(canvas.image_data))
+        frame = st.session_state.get("draw_frame")
+
+if frame is None:
+    with seen:
+        st.info("✏️ Draw a digit on the black canvas (or upload a picture) to see what naive Bayes makes of it.")
+    st.stop()
+
+features = nbcore.binarize(frame[None], settings.threshold)
+posterior = model.predict_proba(features)[0]
+ranking = np.argsort(-posterior, kind="stable")
+predicted, runner_up = int(ranking[0]), int(ranking[1])
+
+with seen:
+    st.plotly_chart(figures.single_image(features[0].reshape(28, 28) * 255,
+                                         f"What the model sees (pixel ≥ {settings.threshold})"),
+                    width="stretch", key="draw_model_input")
+    st.caption("Your digit, cropped, scaled to 20 px and centred by its centre of mass in 28×28, like MNIST.")
+with verdict:
+    st.metric("Naive Bayes prediction", str(predicted), f"p = {posterior[predicted]:.4f}", delta_color="off")
+    st.plotly_chart(figures.class_bars(posterior, "Posterior p(y | x)", "p(y | x)", highlight=predicted),
+                    width="stretch", key="draw_posterior")
+
+evidence = model.evidence(features[0], predicted, runner_up).reshape(28, 28)
+st.plotly_chart(figures.difference_map(evidence, f"Evidence: log p(xᵢ | {predicted}) − log p(xᵢ | {runner_up}) per pixel",
+                                       "nats"), width="stretch", key="draw_evidence")
+st.caption(f"Blue pixels speak for {predicted}, red ones for the runner-up {runner_up}; "
+           f"they sum to {evidence.sum():.2f} nats, the log-likelihood ratio of the two.")

@@ -1,0 +1,46 @@
+"""Home: what naive Bayes assumes, the data, and how well the current model does."""
+
+import numpy as np
+import streamlit as st
+
+from lab import figures, state
+
+settings = state.current_settings()
+splits = state.mnist()
+result = state.evaluation(settings)
+
+st.title("Naive Bayes Lab")
+st.markdown(
+    """
+A naive Bayes classifier asks, for every digit *y*, how likely the picture would be **if** the writer
+had meant *y*, and weighs that by how common *y* is: p(y | x) ∝ p(y) · p(x | y).
+Its one bold simplification: once the digit is known, every pixel is treated as an independent coin flip,
+so p(x | y) is a product of 784 per-pixel probabilities p(xᵢ | y). Training is nothing more than counting
+how often each pixel is inked for each digit. The assumption is plainly false (neighbouring pixels of a stroke
+go together), yet the classifier gets most digits right — the pages of this lab show where it works and where it breaks.
+"""
+)
+
+accuracy, train_accuracy, sizes = st.columns(3)
+accuracy.metric("Test accuracy (10,000 images)", f"{result.test_accuracy:.4f}")
+train_accuracy.metric("Training accuracy (60,000 images)", f"{result.train_accuracy:.4f}")
+sizes.metric("Pixels per image", "28 × 28 = 784")
+st.caption(f"Current settings: threshold {settings.threshold}, α = {settings.alpha:g}, β = {settings.beta:g}, "
+           f"{settings.prior} prior (change them in the sidebar).")
+
+st.subheader("The data")
+class_counts = np.bincount(splits.train_labels, minlength=10)
+st.plotly_chart(figures.class_bars(class_counts, f"Training images per digit (total {len(splits.train_labels):,}; "
+                                   f"test set {len(splits.test_labels):,})", "images", value_format=",d"),
+                width="stretch")
+
+st.subheader("Test images: predicted / true")
+st.session_state.setdefault("home_batch", 0)
+if st.button("🔀 Another random batch", key="home_new_batch"):
+    st.session_state.home_batch += 1
+batch = np.random.default_rng(st.session_state.home_batch).choice(len(splits.test_labels), size=18, replace=False)
+predicted = result.test_predictions[batch]
+st.plotly_chart(figures.prediction_grid(splits.test_images[batch], predicted, splits.test_labels[batch]),
+                width="stretch")
+errors = int(np.sum(predicted != splits.test_labels[batch]))
+st.caption(f"{errors} of 18 wrong in this batch (red, marked ✗). Batch {st.session_state.home_batch}.")
