@@ -14,6 +14,7 @@ import numpy as np
 import streamlit as st
 
 import nbcore
+import nbcore.evaluate
 from nbcore.evaluate import MnistSplits, mean_true_class_loglik
 
 THRESHOLDS = (1, 64, 128, 192)
@@ -171,3 +172,21 @@ def sidebar_settings() -> Settings:
 
 def _format_stop(value: float) -> str:
     return f"{value:g}"
+
+
+# alpha = beta grid for the smoothing curves (0 excluded: its log-likelihood is -inf)
+CURVE_ALPHAS = (0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0)
+
+
+@st.cache_resource(show_spinner="Scoring MNIST for every α…", max_entries=16)
+def smoothing_curve(threshold: int, prior: str) -> dict[str, np.ndarray]:
+    feats, splits = features(threshold), _loaded()
+    counted = counted_model(threshold).with_params(prior=prior)
+    return nbcore.evaluate.smoothing_curve(counted, feats.train_packed, splits.train_labels,
+                                           feats.test_packed, splits.test_labels, CURVE_ALPHAS)
+
+
+@st.cache_resource(show_spinner=False, max_entries=16)
+def zero_smoothing(threshold: int, prior: str) -> dict[str, float]:
+    unsmoothed = counted_model(threshold).with_params(alpha=0.0, beta=0.0, prior=prior)
+    return nbcore.evaluate.impossible_true_class(unsmoothed, features(threshold).test_packed, _loaded().test_labels)

@@ -1,7 +1,7 @@
 """nbcore: MNIST, naive Bayes and its comparison models, with no user interface inside."""
 
 from .data import MnistDataError, default_data_dir, ensure_mnist, load_mnist
-from .features import PackedBinary, binarize, packed_matmul
+from .features import OBSERVED_REGIONS, PackedBinary, binarize, observed_region, packed_matmul
 from .naive_bayes import BernoulliNB
 
 __all__ = [
@@ -12,5 +12,7 @@ __all__ = [
     "default_data_dir",
     "ensure_mnist",
     "load_mnist",
+    "observed_region",
+    "OBSERVED_REGIONS",
     "packed_matmul",
 ]

@@ -97,3 +97,32 @@ def packed_matmul(packed: PackedBinary, weights: np.ndarray) -> np.ndarray:
     if packed.n_samples == 0:
         return np.zeros((0, weights.shape[1]))
     return (packed.selector @ torch.from_numpy(table)).numpy()
+
+
+OBSERVED_REGIONS = ("top half", "bottom half", "left half", "right half", "random pixels")
+
+
+def observed_region(region: str, fraction: float = 0.5, seed: int = 0, side: int = 28) -> np.ndarray:
+    """Which pixels of a side x side image are observed: bool (side * side,).
+
+    ``region`` is one of OBSERVED_REGIONS; "random pixels" observes round(fraction * side**2)
+    pixels chosen with ``seed``. "top half" is the course note's case (rows 0..13 seen).
+    """
+    grid = np.zeros((side, side), dtype=bool)
+    half = side // 2
+    if region == "top half":
+        grid[:half] = True
+    elif region == "bottom half":
+        grid[half:] = True
+    elif region == "left half":
+        grid[:, :half] = True
+    elif region == "right half":
+        grid[:, half:] = True
+    elif region == "random pixels":
+        if not 0.0 <= fraction <= 1.0:
+            raise ValueError(f"fraction must be in [0, 1], got {fraction}")
+        chosen = np.random.default_rng(seed).permutation(side * side)[: round(fraction * side * side)]
+        grid.reshape(-1)[chosen] = True
+    else:
+        raise ValueError(f"region must be one of {OBSERVED_REGIONS}, got {region!r}")
+    return grid.reshape(-1)

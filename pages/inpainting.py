@@ -1,0 +1,45 @@
+"""Inpainting: fill in the hidden part of a digit from the part that is seen."""
+
+import numpy as np
+import streamlit as st
+
+import nbcore
+from lab import figures, state
+
+settings = state.current_settings()
+model = state.model(settings)
+splits = state.mnist()
+
+st.title("Inpainting: guess the hidden pixels")
+st.markdown("Show the model part of an image. It first infers the digit from the visible pixels, "
+            "p(y | seen), then fills in each hidden pixel as p(xⱼ = 1 | seen) = Σ_y p(xⱼ = 1 | y) · p(y | seen).")
+
+sources = ["A test image"] + (["My drawing"] if st.session_state.get("draw_frame") is not None else [])
+controls = st.columns([1.2, 1, 1.2])
+source = controls[0].radio("Image", sources, key="inpaint_source", horizontal=True)
+region = controls[1].selectbox("What is observed", nbcore.OBSERVED_REGIONS, key="inpaint_region")
+fraction = 0.5
+if region == "random pixels":
+    fraction = controls[1].slider("Fraction observed", 0.0, 1.0, 0.3, 0.05, key="inpaint_fraction")
+if source == "A test image":
+    index = controls[2].number_input("Test image number", 0, len(splits.test_labels) - 1, 0, key="inpaint_index")
+    image, truth_label = splits.test_images[index], int(splits.test_labels[index])
+else:
+    image, truth_label = st.session_state.draw_frame, None
+
+features = nbcore.binarize(image[None], settings.threshold)[0]
+observed = nbcore.observed_region(region, fraction=fraction, seed=int(fraction * 1000))
+pixel_prob, class_posterior = model.inpaint(features, observed)
+
+shown = np.where(observed, features.astype(float), np.nan).reshape(28, 28)
+filled = np.where(observed, np.nan, pixel_prob).reshape(28, 28)
+panels = np.stack([shown, filled, features.reshape(28, 28).astype(float)])
+titles = ["Observed", "p(xⱼ = 1 | observed), hidden pixels", "Ground truth"]
+st.plotly_chart(figures.image_grid(panels, titles, columns=3, value_name="value", zrange=(0, 1),
+                                   colorbar_title="p(ink)", height_per_row=330, hover_format=".3f"),
+                width="stretch", key="inpaint_panels")
+guess = int(np.argmax(class_posterior))
+caption = f"{observed.sum()} of 784 pixels observed. Most likely digit from them alone: {guess}"
+st.caption(caption + (f" (the image is a {truth_label})." if truth_label is not None else "."))
+st.plotly_chart(figures.class_bars(class_posterior, "p(y | observed pixels)", "probability", highlight=guess),
+                width="stretch", key="inpaint_posterior")

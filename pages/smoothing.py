@@ -1,0 +1,66 @@
+"""Smoothing: what the pseudo-counts alpha and beta do, and why zero is a bad idea."""
+
+import math
+
+import numpy as np
+import streamlit as st
+
+from lab import figures, state
+
+settings = state.current_settings()
+result = state.evaluation(settings)
+model = result.model
+splits = state.mnist()
+
+st.title("Smoothing: p(xᵢ = 1 | y) = (nᵢᵧ + α) / (nᵧ + α + β)")
+st.markdown("Move **α** and **β** in the sidebar (0 to 100). α acts as α imaginary images with the pixel on, "
+            "β as β with it off; α = β = 1 is Laplace smoothing. Nothing is re-counted: the counts stay, "
+            "only the fractions change.")
+
+left, right = st.columns([1, 1.4], gap="large")
+with left:
+    digit = st.selectbox("Digit to show", range(10), index=2, key="smoothing_digit")
+    st.plotly_chart(figures.single_image(model.feature_prob_[digit].reshape(28, 28),
+                                         f"P(xᵢ = 1 | {digit}) at α = {settings.alpha:g}, β = {settings.beta:g}",
+                                         value_name="probability", colorscale=figures.PROBABILITY_SCALE,
+                                         zrange=(0, 1), colorbar_title="p", height=380, hover_format=".4f"),
+                    width="stretch", key="smoothing_digit_image")
+    first, second = st.columns(2)
+    first.metric("Test accuracy", f"{result.test_accuracy:.4f}")
+    second.metric("Mean log p(x, y) on training images", f"{result.mean_train_loglik:.2f}"
+                  if math.isfinite(result.mean_train_loglik) else "−∞")
+with right:
+    curve = state.smoothing_curve(settings.threshold, settings.prior)
+    marker = settings.alpha if settings.alpha == settings.beta and settings.alpha > 0 else None
+    st.plotly_chart(figures.curves(curve["alpha"], {"train": curve["train_accuracy"], "test": curve["test_accuracy"]},
+                                   "α = β (log scale)", "accuracy", "Accuracy against smoothing",
+                                   marker_x=marker, log_x=True), width="stretch", key="smoothing_accuracy")
+    st.plotly_chart(figures.curves(curve["alpha"], {"train": curve["mean_train_loglik"],
+                                                    "test": curve["mean_test_loglik"]},
+                                   "α = β (log scale)", "nats per image", "Mean log p(x, y_true)",
+                                   marker_x=marker, log_x=True), width="stretch", key="smoothing_loglik")
+
+st.subheader("Why logarithms: underflow")
+index = st.number_input("Test image", 0, len(splits.test_labels) - 1, 0, key="smoothing_image")
+features = (splits.test_images[index].reshape(-1) >= settings.threshold).astype(np.uint8)
+true_label = int(splits.test_labels[index])
+pixel_terms = model.pixel_log_likelihoods(features)[true_label]
+product = float(np.prod(np.exp(pixel_terms)))
+log_sum = float(np.sum(pixel_terms))
+first, second = st.columns(2)
+first.metric(f"∏ p(xᵢ | {true_label}) over 784 pixels, in float64", repr(product))
+second.metric(f"∑ log p(xᵢ | {true_label})", f"{log_sum:.2f}")
+st.caption(f"The true product is e^{log_sum:.1f} ≈ 10^{log_sum / math.log(10):.0f}; the smallest positive float64 "
+           "is about 10^-324, so multiplying rounds to 0.0 for every digit and the comparison is lost. "
+           "Adding logarithms keeps every digit comparable.")
+
+st.subheader("No smoothing at all (α = β = 0)")
+zero = state.zero_smoothing(settings.threshold, settings.prior)
+first, second, third = st.columns(3)
+first.metric("Test images with p(x | true digit) = 0", f"{zero['true_class_impossible']:,}")
+second.metric("…impossible under every digit", f"{zero['all_classes_impossible']:,}")
+third.metric("Test accuracy at α = β = 0", f"{zero['accuracy']:.4f}",
+             f"{zero['accuracy'] - state.evaluation(settings).test_accuracy:+.4f} vs. current", delta_color="off")
+st.caption("Without pseudo-counts, a pixel never inked for a digit in training gets probability exactly 0: one such "
+           "pixel in a test image rules the digit out, however well the other 783 fit. When every digit is ruled "
+           "out, this lab ranks digits by how few impossible pixels they have, then by the rest of the evidence.")
