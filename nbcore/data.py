@@ -139,11 +139,19 @@ def ensure_mnist(root: Path | None = None, download: bool = True,
         if _ensure_file(root, name):
             continue
         if not download:
-            raise MnistDataError(f"{name} is missing from {root}. {_fix_hint(root)}")
+            raise MnistDataError(
+                f"{name} is missing from {root}. Put the four MNIST *-ubyte.gz files in {root} "
+                "(or let the app download them), or point NBCORE_DATA_DIR at a folder that has them."
+            )
         if progress:
             progress(done / len(names), f"Downloading {name}")
         _download_with_torchvision(root, name)
-        if not _ensure_file(root, name):
+        try:
+            found = _ensure_file(root, name)
+        except MnistDataError:  # never keep a bad download: the next attempt must fetch it again
+            (raw_folder(root) / f"{name}.gz").unlink(missing_ok=True)
+            raise
+        if not found:
             raise MnistDataError(f"Downloading {name} into {root} did not produce the file.")
     if progress:
         progress(1.0, "MNIST ready")
