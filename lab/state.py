@@ -61,9 +61,15 @@ class Evaluation:
 
 # -- shared resources ------------------------------------------------------------------------
 @st.cache_resource(show_spinner=False)
-def _mnist_splits(data_dir: str, _progress: nbcore.data.ProgressCallback | None) -> MnistSplits:
-    train_images, train_labels = nbcore.load_mnist(True, root=data_dir, progress=_progress)
+def _mnist_splits(data_dir: str) -> MnistSplits:
+    bar = st.progress(0.0, text="Preparing MNIST…")  # created here so that the cache can replay it
+
+    def show_progress(fraction: float, message: str) -> None:
+        bar.progress(min(max(fraction, 0.0), 1.0), text=f"Preparing MNIST: {message}")
+
+    train_images, train_labels = nbcore.load_mnist(True, root=data_dir, progress=show_progress)
     test_images, test_labels = nbcore.load_mnist(False, root=data_dir)
+    bar.empty()
     for array in (train_images, train_labels, test_images, test_labels):
         array.setflags(write=False)
     return MnistSplits(train_images, train_labels, test_images, test_labels)
@@ -71,24 +77,16 @@ def _mnist_splits(data_dir: str, _progress: nbcore.data.ProgressCallback | None)
 
 def mnist() -> MnistSplits:
     """Both MNIST splits, loaded once per server; progress on screen the first time, a clear stop on errors."""
-    status = st.empty()
-
-    def show_progress(fraction: float, message: str) -> None:
-        status.progress(min(max(fraction, 0.0), 1.0), text=f"Preparing MNIST: {message}")
-
     try:
-        splits = _mnist_splits(str(nbcore.default_data_dir()), show_progress)
+        return _mnist_splits(str(nbcore.default_data_dir()))
     except nbcore.MnistDataError as error:
-        status.empty()
         st.error(f"MNIST is not available. {error}")
         st.stop()
-    status.empty()
-    return splits
 
 
 def _loaded() -> MnistSplits:
     """The cached splits, for use inside other cached functions (``mnist()`` has run first on the page)."""
-    return _mnist_splits(str(nbcore.default_data_dir()), None)
+    return _mnist_splits(str(nbcore.default_data_dir()))
 
 
 @st.cache_resource(show_spinner="Binarizing MNIST…", max_entries=len(THRESHOLDS))

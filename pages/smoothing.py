@@ -45,14 +45,16 @@ index = st.number_input("Test image", 0, len(splits.test_labels) - 1, 0, key="sm
 features = (splits.test_images[index].reshape(-1) >= settings.threshold).astype(np.uint8)
 true_label = int(splits.test_labels[index])
 pixel_terms = model.pixel_log_likelihoods(features)[true_label]
-product = float(np.prod(np.exp(pixel_terms)))
 log_sum = float(np.sum(pixel_terms))
-first, second = st.columns(2)
-first.metric(f"∏ p(xᵢ | {true_label}) over 784 pixels, in float64", repr(product))
-second.metric(f"∑ log p(xᵢ | {true_label})", f"{log_sum:.2f}")
-st.caption(f"The true product is e^{log_sum:.1f} ≈ 10^{log_sum / math.log(10):.0f}; the smallest positive float64 "
-           "is about 10^-324, so multiplying rounds to 0.0 for every digit and the comparison is lost. "
-           "Adding logarithms keeps every digit comparable.")
+columns = st.columns(4)
+columns[0].metric(f"∏ p(xᵢ | {true_label}) in float32 (the textbook's tensors)",
+                  repr(float(np.prod(np.exp(pixel_terms).astype(np.float32)))))
+columns[1].metric(f"∏ p(xᵢ | {true_label}) in float64", repr(float(np.prod(np.exp(pixel_terms)))))
+columns[2].metric("0.1 multiplied 784 times, float64", repr(0.1 ** 784))
+columns[3].metric(f"∑ log p(xᵢ | {true_label})", f"{log_sum:.2f}")
+st.caption(f"The true product is about 10^{log_sum / math.log(10):.0f}. float32 stops at about 10^-45 and float64 at "
+           "10^-324: a product of 784 probabilities sinks below that easily and becomes exactly 0.0, and two zeros "
+           "cannot be compared. The sum of logarithms is an ordinary number for every digit.")
 
 st.subheader("No smoothing at all (α = β = 0)")
 zero = state.zero_smoothing(settings.threshold, settings.prior)
