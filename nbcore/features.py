@@ -28,7 +28,7 @@ def binarize(images: np.ndarray, threshold: int) -> np.ndarray:
     images = np.asarray(images)
     if not 0 <= threshold <= 256:
         raise ValueError(f"threshold must be between 0 and 256, got {threshold}")
-    flat = images.reshape(images.shape[0], -1) if images.ndim > 1 else images.reshape(1, -1)
+    flat = images.reshape(images.shape[0], int(np.prod(images.shape[1:]))) if images.ndim > 1 else images.reshape(1, -1)
     return (flat >= threshold).view(np.uint8)
 
 
