@@ -269,9 +269,13 @@ class BernoulliNB(BaseNaiveBayes):
             raise ValueError(f"observed_mask must be a bool array of shape {x.shape}")
         if x.shape[0] != self.n_features_in_:
             raise ValueError(f"x has {x.shape[0]} features, the model was fitted on {self.n_features_in_}")
-        class_scores = (self.class_log_prior_ + self.pixel_log_likelihoods(x)[:, observed_mask].sum(axis=1))[None, :]
-        if np.all(np.isneginf(class_scores)):  # nothing explains the observation: fall back to the prior
-            class_scores = self.class_log_prior_[None, :]
+        # The rule of predict_proba: if every class is impossible, keep the classes with the
+        # fewest impossible observed pixels (never one with prior 0), ranked by the rest.
+        terms = self.pixel_log_likelihoods(x)[:, observed_mask]
+        impossible = np.isneginf(terms).sum(axis=1).astype(float)
+        impossible[np.isneginf(self.class_log_prior_)] = np.inf
+        class_scores = self.class_log_prior_ + np.where(np.isneginf(terms), 0.0, terms).sum(axis=1)
+        class_scores = np.where(impossible > impossible.min(), -np.inf, class_scores)[None, :]
         class_posterior = np.exp(class_scores - logsumexp_rows(class_scores)[:, None])[0]
         pixel_prob = class_posterior @ self.feature_prob_
         pixel_prob[observed_mask] = x[observed_mask]
