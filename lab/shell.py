@@ -1,0 +1,39 @@
+"""The frame every page runs in: page list, navigation, shared sidebar, MNIST loaded first."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+from lab import state
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# section -> (page file relative to the repository, title, icon)
+PAGES = {
+    "Naive Bayes on MNIST": [
+        ("pages/home.py", "Home", "🏠"),
+        ("pages/heatmaps.py", "Heatmaps", "🌡️"),
+        ("pages/draw.py", "Draw", "✏️"),
+        ("pages/smoothing.py", "Smoothing", "🎚️"),
+        ("pages/samples.py", "Samples", "🎲"),
+        ("pages/inpainting.py", "Inpainting", "🧩"),
+    ],
+}
+
+
+def run(default_page: str = "pages/home.py") -> None:
+    """Draw the navigation and the sidebar settings, make sure MNIST is loaded, run the chosen page.
+
+    ``default_page`` is what the bare URL shows (tests use it to open one page directly).
+    """
+    st.set_page_config(page_title="Naive Bayes Lab", page_icon="🔢", layout="wide")
+    navigation = st.navigation({
+        section: [st.Page(str(ROOT / path), title=title, icon=icon, default=path == default_page)
+                  for path, title, icon in pages]
+        for section, pages in PAGES.items()
+    })
+    state.sidebar_settings()
+    state.mnist()
+    navigation.run()

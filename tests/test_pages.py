@@ -1,0 +1,167 @@
+"""Every dashboard page under AppTest on real MNIST: it runs cleanly, and its main control changes it."""
+
+from __future__ import annotations
+
+import base64
+import json
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from lab import state
+from tests.conftest import REPO
+
+TIMEOUT = 180
+
+
+@pytest.fixture(scope="module", autouse=True)
+def data_dir(mnist_root):
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("NBCORE_DATA_DIR", str(mnist_root))
+        yield mnist_root
+
+
+def open_page(page: str, **session) -> AppTest:
+    """Run the app with ``page`` as its landing page (AppTest's switch_page skips the entry point)."""
+    script = f"import sys; sys.path.insert(0, {str(REPO)!r})\nfrom lab import shell\nshell.run(default_page={page!r})\n"
+    app = AppTest.from_string(script, default_timeout=TIMEOUT)
+    for key, value in session.items():
+        app.session_state[key] = value
+    app.run()
+    assert not app.exception, [item.value for item in app.exception]
+    assert not app.error, [item.value for item in app.error]
+    return app
+
+
+def metric(app: AppTest, label: str) -> str:
+    found = [item for item in app.metric if item.label == label]
+    assert found, f"no metric {label!r} among {[item.label for item in app.metric]}"
+    return found[0].value
+
+
+def array(field) -> np.ndarray:
+    """A plotly data field as an array (plotly sends large arrays base64-encoded)."""
+    if isinstance(field, dict) and "bdata" in field:
+        flat = np.frombuffer(base64.b64decode(field["bdata"]), dtype=np.dtype(field["dtype"]))
+        shape = field.get("shape")
+        return flat.reshape([int(size) for size in str(shape).split(",")]) if shape else flat
+    return np.asarray(field, dtype=float)
+
+
+def charts(app: AppTest) -> list[dict]:
+    """The plotly figures on the page, as dicts."""
+    return [json.loads(element.proto.spec) for element in app.get("plotly_chart")]
+
+
+def rerun(app: AppTest) -> AppTest:
+    app.run()
+    assert not app.exception, [item.value for item in app.exception]
+    return app
+
+
+def test_home_shows_textbook_accuracy_and_reacts_to_alpha_and_batch_button():
+    app = open_page("pages/home.py")
+    assert metric(app, "Test accuracy (10,000 images)") == "0.8427"
+    grid_before = charts(app)[-1]
+    app.button(key="home_new_batch").click()
+    rerun(app)
+    assert charts(app)[-1] != grid_before
+    app.select_slider(key=state._KEYS["alpha"]).set_value(100.0)
+    rerun(app)
+    assert metric(app, "Test accuracy (10,000 images)") != "0.8427"
+
+
+def test_course_note_button_gives_the_course_note_numbers():
+    app = open_page("pages/home.py")
+    [course_note] = [button for button in app.sidebar.button if button.label == "Course note"]
+    course_note.click()
+    rerun(app)
+    assert metric(app, "Test accuracy (10,000 images)") == "0.8415"
+    assert metric(app, "Training accuracy (60,000 images)") == "0.8313"
+
+
+def test_heatmaps_view_switch_changes_the_figure():
+    app = open_page("pages/heatmaps.py")
+    probability = charts(app)[0]
+    assert probability["layout"]["coloraxis"]["cmin"] == 0 and probability["layout"]["coloraxis"]["cmax"] == 1
+    assert len(probability["data"]) == 10
+    app.segmented_control(key="heatmap_view").set_value("Log-odds")
+    rerun(app)
+    assert charts(app)[0]["layout"]["coloraxis"]["cmin"] < 0
+    app.segmented_control(key="heatmap_view").set_value("Difference of two digits")
+    rerun(app)
+    difference = charts(app)[0]
+    assert len(difference["data"]) == 1
+    app.selectbox(key="heatmap_digit_b").set_value(5)
+    rerun(app)
+    assert not np.array_equal(array(charts(app)[0]["data"][0]["z"]), array(difference["data"][0]["z"]))
+
+
+def test_draw_page_blank_prompt_then_prediction_for_an_injected_digit(mnist):
+    app = open_page("pages/draw.py")
+    assert any("Draw a digit" in item.value for item in app.info)
+    assert not [item for item in app.metric if item.label == "Naive Bayes prediction"]
+    digit = mnist["test_images"][0]  # a 7
+    app = open_page("pages/draw.py", draw_frame=digit)
+    assert metric(app, "Naive Bayes prediction") == "7"
+    model_input = array(charts(app)[0]["data"][0]["z"])
+    app.select_slider(key=state._KEYS["threshold"]).set_value(1)
+    rerun(app)
+    assert array(charts(app)[0]["data"][0]["z"]).sum() > model_input.sum()  # more pixels count as ink
+
+
+def test_draw_page_upload_that_is_not_an_image_gets_a_message():
+    app = open_page("pages/draw.py")
+    app.segmented_control(key="draw_mode").set_value("Upload a picture")
+    rerun(app)
+    app.file_uploader(key="draw_upload").set_value(("notes.png", b"definitely not a picture", "image/png"))
+    app.run()
+    assert not app.exception
+    assert any("not an image" in item.value for item in app.error)
+
+
+def test_smoothing_page_alpha_changes_accuracy_and_reports_zero_smoothing():
+    app = open_page("pages/smoothing.py")
+    assert metric(app, "Test accuracy") == "0.8427"
+    assert metric(app, "Test accuracy at α = β = 0") == "0.8437"
+    assert int(metric(app, "Test images with p(x | true digit) = 0")) > 0
+    assert metric(app, "0.1 multiplied 784 times, float64") == "0.0"
+    app.select_slider(key=state._KEYS["alpha"]).set_value(0.0)
+    app.select_slider(key=state._KEYS["beta"]).set_value(0.0)
+    rerun(app)
+    assert metric(app, "Test accuracy") == "0.8437"
+    assert metric(app, "Mean log p(x, y) on training images") == "−∞"
+
+
+def test_samples_page_new_samples_button_changes_the_samples():
+    app = open_page("pages/samples.py")
+    generated = charts(app)[1]
+    app.button(key="samples_new").click()
+    rerun(app)
+    assert charts(app)[1] != generated
+    app.selectbox(key="samples_digit").set_value(1)
+    rerun(app)
+    assert not np.array_equal(array(charts(app)[0]["data"][0]["z"]), array(generated["data"][0]["z"]))
+
+
+def test_inpainting_page_region_changes_the_posterior(mnist):
+    app = open_page("pages/inpainting.py")
+    top = charts(app)
+    assert "observed" in app.caption[0].value
+    app.selectbox(key="inpaint_region").set_value("bottom half")
+    rerun(app)
+    assert charts(app)[0] != top[0]
+    app.selectbox(key="inpaint_region").set_value("random pixels")
+    rerun(app)
+    app.slider(key="inpaint_fraction").set_value(1.0)
+    rerun(app)
+    posterior = array(charts(app)[1]["data"][0]["y"])
+    assert posterior.argmax() == mnist["test_labels"][0]
+
+
+def test_inpainting_uses_the_current_drawing(mnist):
+    app = open_page("pages/inpainting.py", draw_frame=mnist["test_images"][1])
+    app.radio(key="inpaint_source").set_value("My drawing")
+    rerun(app)
+    assert "observed" in app.caption[0].value
