@@ -1,0 +1,143 @@
+"""Drawing/upload preprocessing: MNIST framing, polarity, and odd or hostile files."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from nbcore.preprocess import (BOX, FRAME, MAX_UPLOAD_PIXELS, ImageInputError, centre_of_mass, ink_from_canvas,
+                               ink_from_upload, mnist_frame)
+
+
+def canvas_with(rows: slice, cols: slice, size: int = 280) -> np.ndarray:
+    """A black RGBA canvas with a white rectangle of ink."""
+    canvas = np.zeros((size, size, 4), np.uint8)
+    canvas[..., 3] = 255
+    canvas[rows, cols, :3] = 255
+    return canvas
+
+
+def png_bytes(image: Image.Image, **save) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, format=save.pop("format", "PNG"), **save)
+    return buffer.getvalue()
+
+
+def paper_digit(size=(300, 400), mode="L") -> Image.Image:
+    """Dark ink (a thick vertical bar with a foot) on white paper."""
+    image = Image.new("L", size, 235)
+    pixels = np.array(image)
+    pixels[80:320, 140:170] = 20
+    pixels[290:320, 100:210] = 20
+    return Image.fromarray(pixels).convert(mode)
+
+
+def test_centred_digit_stays_centred_and_fills_the_20px_box():
+    frame = mnist_frame(ink_from_canvas(canvas_with(slice(40, 240), slice(100, 180))))
+    assert frame.shape == (FRAME, FRAME) and frame.dtype == np.uint8
+    rows, cols = np.nonzero(frame)
+    assert rows.max() - rows.min() + 1 == BOX  # longer side scaled to 20 px
+    assert np.allclose(centre_of_mass(frame.astype(float)), (13.5, 13.5), atol=0.5)
+
+
+def test_small_off_centre_digit_is_moved_and_scaled():
+    frame = mnist_frame(ink_from_canvas(canvas_with(slice(10, 40), slice(230, 240))))
+    rows, cols = np.nonzero(frame > 0)
+    assert rows.max() - rows.min() + 1 == BOX
+    assert cols.max() - cols.min() + 1 < BOX  # aspect ratio kept: narrow stays narrow
+    assert np.allclose(centre_of_mass(frame.astype(float)), (13.5, 13.5), atol=0.5)
+
+
+@pytest.mark.parametrize("canvas", [np.zeros((280, 280, 4), np.uint8), canvas_with(slice(0, 0), slice(0, 0))])
+def test_blank_canvas_is_reported_as_blank(canvas):
+    assert mnist_frame(ink_from_canvas(canvas)) is None
+
+
+def test_one_dot_and_fully_painted_canvas_have_defined_outcomes():
+    dot = mnist_frame(ink_from_canvas(canvas_with(slice(100, 103), slice(100, 103))))
+    assert dot is not None and dot.max() == 255
+    full = mnist_frame(ink_from_canvas(canvas_with(slice(0, 280), slice(0, 280))))
+    assert full is not None and (full > 0).sum() == BOX * BOX
+
+
+def test_dark_ink_on_paper_is_inverted_automatically():
+    frame = mnist_frame(ink_from_upload(png_bytes(paper_digit())))
+    assert frame is not None
+    assert frame[0, 0] == 0 and frame.max() == 255  # background dark, ink bright, like MNIST
+
+
+def test_exif_rotation_is_applied():
+    upright = mnist_frame(ink_from_upload(png_bytes(paper_digit(), format="JPEG")))
+    rotated_image = paper_digit().rotate(90, expand=True)
+    exif = Image.Exif()
+    exif[0x0112] = 6  # orientation: the viewer must rotate 90 degrees clockwise to show it upright
+    restored = mnist_frame(ink_from_upload(png_bytes(rotated_image, format="JPEG", exif=exif.tobytes())))
+    ignored = mnist_frame(ink_from_upload(png_bytes(rotated_image, format="JPEG")))
+    assert np.abs(upright.astype(int) - restored.astype(int)).mean() < 10
+    assert np.abs(upright.astype(int) - ignored.astype(int)).mean() > 20
+
+
+@pytest.mark.parametrize("mode", ["P", "RGBA", "LA", "CMYK", "I;16", "1"])
+def test_other_image_modes_give_the_same_digit(mode):
+    reference = mnist_frame(ink_from_upload(png_bytes(paper_digit())))
+    image = paper_digit()
+    if mode == "I;16":
+        image = Image.fromarray(np.array(image).astype(np.uint16) * 257)
+    else:
+        image = image.convert(mode)
+    file_format = "JPEG" if mode == "CMYK" else "PNG"
+    frame = mnist_frame(ink_from_upload(png_bytes(image, format=file_format)))
+    assert frame is not None
+    assert np.abs(reference.astype(int) - frame.astype(int)).mean() < 25
+
+
+def test_animated_gif_uses_its_first_frame():
+    first, second = paper_digit(), Image.new("L", (300, 400), 235)
+    data = png_bytes(first.convert("P"), format="GIF", save_all=True, append_images=[second.convert("P")])
+    assert mnist_frame(ink_from_upload(data)) is not None
+
+
+@pytest.mark.parametrize("data", [b"", b"not an image at all", b"\x89PNG\r\n\x1a\n" + b"\x00" * 40])
+def test_unreadable_bytes_get_a_clear_message(data):
+    with pytest.raises(ImageInputError, match="not an image|damaged|truncated"):
+        ink_from_upload(data)
+
+
+@pytest.mark.parametrize("file_format", ["PNG", "JPEG"])
+def test_truncated_files_get_a_clear_message(file_format):
+    data = png_bytes(paper_digit().convert("RGB"), format=file_format)
+    with pytest.raises(ImageInputError):
+        ink_from_upload(data[: len(data) // 2])
+
+
+def test_decompression_bomb_is_refused_before_decoding():
+    side = int(MAX_UPLOAD_PIXELS ** 0.5) + 100
+    bomb = png_bytes(Image.new("1", (side, side)), optimize=True)
+    assert len(bomb) < 2_000_000
+    with pytest.raises(ImageInputError, match="too large"):
+        ink_from_upload(bomb)
+
+
+@pytest.mark.parametrize("size", [(1, 1), (10000, 10), (10, 10000)])
+def test_extreme_shapes_have_defined_outcomes(size):
+    image = Image.new("L", size, 255)
+    assert mnist_frame(ink_from_upload(png_bytes(image))) is None  # all paper, no ink
+    pixels = np.full(size[::-1], 255, np.uint8)
+    pixels[size[1] // 3: size[1] // 3 + max(1, size[1] // 3), size[0] // 3: size[0] // 3 + max(1, size[0] // 3)] = 0
+    frame = mnist_frame(ink_from_upload(png_bytes(Image.fromarray(pixels))))
+    assert frame is None or frame.shape == (FRAME, FRAME)
+
+
+@pytest.mark.parametrize("value", [0, 255])
+def test_all_white_and_all_black_images_are_blank(value):
+    assert mnist_frame(ink_from_upload(png_bytes(Image.new("L", (64, 64), value)))) is None
+
+
+def test_bad_canvas_arrays_raise():
+    with pytest.raises(ImageInputError):
+        ink_from_canvas(np.zeros((28, 28)))
+    with pytest.raises(ImageInputError):
+        mnist_frame(np.full((4, 4), np.nan))
