@@ -2,10 +2,15 @@
 
 from .data import MnistDataError, default_data_dir, ensure_mnist, load_mnist
 from .features import OBSERVED_REGIONS, PackedBinary, binarize, observed_region, packed_matmul
+from .gaussian import GaussianNB
 from .naive_bayes import BernoulliNB
+from .spam import SpamDataError, SpamNB, load_sms
+from .xor import ChainBayesNet
 
 __all__ = [
     "BernoulliNB",
+    "ChainBayesNet",
+    "GaussianNB",
     "MnistDataError",
     "PackedBinary",
     "binarize",
@@ -15,4 +20,7 @@ __all__ = [
     "observed_region",
     "OBSERVED_REGIONS",
     "packed_matmul",
+    "SpamDataError",
+    "SpamNB",
+    "load_sms",
 ]

@@ -1,0 +1,84 @@
+"""Gaussian NB: a bell curve per feature and class, on iris (two features at a time) and on MNIST pixels."""
+
+import numpy as np
+import streamlit as st
+
+from lab import figures, figures_extra, resources_extra, state
+from nbcore.gaussian import GaussianNB, pca, probability_grid
+
+GRID_MARGIN = 0.5  # cm beyond the data on each side of the decision-region plot
+DEFAULT_VAR_SMOOTHING = GaussianNB().var_smoothing  # 1e-9, as scikit-learn
+
+st.title("Gaussian naive Bayes")
+st.markdown("When features are measurements rather than on/off pixels, naive Bayes can model each one, within "
+            "each class, as a normal distribution: p(xⱼ | y) = N(xⱼ; μⱼᵧ, σ²ⱼᵧ). Training is computing a mean "
+            "and a variance per feature and class; prediction adds the log-densities and the log prior, then "
+            "normalises over classes.")
+
+# -- iris -------------------------------------------------------------------------------------------
+st.header("Iris: three species, four measurements")
+data = resources_extra.iris()
+names = [name.replace("_", " ") + " (cm)" for name in data.feature_names]
+controls, plot = st.columns([1, 2.6], gap="large")
+with controls:
+    first = st.selectbox("Feature on the x axis", range(4), index=2, format_func=names.__getitem__, key="gauss_x")
+    second = st.selectbox("Feature on the y axis", range(4), index=3, format_func=names.__getitem__, key="gauss_y")
+    prior = st.radio("Class prior", ("empirical", "uniform"), horizontal=True, key="gauss_prior",
+                     help="Iris has 50 flowers of each species, so both priors are 1/3 here and agree.")
+    distinct = first != second
+    if distinct:
+        pair = data.features[:, [first, second]]
+        model = GaussianNB(prior=prior).fit(pair, data.labels)
+        st.metric("Training accuracy, these two features", f"{model.score(pair, data.labels):.3f}")
+    else:
+        st.warning("Pick two different features to see a 2-D decision map.")
+    all_four = GaussianNB(prior=prior).fit(data.features, data.labels)
+    st.metric("Training accuracy, all four features", f"{all_four.score(data.features, data.labels):.3f}")
+    st.caption("Solid lines: where p(species | x) = 0.5, the edge of that species' region. "
+               "Dotted ellipses: each species' fitted Gaussian at 1σ and 2σ — always axis-aligned, "
+               "because naive Bayes ignores how the two measurements vary together.")
+if distinct:
+    with plot:
+        low, high = pair.min(axis=0) - GRID_MARGIN, pair.max(axis=0) + GRID_MARGIN
+        xs, ys, proba = probability_grid(model, (low[0], high[0]), (low[1], high[1]))
+        st.plotly_chart(figures_extra.decision_regions(
+            xs, ys, proba, pair, data.labels, data.class_names, model.theta_, model.var_,
+            (names[first], names[second]), f"Gaussian NB on {names[first]} and {names[second]}"),
+            width="stretch", key="gauss_regions")
+
+scores, explained = pca(data.features, 3)
+st.plotly_chart(figures_extra.pca_scatter_3d(scores, data.labels, data.class_names, explained,
+                                             "All four measurements, projected on their first three principal "
+                                             "components (drag to rotate)"), width="stretch", key="gauss_pca")
+
+# -- MNIST ------------------------------------------------------------------------------------------
+st.header("MNIST pixels as Gaussians: var_smoothing matters")
+mnist = resources_extra.gaussian_mnist(state.mnist())
+st.markdown("Treat each pixel (scaled to 0–1) as a Gaussian per digit. Many border pixels are exactly 0 in every "
+            "training image of a digit, so their variance is 0 and one stray speck of ink would make the digit "
+            "impossible. As scikit-learn does, every variance gets ε = var_smoothing × (largest pixel variance) "
+            "added. The default 1e-9 leaves those pixels almost certain; a larger ε lets the model forgive ink "
+            "in unusual places.")
+chosen = st.select_slider("var_smoothing", options=mnist.var_smoothing, value=DEFAULT_VAR_SMOOTHING,
+                          key="gauss_var_smoothing", format_func=lambda value: f"{value:.0e}")
+position = mnist.var_smoothing.index(chosen)
+default_accuracy = float(mnist.test_accuracy[mnist.var_smoothing.index(DEFAULT_VAR_SMOOTHING)])
+bernoulli_accuracy = state.evaluation(state.current_settings()).test_accuracy
+zero_variance = float(np.mean(mnist.model.class_var_ == 0))
+first_metric, second_metric, third_metric = st.columns(3)
+first_metric.metric(f"Test accuracy at var_smoothing = {chosen:.0e}", f"{mnist.test_accuracy[position]:.4f}",
+                    f"{mnist.test_accuracy[position] - default_accuracy:+.4f} vs. the default "
+                    f"{DEFAULT_VAR_SMOOTHING:.0e}" if chosen != DEFAULT_VAR_SMOOTHING else None)
+second_metric.metric("ε added to every variance", f"{chosen * mnist.model.max_feature_var_:.2e}")
+third_metric.metric("Pixel × digit pairs with zero variance", f"{zero_variance:.1%}")
+st.plotly_chart(figures_extra.log_x_curve(
+    mnist.var_smoothing, {"Gaussian NB, test accuracy": mnist.test_accuracy}, "var_smoothing (log scale)",
+    "test accuracy", "Gaussian NB on MNIST (pixels / 255) against var_smoothing",
+    marked={"Gaussian NB, test accuracy": chosen},
+    references={f"Bernoulli NB at the sidebar settings: {bernoulli_accuracy:.4f}": bernoulli_accuracy}),
+    width="stretch", key="gauss_curve")
+st.caption("This curve is measured on the test set to show how much the setting matters. To choose a value for "
+           "real, compare values on held-out data and test once at the end (the Spam filter page does that).")
+st.plotly_chart(figures.class_heatmaps(mnist.model.theta_.reshape(-1, 28, 28), "mean μ",
+                                       zrange=(0.0, 1.0), titles=[f"μ for {digit}" for digit in range(10)]),
+                width="stretch", key="gauss_means")
