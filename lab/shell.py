@@ -20,6 +20,11 @@ PAGES = {
         ("pages/samples.py", "Samples", "🎲"),
         ("pages/inpainting.py", "Inpainting", "🧩"),
     ],
+    "Beyond MNIST": [
+        ("pages/gaussian.py", "Gaussian NB", "🔔"),
+        ("pages/spam.py", "Spam filter", "📨"),
+        ("pages/xor.py", "XOR exercise", "🔀"),
+    ],
 }
 
 
