@@ -3,7 +3,7 @@
 import numpy as np
 import streamlit as st
 
-from lab import figures, figures_extra, resources_extra, state
+from lab import figures, figures_extra, state
 from nbcore.gaussian import GaussianNB, pca, probability_grid
 
 GRID_MARGIN = 0.5  # cm beyond the data on each side of the decision-region plot
@@ -17,7 +17,7 @@ st.markdown("When features are measurements rather than on/off pixels, naive Bay
 
 # -- iris -------------------------------------------------------------------------------------------
 st.header("Iris: three species, four measurements")
-data = resources_extra.iris()
+data = state.iris()
 names = [name.replace("_", " ") + " (cm)" for name in data.feature_names]
 controls, plot = st.columns([1, 2.6], gap="large")
 with controls:
@@ -53,7 +53,7 @@ st.plotly_chart(figures_extra.pca_scatter_3d(scores, data.labels, data.class_nam
 
 # -- MNIST ------------------------------------------------------------------------------------------
 st.header("MNIST pixels as Gaussians: var_smoothing matters")
-mnist = resources_extra.gaussian_mnist(state.mnist())
+mnist = state.gaussian_mnist(state.mnist())
 st.markdown("Treat each pixel (scaled to 0–1) as a Gaussian per digit. Many border pixels are exactly 0 in every "
             "training image of a digit, so their variance is 0 and one stray speck of ink would make the digit "
             "impossible. As scikit-learn does, every variance gets ε = var_smoothing × (largest pixel variance) "

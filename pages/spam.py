@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from lab import figures_extra, resources_extra
+from lab import figures_extra, state
 from nbcore import metrics, spam
 
 CALIBRATION_BINS = 20  # over [0, 1]; the top posterior of two classes fills the upper 10
@@ -10,8 +10,8 @@ MODEL_NAMES = {"multinomial": "Multinomial (word counts)", "bernoulli": "Bernoul
 EXAMPLE = "WINNER!! You have been selected to receive a £900 prize reward. Call 09061701461 to claim now"
 
 st.title("Spam filter")
-texts, labels = resources_extra.sms()
-experiments = resources_extra.spam_experiments()
+texts, labels = state.sms()
+experiments = state.spam_experiments()
 sizes = [len(part) for part in spam.stratified_split(labels)]
 st.markdown(f"The SMS Spam Collection: {len(texts):,} text messages, {int(labels.sum()):,} of them spam. "
             f"A fixed, seeded split keeps the spam share in every part: **{sizes[0]:,} training** messages "
