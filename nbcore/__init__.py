@@ -3,7 +3,9 @@
 from .data import MnistDataError, default_data_dir, ensure_mnist, load_mnist
 from .features import OBSERVED_REGIONS, PackedBinary, binarize, observed_region, packed_matmul
 from .gaussian import GaussianNB
+from .model_cache import load_or_train_softmax, training_data_checksum
 from .naive_bayes import BernoulliNB
+from .softmax import SoftmaxRegression
 from .spam import SpamDataError, SpamNB, load_sms
 from .xor import ChainBayesNet
 
@@ -21,6 +23,9 @@ __all__ = [
     "OBSERVED_REGIONS",
     "packed_matmul",
     "SpamDataError",
+    "SoftmaxRegression",
     "SpamNB",
     "load_sms",
+    "load_or_train_softmax",
+    "training_data_checksum",
 ]

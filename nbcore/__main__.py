@@ -1,4 +1,4 @@
-"""Command line: ``python -m nbcore evaluate ...`` and ``python -m nbcore bench``."""
+"""Command line: ``python -m nbcore evaluate ...``, ``python -m nbcore bench`` and ``bench-softmax``."""
 
 from __future__ import annotations
 
@@ -7,21 +7,36 @@ import json
 import sys
 
 from .data import MnistDataError
+from .softmax import PRESETS
 
 
 def _add_evaluate(commands) -> None:
     parser = commands.add_parser("evaluate", help="train on 60k MNIST images, evaluate on the 10k test images")
-    parser.add_argument("--model", choices=["bernoulli"], default="bernoulli")
+    parser.add_argument("--model", choices=["bernoulli", "softmax"], default="bernoulli")
     parser.add_argument("--threshold", type=int, default=128, help="binarize: pixel >= T is ink (default 128)")
     parser.add_argument("--prior", choices=["empirical", "uniform"], default="empirical")
     parser.add_argument("--alpha", type=float, default=1.0, help="pseudo-count for 'pixel on' (default 1)")
     parser.add_argument("--beta", type=float, default=None, help="pseudo-count for 'pixel off' (default: alpha)")
+    parser.add_argument("--preset", choices=list(PRESETS), default="default",
+                        help="softmax: training recipe (default: 'default'); always trained now, never cached")
+    parser.add_argument("--seed", type=int, default=0, help="softmax: seed of the minibatch shuffling (default 0)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
-def _run_evaluate(args) -> dict:
-    from .evaluate import evaluate_bernoulli, mnist_splits
+def _stderr_progress_bar(fraction: float, message: str) -> None:
+    """Draw ``[#####-----]  50%  message`` on stderr, redrawn in place; newline when done."""
+    filled = round(30 * fraction)
+    sys.stderr.write(f"\r[{'#' * filled}{'-' * (30 - filled)}] {fraction:4.0%}  {message[:60]:<60}")
+    if fraction >= 1:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
 
+
+def _run_evaluate(args) -> dict:
+    from .evaluate import evaluate_bernoulli, evaluate_softmax, mnist_splits
+
+    if args.model == "softmax":
+        return evaluate_softmax(mnist_splits(), preset=args.preset, seed=args.seed, progress=_stderr_progress_bar)
     return evaluate_bernoulli(mnist_splits(), threshold=args.threshold, prior=args.prior,
                               alpha=args.alpha, beta=args.beta)
 
@@ -32,12 +47,20 @@ def main(argv: list[str] | None = None) -> int:
     _add_evaluate(commands)
     bench = commands.add_parser("bench", help="time nbcore against scikit-learn on the same input")
     bench.add_argument("--repeats", type=int, default=7)
+    bench_softmax = commands.add_parser(
+        "bench-softmax", help="our default softmax regression against scikit-learn's LogisticRegression()")
+    bench_softmax.add_argument("--repeats", type=int, default=3, help="fits of ours; the median time is reported")
     args = parser.parse_args(argv)
     try:
         if args.command == "bench":
             from .bench import run_bench
 
             run_bench(repeats=args.repeats)
+            return 0
+        if args.command == "bench-softmax":
+            from .bench_softmax import run_bench_softmax
+
+            run_bench_softmax(repeats=args.repeats)
             return 0
         result = _run_evaluate(args)
     except (MnistDataError, ValueError) as error:
