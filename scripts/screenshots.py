@@ -1,0 +1,97 @@
+"""Screenshots of every page of the app into docs/, at a 1400x900 viewport.
+
+    python scripts/screenshots.py [--mnist-source DIR | --data-dir DIR] [--out docs] [--full-page]
+
+Starts `streamlit run app.py` itself (same harness as tests/e2e), reads the page list from the
+sidebar navigation, waits for each page's run to finish and its charts to render, draws a 7 on
+the Draw page first, and writes docs/<page>.png (home.png, heatmaps.png, draw.png, ...),
+quantized to a 256-colour palette to keep the files small.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+from PIL import Image
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from tests.e2e import harness  # noqa: E402
+
+
+def save_small_png(png: bytes, path: Path) -> int:
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    image.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(
+        path, format="PNG", optimize=True)
+    return path.stat().st_size
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--mnist-source", type=Path,
+                        help="folder with the MNIST *-ubyte.gz files, copied to a scratch data directory "
+                             "(default: $NBCORE_DATA_DIR, else ../shared/mnist)")
+    source.add_argument("--data-dir", type=Path, help="use this NBCORE_DATA_DIR as it is")
+    parser.add_argument("--out", type=Path, default=REPO / "docs")
+    parser.add_argument("--full-page", action="store_true", help="whole scrollable page, not just the viewport")
+    parser.add_argument("--digit", type=int, default=7, choices=sorted(harness.DIGITS))
+    args = parser.parse_args()
+
+    if not (harness.playwright_available() and harness.chromium_available()):
+        print(f"needs the playwright package and Chromium at {harness.CHROMIUM}", file=sys.stderr)
+        return 2
+    scratch = None
+    if args.data_dir:
+        data_dir = args.data_dir
+    else:
+        mnist_source = args.mnist_source or Path(os.environ.get("NBCORE_DATA_DIR") or REPO.parent / "shared" / "mnist")
+        scratch = Path(tempfile.mkdtemp(prefix="nb-screens-"))
+        data_dir = scratch / "data"
+        data_dir.mkdir()
+        for gz in mnist_source.glob("*-ubyte.gz"):
+            shutil.copy(gz, data_dir / gz.name)
+    args.out.mkdir(parents=True, exist_ok=True)
+    log_path = (scratch or Path(tempfile.mkdtemp(prefix="nb-screens-"))) / "streamlit-server.log"
+
+    from playwright.sync_api import sync_playwright
+
+    try:
+        with harness.StreamlitServer(data_dir, log_path) as server, sync_playwright() as playwright:
+            browser = harness.launch_chromium(playwright)
+            page = browser.new_context(viewport=harness.VIEWPORT).new_page()
+            page.set_default_timeout(60_000)
+            page.goto(server.url + "/", timeout=120_000)
+            harness.wait_for_run(page, timeout=300, settle=0.3)
+            paths = harness.sidebar_page_paths(page, server.url)
+            for path in paths:
+                page.goto(f"{server.url}/{path}", timeout=120_000)
+                harness.wait_for_run(page, timeout=300, settle=0.3)
+                if path == "draw":
+                    harness.draw_digit(page, args.digit)
+                    harness.wait_for_prediction(page, timeout=60)
+                    harness.wait_for_run(page, timeout=60)
+                    page.mouse.move(5, 5)  # away from the canvas: its toolbar shows on hover
+                page.wait_for_timeout(800)  # chart transitions
+                problems = harness.page_problems(page)
+                target = args.out / f"{path or 'home'}.png"
+                size = save_small_png(page.screenshot(full_page=args.full_page), target)
+                note = f"  (page shows errors: {problems})" if problems else ""
+                print(f"/{path:<12} -> {target.relative_to(REPO) if target.is_relative_to(REPO) else target} "
+                      f"{size / 1024:.0f} KiB{note}", flush=True)
+            browser.close()
+    finally:
+        if scratch:
+            shutil.rmtree(scratch, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

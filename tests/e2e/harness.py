@@ -1,0 +1,327 @@
+"""Browser harness shared by the end-to-end tests and scripts/ (latency bench, screenshots).
+
+* ``StreamlitServer``: ``streamlit run app.py`` on a free loopback port, in its own process
+  group (stopped as a group), with its output captured to a log file.
+* ``launch_chromium``: the Debian Chromium driven by Playwright (never ``playwright install``).
+* Page helpers: wait for a script run to finish, find the app's pages, draw strokes with the
+  mouse on the Draw page's canvas, read the "Naive Bayes prediction" metric.
+
+Nothing here depends on pytest.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Iterable, Sequence
+
+REPO = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+VIEWPORT = {"width": 1400, "height": 900}
+PREDICTION_LABEL = "Naive Bayes prediction"
+BLANK_PROMPT = "Draw a digit on the black canvas"  # the st.info starting "✏️ Draw a digit" (emoji may render as an icon)
+CANVAS_SIZE = 280
+
+Point = tuple[float, float]
+
+
+def playwright_available() -> bool:
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def chromium_available() -> bool:
+    return CHROMIUM.is_file() and os.access(CHROMIUM, os.X_OK)
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+# -- the server ------------------------------------------------------------------------------
+class ServerError(RuntimeError):
+    pass
+
+
+class StreamlitServer:
+    """``python -m streamlit run app.py`` on 127.0.0.1 with NBCORE_DATA_DIR set; use as a context manager."""
+
+    def __init__(self, data_dir: Path | str, log_path: Path | str, port: int | None = None,
+                 app: str = "app.py", extra_env: dict[str, str] | None = None) -> None:
+        self.data_dir = Path(data_dir)
+        self.log_path = Path(log_path)
+        self.port = port or free_port()
+        self.app = app
+        self.extra_env = extra_env or {}
+        self.process: subprocess.Popen | None = None
+        self.started_at: float | None = None  # time.perf_counter() just before Popen
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def command(self) -> list[str]:
+        return [sys.executable, "-m", "streamlit", "run", self.app,
+                "--server.port", str(self.port), "--server.address", "127.0.0.1",
+                "--server.headless", "true", "--browser.gatherUsageStats", "false",
+                # other people edit this working tree while tests run: never rerun on their saves
+                "--server.fileWatcherType", "none", "--server.runOnSave", "false"]
+
+    def start(self) -> "StreamlitServer":
+        env = {**os.environ, "NBCORE_DATA_DIR": str(self.data_dir), "PYTHONUNBUFFERED": "1", **self.extra_env}
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        log = open(self.log_path, "wb")
+        self.started_at = time.perf_counter()
+        try:
+            self.process = subprocess.Popen(self.command(), cwd=REPO, env=env, stdout=log,
+                                            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                            start_new_session=True)
+        finally:
+            log.close()
+        return self
+
+    def wait_ready(self, timeout: float = 60.0) -> float:
+        """Block until /_stcore/health answers ok; return seconds since start()."""
+        assert self.process is not None and self.started_at is not None, "start() first"
+        deadline = time.monotonic() + timeout
+        health = f"{self.url}/_stcore/health"
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise ServerError(f"streamlit exited with code {self.process.returncode} before serving; "
+                                  f"log {self.log_path}:\n{self.log_tail()}")
+            try:
+                with urllib.request.urlopen(health, timeout=2) as response:
+                    if response.status == 200 and response.read().strip() == b"ok":
+                        return time.perf_counter() - self.started_at
+            except OSError:
+                pass
+            time.sleep(0.05)
+        raise ServerError(f"streamlit did not answer {health} within {timeout:.0f} s; "
+                          f"log {self.log_path}:\n{self.log_tail()}")
+
+    def stop(self, grace: float = 10.0) -> None:
+        """SIGTERM the server's process group, SIGKILL it if it lingers."""
+        process, self.process = self.process, None
+        if process is None:
+            return
+        if process.poll() is None:
+            try:
+                os.killpg(process.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+            try:
+                process.wait(grace)
+            except subprocess.TimeoutExpired:
+                try:
+                    os.killpg(process.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                process.wait(grace)
+        else:  # the leader is gone; children of the group may not be
+            try:
+                os.killpg(process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+
+    def log_text(self) -> str:
+        try:
+            return self.log_path.read_text(errors="replace")
+        except OSError:
+            return ""
+
+    def log_tail(self, lines: int = 40) -> str:
+        return "\n".join(self.log_text().splitlines()[-lines:])
+
+    def __enter__(self) -> "StreamlitServer":
+        self.start()
+        try:
+            self.wait_ready()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
+# -- the browser -----------------------------------------------------------------------------
+def launch_chromium(playwright, **kwargs):
+    return playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, **kwargs)
+
+
+def sidebar_page_paths(page, base_url: str) -> list[str]:
+    """URL paths ('' for home) of the page links in the sidebar navigation, in order."""
+    page.locator('[data-testid="stSidebarNav"] a').first.wait_for(timeout=30_000)
+    hrefs = page.locator('[data-testid="stSidebarNav"] a').evaluate_all("els => els.map(e => e.href)")
+    paths = []
+    for href in hrefs:
+        path = href.removeprefix(base_url).split("?")[0].split("#")[0].strip("/")
+        if path not in paths:
+            paths.append(path)
+    return paths
+
+
+def wait_for_run(page, timeout: float = 60.0, settle: float = 0.0, charts: bool = True) -> None:
+    """Wait until the app is connected, its script is not running, and the main area has content.
+
+    ``settle``: first give a just-triggered rerun this many seconds to start. ``charts``: also wait
+    until no element shows a loading skeleton (Plotly's code loads lazily, ~2 s the first time).
+    """
+    if settle:
+        page.wait_for_timeout(settle * 1000)
+    page.wait_for_function(
+        """charts => {
+            const app = document.querySelector('[data-testid="stApp"]');
+            if (!app || app.getAttribute('data-test-connection-state') !== 'CONNECTED') return false;
+            if (app.getAttribute('data-test-script-state') !== 'notRunning') return false;
+            const status = document.querySelector('[data-testid="stStatusWidget"]');
+            if (status && /Running/i.test(status.innerText)) return false;
+            const main = document.querySelector('[data-testid="stMainBlockContainer"]');
+            return !!main && main.innerText.trim().length > 0
+                && !(charts && main.querySelector('[data-testid="stSkeleton"]'));
+        }""", arg=charts, timeout=timeout * 1000, polling=50)
+
+
+PAGE_PROBLEMS_JS = """() => {
+    const out = [];
+    for (const el of document.querySelectorAll(
+            '[data-testid="stException"], [data-testid="stAlertContentError"], [data-testid="stError"]')) {
+        out.push(el.getAttribute('data-testid') + ': ' + el.innerText.trim().slice(0, 2000));
+    }
+    return out;
+}"""
+
+
+def page_problems(page) -> list[str]:
+    """Text of every exception box and error alert on the page."""
+    return page.evaluate(PAGE_PROBLEMS_JS)
+
+
+# -- the Draw page ---------------------------------------------------------------------------
+def canvas_locator(page):
+    """The canvas that takes the mouse (Fabric's upper canvas; Playwright's CSS pierces the shadow root)."""
+    return page.locator("canvas.upper-canvas").first
+
+
+def canvas_origin(page) -> Point:
+    canvas = canvas_locator(page)
+    canvas.wait_for(state="visible", timeout=30_000)
+    canvas.scroll_into_view_if_needed()
+    box = canvas.bounding_box()
+    assert box and round(box["width"]) == CANVAS_SIZE, f"unexpected canvas box {box}"
+    return box["x"], box["y"]
+
+
+def stroke(page, points: Sequence[Point], origin: Point | None = None, step_px: float = 5.0) -> None:
+    """One pen stroke: mouse down at points[0], move through the points in small steps, mouse up.
+
+    Points are canvas coordinates (0..280).
+    """
+    ox, oy = origin or canvas_origin(page)
+    x, y = points[0]
+    page.mouse.move(ox + x, oy + y)
+    page.mouse.down()
+    for nx, ny in points[1:]:
+        steps = max(1, math.ceil(math.hypot(nx - x, ny - y) / step_px))
+        page.mouse.move(ox + nx, oy + ny, steps=steps)
+        x, y = nx, ny
+    page.mouse.up()
+
+
+def ellipse(cx: float, cy: float, rx: float, ry: float, n: int = 40, start: float = -math.pi / 2) -> list[Point]:
+    return [(cx + rx * math.cos(start + 2 * math.pi * i / n), cy + ry * math.sin(start + 2 * math.pi * i / n))
+            for i in range(n + 1)]
+
+
+# Plainly drawn digits, each a list of strokes in canvas coordinates.
+DIGITS: dict[int, list[list[Point]]] = {
+    1: [[(140, 45), (140, 235)]],
+    0: [ellipse(140, 140, 62, 95)],
+    7: [[(75, 55), (205, 55), (125, 235)]],
+    4: [[(170, 45), (85, 165), (205, 165)], [(170, 95), (170, 240)]],
+    3: [[(85, 60), (190, 60), (130, 130), (190, 170), (175, 225), (85, 230)]],
+}
+
+
+def draw_digit(page, digit: int, origin: Point | None = None) -> None:
+    origin = origin or canvas_origin(page)
+    for points in DIGITS[digit]:
+        stroke(page, points, origin)
+
+
+def prediction_locator(page):
+    return page.locator('[data-testid="stMetric"]').filter(has_text=PREDICTION_LABEL)
+
+
+def read_prediction(page) -> tuple[str, str] | None:
+    """(value, delta text) of the "Naive Bayes prediction" metric, or None when it is not shown."""
+    metric = prediction_locator(page)
+    if metric.count() == 0:
+        return None
+    value = metric.first.locator('[data-testid="stMetricValue"]').inner_text().strip()
+    delta = metric.first.locator('[data-testid="stMetricDelta"]')
+    return value, (delta.inner_text().strip() if delta.count() else "")
+
+
+# Everything the Draw page prints about the current input: the metric (digit and "p = …"),
+# the "what the model sees" title, and the evidence caption ("… they sum to X nats …").
+DRAW_SIGNATURE_JS = """() => {
+    const main = document.querySelector('[data-testid="stMainBlockContainer"]');
+    if (!main) return '';
+    const parts = [];
+    for (const m of main.querySelectorAll('[data-testid="stMetric"]')) parts.push(m.innerText);
+    for (const c of main.querySelectorAll('[data-testid="stCaptionContainer"]')) parts.push(c.innerText);
+    for (const a of main.querySelectorAll('[data-testid="stAlert"]')) parts.push(a.innerText);
+    return parts.join(' | ').replace(/\\s+/g, ' ').trim();
+}"""
+
+
+def draw_signature(page) -> str:
+    return page.evaluate(DRAW_SIGNATURE_JS)
+
+
+def wait_for_prediction(page, expect_change_from: tuple[str, str] | None | str = "any",
+                        timeout: float = 30.0) -> tuple[str, str]:
+    """Wait for the prediction metric (different from ``expect_change_from`` unless "any") and a finished run."""
+    deadline = time.monotonic() + timeout
+    while True:
+        current = read_prediction(page)
+        if current is not None and (expect_change_from == "any" or current != expect_change_from):
+            wait_for_run(page, timeout=max(1.0, deadline - time.monotonic()), charts=False)
+            current = read_prediction(page)
+            if current is not None:
+                return current
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"no new prediction within {timeout:.0f} s (last seen: {current!r})")
+        page.wait_for_timeout(50)
+
+
+def canvas_ink_pixels(page) -> int:
+    """How many pixels of the drawing canvas are bright (the user's white ink)."""
+    return page.locator("canvas.dc-canvas.lower-canvas").first.evaluate(
+        """c => {
+            const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+            let n = 0;
+            for (let i = 0; i < d.length; i += 4) if (d[i] > 128 && d[i + 3] > 128) n++;
+            return n;
+        }""")
+
+
+def iter_points(strokes: Iterable[Sequence[Point]]) -> Iterable[Point]:
+    for points in strokes:
+        yield from points
