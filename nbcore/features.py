@@ -15,6 +15,10 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+# The packed product is memory-bound; one thread is as fast as two on a quiet machine and several
+# times faster when other sessions or processes hold the other core (measured: 12 ms vs 46 ms).
+torch.set_num_threads(1)
+
 BITS_PER_GROUP = 8
 # (256, 8): row v holds the bits of byte value v, most significant first (np.packbits order).
 _BYTE_BITS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1).astype(np.float64)
@@ -56,8 +60,8 @@ def check_binary(X) -> np.ndarray:
 class PackedBinary:
     """0/1 features of shape (n_samples, n_features), packed 8 per byte as a sparse selector.
 
-    ``selector`` is a CSR matrix (n_samples, n_groups * 256) with exactly one 1 per
-    (sample, group of 8 features): the column of that group's byte value.
+    ``selector`` is a CSR matrix (n_samples, n_groups * 256) with a 1 in column
+    ``g * 256 + v`` when group g of 8 features has the nonzero byte value v.
     """
 
     selector: torch.Tensor
@@ -70,13 +74,17 @@ class PackedBinary:
         n_samples, n_features = X.shape
         packed = np.packbits(X.astype(np.uint8, copy=False), axis=1)  # (n, n_groups)
         n_groups = packed.shape[1]
-        columns = packed.astype(np.int64) + np.arange(0, n_groups * 256, 256, dtype=np.int64)
-        row_starts = torch.arange(0, n_samples * n_groups + 1, n_groups, dtype=torch.int64)
+        # A byte of 0 selects table row 0, which is all zeros: leave those out (about 2/3 of MNIST's bytes).
+        flat = packed.ravel()
+        nonzero = np.flatnonzero(flat)
+        columns = (nonzero % n_groups) * 256 + flat[nonzero]
+        row_starts = np.zeros(n_samples + 1, dtype=np.int64)
+        np.cumsum(np.count_nonzero(packed, axis=1), out=row_starts[1:])
         with warnings.catch_warnings():  # torch labels sparse CSR "beta"; the product we use is stable
             warnings.simplefilter("ignore", UserWarning)
             selector = torch.sparse_csr_tensor(
-                row_starts, torch.from_numpy(columns.ravel()),
-                torch.ones(n_samples * n_groups, dtype=torch.float64),
+                torch.from_numpy(row_starts), torch.from_numpy(columns),
+                torch.ones(len(nonzero), dtype=torch.float64),
                 size=(n_samples, n_groups * 256), check_invariants=False)
         return cls(selector, n_samples, n_features)
 
