@@ -76,7 +76,7 @@ class PackedBinary:
         n_groups = packed.shape[1]
         # A byte of 0 selects table row 0, which is all zeros: leave those out (about 2/3 of MNIST's bytes).
         flat = packed.ravel()
-        nonzero = np.flatnonzero(flat)
+        nonzero = np.flatnonzero(flat != 0)  # on a bool array: several times faster than on uint8
         columns = (nonzero % n_groups) * 256 + flat[nonzero]
         row_starts = np.zeros(n_samples + 1, dtype=np.int64)
         np.cumsum(np.count_nonzero(packed, axis=1), out=row_starts[1:])
