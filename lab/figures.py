@@ -123,3 +123,55 @@ def curves(x: np.ndarray, series: dict[str, np.ndarray], x_title: str, y_title: 
     figure.update_yaxes(title=y_title)
     figure.update_layout(legend=dict(orientation="h", y=-0.25))
     return _style(figure, height=height, title=title)
+
+
+def confusion_heatmap(matrix: np.ndarray, title: str, zmax: float) -> go.Figure:
+    """A (10, 10) confusion matrix: rows true digit, columns predicted, counts in the cells."""
+    labels = [str(digit) for digit in range(len(matrix))]
+    figure = go.Figure(go.Heatmap(z=matrix, x=labels, y=labels, zmin=0, zmax=zmax, colorscale="Blues",
+                                  text=matrix, texttemplate="%{text}", colorbar=dict(title="images"),
+                                  hovertemplate="true %{y}, predicted %{x}: %{z} images<extra></extra>"))
+    figure.update_xaxes(title="predicted", type="category", side="bottom", showgrid=False)
+    figure.update_yaxes(title="true", type="category", autorange="reversed", scaleanchor="x", showgrid=False)
+    return _style(figure, height=480, title=title)
+
+
+def reliability_diagram(curves_by_model: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray, float]]) -> go.Figure:
+    """Accuracy against confidence per bin for several models, the diagonal being perfect calibration.
+
+    ``curves_by_model[name] = (mean confidence (b,), accuracy (b,), count (b,), ECE)``; empty bins are NaN.
+    """
+    figure = go.Figure(go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name="perfectly calibrated",
+                                  line=dict(dash="dash", color="#888")))
+    for (name, (confidence, accuracy, count, ece)), colour in zip(curves_by_model.items(), CLASS_COLOURS):
+        filled = np.asarray(count) > 0
+        figure.add_trace(go.Scatter(
+            x=np.asarray(confidence)[filled], y=np.asarray(accuracy)[filled], mode="lines+markers",
+            name=f"{name} (ECE {ece:.3f})", line=dict(color=colour),
+            marker=dict(size=6 + 18 * np.sqrt(np.asarray(count)[filled] / max(np.max(count), 1))),
+            customdata=np.asarray(count)[filled],
+            hovertemplate="confidence %{x:.3f}<br>accuracy %{y:.3f}<br>%{customdata} images<extra></extra>"))
+    figure.update_xaxes(title="confidence (top predicted probability)", range=[0, 1.02])
+    figure.update_yaxes(title="accuracy", range=[0, 1.02], scaleanchor="x")
+    figure.update_layout(legend=dict(orientation="h", y=-0.2))
+    return _style(figure, height=520, title="Reliability on the 10,000 test images (marker size: images per bin)")
+
+
+def learning_curves(sizes: np.ndarray, accuracy_by_model: dict[str, np.ndarray]) -> go.Figure:
+    """Test accuracy (mean and min-max over seeds) against training-set size, log x axis.
+
+    ``accuracy_by_model[name]`` is (len(sizes), n_seeds).
+    """
+    figure = go.Figure()
+    for (name, accuracy), colour in zip(accuracy_by_model.items(), CLASS_COLOURS):
+        low, high = accuracy.min(axis=1), accuracy.max(axis=1)
+        figure.add_trace(go.Scatter(x=np.r_[sizes, sizes[::-1]], y=np.r_[high, low[::-1]], fill="toself",
+                                    fillcolor=colour, opacity=0.2, line=dict(width=0), hoverinfo="skip",
+                                    showlegend=False))
+        figure.add_trace(go.Scatter(x=sizes, y=accuracy.mean(axis=1), mode="lines+markers", name=name,
+                                    line=dict(color=colour),
+                                    hovertemplate="%{x:,} images: accuracy %{y:.4f}<extra>" + name + "</extra>"))
+    figure.update_xaxes(title="training images (log scale)", type="log")
+    figure.update_yaxes(title="test accuracy")
+    figure.update_layout(legend=dict(orientation="h", y=-0.25))
+    return _style(figure, height=440, title="Learning curves: mean and range over seeds")

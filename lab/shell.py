@@ -19,6 +19,7 @@ PAGES = {
         ("pages/smoothing.py", "Smoothing", "🎚️"),
         ("pages/samples.py", "Samples", "🎲"),
         ("pages/inpainting.py", "Inpainting", "🧩"),
+        ("pages/compare.py", "Compare", "⚖️"),
     ],
     "Beyond MNIST": [
         ("pages/gaussian.py", "Gaussian NB", "🔔"),

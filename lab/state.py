@@ -8,6 +8,7 @@ a model for them is derived from the shared counts in about a millisecond.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,6 +19,7 @@ import nbcore.evaluate
 from nbcore import spam
 from nbcore.evaluate import MnistSplits, mean_true_class_loglik
 from nbcore.gaussian import IRIS_FEATURES, GaussianNB, load_iris
+from nbcore.metrics import learning_curve
 
 THRESHOLDS = (1, 64, 128, 192)
 # alpha/beta slider stops: 0, then a log-like scale up to 100
@@ -103,8 +105,20 @@ def features(threshold: int) -> Features:
 
 @st.cache_resource(show_spinner="Counting pixels…", max_entries=len(THRESHOLDS))
 def counted_model(threshold: int) -> nbcore.BernoulliNB:
-    """BernoulliNB fitted (counted) on the training set at this threshold; smoothing is applied per settings."""
-    return nbcore.BernoulliNB().fit(features(threshold).train, _loaded().train_labels)
+    """BernoulliNB fitted (counted) on the training set at this threshold; smoothing is applied per settings.
+
+    ``fit_seconds_`` records how long the counting took.
+    """
+    train, labels = features(threshold).train, _loaded().train_labels
+    started = time.perf_counter()
+    model = nbcore.BernoulliNB().fit(train, labels)
+    model.fit_seconds_ = time.perf_counter() - started
+    return model
+
+
+def counted_fit_seconds(threshold: int) -> float:
+    """How long counting the training set took for this threshold (the naive Bayes fit), in seconds."""
+    return counted_model(threshold).fit_seconds_
 
 
 @st.cache_resource(show_spinner=False, max_entries=256)
@@ -190,6 +204,72 @@ def smoothing_curve(threshold: int, prior: str) -> dict[str, np.ndarray]:
 def zero_smoothing(threshold: int, prior: str) -> dict[str, float]:
     unsmoothed = counted_model(threshold).with_params(alpha=0.0, beta=0.0, prior=prior)
     return nbcore.evaluate.impossible_true_class(unsmoothed, features(threshold).test_packed, _loaded().test_labels)
+
+
+# -- softmax regression, for comparison ----------------------------------------------------------
+@dataclass(frozen=True)
+class SoftmaxEvaluation:
+    """The softmax regression and what it does on MNIST (``info`` from load_or_train_softmax)."""
+
+    model: nbcore.SoftmaxRegression
+    info: dict
+    test_proba: np.ndarray  # (10000, 10)
+    test_predictions: np.ndarray  # (10000,)
+    train_accuracy: float
+    test_accuracy: float
+    mean_train_loglik: float  # nats per image, log p(y_true | x)
+
+
+@st.cache_resource(show_spinner=False, max_entries=2)
+def softmax(preset: str = "default") -> SoftmaxEvaluation:
+    """Softmax regression trained once per server (weights cached on disk across restarts)."""
+    splits = _loaded()
+    bar = st.progress(0.0, text="Softmax regression: loading or training…")  # replayed by the cache
+
+    def show_progress(fraction: float, message: str) -> None:
+        bar.progress(min(max(fraction, 0.0), 1.0), text=f"Training softmax regression: {message}")
+
+    model, info = nbcore.load_or_train_softmax(splits.train_images, splits.train_labels, preset=preset,
+                                               progress=show_progress)
+    bar.empty()
+    test_proba = model.predict_proba(splits.test_images)
+    test_predictions = test_proba.argmax(axis=1)
+    train_log_proba = model.predict_log_proba(splits.train_images)
+    for array in (test_proba, test_predictions):
+        array.setflags(write=False)
+    return SoftmaxEvaluation(
+        model=model, info=info, test_proba=test_proba, test_predictions=test_predictions,
+        train_accuracy=float(np.mean(train_log_proba.argmax(axis=1) == splits.train_labels)),
+        test_accuracy=float(np.mean(test_predictions == splits.test_labels)),
+        mean_train_loglik=mean_true_class_loglik(train_log_proba, splits.train_labels))
+
+
+@st.cache_resource(show_spinner=False)
+def softmax_learning_curve() -> dict[str, np.ndarray]:
+    """Softmax test accuracy over training-set sizes and seeds (about 10 s, once per server)."""
+    splits = _loaded()
+    bar = st.progress(0.0, text="Learning curve…")
+
+    def show_progress(fraction: float, message: str) -> None:
+        bar.progress(min(max(fraction, 0.0), 1.0), text=f"Learning curve, softmax regression: {message}")
+
+    curve = learning_curve({"softmax regression": nbcore.evaluate.softmax_learner}, splits.train_images,
+                           splits.train_labels, splits.test_images, splits.test_labels,
+                           nbcore.evaluate.LEARNING_CURVE_SIZES, nbcore.evaluate.LEARNING_CURVE_SEEDS,
+                           progress=show_progress)
+    bar.empty()
+    return curve
+
+
+@st.cache_resource(show_spinner="Learning curve for naive Bayes…", max_entries=32)
+def bernoulli_learning_curve(settings: Settings) -> dict[str, np.ndarray]:
+    """Naive Bayes (these settings) test accuracy over the same sizes and seeds (about a second)."""
+    splits = _loaded()
+    learner = nbcore.evaluate.bernoulli_learner(settings.threshold, alpha=settings.alpha, beta=settings.beta,
+                                                prior=settings.prior)
+    return learning_curve({"naive Bayes": learner}, splits.train_images, splits.train_labels, splits.test_images,
+                          splits.test_labels, nbcore.evaluate.LEARNING_CURVE_SIZES,
+                          nbcore.evaluate.LEARNING_CURVE_SEEDS)
 
 
 # -- beyond MNIST: iris, Gaussian naive Bayes on MNIST, the SMS spam filter ----------------------

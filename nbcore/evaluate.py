@@ -15,7 +15,7 @@ import numpy as np
 from .data import load_mnist
 from .features import binarize
 from .naive_bayes import BernoulliNB
-from .softmax import SoftmaxRegression
+from .softmax import PRESETS, SoftmaxRegression
 
 
 @dataclass(frozen=True)
@@ -115,3 +115,36 @@ def evaluate_softmax(splits: MnistSplits, preset: str = "default", seed: int = 0
         "fit_seconds": fit_seconds,
         "cache": "unused (trained now)",
     }
+
+
+LEARNING_CURVE_SIZES = (30, 100, 300, 1000, 3000, 10000, 30000, 60000)
+LEARNING_CURVE_SEEDS = (0, 1, 2)
+MIN_SOFTMAX_STEPS = 300  # small training sets get more epochs, so that every size gets a fair optimisation
+
+
+class BinarizedBernoulliNB:
+    """Images in, BernoulliNB inside: binarize at ``threshold``, then classify. For learning curves."""
+
+    def __init__(self, threshold: int = 128, **params):
+        self.threshold = threshold
+        self.model = BernoulliNB(**params)
+
+    def fit(self, images: np.ndarray, labels: np.ndarray) -> "BinarizedBernoulliNB":
+        self.model.fit(binarize(images, self.threshold), labels)
+        return self
+
+    def score(self, images: np.ndarray, labels: np.ndarray) -> float:
+        return self.model.score(binarize(images, self.threshold), labels)
+
+
+def bernoulli_learner(threshold: int = 128, **params):
+    """A learning-curve learner: (images, labels, seed) -> fitted BinarizedBernoulliNB."""
+    return lambda images, labels, seed: BinarizedBernoulliNB(threshold, **params).fit(images, labels)
+
+
+def softmax_learner(images: np.ndarray, labels: np.ndarray, seed: int) -> SoftmaxRegression:
+    """The default softmax regression, with at least MIN_SOFTMAX_STEPS optimiser steps on small sets."""
+    batch_size = min(PRESETS["default"].batch_size, len(labels))
+    steps_per_epoch = -(-len(labels) // batch_size)
+    epochs = max(PRESETS["default"].epochs, -(-MIN_SOFTMAX_STEPS // steps_per_epoch))
+    return SoftmaxRegression("default", seed, epochs=epochs, batch_size=batch_size).fit(images, labels)

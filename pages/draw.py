@@ -10,6 +10,7 @@ from nbcore.preprocess import ImageInputError, ink_from_canvas, ink_from_upload,
 
 settings = state.current_settings()
 model = state.model(settings)
+softmax = state.softmax().model
 
 st.title("Draw a digit")
 st.session_state.setdefault("canvas_generation", 0)
@@ -60,10 +61,19 @@ with seen:
                                          f"What the model sees (pixel ≥ {settings.threshold})"),
                     width="stretch", key="draw_model_input")
     st.caption("Your digit, cropped, scaled to 20 px and centred by its centre of mass in 28×28, like MNIST.")
+softmax_posterior = softmax.predict_proba(frame[None])[0]
+softmax_predicted = int(np.argmax(softmax_posterior))
 with verdict:
-    st.metric("Naive Bayes prediction", str(predicted), f"p = {posterior[predicted]:.4f}", delta_color="off")
-    st.plotly_chart(figures.class_bars(posterior, "Posterior p(y | x)", "p(y | x)", highlight=predicted),
-                    width="stretch", key="draw_posterior")
+    bayes_column, softmax_column = st.columns(2)
+    bayes_column.metric("Naive Bayes prediction", str(predicted), f"p = {posterior[predicted]:.4f}",
+                        delta_color="off")
+    softmax_column.metric("Softmax prediction", str(softmax_predicted),
+                          f"p = {softmax_posterior[softmax_predicted]:.4f}", delta_color="off")
+    bayes_tab, softmax_tab = st.tabs(["Naive Bayes posterior", "Softmax posterior"])
+    bayes_tab.plotly_chart(figures.class_bars(posterior, "Naive Bayes: p(y | x)", "p(y | x)", highlight=predicted),
+                           width="stretch", key="draw_posterior")
+    softmax_tab.plotly_chart(figures.class_bars(softmax_posterior, "Softmax regression: p(y | x)", "p(y | x)",
+                                                highlight=softmax_predicted), width="stretch", key="draw_softmax")
 
 evidence = model.evidence(features[0], predicted, runner_up).reshape(28, 28)
 st.plotly_chart(figures.difference_map(evidence, f"Evidence: log p(xᵢ | {predicted}) − log p(xᵢ | {runner_up}) per pixel",

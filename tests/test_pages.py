@@ -165,3 +165,32 @@ def test_inpainting_uses_the_current_drawing(mnist):
     app.radio(key="inpaint_source").set_value("My drawing")
     rerun(app)
     assert "observed" in app.caption[0].value
+
+
+def test_draw_page_shows_the_softmax_prediction_beside_naive_bayes(mnist):
+    app = open_page("pages/draw.py", draw_frame=mnist["test_images"][0])
+    assert metric(app, "Naive Bayes prediction") == "7"
+    assert metric(app, "Softmax prediction") == "7"
+
+
+def test_compare_page_table_figures_and_reactions():
+    app = open_page("pages/compare.py")
+    table = app.table[0].value
+    assert "0.8427" in table.to_string()  # naive Bayes test accuracy at the textbook settings
+    softmax_test = float(table.iloc[1, 2])
+    assert softmax_test >= 0.925
+    figures_before = charts(app)
+    assert len(figures_before) == 7
+    confusion = [figure for figure in figures_before if figure["data"][0]["type"] == "heatmap"
+                 and figure["layout"]["yaxis"].get("title", {}).get("text") == "true"]
+    assert len(confusion) == 2 and confusion[0]["data"][0]["zmax"] == confusion[1]["data"][0]["zmax"]
+    reliability = [figure for figure in figures_before
+                   if "Reliability" in figure["layout"].get("title", {}).get("text", "")]
+    assert [trace["name"].split(" (ECE")[0] for trace in reliability[0]["data"][1:]] == [
+        "naive Bayes", "softmax regression"]
+    app.button(key="compare_new_batch").click()
+    rerun(app)
+    assert charts(app)[2] != figures_before[2]  # other disagreements
+    app.select_slider(key=state._KEYS["alpha"]).set_value(0.1)
+    rerun(app)
+    assert "0.8427" not in app.table[0].value.to_string()
