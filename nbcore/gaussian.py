@@ -9,7 +9,7 @@ import sys
 
 import numpy as np
 
-from .naive_bayes import PRIORS, BaseNaiveBayes, check_labels
+from .naive_bayes import PRIORS, BaseNaiveBayes, check_labels, check_number
 
 IRIS_FEATURES = ("sepal_length", "sepal_width", "petal_length", "petal_width")
 
@@ -48,28 +48,8 @@ class GaussianNB(BaseNaiveBayes):
     def get_params(self) -> dict:
         return {"var_smoothing": self.var_smoothing, "prior": self.prior}
 
-    def set_params(self, **params) -> "GaussianNB":
-        """Change var_smoothing or prior; a fitted model re-derives var_ and the prior, no refit."""
-        unknown = set(params) - {"var_smoothing", "prior"}
-        if unknown:
-            raise ValueError(f"unknown parameter(s): {', '.join(sorted(unknown))}")
-        old = self.get_params()
-        for name, value in params.items():
-            setattr(self, name, value)
-        try:
-            self._check_params()
-        except ValueError:
-            for name, value in old.items():
-                setattr(self, name, value)
-            raise
-        if hasattr(self, "class_count_"):
-            self._derive_parameters()
-        return self
-
     def _check_params(self) -> None:
-        value = self.var_smoothing
-        if not isinstance(value, (int, float, np.integer, np.floating)) or not np.isfinite(value) or value <= 0:
-            raise ValueError(f"var_smoothing must be a finite number > 0, got {value!r}")
+        check_number("var_smoothing", self.var_smoothing, allow_minimum=False)
         if self.prior not in PRIORS:
             raise ValueError(f"prior must be one of {PRIORS}, got {self.prior!r}")
 
@@ -90,10 +70,10 @@ class GaussianNB(BaseNaiveBayes):
         self.class_var_ = np.stack([X[y == label].var(axis=0) for label in range(self.n_classes)])
         self.max_feature_var_ = float(X.var(axis=0).max())
         self.n_features_in_ = X.shape[1]
-        self._derive_parameters()
+        self._derive_from_counts()
         return self
 
-    def _derive_parameters(self) -> None:
+    def _derive_from_counts(self) -> None:
         """Statistics + (var_smoothing, prior) -> var_, the log prior and the scoring matrices."""
         scale = self.max_feature_var_ if self.max_feature_var_ > 0 else 1.0  # all features constant
         self.epsilon_ = float(self.var_smoothing) * scale
@@ -121,7 +101,7 @@ class GaussianNB(BaseNaiveBayes):
         clone.n_classes = self.n_classes
         clone.max_feature_var_ = self.max_feature_var_
         clone.n_features_in_ = self.n_features_in_
-        clone._derive_parameters()
+        clone._derive_from_counts()
         return clone
 
     # -- scoring ----------------------------------------------------------------------------

@@ -37,14 +37,53 @@ def check_labels(y, n_samples: int, n_classes: int = N_CLASSES) -> np.ndarray:
     return y.astype(np.int64)
 
 
+def check_number(name: str, value, minimum: float = 0.0, allow_minimum: bool = True) -> None:
+    """ValueError unless ``value`` is a finite real number >= minimum (> minimum if not allow_minimum)."""
+    is_number = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
+    if not is_number or not np.isfinite(value) or value < minimum or (value == minimum and not allow_minimum):
+        relation = ">=" if allow_minimum else ">"
+        raise ValueError(f"{name} must be a finite number {relation} {minimum:g}, got {value!r}")
+
+
 class BaseNaiveBayes:
-    """Shared prediction logic: subclasses provide ``joint_log_likelihood``.
+    """Shared logic: subclasses provide ``get_params``, ``_check_params``, ``_derive_from_counts``
+    (counts -> probabilities) and ``joint_log_likelihood``.
 
     ``predict_log_proba`` is ``joint_log_likelihood`` normalised over classes with
     logsumexp; ``predict`` is its argmax.
     """
 
     n_classes = N_CLASSES
+
+    def get_params(self) -> dict:
+        raise NotImplementedError
+
+    def _check_params(self) -> None:
+        raise NotImplementedError
+
+    def _derive_from_counts(self) -> None:
+        raise NotImplementedError
+
+    def set_params(self, **params):
+        """Change hyperparameters; a fitted model re-derives its probabilities from its counts, no refit.
+
+        Invalid values raise ValueError and leave the model as it was.
+        """
+        unknown = set(params) - set(self.get_params())
+        if unknown:
+            raise ValueError(f"unknown parameter(s): {', '.join(sorted(unknown))}")
+        old = self.get_params()
+        for name, value in params.items():
+            setattr(self, name, value)
+        try:
+            self._check_params()
+        except ValueError:
+            for name, value in old.items():
+                setattr(self, name, value)
+            raise
+        if hasattr(self, "class_count_"):
+            self._derive_from_counts()
+        return self
 
     def joint_log_likelihood(self, X) -> np.ndarray:
         """log p(x, y) for every sample and class: float64 (n_samples, n_classes)."""
@@ -108,24 +147,6 @@ class BernoulliNB(BaseNaiveBayes):
     def get_params(self) -> dict:
         return {"alpha": self.alpha, "beta": self.beta, "prior": self.prior}
 
-    def set_params(self, **params) -> "BernoulliNB":
-        """Change alpha, beta or prior; a fitted model re-derives its probabilities from the counts."""
-        unknown = set(params) - {"alpha", "beta", "prior"}
-        if unknown:
-            raise ValueError(f"unknown parameter(s): {', '.join(sorted(unknown))}")
-        old = self.get_params()
-        for name, value in params.items():
-            setattr(self, name, value)
-        try:
-            self._check_params()
-        except ValueError:
-            for name, value in old.items():
-                setattr(self, name, value)
-            raise
-        if hasattr(self, "class_count_"):
-            self._derive_probabilities()
-        return self
-
     def with_params(self, **params) -> "BernoulliNB":
         """A new model with other alpha/beta/prior that shares (read-only) this one's counts."""
         self._check_fitted()
@@ -135,7 +156,7 @@ class BernoulliNB(BaseNaiveBayes):
             counts.setflags(write=False)
             setattr(clone, name, counts)
         clone.n_features_in_ = self.n_features_in_
-        clone._derive_probabilities()
+        clone._derive_from_counts()
         return clone
 
     @property
@@ -143,9 +164,8 @@ class BernoulliNB(BaseNaiveBayes):
         return self.alpha if self.beta is None else self.beta
 
     def _check_params(self) -> None:
-        for name, value in (("alpha", self.alpha), ("beta", self.beta_)):
-            if not isinstance(value, (int, float, np.integer, np.floating)) or not np.isfinite(value) or value < 0:
-                raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
+        check_number("alpha", self.alpha)
+        check_number("beta", self.beta_)
         if self.prior not in PRIORS:
             raise ValueError(f"prior must be one of {PRIORS}, got {self.prior!r}")
 
@@ -161,10 +181,10 @@ class BernoulliNB(BaseNaiveBayes):
             X[y == label].sum(axis=0, dtype=np.int64) for label in range(self.n_classes)
         ])
         self.n_features_in_ = X.shape[1]
-        self._derive_probabilities()
+        self._derive_from_counts()
         return self
 
-    def _derive_probabilities(self) -> None:
+    def _derive_from_counts(self) -> None:
         """Counts + (alpha, beta, prior) -> log-probabilities and the scoring weights."""
         alpha, beta = float(self.alpha), float(self.beta_)
         on_counts = self.feature_count_ + alpha

@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from .data import ProgressCallback, default_data_dir
-from .naive_bayes import PRIORS, BaseNaiveBayes, check_labels
+from .naive_bayes import PRIORS, BaseNaiveBayes, check_labels, check_number
 
 SMS_FILE = "SMSSpamCollection"
 SMS_MD5 = "1949b64a224790d01335c2bf8a0e48b2"
@@ -244,28 +244,12 @@ class SpamNB(BaseNaiveBayes):
 
     def set_params(self, **params) -> "SpamNB":
         """Change k or prior (re-derived from the counts); event_model is fixed once fitted."""
-        unknown = set(params) - {"k", "prior", "event_model"}
-        if unknown:
-            raise ValueError(f"unknown parameter(s): {', '.join(sorted(unknown))}")
         if "event_model" in params and params["event_model"] != self.event_model and hasattr(self, "class_count_"):
             raise ValueError("event_model cannot change after fit: the counts differ; fit a new model")
-        old = self.get_params()
-        for name, value in params.items():
-            setattr(self, name, value)
-        try:
-            self._check_params()
-        except ValueError:
-            for name, value in old.items():
-                setattr(self, name, value)
-            raise
-        if hasattr(self, "class_count_"):
-            self._derive_probabilities()
-        return self
+        return super().set_params(**params)
 
     def _check_params(self) -> None:
-        k = self.k
-        if not isinstance(k, (int, float, np.integer, np.floating)) or not np.isfinite(k) or k <= 0:
-            raise ValueError(f"k must be a finite number > 0, got {k!r}")
+        check_number("k", self.k, allow_minimum=False)
         if self.event_model not in EVENT_MODELS:
             raise ValueError(f"event_model must be one of {EVENT_MODELS}, got {self.event_model!r}")
         if self.prior not in PRIORS:
@@ -282,14 +266,14 @@ class SpamNB(BaseNaiveBayes):
         self.class_count_ = np.bincount(y, minlength=2).astype(np.int64)
         self.word_count_ = np.zeros((2, len(self.vocabulary_)), dtype=np.int64)
         np.add.at(self.word_count_, (y[bags.doc_ids], bags.word_ids), 1)
-        self._derive_probabilities()
+        self._derive_from_counts()
         return self
 
     def _bags(self, token_lists: Sequence[Sequence[str]]) -> Bags:
         bags = self.vocabulary_.bags(token_lists)
         return bags.present() if self.event_model == "bernoulli" else bags
 
-    def _derive_probabilities(self) -> None:
+    def _derive_from_counts(self) -> None:
         """Counts + (k, prior) -> log p(word | y) and the per-word scores."""
         k = float(self.k)
         if self.event_model == "multinomial":
