@@ -66,9 +66,10 @@ softmax_predicted = int(np.argmax(softmax_posterior))
 with verdict:
     bayes_column, softmax_column = st.columns(2)
     bayes_column.metric("Naive Bayes prediction", str(predicted), f"p = {posterior[predicted]:.4f}",
-                        delta_color="off")
+                        delta_color="off", delta_arrow="off")
     softmax_column.metric("Softmax prediction", str(softmax_predicted),
-                          f"p = {softmax_posterior[softmax_predicted]:.4f}", delta_color="off")
+                          f"p = {softmax_posterior[softmax_predicted]:.4f}", delta_color="off",
+                          delta_arrow="off")
     bayes_tab, softmax_tab = st.tabs(["Naive Bayes posterior", "Softmax posterior"])
     bayes_tab.plotly_chart(figures.class_bars(posterior, "Naive Bayes: p(y | x)", "p(y | x)", highlight=predicted),
                            width="stretch", key="draw_posterior")

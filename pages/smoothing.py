@@ -62,7 +62,7 @@ first, second, third = st.columns(3)
 first.metric("Test images with p(x | true digit) = 0", f"{zero['true_class_impossible']:,}")
 second.metric("…impossible under every digit", f"{zero['all_classes_impossible']:,}")
 third.metric("Test accuracy at α = β = 0", f"{zero['accuracy']:.4f}",
-             f"{zero['accuracy'] - state.evaluation(settings).test_accuracy:+.4f} vs. current", delta_color="off")
+             f"{zero['accuracy'] - result.test_accuracy:+.4f} vs. current", delta_color="off", delta_arrow="off")
 st.caption("Without pseudo-counts, a pixel never inked for a digit in training gets probability exactly 0: one such "
            "pixel in a test image rules the digit out, however well the other 783 fit. When every digit is ruled "
            "out, this lab ranks digits by how few impossible pixels they have, then by the rest of the evidence.")
