@@ -197,8 +197,13 @@ def load_mnist(train: bool, root: Path | None = None, download: bool = True,
     root = ensure_mnist(root, download=download, progress=progress)
     try:
         dataset = MNIST(str(root), train=train, download=False)
-    except Exception as error:  # torchvision raises RuntimeError/ValueError on bad headers
-        raise MnistDataError(f"torchvision could not read MNIST in {root}: {error}. {_fix_hint(root)}") from error
+    except Exception as error:  # torchvision raises AssertionError/RuntimeError/ValueError on bad headers
+        files = ", ".join(str(raw_folder(root) / name) for name in SPLIT_FILES[train])
+        reason = str(error) or type(error).__name__
+        raise MnistDataError(
+            f"torchvision could not read {files} ({reason}): they are not valid MNIST IDX files. "
+            f"Delete them and put the four MNIST *-ubyte.gz files in {root}, or point NBCORE_DATA_DIR "
+            "at a folder that has them.") from error
     images = dataset.data.numpy().astype(np.uint8, copy=False)
     labels = dataset.targets.numpy().astype(np.uint8)
     return images, labels
