@@ -29,9 +29,10 @@ def _style(figure: go.Figure, height: int, title: str | None = None) -> go.Figur
 
 
 def _image_axes(figure: go.Figure) -> None:
-    figure.update_xaxes(showgrid=False, zeroline=False, showticklabels=False, constrain="domain")
-    figure.update_yaxes(showgrid=False, zeroline=False, showticklabels=False, autorange="reversed",
+    figure.update_xaxes(showgrid=False, zeroline=False, showticklabels=False, ticks="", showline=False,
                         constrain="domain")
+    figure.update_yaxes(showgrid=False, zeroline=False, showticklabels=False, ticks="", showline=False,
+                        autorange="reversed", constrain="domain")
     for row_axis in [name for name in figure.layout if name.startswith("yaxis")]:
         suffix = row_axis[len("yaxis"):]
         figure.layout[row_axis].scaleanchor = f"x{suffix}"
