@@ -166,16 +166,13 @@ def main() -> int:
     if args.data_dir:
         data_dir = args.data_dir
     else:
-        mnist_source = args.mnist_source or Path(os.environ.get("NBCORE_DATA_DIR") or REPO.parent / "shared" / "mnist")
-        gz_files = sorted(mnist_source.glob("*-ubyte.gz"))
-        if len(gz_files) != 4:
-            print(f"expected the four MNIST *-ubyte.gz files in {mnist_source}", file=sys.stderr)
-            return 2
         scratch = Path(tempfile.mkdtemp(prefix="nb-latency-"))
-        data_dir = scratch / "data"
-        data_dir.mkdir()
-        for gz in gz_files:
-            shutil.copy(gz, data_dir / gz.name)
+        try:
+            data_dir = harness.make_scratch_data_dir(scratch / "data", args.mnist_source)
+        except FileNotFoundError as error:
+            shutil.rmtree(scratch, ignore_errors=True)
+            print(error, file=sys.stderr)
+            return 2
     args.log_dir.mkdir(parents=True, exist_ok=True)
 
     from playwright.sync_api import sync_playwright

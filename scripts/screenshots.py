@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import io
-import os
 import shutil
 import sys
 import tempfile
@@ -38,7 +37,8 @@ def main() -> int:
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--mnist-source", type=Path,
                         help="folder with the MNIST *-ubyte.gz files, copied to a scratch data directory "
-                             "(default: $NBCORE_DATA_DIR, else ../shared/mnist)")
+                             "(default: $NBCORE_DATA_DIR, else ../shared/mnist; SMSSpamCollection from "
+                             "there or ../shared/sms-spam)")
     source.add_argument("--data-dir", type=Path, help="use this NBCORE_DATA_DIR as it is")
     parser.add_argument("--out", type=Path, default=REPO / "docs")
     parser.add_argument("--full-page", action="store_true", help="whole scrollable page, not just the viewport")
@@ -52,12 +52,8 @@ def main() -> int:
     if args.data_dir:
         data_dir = args.data_dir
     else:
-        mnist_source = args.mnist_source or Path(os.environ.get("NBCORE_DATA_DIR") or REPO.parent / "shared" / "mnist")
         scratch = Path(tempfile.mkdtemp(prefix="nb-screens-"))
-        data_dir = scratch / "data"
-        data_dir.mkdir()
-        for gz in mnist_source.glob("*-ubyte.gz"):
-            shutil.copy(gz, data_dir / gz.name)
+        data_dir = harness.make_scratch_data_dir(scratch / "data", args.mnist_source)
     args.out.mkdir(parents=True, exist_ok=True)
     log_path = (scratch or Path(tempfile.mkdtemp(prefix="nb-screens-"))) / "streamlit-server.log"
 
@@ -78,7 +74,7 @@ def main() -> int:
                     harness.draw_digit(page, args.digit)
                     harness.wait_for_prediction(page, timeout=60)
                     harness.wait_for_run(page, timeout=60)
-                    page.mouse.move(5, 5)  # away from the canvas: its toolbar shows on hover
+                    page.mouse.move(1200, 140)  # off the canvas (its toolbar shows on hover) and the sidebar
                 page.wait_for_timeout(800)  # chart transitions
                 problems = harness.page_problems(page)
                 target = args.out / f"{path or 'home'}.png"

@@ -52,6 +52,32 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+SHARED = REPO.parent / "shared"
+
+
+def make_scratch_data_dir(target: Path, mnist_source: Path | None = None,
+                          sms_source: Path | None = SHARED / "sms-spam" / "SMSSpamCollection") -> Path:
+    """A fresh NBCORE_DATA_DIR: the four MNIST *-ubyte.gz files (+ the SMS Spam Collection if found).
+
+    ``mnist_source`` defaults to $NBCORE_DATA_DIR, else ../shared/mnist. Only copies, never writes
+    into the sources.
+    """
+    import shutil
+
+    source = Path(mnist_source or os.environ.get("NBCORE_DATA_DIR") or SHARED / "mnist")
+    gz_files = sorted(source.glob("*-ubyte.gz"))
+    if len(gz_files) != 4:
+        raise FileNotFoundError(f"expected the four MNIST *-ubyte.gz files in {source}")
+    target.mkdir(parents=True, exist_ok=True)
+    for gz in gz_files:
+        shutil.copy(gz, target / gz.name)
+    for sms in (source / "SMSSpamCollection", sms_source):
+        if sms is not None and Path(sms).is_file():
+            shutil.copy(sms, target / "SMSSpamCollection")
+            break
+    return target
+
+
 # -- the server ------------------------------------------------------------------------------
 class ServerError(RuntimeError):
     pass
