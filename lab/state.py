@@ -8,6 +8,8 @@ a model for them is derived from the shared counts in about a millisecond.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import time
 from dataclasses import dataclass
 
@@ -64,7 +66,42 @@ class Evaluation:
 
 
 # -- shared resources ------------------------------------------------------------------------
+def _read_only(value, _seen: set[int] | None = None):
+    """Mark every numpy array reachable from ``value`` read-only and return ``value``.
+
+    Walks dataclass fields, dict values, tuples and lists, and the attributes of nbcore objects
+    (fitted models), so that no session can change what all sessions share.
+    """
+    seen = set() if _seen is None else _seen
+    if id(value) in seen:
+        return value
+    seen.add(id(value))
+    if isinstance(value, np.ndarray):
+        value.setflags(write=False)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for field in dataclasses.fields(value):
+            _read_only(getattr(value, field.name), seen)
+    elif isinstance(value, dict):
+        for item in value.values():
+            _read_only(item, seen)
+    elif isinstance(value, (tuple, list)):
+        for item in value:
+            _read_only(item, seen)
+    elif type(value).__module__.startswith("nbcore") and hasattr(value, "__dict__"):
+        for item in vars(value).values():
+            _read_only(item, seen)
+    return value
+
+
+def _shared(function):
+    """For functions under ``st.cache_resource``: what they return is shared, so make its arrays read-only."""
+    @functools.wraps(function)
+    def wrapper(*args, **kwargs):
+        return _read_only(function(*args, **kwargs))
+    return wrapper
+
 @st.cache_resource(show_spinner=False)
+@_shared
 def _mnist_splits(data_dir: str) -> MnistSplits:
     bar = st.progress(0.0, text="Preparing MNIST…")  # created here so that the cache can replay it
 
@@ -94,6 +131,7 @@ def _loaded() -> MnistSplits:
 
 
 @st.cache_resource(show_spinner="Binarizing MNIST…", max_entries=len(THRESHOLDS))
+@_shared
 def features(threshold: int) -> Features:
     splits = _loaded()
     train = nbcore.binarize(splits.train_images, threshold)
@@ -104,6 +142,7 @@ def features(threshold: int) -> Features:
 
 
 @st.cache_resource(show_spinner="Counting pixels…", max_entries=len(THRESHOLDS))
+@_shared
 def counted_model(threshold: int) -> nbcore.BernoulliNB:
     """BernoulliNB fitted (counted) on the training set at this threshold; smoothing is applied per settings.
 
@@ -122,6 +161,7 @@ def counted_fit_seconds(threshold: int) -> float:
 
 
 @st.cache_resource(show_spinner=False, max_entries=256)
+@_shared
 def evaluation(settings: Settings) -> Evaluation:
     model = counted_model(settings.threshold).with_params(
         alpha=settings.alpha, beta=settings.beta, prior=settings.prior)
@@ -193,6 +233,7 @@ CURVE_ALPHAS = (0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0)
 
 
 @st.cache_resource(show_spinner="Scoring MNIST for every α…", max_entries=16)
+@_shared
 def smoothing_curve(threshold: int, prior: str) -> dict[str, np.ndarray]:
     feats, splits = features(threshold), _loaded()
     counted = counted_model(threshold).with_params(prior=prior)
@@ -201,6 +242,7 @@ def smoothing_curve(threshold: int, prior: str) -> dict[str, np.ndarray]:
 
 
 @st.cache_resource(show_spinner=False, max_entries=16)
+@_shared
 def zero_smoothing(threshold: int, prior: str) -> dict[str, float]:
     unsmoothed = counted_model(threshold).with_params(alpha=0.0, beta=0.0, prior=prior)
     return nbcore.evaluate.impossible_true_class(unsmoothed, features(threshold).test_packed, _loaded().test_labels)
@@ -221,6 +263,7 @@ class SoftmaxEvaluation:
 
 
 @st.cache_resource(show_spinner=False, max_entries=2)
+@_shared
 def softmax(preset: str = "default") -> SoftmaxEvaluation:
     """Softmax regression trained once per server (weights cached on disk across restarts)."""
     splits = _loaded()
@@ -245,6 +288,7 @@ def softmax(preset: str = "default") -> SoftmaxEvaluation:
 
 
 @st.cache_resource(show_spinner=False)
+@_shared
 def softmax_learning_curve() -> dict[str, np.ndarray]:
     """Softmax test accuracy over training-set sizes and seeds (about 10 s, once per server)."""
     splits = _loaded()
@@ -262,6 +306,7 @@ def softmax_learning_curve() -> dict[str, np.ndarray]:
 
 
 @st.cache_resource(show_spinner="Learning curve for naive Bayes…", max_entries=32)
+@_shared
 def bernoulli_learning_curve(settings: Settings) -> dict[str, np.ndarray]:
     """Naive Bayes (these settings) test accuracy over the same sizes and seeds (about a second)."""
     splits = _loaded()
@@ -297,6 +342,7 @@ class GaussianMnist:
 
 
 @st.cache_resource(show_spinner=False)
+@_shared
 def iris() -> Iris:
     features, labels, class_names = load_iris()
     for array in (features, labels):
@@ -305,6 +351,7 @@ def iris() -> Iris:
 
 
 @st.cache_resource(show_spinner="Fitting Gaussian naive Bayes on MNIST and scoring 13 var_smoothing values…")
+@_shared
 def _gaussian_mnist(data_dir: str, _splits: MnistSplits) -> GaussianMnist:
     train = _splits.train_images.reshape(len(_splits.train_images), -1) / 255.0
     test = _splits.test_images.reshape(len(_splits.test_images), -1) / 255.0
@@ -321,6 +368,7 @@ def gaussian_mnist(splits: MnistSplits) -> GaussianMnist:
 
 
 @st.cache_resource(show_spinner=False)
+@_shared
 def _sms(data_dir: str) -> tuple[tuple[str, ...], np.ndarray]:
     bar = st.progress(0.0, text="Preparing the SMS Spam Collection…")  # created here so that the cache can replay it
 
@@ -343,6 +391,7 @@ def sms() -> tuple[tuple[str, ...], np.ndarray]:
 
 
 @st.cache_resource(show_spinner="Splitting, counting words and tuning k on the held-out messages…")
+@_shared
 def _spam_experiments(data_dir: str) -> dict[str, spam.SpamExperiment]:
     texts, labels = _sms(data_dir)
     return {event_model: spam.run_experiment(texts, labels, event_model) for event_model in spam.EVENT_MODELS}
