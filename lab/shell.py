@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import sys
+import time
 from pathlib import Path
 
 import streamlit as st
@@ -34,12 +37,26 @@ def run(default_page: str = "pages/home.py") -> None:
 
     ``default_page`` is what the bare URL shows (tests use it to open one page directly).
     """
-    st.set_page_config(page_title="Naive Bayes Lab", page_icon="🔢", layout="wide")
-    navigation = st.navigation({
-        section: [st.Page(str(ROOT / path), title=title, icon=icon, default=path == default_page)
-                  for path, title, icon in pages]
-        for section, pages in PAGES.items()
-    })
-    state.sidebar_settings()
-    state.mnist()
-    navigation.run()
+    started, navigation, outcome = time.perf_counter(), None, "ok"
+    try:
+        st.set_page_config(page_title="Naive Bayes Lab", page_icon="🔢", layout="wide")
+        navigation = st.navigation({
+            section: [st.Page(str(ROOT / path), title=title, icon=icon, default=path == default_page)
+                      for path, title, icon in pages]
+            for section, pages in PAGES.items()
+        })
+        state.sidebar_settings()
+        state.mnist()
+        navigation.run()
+    except BaseException as error:  # st.stop() and an interrupted rerun arrive as exceptions too
+        outcome = type(error).__name__
+        raise
+    finally:
+        if os.environ.get("NBCORE_LOG_RERUN_MS") == "1":
+            _log_rerun(navigation, outcome, time.perf_counter() - started)
+
+
+def _log_rerun(navigation, outcome: str, seconds: float) -> None:
+    """One line per script run on stderr (with NBCORE_LOG_RERUN_MS=1), for load tests to read the server's time."""
+    page = (getattr(navigation, "url_path", "") or getattr(navigation, "title", "-")).replace(" ", "_")
+    print(f"NBCORE_RERUN page={page} ms={seconds * 1000:.1f} outcome={outcome}", file=sys.stderr, flush=True)
