@@ -58,7 +58,11 @@ def ink_from_upload(data: bytes) -> np.ndarray:
             gray = _grayscale(image)
     except ImageInputError:
         raise
-    except (UnidentifiedImageError, Image.DecompressionBombError, Image.DecompressionBombWarning) as error:
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as error:  # Pillow refused its size
+        raise ImageInputError(
+            f"This image is too large to process (limit {MAX_UPLOAD_PIXELS // 1_000_000} megapixels). "
+            "Please upload a smaller picture.") from error
+    except UnidentifiedImageError as error:
         raise ImageInputError("This file is not an image we can read (PNG, JPEG, GIF, BMP or WebP).") from error
     except (OSError, ValueError, SyntaxError, EOFError) as error:
         raise ImageInputError(f"This image is damaged or truncated and cannot be read ({error}).") from error
