@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import statistics
 import sys
@@ -34,6 +35,8 @@ sys.path.insert(0, str(REPO))
 from tests.e2e import harness  # noqa: E402
 
 STROKE_PLAN = (1, 7, 4, 0, 3)
+RERUN_LINE = re.compile(r"^NBCORE_RERUN page=draw ms=([0-9.]+)", re.MULTILINE)
+CANVAS_DEBOUNCE_MS = 200  # streamlit-drawable-canvas 0.13: value sent 200 ms after mouse-up
 TARGETS = {"stroke": 300.0, "cold": 8.0, "cached": 5.0}
 
 INSTALL_PROBE_JS = """sig => {
@@ -95,7 +98,7 @@ def measure_strokes(browser, server, total: int, warmup: int = 2) -> dict[str, l
     page.goto(server.url + "/draw", timeout=60_000)
     harness.wait_for_run(page, timeout=180, settle=0.3)
     install = INSTALL_PROBE_JS.replace("SIGNATURE", harness.DRAW_SIGNATURE_JS)
-    results: dict[str, list[float]] = {"update": [], "done": [], "warmup": []}
+    results: dict[str, list[float]] = {"update": [], "done": [], "warmup": [], "server": []}
     origin = harness.canvas_origin(page)
     for n, (digit, index, count, points) in enumerate(strokes_in_order(total + warmup)):
         if index == 0 and n > 0:  # a new digit on a clean canvas
@@ -104,6 +107,7 @@ def measure_strokes(browser, server, total: int, warmup: int = 2) -> dict[str, l
             harness.wait_for_run(page, settle=0.2, charts=False)
             origin = harness.canvas_origin(page)
         page.evaluate(install, harness.draw_signature(page))
+        runs_before = len(server_run_ms(server))
         harness.stroke(page, points, origin)
         # the run has finished and the prediction area changed (or nothing changed a second after the run)
         page.wait_for_function("() => { const b = window.__bench; return b.done !== null && "
@@ -115,17 +119,25 @@ def measure_strokes(browser, server, total: int, warmup: int = 2) -> dict[str, l
             bench["update"], bench["signature"] = bench["done"], "(no visible change; run end used) "
         update = bench["update"] - bench["up"]
         harness.wait_for_run(page, charts=False)
+        runs = server_run_ms(server)[runs_before:]
         if n < warmup:
             results["warmup"].append(update)
             label = "warm-up"
         else:
             results["update"].append(update)
             results["done"].append(done)
+            if runs:
+                results["server"].append(max(runs))
             label = f"stroke {n - warmup + 1:2d}"
         print(f"  {label}: digit {digit} stroke {index + 1}/{count}: update {update:6.0f} ms, "
-              f"run done {done:6.0f} ms  [{bench['signature'][:60]}…]", flush=True)
+              f"run done {done:6.0f} ms, server run(s) {runs} ms  [{bench['signature'][:60]}…]", flush=True)
     context.close()
     return results
+
+
+def server_run_ms(server) -> list[float]:
+    """Durations of the Draw page's script runs so far, from the server log (NBCORE_LOG_RERUN_MS=1 lines)."""
+    return [float(match.group(1)) for match in RERUN_LINE.finditer(server.log_text())]
 
 
 def measure_cold_start(browser, data_dir: Path, log_path: Path) -> dict[str, float]:
@@ -177,6 +189,7 @@ def main() -> int:
 
     from playwright.sync_api import sync_playwright
 
+    load_before = os.getloadavg()[0]
     try:
         with sync_playwright() as playwright:
             browser = harness.launch_chromium(playwright)
@@ -185,7 +198,8 @@ def main() -> int:
             print(f"cold start (data on disk): {cold}", flush=True)
             cached = measure_cold_start(browser, data_dir, args.log_dir / "cold-2.log")
             print(f"cold start (caches on disk): {cached}", flush=True)
-            with harness.StreamlitServer(data_dir, args.log_dir / "strokes.log") as server:
+            with harness.StreamlitServer(data_dir, args.log_dir / "strokes.log",
+                                         extra_env={"NBCORE_LOG_RERUN_MS": "1"}) as server:
                 warm = browser.new_context(viewport=harness.VIEWPORT)  # train the default model first
                 warm_page = warm.new_page()
                 warm_page.goto(server.url + "/", timeout=120_000)
@@ -204,7 +218,8 @@ def main() -> int:
 
     print()
     print(f"Naive Bayes Lab latency ({len(update)} strokes after {len(strokes['warmup'])} warm-up; "
-          f"{os.cpu_count()} CPUs; server and Chromium on the same machine)")
+          f"{os.cpu_count()} CPUs, load average {load_before:.1f} before / {os.getloadavg()[0]:.1f} after; "
+          f"server and Chromium on the same machine)")
     print()
     print("| measurement | p50 | p95 | max | target | |")
     print("|---|---:|---:|---:|---:|---|")
@@ -213,6 +228,12 @@ def main() -> int:
           f"| {verdict(percentile(update, 95), TARGETS['stroke'])} |")
     print(f"| stroke: mouse-up → script run finished | {percentile(done, 50):.0f} ms "
           f"| {percentile(done, 95):.0f} ms | {max(done):.0f} ms | | |")
+    print(f"| of which: canvas debounce after mouse-up (fixed in the component) | {CANVAS_DEBOUNCE_MS} ms "
+          f"| {CANVAS_DEBOUNCE_MS} ms | | | |")
+    server_runs = strokes["server"]
+    if server_runs:
+        print(f"| of which: Draw script run on the server (NBCORE_LOG_RERUN_MS) | {percentile(server_runs, 50):.0f} ms "
+              f"| {percentile(server_runs, 95):.0f} ms | {max(server_runs):.0f} ms | | |")
     print("| | | | | | |")
     print("| measurement | health ok | metric visible | page fully drawn | target | |")
     print(f"| cold start, MNIST *.gz on disk | {cold['health']:.1f} s | **{cold['metric']:.1f} s** "

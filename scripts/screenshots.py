@@ -74,7 +74,7 @@ def main() -> int:
                     harness.draw_digit(page, args.digit)
                     harness.wait_for_prediction(page, timeout=60)
                     harness.wait_for_run(page, timeout=60)
-                    page.mouse.move(1200, 140)  # off the canvas (its toolbar shows on hover) and the sidebar
+                    page.mouse.move(1395, 600)  # off the canvas (toolbar on hover), the title (anchor link) and the sidebar
                 page.wait_for_timeout(800)  # chart transitions
                 problems = harness.page_problems(page)
                 target = args.out / f"{path or 'home'}.png"
