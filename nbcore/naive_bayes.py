@@ -251,12 +251,13 @@ class BernoulliNB(BaseNaiveBayes):
     def evidence(self, x, first: int, second: int) -> np.ndarray:
         """Per-pixel contribution to log p(x | first) - log p(x | second): float64 (n_features,).
 
-        Positive pixels speak for ``first``. Where both terms are -inf the contribution is 0.
+        Positive pixels speak for ``first``. Where both terms are -inf the contribution is 0; where
+        only one is, it stays +-inf (nan_to_num's default would turn it into +-1.8e308).
         """
         terms = self.pixel_log_likelihoods(x)
         with np.errstate(invalid="ignore"):
             difference = terms[first] - terms[second]
-        return np.nan_to_num(difference, nan=0.0)
+        return np.nan_to_num(difference, nan=0.0, posinf=np.inf, neginf=-np.inf)
 
     # -- generation and missing data -------------------------------------------------------
     @property

@@ -79,5 +79,12 @@ with verdict:
 evidence = model.evidence(features[0], predicted, runner_up).reshape(28, 28)
 st.plotly_chart(figures.difference_map(evidence, f"Evidence: log p(xᵢ | {predicted}) − log p(xᵢ | {runner_up}) per pixel",
                                        "nats"), width="stretch", key="draw_evidence")
-st.caption(f"Blue pixels speak for {predicted}, red ones for the runner-up {runner_up}; "
-           f"they sum to {evidence.sum():.2f} nats, the log-likelihood ratio of the two.")
+with np.errstate(invalid="ignore"):  # +inf and -inf pixels (no smoothing) have no sum
+    total = float(evidence.sum())
+if np.isfinite(total):
+    st.caption(f"Blue pixels speak for {predicted}, red ones for the runner-up {runner_up}; "
+               f"they sum to {total:.2f} nats, the log-likelihood ratio of the two.")
+else:
+    st.caption(f"Blue pixels speak for {predicted}, red ones for the runner-up {runner_up}; "
+               f"{int(np.isinf(evidence).sum())} pixels are impossible for one of them (no smoothing), so the "
+               f"log-likelihood ratio of the two is {'+∞' if total > 0 else '−∞' if total < 0 else 'undefined (∞ − ∞)'}.")
