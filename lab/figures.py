@@ -10,7 +10,6 @@ from collections.abc import Sequence
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 FONT = dict(size=16)
 INK_SCALE = "gray"  # 0 = black, 1 = white: light ink on dark, as MNIST
@@ -22,48 +21,55 @@ CLASS_COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
                  "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"]
 
 
+LAYOUT = dict(font=FONT, plot_bgcolor="rgba(0,0,0,0)")
+HIDDEN_AXIS = dict(showgrid=False, zeroline=False, showticklabels=False, ticks="", showline=False)
+TITLE_ROWS = 5  # pixel rows of space above each image of a grid, for its title
+
+
 def _style(figure: go.Figure, height: int, title: str | None = None) -> go.Figure:
     figure.update_layout(height=height, margin=dict(l=10, r=10, t=60 if title else 30, b=10),
-                         font=FONT, title=title, plot_bgcolor="rgba(0,0,0,0)")
+                         title=title, **LAYOUT)
     return figure
-
-
-def _image_axes(figure: go.Figure) -> None:
-    figure.update_xaxes(showgrid=False, zeroline=False, showticklabels=False, ticks="", showline=False,
-                        constrain="domain")
-    figure.update_yaxes(showgrid=False, zeroline=False, showticklabels=False, ticks="", showline=False,
-                        autorange="reversed", constrain="domain")
-    for row_axis in [name for name in figure.layout if name.startswith("yaxis")]:
-        suffix = row_axis[len("yaxis"):]
-        figure.layout[row_axis].scaleanchor = f"x{suffix}"
-
-
-def _hover(value_name: str, value_format: str = ".4f") -> str:
-    return f"row %{{y}}, column %{{x}}<br>{value_name} %{{z:{value_format}}}<extra></extra>"
 
 
 def image_grid(images: np.ndarray, titles: Sequence[str], columns: int,
                title_colours: Sequence[str] | None = None, value_name: str = "pixel",
                colorscale: str = INK_SCALE, zrange: tuple[float, float] | None = None,
                colorbar_title: str | None = None, height_per_row: int = 150,
-               hover_format: str = ".0f") -> go.Figure:
-    """(n, 28, 28) images in a grid with one shared colour scale; one title per image."""
+               hover_format: str = ".0f", title: str | None = None) -> go.Figure:
+    """(n, h, w) images in a grid, one title above each, one shared colour scale.
+
+    Drawn as a single heatmap of the tiled images (NaN between them), which keeps the
+    figure fast to build and send; hover shows each image's own row and column.
+    """
     images = np.asarray(images, dtype=np.float64)
-    count = len(images)
+    count, height, width = images.shape
     rows = max(1, -(-count // columns))
-    figure = make_subplots(rows=rows, cols=columns, subplot_titles=list(titles),
-                           horizontal_spacing=0.01, vertical_spacing=0.12 / rows + 0.02)
-    low, high = zrange if zrange is not None else (float(np.nanmin(images)), float(np.nanmax(images)))
-    for index, image in enumerate(images):
-        figure.add_trace(go.Heatmap(z=image, coloraxis="coloraxis", hovertemplate=_hover(value_name, hover_format)),
-                         row=index // columns + 1, col=index % columns + 1)
-    figure.update_layout(coloraxis=dict(colorscale=colorscale, cmin=low, cmax=high,
-                                        showscale=colorbar_title is not None,
-                                        colorbar=dict(title=colorbar_title or "")))
-    for annotation, colour in zip(figure.layout.annotations, title_colours or []):
-        annotation.font = dict(color=colour, size=FONT["size"])
-    _image_axes(figure)
-    return _style(figure, height=60 + rows * height_per_row)
+    tile_height, tile_width = height + TITLE_ROWS, width + 2
+    mosaic = np.full((rows * tile_height, columns * tile_width - 2), np.nan)
+    local = np.full(mosaic.shape + (2,), -1, dtype=np.int16)  # (row, column) inside each image
+    grid_rows, grid_cols = np.indices((height, width))
+    annotations = []
+    for index, (image, text) in enumerate(zip(images, titles)):
+        top = (index // columns) * tile_height + TITLE_ROWS
+        left = (index % columns) * tile_width
+        mosaic[top: top + height, left: left + width] = image
+        local[top: top + height, left: left + width] = np.stack([grid_rows, grid_cols], axis=-1)
+        colour = title_colours[index] if title_colours else None
+        annotations.append(dict(x=left + (width - 1) / 2, y=top - 1, text=text, showarrow=False, yanchor="bottom",
+                                font=dict(size=FONT["size"] - 2, color=colour)))
+    finite = images[np.isfinite(images)]
+    low, high = zrange if zrange is not None else (float(finite.min(initial=0)), float(finite.max(initial=1)))
+    heatmap = go.Heatmap(
+        z=mosaic, customdata=local, zmin=low, zmax=high, colorscale=colorscale, hoverongaps=False,
+        showscale=colorbar_title is not None, colorbar=dict(title=dict(text=colorbar_title or "")),
+        hovertemplate=f"row %{{customdata[0]}}, column %{{customdata[1]}}<br>{value_name} "
+                      f"%{{z:{hover_format}}}<extra></extra>")
+    return go.Figure(heatmap, layout=dict(
+        height=60 + rows * height_per_row + (40 if title else 0), title=title, annotations=annotations,
+        margin=dict(l=10, r=10, t=60 if title else 10, b=10),
+        xaxis=dict(HIDDEN_AXIS, constrain="domain"),
+        yaxis=dict(HIDDEN_AXIS, autorange="reversed", scaleanchor="x", constrain="domain"), **LAYOUT))
 
 
 def prediction_grid(images: np.ndarray, predicted: np.ndarray, true: np.ndarray, columns: int = 9) -> go.Figure:
@@ -85,30 +91,33 @@ def class_heatmaps(values: np.ndarray, value_name: str, colorscale: str = PROBAB
 def single_image(image: np.ndarray, title: str, value_name: str = "pixel", colorscale: str = INK_SCALE,
                  zrange: tuple[float, float] | None = (0, 255), colorbar_title: str | None = None,
                  height: int = 320, hover_format: str = ".0f") -> go.Figure:
-    """One (28, 28) image."""
-    return _style(image_grid(np.asarray(image)[None], [title], columns=1, value_name=value_name,
-                             colorscale=colorscale, zrange=zrange, colorbar_title=colorbar_title,
-                             hover_format=hover_format), height=height)
+    """One (28, 28) image with a title."""
+    figure = image_grid(np.asarray(image)[None], [""], columns=1, value_name=value_name, colorscale=colorscale,
+                        zrange=zrange, colorbar_title=colorbar_title, hover_format=hover_format, title=title)
+    figure.layout.height = height
+    return figure
 
 
 def difference_map(values: np.ndarray, title: str, value_name: str, height: int = 420) -> go.Figure:
     """A (28, 28) signed map on a diverging scale centred on 0 (red < 0 < blue)."""
-    limit = float(np.nanmax(np.abs(values[np.isfinite(values)]))) if np.isfinite(values).any() else 1.0
+    finite = np.abs(values[np.isfinite(values)])
+    limit = max(float(finite.max(initial=0.0)), 1e-9)
     return single_image(np.clip(values, -limit, limit), title, value_name=value_name, colorscale=DIVERGING_SCALE,
-                        zrange=(-max(limit, 1e-9), max(limit, 1e-9)), colorbar_title=value_name,
-                        height=height, hover_format=".3f")
+                        zrange=(-limit, limit), colorbar_title=value_name, height=height, hover_format=".3f")
 
 
 def class_bars(values: np.ndarray, title: str, value_name: str, highlight: int | None = None,
                value_format: str = ".3f", height: int = 320) -> go.Figure:
     """A bar per digit 0-9 (e.g. a posterior or a prior), the highlighted one in a strong colour."""
+    values = np.asarray(values)
     colours = [OK_COLOUR if label == highlight else "#9bb7d4" for label in range(len(values))]
-    figure = go.Figure(go.Bar(x=[str(label) for label in range(len(values))], y=values, marker_color=colours,
-                              text=[f"{value:{value_format}}" for value in values], textposition="outside",
-                              hovertemplate=f"digit %{{x}}<br>{value_name} %{{y:{value_format}}}<extra></extra>"))
-    figure.update_yaxes(title=value_name, range=[0, max(1e-9, float(np.max(values))) * 1.18])
-    figure.update_xaxes(title="digit", type="category")
-    return _style(figure, height=height, title=title)
+    bars = go.Bar(x=[str(label) for label in range(len(values))], y=values, marker_color=colours,
+                  text=[f"{value:{value_format}}" for value in values], textposition="outside",
+                  hovertemplate=f"digit %{{x}}<br>{value_name} %{{y:{value_format}}}<extra></extra>")
+    return go.Figure(bars, layout=dict(
+        height=height, title=title, margin=dict(l=10, r=10, t=60, b=10),
+        xaxis=dict(title="digit", type="category"),
+        yaxis=dict(title=value_name, range=[0, max(1e-9, float(np.max(values))) * 1.18]), **LAYOUT))
 
 
 def curves(x: np.ndarray, series: dict[str, np.ndarray], x_title: str, y_title: str, title: str,

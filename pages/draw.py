@@ -56,11 +56,6 @@ posterior = model.predict_proba(features)[0]
 ranking = np.argsort(-posterior, kind="stable")
 predicted, runner_up = int(ranking[0]), int(ranking[1])
 
-with seen:
-    st.plotly_chart(figures.single_image(features[0].reshape(28, 28) * 255,
-                                         f"What the model sees (pixel ≥ {settings.threshold})"),
-                    width="stretch", key="draw_model_input")
-    st.caption("Your digit, cropped, scaled to 20 px and centred by its centre of mass in 28×28, like MNIST.")
 softmax_posterior = softmax.predict_proba(frame[None])[0]
 softmax_predicted = int(np.argmax(softmax_posterior))
 with verdict:
@@ -75,6 +70,12 @@ with verdict:
                            width="stretch", key="draw_posterior")
     softmax_tab.plotly_chart(figures.class_bars(softmax_posterior, "Softmax regression: p(y | x)", "p(y | x)",
                                                 highlight=softmax_predicted), width="stretch", key="draw_softmax")
+# written after the verdict so that the prediction reaches the browser first
+with seen:
+    st.plotly_chart(figures.single_image(features[0].reshape(28, 28) * 255,
+                                         f"What the model sees (pixel ≥ {settings.threshold})"),
+                    width="stretch", key="draw_model_input")
+    st.caption("Your digit, cropped, scaled to 20 px and centred by its centre of mass in 28×28, like MNIST.")
 
 evidence = model.evidence(features[0], predicted, runner_up).reshape(28, 28)
 st.plotly_chart(figures.difference_map(evidence, f"Evidence: log p(xᵢ | {predicted}) − log p(xᵢ | {runner_up}) per pixel",

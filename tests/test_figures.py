@@ -10,14 +10,24 @@ from lab import figures
 def test_class_heatmaps_share_one_colour_scale_with_a_colour_bar_and_equal_aspect():
     values = np.random.default_rng(0).random((10, 28, 28))
     figure = figures.class_heatmaps(values, "P(x=1|y)", zrange=(0, 1))
-    assert len(figure.data) == 10
-    assert {trace.coloraxis for trace in figure.data} == {"coloraxis"}
-    assert figure.layout.coloraxis.cmin == 0 and figure.layout.coloraxis.cmax == 1
-    assert figure.layout.coloraxis.showscale
+    [heatmap] = figure.data  # one tiled heatmap: one colour scale by construction
+    assert heatmap.zmin == 0 and heatmap.zmax == 1 and heatmap.showscale
     assert figure.layout.yaxis.autorange == "reversed" and figure.layout.yaxis.scaleanchor == "x"
-    assert figure.layout.yaxis10.scaleanchor == "x10" and not figure.layout.xaxis.showgrid
-    assert "row %{y}, column %{x}" in figure.data[0].hovertemplate
+    assert not figure.layout.xaxis.showgrid and not figure.layout.yaxis.showgrid
+    assert "row %{customdata[0]}, column %{customdata[1]}" in heatmap.hovertemplate
     assert [annotation.text for annotation in figure.layout.annotations][:2] == ["y = 0", "y = 1"]
+
+
+def test_image_grid_places_every_image_with_its_own_pixel_coordinates():
+    images = np.arange(3 * 28 * 28, dtype=float).reshape(3, 28, 28)
+    figure = figures.image_grid(images, ["a", "b", "c"], columns=2)
+    mosaic, local = np.asarray(figure.data[0].z, dtype=float), np.asarray(figure.data[0].customdata)
+    for index, image in enumerate(images):
+        top = (index // 2) * (28 + figures.TITLE_ROWS) + figures.TITLE_ROWS
+        left = (index % 2) * 30
+        np.testing.assert_array_equal(mosaic[top: top + 28, left: left + 28], image)
+        assert tuple(local[top + 3, left + 5]) == (3, 5)
+    assert np.isnan(mosaic).sum() == mosaic.size - images.size  # gaps and the empty fourth tile
 
 
 def test_prediction_grid_marks_errors_in_red():
@@ -33,10 +43,12 @@ def test_difference_map_is_symmetric_around_zero_and_survives_infinities():
     values = np.zeros((28, 28))
     values[0, 0], values[1, 1], values[2, 2] = -3.0, 1.0, -np.inf
     figure = figures.difference_map(values, "difference", "nats")
-    axis = figure.layout.coloraxis
-    assert axis.cmin == -3.0 and axis.cmax == 3.0 and axis.colorscale[0][1] != axis.colorscale[-1][1]
-    assert np.isfinite(np.asarray(figure.data[0].z, dtype=float)).all()
-    assert np.isfinite(np.asarray(figures.difference_map(np.zeros((28, 28)), "t", "v").data[0].z)).all()
+    heatmap = figure.data[0]
+    assert heatmap.zmin == -3.0 and heatmap.zmax == 3.0 and heatmap.colorscale[0][1] != heatmap.colorscale[-1][1]
+    z = np.asarray(heatmap.z, dtype=float)
+    assert np.isfinite(z[figures.TITLE_ROWS:]).all() and np.nanmin(z) == -3.0
+    flat = np.asarray(figures.difference_map(np.zeros((28, 28)), "t", "v").data[0].z, dtype=float)
+    assert np.isfinite(flat[figures.TITLE_ROWS:]).all()
 
 
 def test_class_bars_highlight_the_chosen_digit():
