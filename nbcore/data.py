@@ -18,6 +18,7 @@ import gzip
 import hashlib
 import os
 import tempfile
+import zipfile
 from pathlib import Path
 from typing import Callable
 
@@ -185,16 +186,62 @@ def _download_with_torchvision(root: Path, name: str) -> None:
     )
 
 
+def decoded_cache_path(root: Path, train: bool) -> Path:
+    """Where nbcore keeps the arrays torchvision decoded, so that a restart need not import torchvision."""
+    return Path(root) / "MNIST" / "nbcore" / f"{'train' if train else 't10k'}.npz"
+
+
+def _source_md5(train: bool) -> np.ndarray:
+    return np.array([MNIST_MD5[name] for name in SPLIT_FILES[train]])
+
+
+def _read_decoded(path: Path, train: bool) -> tuple[np.ndarray, np.ndarray] | None:
+    """The cached arrays if the file is whole (zip CRC), of the right shapes and from the official files."""
+    try:
+        with np.load(path, allow_pickle=False) as stored:
+            images, labels, source = stored["images"], stored["labels"], stored["source_md5"]
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+        path.unlink(missing_ok=True)  # damaged: decode again
+        return None
+    well_formed = (images.dtype == np.uint8 and labels.dtype == np.uint8 and images.shape[1:] == (28, 28)
+                   and labels.shape == images.shape[:1])
+    return (images, labels) if well_formed and np.array_equal(source, _source_md5(train)) else None
+
+
+def _write_decoded(path: Path, train: bool, images: np.ndarray, labels: np.ndarray) -> None:
+    """Best effort: a read-only data directory just means every start decodes with torchvision."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=".npz", dir=path.parent)
+    except OSError:
+        return
+    try:
+        with os.fdopen(handle, "wb") as out:
+            np.savez(out, images=images, labels=labels, source_md5=_source_md5(train))
+        os.replace(temporary, path)
+    except OSError:
+        pass
+    finally:
+        Path(temporary).unlink(missing_ok=True)
+
+
 def load_mnist(train: bool, root: Path | None = None, download: bool = True,
                progress: ProgressCallback | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Load one split with ``torchvision.datasets.MNIST``.
 
     Returns ``(images, labels)``: uint8 arrays of shape (n, 28, 28) and (n,),
-    n = 60,000 for ``train=True`` and 10,000 otherwise.
+    n = 60,000 for ``train=True`` and 10,000 otherwise. The source files are md5-checked on
+    every call; the decoded arrays are kept in ``MNIST/nbcore/*.npz`` (checked by the zip's
+    CRC) so that later calls skip importing torchvision, which takes seconds.
     """
+    root = ensure_mnist(root, download=download, progress=progress)
+    cached = _read_decoded(decoded_cache_path(root, train), train)
+    if cached is not None:
+        return cached
     from torchvision.datasets import MNIST
 
-    root = ensure_mnist(root, download=download, progress=progress)
     try:
         dataset = MNIST(str(root), train=train, download=False)
     except Exception as error:  # torchvision raises AssertionError/RuntimeError/ValueError on bad headers
@@ -206,4 +253,5 @@ def load_mnist(train: bool, root: Path | None = None, download: bool = True,
             "at a folder that has them.") from error
     images = dataset.data.numpy().astype(np.uint8, copy=False)
     labels = dataset.targets.numpy().astype(np.uint8)
+    _write_decoded(decoded_cache_path(root, train), train, images, labels)
     return images, labels

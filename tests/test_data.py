@@ -310,3 +310,39 @@ def test_load_uses_default_data_dir(monkeypatch, tmp_path, synthetic):
     images, labels = load_mnist(False, download=False)
     np.testing.assert_array_equal(images, synthetic.test_images)
     np.testing.assert_array_equal(labels, synthetic.test_labels)
+
+
+# -- the decoded-array cache (a restart skips importing torchvision) ----------------------------
+def test_second_load_reads_the_decoded_cache_without_torchvision(tmp_path, synthetic, monkeypatch):
+    synthetic.write(tmp_path, "flat")
+    first = load_mnist(False, root=tmp_path, download=False)
+    assert data.decoded_cache_path(tmp_path, False).is_file()
+    import torchvision.datasets
+
+    def no_torchvision(*args, **kwargs):
+        raise AssertionError("torchvision must not be used when the decoded cache is valid")
+
+    monkeypatch.setattr(torchvision.datasets, "MNIST", no_torchvision)
+    second = load_mnist(False, root=tmp_path, download=False)
+    for before, after in zip(first, second):
+        np.testing.assert_array_equal(before, after)
+        assert after.dtype == np.uint8
+
+
+@pytest.mark.parametrize("damage", ["truncate", "garbage", "wrong source"])
+def test_a_damaged_or_stale_decoded_cache_is_rebuilt(tmp_path, synthetic, monkeypatch, damage):
+    synthetic.write(tmp_path, "flat")
+    load_mnist(True, root=tmp_path, download=False)
+    cache = data.decoded_cache_path(tmp_path, True)
+    if damage == "truncate":
+        cache.write_bytes(cache.read_bytes()[: cache.stat().st_size // 2])
+    elif damage == "garbage":
+        cache.write_bytes(b"PK\x03\x04" + b"\x00" * 100)
+    else:
+        np.savez(cache, images=np.zeros((2, 28, 28), np.uint8), labels=np.zeros(2, np.uint8),
+                 source_md5=np.array(["0" * 32, "1" * 32]))
+    images, labels = load_mnist(True, root=tmp_path, download=False)
+    np.testing.assert_array_equal(images, synthetic.train_images)
+    np.testing.assert_array_equal(labels, synthetic.train_labels)
+    with np.load(cache) as rebuilt:
+        np.testing.assert_array_equal(rebuilt["images"], synthetic.train_images)
