@@ -83,19 +83,30 @@ class PackedBinary:
         return self.n_samples
 
 
-def packed_matmul(packed: PackedBinary, weights: np.ndarray) -> np.ndarray:
-    """``X @ weights`` for packed 0/1 X: (n_samples, n_features) @ (n_features, k) -> float64 (n_samples, k)."""
+def byte_table(weights: np.ndarray) -> np.ndarray:
+    """Weights (n_features, k) -> look-up table float64 (n_groups * 256, k).
+
+    Row ``g * 256 + v`` is the sum of the weights of group g's features whose bit is set in byte v.
+    """
     weights = np.asarray(weights, dtype=np.float64)
+    n_features, k = weights.shape
+    n_groups = -(-n_features // BITS_PER_GROUP)
+    padded = np.zeros((n_groups * BITS_PER_GROUP, k))
+    padded[:n_features] = weights
+    return np.matmul(_BYTE_BITS, padded.reshape(n_groups, BITS_PER_GROUP, k)).reshape(n_groups * 256, k)
+
+
+def packed_matmul(packed: PackedBinary, weights: np.ndarray, table: np.ndarray | None = None) -> np.ndarray:
+    """``X @ weights`` for packed 0/1 X: (n_samples, n_features) @ (n_features, k) -> float64 (n_samples, k).
+
+    ``table``: ``byte_table(weights)`` if already built (models keep theirs between calls).
+    """
+    weights = np.asarray(weights)
     if weights.shape[0] != packed.n_features:
         raise ValueError(f"X has {packed.n_features} features, the model expects {weights.shape[0]}")
-    n_groups = -(-packed.n_features // BITS_PER_GROUP)
-    padded = np.zeros((n_groups * BITS_PER_GROUP, weights.shape[1]))
-    padded[: packed.n_features] = weights
-    # table[g * 256 + v] = sum of the weights of group g's features whose bit is set in v
-    table = np.matmul(_BYTE_BITS, padded.reshape(n_groups, BITS_PER_GROUP, -1)).reshape(n_groups * 256, -1)
     if packed.n_samples == 0:
         return np.zeros((0, weights.shape[1]))
-    return packed.selector @ table
+    return packed.selector @ (byte_table(weights) if table is None else table)
 
 
 OBSERVED_REGIONS = ("top half", "bottom half", "left half", "right half", "random pixels")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .features import PackedBinary, check_binary, packed_matmul
+from .features import PackedBinary, byte_table, check_binary, packed_matmul
 
 N_CLASSES = 10
 PRIORS = ("empirical", "uniform")
@@ -205,12 +205,14 @@ class BernoulliNB(BaseNaiveBayes):
         impossible_off = np.isneginf(self.feature_log_neg_prob_)
         finite_on = np.where(impossible_on, 0.0, self.feature_log_prob_)
         finite_off = np.where(impossible_off, 0.0, self.feature_log_neg_prob_)
-        self._score_weights = (finite_on - finite_off).T  # (n_features, n_classes)
+        self._score_weights = (finite_on - finite_off).T  # (n_features, n_classes); see below for zeros
         self._score_bias = finite_off.sum(axis=1) + self.class_log_prior_
         self._has_zeros = bool(impossible_on.any() or impossible_off.any())
-        if self._has_zeros:  # impossible count = x . (on - off) + sum(off)
-            self._impossible_weights = (impossible_on.astype(float) - impossible_off).T
+        if self._has_zeros:  # impossible count = x . (on - off) + sum(off), scored alongside
+            impossible_weights = (impossible_on.astype(float) - impossible_off).T
             self._impossible_bias = impossible_off.sum(axis=1).astype(float)
+            self._score_weights = np.hstack([self._score_weights, impossible_weights])
+        self._score_table = byte_table(self._score_weights)
 
     # -- scoring ----------------------------------------------------------------------------
     def _scores(self, X) -> tuple[np.ndarray, np.ndarray | None]:
@@ -219,9 +221,9 @@ class BernoulliNB(BaseNaiveBayes):
         packed = X if isinstance(X, PackedBinary) else PackedBinary.from_dense(X)
         if packed.n_features != self.n_features_in_:
             raise ValueError(f"X has {packed.n_features} features, the model was fitted on {self.n_features_in_}")
+        both = packed_matmul(packed, self._score_weights, self._score_table)
         if not self._has_zeros:
-            return packed_matmul(packed, self._score_weights) + self._score_bias, None
-        both = packed_matmul(packed, np.hstack([self._score_weights, self._impossible_weights]))
+            return both + self._score_bias, None
         finite = both[:, : self.n_classes] + self._score_bias
         impossible = np.rint(both[:, self.n_classes:] + self._impossible_bias)
         return finite, impossible
