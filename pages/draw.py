@@ -72,10 +72,10 @@ with verdict:
                                                 highlight=softmax_predicted), width="stretch", key="draw_softmax")
 # written after the verdict so that the prediction reaches the browser first
 with seen:
-    st.plotly_chart(figures.single_image(features[0].reshape(28, 28) * 255,
-                                         f"What the model sees (pixel ≥ {settings.threshold})"),
+    st.plotly_chart(figures.single_image(features[0].reshape(28, 28) * 255, "What the model sees"),
                     width="stretch", key="draw_model_input")
-    st.caption("Your digit, cropped, scaled to 20 px and centred by its centre of mass in 28×28, like MNIST.")
+    st.caption(f"Your digit, cropped, scaled to 20 px and centred by its centre of mass in 28×28 like MNIST, "
+               f"then ink wherever a pixel is ≥ {settings.threshold}.")
 
 evidence = model.evidence(features[0], predicted, runner_up).reshape(28, 28)
 st.plotly_chart(figures.difference_map(evidence, f"Evidence: log p(xᵢ | {predicted}) − log p(xᵢ | {runner_up}) per pixel",
