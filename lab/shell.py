@@ -59,4 +59,6 @@ def run(default_page: str = "pages/home.py") -> None:
 def _log_rerun(navigation, outcome: str, seconds: float) -> None:
     """One line per script run on stderr (with NBCORE_LOG_RERUN_MS=1), for load tests to read the server's time."""
     page = (getattr(navigation, "url_path", "") or getattr(navigation, "title", "-")).replace(" ", "_")
-    print(f"NBCORE_RERUN page={page} ms={seconds * 1000:.1f} outcome={outcome}", file=sys.stderr, flush=True)
+    # one write per line: print() writes the newline separately, and runs of other sessions log at the same time
+    sys.stderr.write(f"NBCORE_RERUN page={page} ms={seconds * 1000:.1f} outcome={outcome}\n")
+    sys.stderr.flush()
