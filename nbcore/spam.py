@@ -19,7 +19,6 @@ k > 0 is Laplace's smoothing strength ("pretend every outcome was seen k more ti
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import tempfile
@@ -32,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .data import ProgressCallback, default_data_dir
+from .data import ProgressCallback, default_data_dir, md5_of
 from .naive_bayes import PRIORS, BaseNaiveBayes, check_labels, check_number
 
 SMS_FILE = "SMSSpamCollection"
@@ -57,14 +56,6 @@ class SpamDataError(RuntimeError):
 def _fix_hint(root: Path) -> str:
     return (f"Put the original {SMS_FILE} (md5 {SMS_MD5}) in {root}, let the app download it, "
             f"or point NBCORE_DATA_DIR at a folder that has it.")
-
-
-def _md5_of(path: Path) -> str:
-    digest = hashlib.md5()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def read_sms(path: Path) -> tuple[list[str], np.ndarray]:
@@ -92,7 +83,7 @@ def read_sms(path: Path) -> tuple[list[str], np.ndarray]:
 def verify_sms(path: Path) -> None:
     """Check md5, then that the lines parse and the label counts are 4,827 ham / 747 spam; SpamDataError if not."""
     path = Path(path)
-    actual = _md5_of(path)
+    actual = md5_of(path)
     if actual != SMS_MD5:
         raise SpamDataError(f"{path} is not the original SMS Spam Collection: its md5 is {actual}, "
                             f"expected {SMS_MD5}. Delete it. {_fix_hint(path.parent)}")
