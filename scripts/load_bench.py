@@ -1,0 +1,589 @@
+"""A classroom at once (#7): N students on the Draw page of one server, measured.
+
+    python scripts/load_bench.py [--sessions 10 30 60] [--duration 60] [--stagger 1] [--think 2 5]
+
+For each N: a fresh ``streamlit run app.py`` (with NBCORE_LOG_RERUN_MS=1) that one visitor warms
+up (MNIST loaded, models trained), then N browser sessions: Playwright contexts on ONE Chromium,
+driven concurrently from one asyncio loop, started ``--stagger`` seconds apart, each going
+straight to /draw (as a link handed out in class would) and, until ``--duration`` seconds after
+the last one has loaded, repeating:
+
+  draw a digit (1, 7, 0, 3, 2 in turn, one stroke each) -> wait for the prediction;   think;
+  move the sidebar's alpha slider one stop (right, next time left) -> wait for the run;   think;
+  Clear -> wait for the blank prompt;   think   (think = uniform in ``--think`` seconds).
+
+Reported per N, over the steady part (actions started after every session had loaded):
+
+* errors: an exception box or st.error on a page, a prediction / run / page load that did not
+  come within ``--timeout``, a lost connection, any Playwright error (first few printed);
+* stroke latency p50 / p95: the browser's mouseup to the animation frame after the prediction
+  area changed, timed in the page (performance.now); it includes streamlit-drawable-canvas's own
+  200 ms debounce. Also how many predictions differed from the digit drawn;
+* slider latency: the keydown to the end of the run it caused (the sidebar shows the new alpha);
+* server RSS: VmRSS summed over the server's process group (/proc, no psutil) after warm-up
+  (baseline) and at its peak; per session = (peak - baseline) / N;
+* the server's own time per script run (app.py's wall time, from its NBCORE_RERUN log lines)
+  and its CPU time per run (utime + stime of the process group / runs in the window).
+
+Everything runs on this machine: the browser's CPU competes with the server's, so latencies are
+an upper bound for a server with students on their own computers. Exit code 0 when the targets
+hold (zero errors at every N, p95 <= 1.5 s at 30, RSS <= 2 GB at the largest N).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import shutil
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from tests.e2e import harness  # noqa: E402
+
+# Plainly drawn digits, one stroke each (canvas coordinates 0..280): the harness's, and three more.
+DIGITS = {
+    **{digit: strokes for digit, strokes in harness.DIGITS.items() if len(strokes) == 1},
+    2: [[(85, 95), (110, 60), (150, 50), (190, 70), (195, 110), (160, 160), (85, 230), (205, 230)]],
+    6: [[(180, 50), (130, 80), (95, 140), (90, 190), (115, 230), (160, 232), (190, 200), (180, 160), (140, 145),
+         (100, 175)]],
+    9: [[(190, 100), (160, 60), (110, 60), (90, 100), (110, 135), (160, 130), (190, 100), (180, 170), (165, 240)]],
+}
+# the ones whose stroke starts in the canvas's left half, which is on screen even at a narrow viewport
+DIGIT_CYCLE = (1, 7, 0, 3, 2)
+VIEWPORT = {"width": 1000, "height": 700}
+RERUN_LINE = re.compile(r"^NBCORE_RERUN page=(\S+) ms=([0-9.]+) outcome=(\S+)", re.MULTILINE)
+TARGETS = {"p95_at_30_s": 1.5, "rss_gb": 2.0}
+SIDEBAR_SLIDERS = '[data-testid="stSidebar"] [data-testid="stSlider"] input[type="range"]'
+SIDEBAR_FORMULA = "p(x"  # the sidebar caption "p(xᵢ=1 | y) = (nᵢᵧ + α) / (nᵧ + α + β)"
+ALPHA_STOPS = ("0", "0.001", "0.003", "0.01", "0.03", "0.1", "0.3", "0.5", "1", "2", "3", "5", "10", "30", "100")
+
+# Arms a timer in the page: start at the next mouseup or keydown, done at the first animation frame
+# after the condition holds. kind "stroke": the prediction area (harness.DRAW_SIGNATURE_JS) differs from
+# ``baseline`` and shows a prediction. kind "run": the script is not running and the sidebar's formula
+# caption contains ``want``.
+PROBE_JS = """([kind, baseline, want]) => {
+    window.__lb = {kind, baseline, want, start: null, done: null, pending: false, text: null};
+    if (window.__lbInstalled) { window.__lbCheck(); return; }
+    window.__lbInstalled = true;
+    const arm = () => { const b = window.__lb; if (b && b.start === null) b.start = performance.now(); };
+    window.addEventListener('mouseup', arm, true);
+    window.addEventListener('keydown', arm, true);
+    const signature = (SIGNATURE);
+    window.__lbCheck = () => {
+        const b = window.__lb;
+        if (!b || b.start === null || b.done !== null || b.pending) return;
+        let ok = false, text = null;
+        if (b.kind === 'stroke') {
+            text = signature();
+            ok = text !== b.baseline && text.includes('Naive Bayes prediction');
+        } else {
+            const app = document.querySelector('[data-testid="stApp"]');
+            const side = document.querySelector('[data-testid="stSidebar"]');
+            text = side ? side.innerText : '';
+            ok = !!app && app.getAttribute('data-test-script-state') === 'notRunning'
+                && text.replace(/\\s+/g, ' ').includes(b.want);
+        }
+        if (ok) {
+            b.pending = true;
+            requestAnimationFrame(() => { b.done = performance.now(); b.text = text; });
+        }
+    };
+    new MutationObserver(() => window.__lbCheck()).observe(document.body,
+        {subtree: true, childList: true, characterData: true, attributes: true,
+         attributeFilter: ['data-test-script-state']});
+}""".replace("(SIGNATURE)", f"({harness.DRAW_SIGNATURE_JS})")
+
+PAGE_STATE_JS = """() => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    return {connection: app ? app.getAttribute('data-test-connection-state') : null,
+            script: app ? app.getAttribute('data-test-script-state') : null};
+}"""
+
+
+# -- the server's process group: memory and CPU from /proc ----------------------------------------
+def group_pids(pgid: int) -> list[int]:
+    pids = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid:  # after "pid (comm)": state ppid pgrp ...
+            pids.append(int(entry))
+    return pids
+
+
+def group_rss_mb(pgid: int) -> float:
+    """VmRSS of every process in the group (the server and any children), MB."""
+    total_kb = 0
+    for pid in group_pids(pgid):
+        try:
+            with open(f"/proc/{pid}/status") as handle:
+                for line in handle:
+                    if line.startswith("VmRSS:"):
+                        total_kb += int(line.split()[1])
+                        break
+        except OSError:
+            pass
+    return total_kb / 1024
+
+
+def group_cpu_seconds(pgid: int) -> float:
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in group_pids(pgid):
+        try:
+            with open(f"/proc/{pid}/stat") as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+        except OSError:
+            pass
+    return total / ticks
+
+
+def _stat_fields(path: str) -> list[str] | None:
+    try:
+        with open(path) as handle:
+            return handle.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+
+
+def set_nice(pids, nice: int) -> None:
+    """Set every thread of these processes to ``nice`` (only processes this script started)."""
+    for pid in pids:
+        try:
+            tasks = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for tid in tasks:
+            fields = _stat_fields(f"/proc/{pid}/task/{tid}/stat")
+            if fields and int(fields[16]) != nice:  # field 19 of stat: nice
+                try:
+                    os.setpriority(os.PRIO_PROCESS, int(tid), nice)
+                except OSError:
+                    pass
+
+
+def descendants(root: int, exclude_group: int) -> list[int]:
+    """This script's child processes and theirs (the Playwright driver, Chromium), not the server's group."""
+    children: dict[int, list[int]] = {}
+    groups: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            fields = _stat_fields(f"/proc/{entry}/stat")
+            if fields:
+                children.setdefault(int(fields[1]), []).append(int(entry))
+                groups[int(entry)] = int(fields[2])
+    found, todo = [], list(children.get(root, []))
+    while todo:
+        pid = todo.pop()
+        if groups.get(pid) != exclude_group:
+            found.append(pid)
+            todo.extend(children.get(pid, []))
+    return found
+
+
+class RssSampler(threading.Thread):
+    """Samples the group's RSS every ``interval`` seconds until stopped; keeps the peak.
+
+    With ``client_nice``, it also keeps the browser's processes at that niceness and the
+    server's at 0 (Chromium raises its own browser and GPU processes' priority).
+    """
+
+    def __init__(self, pgid: int, interval: float = 0.5, client_nice: int = 0) -> None:
+        super().__init__(daemon=True)
+        self.pgid, self.interval, self.client_nice = pgid, interval, client_nice
+        self.peak = 0.0
+        self.samples: list[tuple[float, float]] = []
+        self._stop_event = threading.Event()
+
+    def run(self) -> None:
+        rounds = 0
+        while not self._stop_event.is_set():
+            rss = group_rss_mb(self.pgid)
+            self.samples.append((time.monotonic(), rss))
+            self.peak = max(self.peak, rss)
+            if self.client_nice and rounds % 4 == 0:
+                set_nice(group_pids(self.pgid), 0)
+                set_nice(descendants(os.getpid(), self.pgid), self.client_nice)
+            rounds += 1
+            self._stop_event.wait(self.interval)
+
+    def stop(self) -> None:
+        self._stop_event.set()
+        self.join(5)
+
+
+# -- one student ------------------------------------------------------------------------------
+@dataclass
+class Record:
+    session: int
+    kind: str  # "stroke", "slider", "load"
+    started: float  # time.monotonic()
+    seconds: float
+    digit: int | None = None
+    shown: str | None = None
+
+
+@dataclass
+class Phase:
+    sessions: int
+    records: list[Record] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    loaded: int = 0
+    all_loaded: asyncio.Event | None = None
+    steady_from: float | None = None
+    end_at: float | None = None
+
+    timeouts: list[str] = field(default_factory=list)
+
+    def error(self, session: int, what: str) -> None:
+        self.errors.append(f"session {session}: {what}")
+
+    def failed(self, session: int, where: str, error: Exception) -> None:
+        """A Playwright timeout is the client giving up (this machine's browser may be starved); the rest are errors."""
+        text = f"{where}{type(error).__name__}: {str(error).splitlines()[0][:200]}"
+        if type(error).__name__ == "TimeoutError":
+            self.timeouts.append(f"session {session}: {text}")
+        else:
+            self.error(session, text)
+
+
+async def stroke(page, points, origin, step_px: float = 5.0) -> None:
+    ox, oy = origin
+    x, y = points[0]
+    await page.mouse.move(ox + x, oy + y)
+    await page.mouse.down()
+    for nx, ny in points[1:]:
+        steps = max(1, int(((nx - x) ** 2 + (ny - y) ** 2) ** 0.5 / step_px + 0.999))
+        await page.mouse.move(ox + nx, oy + ny, steps=steps)
+        x, y = nx, ny
+    await page.mouse.up()
+
+
+async def canvas_origin(page, timeout_ms: float):
+    canvas = page.locator("canvas.upper-canvas").first
+    await canvas.wait_for(state="visible", timeout=timeout_ms)
+    box = await canvas.bounding_box(timeout=timeout_ms)
+    return box["x"], box["y"]
+
+
+async def wait_for_run(page, timeout_ms: float) -> None:
+    await page.wait_for_function(
+        """() => { const app = document.querySelector('[data-testid="stApp"]');
+                   return !!app && app.getAttribute('data-test-connection-state') === 'CONNECTED'
+                       && app.getAttribute('data-test-script-state') === 'notRunning'; }""",
+        timeout=timeout_ms, polling=100)
+
+
+async def check_page(page, phase: Phase, index: int, where: str) -> bool:
+    problems = await page.evaluate(harness.PAGE_PROBLEMS_JS)
+    state = await page.evaluate(PAGE_STATE_JS)
+    if problems:
+        phase.error(index, f"{where}: " + " | ".join(problems)[:300])
+    if state["connection"] != "CONNECTED":
+        phase.error(index, f"{where}: connection {state['connection']}")
+    return not problems and state["connection"] == "CONNECTED"
+
+
+async def open_draw_page(page, url: str, timeout_ms: float):
+    """Go to /draw and wait for the blank canvas; the canvas's top-left corner on the page."""
+    await page.goto(url + "/draw", timeout=timeout_ms)
+    origin = await canvas_origin(page, timeout_ms)
+    await page.locator('[data-testid="stAlert"]', has_text=harness.BLANK_PROMPT).wait_for(timeout=timeout_ms)
+    await wait_for_run(page, timeout_ms)
+    return origin
+
+
+async def draw_and_time(page, digit: int, origin, timeout_ms: float) -> tuple[float, str | None]:
+    """Draw ``digit`` (one stroke); (seconds from mouseup to the updated prediction, the digit shown)."""
+    baseline = await page.evaluate(harness.DRAW_SIGNATURE_JS)
+    await page.evaluate(PROBE_JS, ["stroke", baseline, None])
+    [points] = DIGITS[digit]
+    await stroke(page, points, origin)
+    await page.wait_for_function("() => window.__lb.done !== null", timeout=timeout_ms, polling=100)
+    result = await page.evaluate("() => window.__lb")
+    shown = re.search(r"Naive Bayes prediction (\d)", result["text"] or "")
+    return (result["done"] - result["start"]) / 1000, shown.group(1) if shown else None
+
+
+async def move_alpha_and_time(page, right: bool, timeout_ms: float) -> float:
+    """One stop of the alpha slider by keyboard; seconds from keydown to the end of the run it caused."""
+    slider = page.locator(SIDEBAR_SLIDERS).nth(1)
+    current = await slider.get_attribute("aria-valuetext", timeout=timeout_ms)
+    position = ALPHA_STOPS.index(current)
+    target = ALPHA_STOPS[min(position + 1, len(ALPHA_STOPS) - 1) if right else max(position - 1, 0)]
+    await page.evaluate(PROBE_JS, ["run", None, f"(nᵢᵧ + {target})"])
+    await slider.focus(timeout=timeout_ms)
+    await page.keyboard.press("ArrowRight" if right else "ArrowLeft")
+    await page.wait_for_function("() => window.__lb.done !== null", timeout=timeout_ms, polling=100)
+    result = await page.evaluate("() => window.__lb")
+    return (result["done"] - result["start"]) / 1000
+
+
+async def clear(page, timeout_ms: float) -> None:
+    await page.get_by_role("button", name="Clear").click(timeout=timeout_ms)
+    await page.locator('[data-testid="stAlert"]', has_text=harness.BLANK_PROMPT).wait_for(timeout=timeout_ms)
+    await page.locator('[data-testid="stMetric"]').first.wait_for(state="detached", timeout=timeout_ms)
+    await wait_for_run(page, timeout_ms)
+
+
+async def student(browser, url: str, index: int, phase: Phase, args) -> None:
+    rng = random.Random(index)
+    timeout_ms = args.timeout * 1000
+    await asyncio.sleep(index * args.stagger)
+    context = await browser.new_context(viewport=VIEWPORT)
+    context.set_default_timeout(timeout_ms)
+    page = await context.new_page()
+    page.on("pageerror", lambda error: phase.error(index, f"page error: {error}"[:300]))
+    try:
+        started = time.monotonic()
+        try:
+            origin = await open_draw_page(page, url, max(timeout_ms, args.load_timeout * 1000))
+            phase.records.append(Record(index, "load", started, time.monotonic() - started))
+        except Exception as error:  # noqa: BLE001 - every failure is counted
+            phase.failed(index, "page load: ", error)
+            return
+        finally:
+            phase.loaded += 1
+            if phase.loaded == phase.sessions:
+                phase.all_loaded.set()
+        await phase.all_loaded.wait()
+        step = rng.randrange(len(DIGIT_CYCLE))
+        right = True
+        while time.monotonic() < phase.end_at:
+            digit = DIGIT_CYCLE[step % len(DIGIT_CYCLE)]
+            step += 1
+            try:
+                began = time.monotonic()
+                seconds, shown = await draw_and_time(page, digit, origin, timeout_ms)
+                phase.records.append(Record(index, "stroke", began, seconds, digit, shown))
+                if not await check_page(page, phase, index, f"after drawing a {digit}"):
+                    return
+                await asyncio.sleep(rng.uniform(*args.think))
+                began = time.monotonic()
+                seconds = await move_alpha_and_time(page, right, timeout_ms)
+                right = not right
+                phase.records.append(Record(index, "slider", began, seconds))
+                if not await check_page(page, phase, index, "after moving alpha"):
+                    return
+                await asyncio.sleep(rng.uniform(*args.think))
+                await clear(page, timeout_ms)
+                if not await check_page(page, phase, index, "after Clear"):
+                    return
+                await asyncio.sleep(rng.uniform(*args.think))
+            except Exception as error:  # noqa: BLE001
+                phase.failed(index, "", error)
+                return
+    finally:
+        await context.close()
+
+
+# -- one N ------------------------------------------------------------------------------------
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    position = (len(ordered) - 1) * q / 100
+    low = int(position)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+
+
+async def warm_up(browser, url: str) -> None:
+    """One visitor: loads MNIST and the models, draws a digit, moves alpha both ways, clears."""
+    context = await browser.new_context(viewport=VIEWPORT)
+    page = await context.new_page()
+    origin = await open_draw_page(page, url, 300_000)
+    await draw_and_time(page, 1, origin, 120_000)
+    await move_alpha_and_time(page, True, 120_000)
+    await move_alpha_and_time(page, False, 120_000)
+    await clear(page, 120_000)
+    await context.close()
+
+
+async def run_phase(browser, data_dir: Path, log_dir: Path, sessions: int, args) -> dict:
+    log_path = log_dir / f"server-{sessions}.log"
+    server = harness.StreamlitServer(data_dir, log_path, extra_env={"NBCORE_LOG_RERUN_MS": "1"})
+    server.start()
+    try:
+        if args.client_nice:  # the server runs at normal priority, the browser below it
+            set_nice(group_pids(server.process.pid), 0)
+        server.wait_ready(timeout=120)
+        await warm_up(browser, server.url)
+        await asyncio.sleep(3)
+        pgid = server.process.pid  # start_new_session: the leader's pid is the group id
+        baseline = group_rss_mb(pgid)
+        sampler = RssSampler(pgid, client_nice=args.client_nice)
+        sampler.start()
+        phase = Phase(sessions, all_loaded=asyncio.Event())
+        load_before = os.getloadavg()[0]
+
+        async def mark_steady() -> tuple[int, float]:
+            await phase.all_loaded.wait()
+            phase.steady_from = time.monotonic()
+            phase.end_at = phase.steady_from + args.duration
+            return len(server.log_text()), group_cpu_seconds(pgid)
+
+        marker = asyncio.create_task(mark_steady())
+        phase.end_at = time.monotonic() + 10 ** 6  # set for real once everyone has loaded
+        began = time.monotonic()
+        await asyncio.gather(*(student(browser, server.url, index, phase, args) for index in range(sessions)))
+        log_from, cpu_from = await marker
+        log_text, cpu_to, ended = server.log_text(), group_cpu_seconds(pgid), time.monotonic()
+        sampler.stop()
+        after = group_rss_mb(pgid)
+        load_after = os.getloadavg()[0]
+    finally:
+        server.stop()
+
+    steady = [record for record in phase.records if record.started >= phase.steady_from]
+    strokes = [record.seconds for record in steady if record.kind == "stroke"]
+    sliders = [record.seconds for record in steady if record.kind == "slider"]
+    loads = [record.seconds for record in phase.records if record.kind == "load"]
+    wrong = [record for record in steady if record.kind == "stroke" and record.shown != str(record.digit)]
+    for line in log_text.splitlines():
+        if "Traceback" in line or "Uncaught app exception" in line:
+            phase.error(-1, f"server log: {line[:200]}")
+    runs = [(page, float(ms), outcome) for page, ms, outcome in RERUN_LINE.findall(log_text[log_from:])]
+    run_ms = [ms for _, ms, _ in runs]
+    return {
+        "sessions": sessions, "errors": len(phase.errors), "error_samples": phase.errors[:8],
+        "client_timeouts": len(phase.timeouts), "timeout_samples": phase.timeouts[:8],
+        "steady_seconds": ended - phase.steady_from, "ramp_seconds": phase.steady_from - began,
+        "strokes": len(strokes), "stroke_p50": percentile(strokes, 50), "stroke_p95": percentile(strokes, 95),
+        "stroke_max": max(strokes, default=float("nan")),
+        "wrong_predictions": len(wrong), "wrong_samples": [(r.digit, r.shown) for r in wrong[:8]],
+        "sliders": len(sliders), "slider_p50": percentile(sliders, 50), "slider_p95": percentile(sliders, 95),
+        "load_p50": percentile(loads, 50), "load_p95": percentile(loads, 95),
+        "rss_baseline_mb": baseline, "rss_peak_mb": sampler.peak, "rss_after_mb": after,
+        "rss_per_session_mb": (sampler.peak - baseline) / sessions,
+        "server_runs": len(runs), "server_run_ms_p50": percentile(run_ms, 50),
+        "server_run_ms_p95": percentile(run_ms, 95),
+        "server_run_ms_mean": statistics.fmean(run_ms) if run_ms else float("nan"),
+        "server_cpu_ms_per_run": (cpu_to - cpu_from) * 1000 / max(len(runs), 1),
+        "server_cpu_cores": (cpu_to - cpu_from) / max(ended - phase.steady_from, 1e-9),
+        "run_outcomes": {outcome: sum(1 for _, _, o in runs if o == outcome) for outcome in {o for *_, o in runs}},
+        "load_average": [load_before, load_after],
+    }
+
+
+def print_table(results: list[dict]) -> None:
+    print()
+    print("| sessions | errors | client timeouts | strokes | stroke p50 | stroke p95 | slider p50 / p95 "
+          "| server RSS (idle → peak) | RSS per session | server ms per run p50 / p95 | server CPU ms per run "
+          "| page load p95 |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for r in results:
+        print(f"| {r['sessions']} | {r['errors']} | {r['client_timeouts']} | {r['strokes']} "
+              f"| {r['stroke_p50']:.2f} s | {r['stroke_p95']:.2f} s "
+              f"| {r['slider_p50']:.2f} / {r['slider_p95']:.2f} s | {r['rss_baseline_mb']:.0f} → {r['rss_peak_mb']:.0f} MB "
+              f"| {r['rss_per_session_mb']:.1f} MB | {r['server_run_ms_p50']:.0f} / {r['server_run_ms_p95']:.0f} ms "
+              f"| {r['server_cpu_ms_per_run']:.0f} ms | {r['load_p95']:.1f} s |")
+    if len(results) >= 2:
+        first, last = results[0], results[-1]
+        slope = (last["rss_peak_mb"] - first["rss_peak_mb"]) / (last["sessions"] - first["sessions"])
+        print(f"\nmemory per extra session (peak RSS, {first['sessions']} → {last['sessions']} sessions): "
+              f"{slope:.1f} MB")
+
+
+async def main_async(args, data_dir: Path) -> list[dict]:
+    from playwright.async_api import async_playwright
+
+    results = []
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=str(harness.CHROMIUM), args=harness.CHROMIUM_ARGS)
+        try:
+            for sessions in args.sessions:
+                print(f"-- {sessions} sessions: starting a fresh server …", flush=True)
+                result = await run_phase(browser, data_dir, args.log_dir, sessions, args)
+                results.append(result)
+                print(json.dumps(result, indent=None, default=str), flush=True)
+        finally:
+            await browser.close()
+    return results
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sessions", type=int, nargs="+", default=[10, 30, 60])
+    parser.add_argument("--duration", type=float, default=60.0, help="steady seconds after the last session loaded")
+    parser.add_argument("--stagger", type=float, default=1.0, help="seconds between session starts")
+    parser.add_argument("--think", type=float, nargs=2, default=(2.0, 5.0), metavar=("MIN", "MAX"),
+                        help="pause after each action, uniform in [MIN, MAX] seconds")
+    parser.add_argument("--timeout", type=float, default=60.0, help="seconds before a wait counts as an error")
+    parser.add_argument("--load-timeout", type=float, default=180.0,
+                        help="seconds a session may take to open /draw while the others are loading too")
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--mnist-source", type=Path, help="folder with the four MNIST *-ubyte.gz files "
+                        "(copied to a scratch data directory; default $NBCORE_DATA_DIR, else ../shared/mnist)")
+    source.add_argument("--data-dir", type=Path, help="use this NBCORE_DATA_DIR as it is")
+    parser.add_argument("--client-nice", type=int, default=10,
+                        help="run the browser (and this script) at this niceness and the server at 0, so that "
+                             "the server's numbers are not set by the browser's CPU use (0: leave priorities)")
+    parser.add_argument("--log-dir", type=Path, default=REPO / "test-artifacts" / "load-bench")
+    parser.add_argument("--json", type=Path, help="also write the results here")
+    args = parser.parse_args()
+
+    if not (harness.playwright_available() and harness.chromium_available()):
+        print(f"needs the playwright package and Chromium at {harness.CHROMIUM}", file=sys.stderr)
+        return 2
+    args.log_dir.mkdir(parents=True, exist_ok=True)
+    scratch = None
+    if args.data_dir:
+        data_dir = args.data_dir
+    else:
+        scratch = Path(tempfile.mkdtemp(prefix="nb-load-"))
+        data_dir = harness.make_scratch_data_dir(scratch / "data", args.mnist_source)
+    try:
+        # train the softmax regression once, into the data dir's disk cache, so that every server
+        # below starts the same way (a server that has to train first peaks higher: see the README)
+        import nbcore
+
+        train_images, train_labels = nbcore.load_mnist(True, root=data_dir, download=False)
+        nbcore.load_or_train_softmax(train_images, train_labels, cache_dir=data_dir / "models")
+        del train_images, train_labels
+        print(f"data dir {data_dir}; server logs in {args.log_dir}; {os.cpu_count()} CPUs, "
+              f"load average {os.getloadavg()[0]:.1f}", flush=True)
+        if args.client_nice:
+            os.nice(args.client_nice)  # inherited by the Playwright driver and Chromium
+        results = asyncio.run(main_async(args, data_dir))
+    finally:
+        if scratch:
+            shutil.rmtree(scratch, ignore_errors=True)
+    print_table(results)
+    for r in results:
+        for line in r["error_samples"]:
+            print(f"  N={r['sessions']} error: {line}")
+        for line in r["timeout_samples"]:
+            print(f"  N={r['sessions']} client timeout: {line}")
+        if r["wrong_predictions"]:
+            print(f"  N={r['sessions']}: {r['wrong_predictions']} predictions differ from the digit drawn "
+                  f"(drawn, shown): {r['wrong_samples']}")
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2, default=str))
+    ok = all(r["errors"] == 0 for r in results)
+    ok &= all(r["stroke_p95"] <= TARGETS["p95_at_30_s"] for r in results if r["sessions"] == 30)
+    ok &= results[-1]["rss_peak_mb"] <= TARGETS["rss_gb"] * 1024
+    print("targets met" if ok else "targets NOT met")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
