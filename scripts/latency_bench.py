@@ -23,9 +23,7 @@ import argparse
 import os
 import re
 import shutil
-import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -174,17 +172,11 @@ def main() -> int:
     if not (harness.playwright_available() and harness.chromium_available()):
         print(f"needs the playwright package and Chromium at {harness.CHROMIUM}", file=sys.stderr)
         return 2
-    scratch = None
-    if args.data_dir:
-        data_dir = args.data_dir
-    else:
-        scratch = Path(tempfile.mkdtemp(prefix="nb-latency-"))
-        try:
-            data_dir = harness.make_scratch_data_dir(scratch / "data", args.mnist_source)
-        except FileNotFoundError as error:
-            shutil.rmtree(scratch, ignore_errors=True)
-            print(error, file=sys.stderr)
-            return 2
+    try:
+        data_dir, scratch = harness.data_dir_for_script(args.data_dir, args.mnist_source, "nb-latency-")
+    except FileNotFoundError as error:
+        print(error, file=sys.stderr)
+        return 2
     args.log_dir.mkdir(parents=True, exist_ok=True)
 
     from playwright.sync_api import sync_playwright

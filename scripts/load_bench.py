@@ -41,7 +41,6 @@ import re
 import shutil
 import statistics
 import sys
-import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
@@ -545,12 +544,7 @@ def main() -> int:
         print(f"needs the playwright package and Chromium at {harness.CHROMIUM}", file=sys.stderr)
         return 2
     args.log_dir.mkdir(parents=True, exist_ok=True)
-    scratch = None
-    if args.data_dir:
-        data_dir = args.data_dir
-    else:
-        scratch = Path(tempfile.mkdtemp(prefix="nb-load-"))
-        data_dir = harness.make_scratch_data_dir(scratch / "data", args.mnist_source)
+    data_dir, scratch = harness.data_dir_for_script(args.data_dir, args.mnist_source, "nb-load-")
     try:
         # train the softmax regression once, into the data dir's disk cache, so that every server
         # below starts the same way (a server that has to train first peaks higher: see the README)

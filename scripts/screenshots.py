@@ -48,12 +48,7 @@ def main() -> int:
     if not (harness.playwright_available() and harness.chromium_available()):
         print(f"needs the playwright package and Chromium at {harness.CHROMIUM}", file=sys.stderr)
         return 2
-    scratch = None
-    if args.data_dir:
-        data_dir = args.data_dir
-    else:
-        scratch = Path(tempfile.mkdtemp(prefix="nb-screens-"))
-        data_dir = harness.make_scratch_data_dir(scratch / "data", args.mnist_source)
+    data_dir, scratch = harness.data_dir_for_script(args.data_dir, args.mnist_source, "nb-screens-")
     args.out.mkdir(parents=True, exist_ok=True)
     log_path = (scratch or Path(tempfile.mkdtemp(prefix="nb-screens-"))) / "streamlit-server.log"
 

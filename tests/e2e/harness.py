@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import math
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -79,6 +81,22 @@ def make_scratch_data_dir(target: Path, mnist_source: Path | None = None,
 
 
 # -- the server ------------------------------------------------------------------------------
+def data_dir_for_script(data_dir: Path | None, mnist_source: Path | None, prefix: str) -> tuple[Path, Path | None]:
+    """The scripts' data directory: ``data_dir`` as given, else a fresh scratch copy.
+
+    Returns ``(data_dir, scratch)``; ``scratch`` is the temporary folder to remove afterwards, or None.
+    Raises FileNotFoundError (scratch removed) when there is no MNIST to copy.
+    """
+    if data_dir:
+        return data_dir, None
+    scratch = Path(tempfile.mkdtemp(prefix=prefix))
+    try:
+        return make_scratch_data_dir(scratch / "data", mnist_source), scratch
+    except FileNotFoundError:
+        shutil.rmtree(scratch, ignore_errors=True)
+        raise
+
+
 class ServerError(RuntimeError):
     pass
 
