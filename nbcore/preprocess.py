@@ -8,6 +8,8 @@ All ink arrays here are float64 (height, width) with 0 = background, 255 = ink.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import io
 import warnings
 
@@ -19,6 +21,9 @@ BOX = 20
 MAX_UPLOAD_PIXELS = 40_000_000  # about a 48-megapixel photo; anything larger is refused
 INK_LEVEL = 0.1  # fraction of 255 above which a pixel counts as ink for the bounding box
 MIN_CONTRAST = 40  # ink less bright than this over the background means "blank"
+PNG_DATA_URL = "data:image/png;base64,"
+MAX_CANVAS_SIDE = 2048  # px; the app's canvas is 280
+MAX_CANVAS_URL_CHARS = 4 * MAX_CANVAS_SIDE * MAX_CANVAS_SIDE  # generous for a PNG of that size
 
 
 class ImageInputError(ValueError):
@@ -35,6 +40,27 @@ def ink_from_canvas(rgba: np.ndarray) -> np.ndarray:
     if rgba.shape[2] == 4:  # transparent canvas pixels are background
         luminance *= rgba[..., 3] / 255.0
     return luminance
+
+
+def ink_from_canvas_png(data_url: str) -> np.ndarray:
+    """A canvas snapshot, "data:image/png;base64,..." light ink on dark -> ink (height, width).
+
+    Raises ImageInputError for anything else (the URL comes from the browser, so it is checked).
+    """
+    if not isinstance(data_url, str) or not data_url.startswith(PNG_DATA_URL):
+        raise ImageInputError("The canvas sent something that is not a PNG drawing.")
+    if len(data_url) > MAX_CANVAS_URL_CHARS:
+        raise ImageInputError("The canvas sent a drawing too large to process.")
+    try:
+        image = Image.open(io.BytesIO(base64.b64decode(data_url[len(PNG_DATA_URL):], validate=True)))
+        if image.format != "PNG" or max(image.size) > MAX_CANVAS_SIDE:
+            raise ImageInputError("The canvas sent a drawing that is not a PNG of a sensible size.")
+        rgba = np.asarray(image.convert("RGBA"))
+    except ImageInputError:
+        raise
+    except (binascii.Error, UnidentifiedImageError, OSError, ValueError, SyntaxError, EOFError) as error:
+        raise ImageInputError(f"The canvas sent a damaged drawing ({error}).") from error
+    return ink_from_canvas(rgba)
 
 
 def ink_from_upload(data: bytes) -> np.ndarray:

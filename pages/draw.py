@@ -2,11 +2,11 @@
 
 import numpy as np
 import streamlit as st
-from streamlit_drawable_canvas import st_canvas
 
 import nbcore
 from lab import figures, state
-from nbcore.preprocess import ImageInputError, ink_from_canvas, ink_from_upload, mnist_frame
+from lab.canvas import digit_canvas
+from nbcore.preprocess import ImageInputError, ink_from_canvas_png, ink_from_upload, mnist_frame
 
 settings = state.current_settings()
 model = state.model(settings)
@@ -19,6 +19,7 @@ st.session_state.setdefault("canvas_generation", 0)
 def clear_canvas() -> None:
     st.session_state.canvas_generation += 1
     st.session_state.draw_frame = None
+    st.session_state.draw_png = None
 
 
 source, seen, verdict = st.columns([1.15, 1, 1.25], gap="medium")
@@ -38,12 +39,15 @@ with source:
         frame = st.session_state.upload_frame
     else:
         brush = st.slider("Brush width", 8, 40, 20, key="draw_brush")
-        canvas = st_canvas(stroke_width=brush, stroke_color="#FFFFFF", background_color="#000000",
-                           height=280, width=280, drawing_mode="freedraw", return_image_data=True,
-                           key=f"canvas_{st.session_state.canvas_generation}")
+        drawing = digit_canvas(brush, key=f"canvas_{st.session_state.canvas_generation}",
+                               restore=st.session_state.get("draw_png"))
         st.button("🧽 Clear", on_click=clear_canvas, key="draw_clear")
-        if canvas is not None and canvas.image_data is not None:
-            st.session_state.draw_frame = mnist_frame(ink_from_canvas(canvas.image_data))
+        if drawing is not None and drawing != st.session_state.get("draw_png"):
+            try:
+                st.session_state.draw_frame = mnist_frame(ink_from_canvas_png(drawing))
+                st.session_state.draw_png = drawing
+            except ImageInputError as error:
+                st.error(str(error))
         frame = st.session_state.get("draw_frame")
 
 if frame is None:

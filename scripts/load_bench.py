@@ -16,9 +16,8 @@ Reported per N, over the steady part (actions started after every session had lo
 
 * errors: an exception box or st.error on a page, a prediction / run / page load that did not
   come within ``--timeout``, a lost connection, any Playwright error (first few printed);
-* stroke latency p50 / p95: the browser's mouseup to the animation frame after the prediction
-  area changed, timed in the page (performance.now); it includes streamlit-drawable-canvas's own
-  200 ms debounce. Also how many predictions differed from the digit drawn;
+* stroke latency p50 / p95: the browser's pointerup to the animation frame after the prediction
+  area changed, timed in the page (performance.now). Also how many predictions differed from the digit drawn;
 * slider latency: the keydown to the end of the run it caused (the sidebar shows the new alpha);
 * server RSS: VmRSS summed over the server's process group (/proc, no psutil) after warm-up
   (baseline) and at its peak; per session = (peak - baseline) / N;
@@ -68,7 +67,7 @@ SIDEBAR_SLIDERS = '[data-testid="stSidebar"] [data-testid="stSlider"] input[type
 SIDEBAR_FORMULA = "p(x"  # the sidebar caption "p(xᵢ=1 | y) = (nᵢᵧ + α) / (nᵧ + α + β)"
 ALPHA_STOPS = ("0", "0.001", "0.003", "0.01", "0.03", "0.1", "0.3", "0.5", "1", "2", "3", "5", "10", "30", "100")
 
-# Arms a timer in the page: start at the next mouseup or keydown, done at the first animation frame
+# Arms a timer in the page: start at the next pointerup (mouse button released) or keydown, done at the first animation frame
 # after the condition holds. kind "stroke": the prediction area (harness.DRAW_SIGNATURE_JS) differs from
 # ``baseline`` and shows a prediction. kind "run": the script is not running and the sidebar's formula
 # caption contains ``want``.
@@ -77,7 +76,7 @@ PROBE_JS = """([kind, baseline, want]) => {
     if (window.__lbInstalled) { window.__lbCheck(); return; }
     window.__lbInstalled = true;
     const arm = () => { const b = window.__lb; if (b && b.start === null) b.start = performance.now(); };
-    window.addEventListener('mouseup', arm, true);
+    window.addEventListener('pointerup', arm, true);
     window.addEventListener('keydown', arm, true);
     const signature = (SIGNATURE);
     window.__lbCheck = () => {
@@ -277,7 +276,7 @@ async def stroke(page, points, origin, step_px: float = 5.0) -> None:
 
 
 async def canvas_origin(page, timeout_ms: float):
-    canvas = page.locator("canvas.upper-canvas").first
+    canvas = page.locator(harness.CANVAS_SELECTOR).first
     await canvas.wait_for(state="visible", timeout=timeout_ms)
     box = await canvas.bounding_box(timeout=timeout_ms)
     return box["x"], box["y"]

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import base64
 import io
 
 import numpy as np
 import pytest
 from PIL import Image
 
-from nbcore.preprocess import (BOX, FRAME, MAX_UPLOAD_PIXELS, ImageInputError, centre_of_mass, ink_from_canvas,
-                               ink_from_upload, mnist_frame)
+from nbcore.preprocess import (BOX, FRAME, MAX_CANVAS_SIDE, MAX_UPLOAD_PIXELS, PNG_DATA_URL, ImageInputError,
+                               centre_of_mass, ink_from_canvas, ink_from_canvas_png, ink_from_upload, mnist_frame)
 
 
 def canvas_with(rows: slice, cols: slice, size: int = 280) -> np.ndarray:
@@ -141,3 +142,27 @@ def test_bad_canvas_arrays_raise():
         ink_from_canvas(np.zeros((28, 28)))
     with pytest.raises(ImageInputError):
         mnist_frame(np.full((4, 4), np.nan))
+
+
+def data_url(raw: bytes) -> str:
+    return PNG_DATA_URL + base64.b64encode(raw).decode("ascii")
+
+
+def test_canvas_png_gives_the_same_ink_as_its_pixels():
+    pixels = canvas_with(slice(40, 240), slice(100, 180))
+    pixels[50:60, 110:120, 3] = 0  # transparent pixels count as background
+    ink = ink_from_canvas_png(data_url(png_bytes(Image.fromarray(pixels, "RGBA"))))
+    assert np.array_equal(ink, ink_from_canvas(pixels))
+    assert ink[55, 115] == 0 and ink[100, 150] == pytest.approx(255)
+
+
+@pytest.mark.parametrize("sent", [
+    None, 42, "", "hello", "data:image/jpeg;base64," + base64.b64encode(png_bytes(paper_digit(), format="JPEG")).decode(),
+    PNG_DATA_URL + "not base64!", data_url(b"\x89PNG\r\n\x1a\n but cut short"),
+    data_url(png_bytes(paper_digit(), format="GIF")),  # a GIF sent under a PNG label
+    data_url(png_bytes(Image.new("L", (MAX_CANVAS_SIDE + 1, 8)))),
+    PNG_DATA_URL + "A" * (4 * MAX_CANVAS_SIDE * MAX_CANVAS_SIDE + 4),
+], ids=["none", "number", "empty", "text", "jpeg", "bad base64", "truncated", "gif", "too wide", "too long"])
+def test_anything_but_a_canvas_png_gets_a_clear_message(sent):
+    with pytest.raises(ImageInputError, match="canvas sent"):
+        ink_from_canvas_png(sent)

@@ -386,7 +386,7 @@ def test_hostile_upload_gets_a_message_and_no_prediction(case):
 
 
 def canvas(paint) -> np.ndarray:
-    """The canvas image st_canvas returns (280x280 RGBA, black) with ``paint(draw)`` applied in white."""
+    """A 280x280 RGBA black canvas (as the Draw page's canvas sends it) with ``paint(draw)`` applied in white."""
     image = Image.new("RGBA", (280, 280), (0, 0, 0, 255))
     paint(ImageDraw.Draw(image))
     return np.asarray(image)

@@ -257,9 +257,12 @@ def page_problems(page) -> list[str]:
 
 
 # -- the Draw page ---------------------------------------------------------------------------
+CANVAS_SELECTOR = "canvas.digit-canvas"  # lab/canvas.py; Playwright's CSS pierces the component's shadow root
+
+
 def canvas_locator(page):
-    """The canvas that takes the mouse (Fabric's upper canvas; Playwright's CSS pierces the shadow root)."""
-    return page.locator("canvas.upper-canvas").first
+    """The Draw page's drawing canvas."""
+    return page.locator(CANVAS_SELECTOR).first
 
 
 def canvas_origin(page) -> Point:
@@ -357,7 +360,7 @@ def wait_for_prediction(page, expect_change_from: tuple[str, str] | None | str =
 
 def canvas_ink_pixels(page) -> int:
     """How many pixels of the drawing canvas are bright (the user's white ink)."""
-    return page.locator("canvas.dc-canvas.lower-canvas").first.evaluate(
+    return canvas_locator(page).evaluate(
         """c => {
             const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
             let n = 0;

@@ -162,6 +162,25 @@ def test_sidebar_setting_rescores_drawing_without_redrawing(page, base_url):
     assert harness.read_prediction(page) == before
 
 
+def test_drawing_survives_a_visit_to_another_page(page, base_url):
+    origin = open_draw_page(page, base_url)
+    harness.draw_digit(page, 7, origin)
+    before = harness.wait_for_prediction(page)
+    ink_before = harness.canvas_ink_pixels(page)
+
+    for name in ("Heatmaps", "Draw"):  # the sidebar's links navigate within the same session
+        page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=name).click()
+        harness.wait_for_run(page, timeout=60, settle=0.3)
+    harness.canvas_origin(page)
+    for _ in range(50):  # the saved drawing is painted once its PNG has loaded in the browser
+        if harness.canvas_ink_pixels(page) > 0:
+            break
+        page.wait_for_timeout(100)
+    assert abs(harness.canvas_ink_pixels(page) - ink_before) <= ink_before * 0.02, "the drawing was not restored"
+    assert harness.read_prediction(page) == before
+    assert_no_problems(page, "Draw, back from Heatmaps")
+
+
 def test_upload_digit_pictures(page, base_url, mnist_root):
     from nbcore import load_mnist
 
