@@ -120,6 +120,20 @@ def class_bars(values: np.ndarray, title: str, value_name: str, highlight: int |
         yaxis=dict(title=value_name, range=[0, max(1e-9, float(np.max(values))) * 1.18]), **LAYOUT))
 
 
+def posterior_comparison(posteriors: dict[str, np.ndarray], title: str, height: int = 340) -> go.Figure:
+    """Several models' p(y | x), each (10,), as grouped bars per digit (exact values on hover)."""
+    figure = go.Figure()
+    for colour, (name, posterior) in zip((OK_COLOUR, "#e9a23b"), posteriors.items()):
+        posterior = np.asarray(posterior, dtype=float)
+        figure.add_trace(go.Bar(
+            x=[str(label) for label in range(len(posterior))], y=posterior, name=name, marker_color=colour,
+            hovertemplate=f"{name}<br>digit %{{x}}<br>p(y | x) %{{y:.4f}}<extra></extra>"))
+    figure.update_layout(barmode="group", bargap=0.2, legend=dict(orientation="h", y=1.12, x=0))
+    figure.update_xaxes(title="digit", type="category")
+    figure.update_yaxes(title="p(y | x)", range=[0, 1.02])
+    return _style(figure, height=height, title=title)
+
+
 def curves(x: np.ndarray, series: dict[str, np.ndarray], x_title: str, y_title: str, title: str,
            marker_x: float | None = None, log_x: bool = False, height: int = 360) -> go.Figure:
     """Line chart of several named series over a shared x, with an optional vertical marker."""

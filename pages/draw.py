@@ -69,11 +69,9 @@ with verdict:
     softmax_column.metric("Softmax prediction", str(softmax_predicted),
                           f"p = {softmax_posterior[softmax_predicted]:.4f}", delta_color="off",
                           delta_arrow="off")
-    bayes_tab, softmax_tab = st.tabs(["Naive Bayes posterior", "Softmax posterior"])
-    bayes_tab.plotly_chart(figures.class_bars(posterior, "Naive Bayes: p(y | x)", "p(y | x)", highlight=predicted),
-                           width="stretch", key="draw_posterior")
-    softmax_tab.plotly_chart(figures.class_bars(softmax_posterior, "Softmax regression: p(y | x)", "p(y | x)",
-                                                highlight=softmax_predicted), width="stretch", key="draw_softmax")
+    st.plotly_chart(figures.posterior_comparison({"naive Bayes": posterior, "softmax regression": softmax_posterior},
+                                                 "p(y | x) from each model"),
+                    width="stretch", key="draw_posteriors")
 # written after the verdict so that the prediction reaches the browser first
 with seen:
     st.plotly_chart(figures.single_image(features[0].reshape(28, 28) * 255, "What the model sees"),

@@ -58,6 +58,15 @@ def test_class_bars_highlight_the_chosen_digit():
     assert list(figure.data[0].x) == [str(digit) for digit in range(10)]
 
 
+def test_posterior_comparison_groups_two_models_per_digit():
+    certain, unsure = np.eye(10)[3], np.full(10, 0.1)
+    figure = figures.posterior_comparison({"naive Bayes": certain, "softmax": unsure}, "p(y | x)")
+    assert [trace.name for trace in figure.data] == ["naive Bayes", "softmax"]
+    assert figure.layout.barmode == "group"
+    assert list(figure.data[0].y) == list(certain) and list(figure.data[1].x) == [str(d) for d in range(10)]
+    assert figure.layout.yaxis.range == (0, 1.02)  # probabilities on a fixed scale, comparable between strokes
+
+
 def test_curves_draw_every_series_on_a_log_axis():
     figure = figures.curves(np.array([0.1, 1, 10]), {"train": np.ones(3), "test": np.zeros(3)},
                             "alpha", "accuracy", "title", marker_x=1.0, log_x=True)
