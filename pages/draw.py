@@ -69,8 +69,7 @@ with verdict:
     softmax_column.metric("Softmax prediction", str(softmax_predicted),
                           f"p = {softmax_posterior[softmax_predicted]:.4f}", delta_color="off",
                           delta_arrow="off")
-    st.plotly_chart(figures.posterior_comparison({"naive Bayes": posterior, "softmax regression": softmax_posterior},
-                                                 "p(y | x) from each model"),
+    st.plotly_chart(figures.posterior_comparison({"naive Bayes": posterior, "softmax": softmax_posterior}),
                     width="stretch", key="draw_posteriors")
 # written after the verdict so that the prediction reaches the browser first
 with seen:

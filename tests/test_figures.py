@@ -60,9 +60,11 @@ def test_class_bars_highlight_the_chosen_digit():
 
 def test_posterior_comparison_groups_two_models_per_digit():
     certain, unsure = np.eye(10)[3], np.full(10, 0.1)
-    figure = figures.posterior_comparison({"naive Bayes": certain, "softmax": unsure}, "p(y | x)")
+    figure = figures.posterior_comparison({"naive Bayes": certain, "softmax": unsure})
     assert [trace.name for trace in figure.data] == ["naive Bayes", "softmax"]
-    assert figure.layout.barmode == "group"
+    assert figure.layout.barmode == "group" and "naive Bayes" in figure.layout.title.text
+    colours = [trace.marker.color for trace in figure.data]
+    assert len(set(colours)) == 2 and all(colour in figure.layout.title.text for colour in colours)
     assert list(figure.data[0].y) == list(certain) and list(figure.data[1].x) == [str(d) for d in range(10)]
     assert figure.layout.yaxis.range == (0, 1.02)  # probabilities on a fixed scale, comparable between strokes
 
