@@ -282,35 +282,12 @@ async def canvas_origin(page, timeout_ms: float):
     return box["x"], box["y"]
 
 
-# Resolves once ``condition`` (a JS function's source) holds, re-checked on every DOM change and
-# every 250 ms. Waiting this way costs the page next to nothing: Playwright's wait_for_function
-# polls over the protocol and locator waits check every animation frame, which with 30-60 pages
-# on two cores took CPU from the very browsers being timed.
-UNTIL_JS = """condition => new Promise(resolve => {
-    const holds = eval('(' + condition + ')');
-    const finish = () => { observer.disconnect(); clearInterval(timer); resolve(true); };
-    const check = () => { if (holds()) finish(); };
-    const observer = new MutationObserver(check);
-    const timer = setInterval(check, 250);
-    observer.observe(document.documentElement, {subtree: true, childList: true, characterData: true,
-                                               attributes: true});
-    check();
-})"""
-RUN_DONE_JS = """() => { const app = document.querySelector('[data-testid="stApp"]');
-                   return !!app && app.getAttribute('data-test-connection-state') === 'CONNECTED'
-                       && app.getAttribute('data-test-script-state') === 'notRunning'; }"""
-CLEARED_JS = f"""() => !document.querySelector('[data-testid="stMetric"]')
-    && [...document.querySelectorAll('[data-testid="stAlert"]')].some(a => a.innerText.includes({harness.BLANK_PROMPT!r}))"""
-PROBE_DONE_JS = "() => window.__lb.done !== null"
-
-
-async def until(page, condition_js: str, timeout_ms: float) -> None:
-    """Wait, in the page, until ``condition_js`` holds; TimeoutError after ``timeout_ms``."""
-    await asyncio.wait_for(page.evaluate(UNTIL_JS, condition_js), timeout_ms / 1000)
-
-
 async def wait_for_run(page, timeout_ms: float) -> None:
-    await until(page, RUN_DONE_JS, timeout_ms)
+    await page.wait_for_function(
+        """() => { const app = document.querySelector('[data-testid="stApp"]');
+                   return !!app && app.getAttribute('data-test-connection-state') === 'CONNECTED'
+                       && app.getAttribute('data-test-script-state') === 'notRunning'; }""",
+        timeout=timeout_ms, polling=100)
 
 
 async def check_page(page, phase: Phase, index: int, where: str) -> bool:
@@ -338,7 +315,7 @@ async def draw_and_time(page, digit: int, origin, timeout_ms: float) -> tuple[fl
     await page.evaluate(PROBE_JS, ["stroke", baseline, None])
     [points] = DIGITS[digit]
     await stroke(page, points, origin)
-    await until(page, PROBE_DONE_JS, timeout_ms)
+    await page.wait_for_function("() => window.__lb.done !== null", timeout=timeout_ms, polling=100)
     result = await page.evaluate("() => window.__lb")
     shown = re.search(r"Naive Bayes prediction (\d)", result["text"] or "")
     return (result["done"] - result["start"]) / 1000, shown.group(1) if shown else None
@@ -353,14 +330,15 @@ async def move_alpha_and_time(page, right: bool, timeout_ms: float) -> float:
     await page.evaluate(PROBE_JS, ["run", None, f"(nᵢᵧ + {target})"])
     await slider.focus(timeout=timeout_ms)
     await page.keyboard.press("ArrowRight" if right else "ArrowLeft")
-    await until(page, PROBE_DONE_JS, timeout_ms)
+    await page.wait_for_function("() => window.__lb.done !== null", timeout=timeout_ms, polling=100)
     result = await page.evaluate("() => window.__lb")
     return (result["done"] - result["start"]) / 1000
 
 
 async def clear(page, timeout_ms: float) -> None:
     await page.get_by_role("button", name="Clear").click(timeout=timeout_ms)
-    await until(page, CLEARED_JS, timeout_ms)
+    await page.locator('[data-testid="stAlert"]', has_text=harness.BLANK_PROMPT).wait_for(timeout=timeout_ms)
+    await page.locator('[data-testid="stMetric"]').first.wait_for(state="detached", timeout=timeout_ms)
     await wait_for_run(page, timeout_ms)
 
 
