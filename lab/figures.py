@@ -98,6 +98,15 @@ def single_image(image: np.ndarray, title: str, value_name: str = "pixel", color
     return figure
 
 
+def pixel_picture(image: np.ndarray, scale: int) -> np.ndarray:
+    """A (h, w) image in 0..255 as uint8 (h * scale, w * scale), every pixel a crisp square, for st.image.
+
+    For images redrawn on every stroke: a picture costs the browser far less than a plotly chart.
+    """
+    pixels = np.clip(np.asarray(image, dtype=float), 0, 255).round().astype(np.uint8)
+    return np.repeat(np.repeat(pixels, scale, axis=0), scale, axis=1)
+
+
 def difference_map(values: np.ndarray, title: str, value_name: str, height: int = 420) -> go.Figure:
     """A (28, 28) signed map on a diverging scale centred on 0 (red < 0 < blue)."""
     finite = np.abs(values[np.isfinite(values)])

@@ -73,10 +73,10 @@ with verdict:
                     width="stretch", key="draw_posteriors")
 # written after the verdict so that the prediction reaches the browser first
 with seen:
-    st.plotly_chart(figures.single_image(features[0].reshape(28, 28) * 255, "What the model sees"),
-                    width="stretch", key="draw_model_input")
+    st.markdown("**What the model sees**")
+    st.image(figures.pixel_picture(features[0].reshape(28, 28) * 255, scale=10))
     st.caption(f"Your digit, cropped, scaled to 20 px and centred by its centre of mass in 28×28 like MNIST, "
-               f"then ink wherever a pixel is ≥ {settings.threshold}.")
+               f"then ink wherever a pixel is ≥ {settings.threshold}: {int(features[0].sum())} of 784 pixels.")
 
 evidence = model.evidence(features[0], predicted, runner_up).reshape(28, 28)
 st.plotly_chart(figures.difference_map(evidence, f"Evidence: log p(xᵢ | {predicted}) − log p(xᵢ | {runner_up}) per pixel",

@@ -58,6 +58,14 @@ def test_class_bars_highlight_the_chosen_digit():
     assert list(figure.data[0].x) == [str(digit) for digit in range(10)]
 
 
+def test_pixel_picture_blows_each_pixel_up_to_a_square():
+    image = np.array([[0, 255], [128.4, 300]])
+    picture = figures.pixel_picture(image, scale=3)
+    assert picture.shape == (6, 6) and picture.dtype == np.uint8
+    assert (picture[:3, :3] == 0).all() and (picture[:3, 3:] == 255).all()
+    assert (picture[3:, :3] == 128).all() and (picture[3:, 3:] == 255).all()  # rounded, clipped to 0..255
+
+
 def test_posterior_comparison_groups_two_models_per_digit():
     certain, unsure = np.eye(10)[3], np.full(10, 0.1)
     figure = figures.posterior_comparison({"naive Bayes": certain, "softmax": unsure})

@@ -150,9 +150,10 @@ def test_five_students_at_once_each_see_their_own_digit_and_settings(classroom_s
 
     assert report["alphas"] == ["1", "2", "1", "1", "1"], everything
     assert report["second_predictions"] == {index: str(STUDENTS[index]) for index in (0, 2, 3, 4)}, everything
-    for index in (0, 2, 3, 4):  # same digit, same settings: same text apart from drawing-dependent decimals
-        # (a stroke redrawn under load is sampled at slightly different points: p = 0.9825 vs 0.9830)
-        first, second = (re.sub(r"\d+\.\d+", "#", report[key][index])
+    for index in (0, 2, 3, 4):  # same digit, same settings: same text apart from drawing-dependent numbers
+        # (a stroke redrawn under load is sampled at slightly different points: p = 0.9825 vs 0.9830, and
+        # the ink pixel count "153 of 784" can move by a pixel or two)
+        first, second = (re.sub(r"\d+\.\d+|\d+ of 784", "#", report[key][index])
                          for key in ("first_signatures", "second_signatures"))
         assert second == first, f"session {index} changed although only session 1 moved alpha:\n{everything}"
     assert report["second_signatures"][1] != report["first_signatures"][1], "alpha changed nothing in session 1"
