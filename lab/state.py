@@ -109,12 +109,9 @@ def _mnist_splits(data_dir: str) -> MnistSplits:
     def show_progress(fraction: float, message: str) -> None:
         bar.progress(min(max(fraction, 0.0), 1.0), text=f"Preparing MNIST: {message}")
 
-    train_images, train_labels = nbcore.load_mnist(True, root=data_dir, progress=show_progress)
-    test_images, test_labels = nbcore.load_mnist(False, root=data_dir)
+    splits = MnistSplits(*nbcore.load_mnist_splits(root=data_dir, progress=show_progress))
     bar.empty()
-    for array in (train_images, train_labels, test_images, test_labels):
-        array.setflags(write=False)
-    return MnistSplits(train_images, train_labels, test_images, test_labels)
+    return splits
 
 
 def mnist() -> MnistSplits:
@@ -137,8 +134,6 @@ def features(threshold: int) -> Features:
     splits = _loaded()
     train = nbcore.binarize(splits.train_images, threshold)
     test = nbcore.binarize(splits.test_images, threshold)
-    for array in (train, test):
-        array.setflags(write=False)
     return Features(train, test, nbcore.PackedBinary.from_dense(train), nbcore.PackedBinary.from_dense(test))
 
 
@@ -170,8 +165,6 @@ def evaluation(settings: Settings) -> Evaluation:
     train_scores = model.joint_log_likelihood(feats.train_packed)
     test_log_proba = model.predict_log_proba(feats.test_packed)
     test_predictions = model.predict(feats.test_packed)
-    for array in (test_log_proba, test_predictions):
-        array.setflags(write=False)
     return Evaluation(
         model=model,
         test_log_proba=test_log_proba,
@@ -281,8 +274,6 @@ def softmax(preset: str = "default") -> SoftmaxEvaluation:
     test_proba = model.predict_proba(splits.test_images)
     test_predictions = test_proba.argmax(axis=1)
     train_log_proba = model.predict_log_proba(splits.train_images)
-    for array in (test_proba, test_predictions):
-        array.setflags(write=False)
     return SoftmaxEvaluation(
         model=model, info=info, test_proba=test_proba, test_predictions=test_predictions,
         train_accuracy=float(np.mean(train_log_proba.argmax(axis=1) == splits.train_labels)),
@@ -348,8 +339,6 @@ class GaussianMnist:
 @_shared
 def iris() -> Iris:
     features, labels, class_names = load_iris()
-    for array in (features, labels):
-        array.setflags(write=False)
     return Iris(features, labels, class_names, IRIS_FEATURES)
 
 
@@ -361,7 +350,6 @@ def _gaussian_mnist(data_dir: str, _splits: MnistSplits) -> GaussianMnist:
     model = GaussianNB().fit(train, _splits.train_labels)
     accuracy = np.array([model.with_params(var_smoothing=value).score(test, _splits.test_labels)
                          for value in VAR_SMOOTHING_GRID])
-    accuracy.setflags(write=False)
     return GaussianMnist(model, VAR_SMOOTHING_GRID, accuracy)
 
 
@@ -380,7 +368,6 @@ def _sms(data_dir: str) -> tuple[tuple[str, ...], np.ndarray]:
 
     texts, labels = spam.load_sms(data_dir, progress=show_progress)
     bar.empty()
-    labels.setflags(write=False)
     return tuple(texts), labels
 
 

@@ -1,6 +1,6 @@
 """nbcore: MNIST, naive Bayes and its comparison models, with no user interface inside."""
 
-from .data import MnistDataError, default_data_dir, ensure_mnist, load_mnist
+from .data import MnistDataError, default_data_dir, ensure_mnist, load_mnist, load_mnist_splits
 from .features import OBSERVED_REGIONS, PackedBinary, binarize, observed_region, packed_matmul
 from .gaussian import GaussianNB
 from .model_cache import load_or_train_softmax, training_data_checksum
@@ -19,6 +19,7 @@ __all__ = [
     "default_data_dir",
     "ensure_mnist",
     "load_mnist",
+    "load_mnist_splits",
     "observed_region",
     "OBSERVED_REGIONS",
     "packed_matmul",

@@ -237,6 +237,18 @@ def load_mnist(train: bool, root: Path | None = None, download: bool = True,
     CRC) so that later calls skip importing torchvision, which takes seconds.
     """
     root = ensure_mnist(root, download=download, progress=progress)
+    return _decode_split(root, train)
+
+
+def load_mnist_splits(root: Path | None = None, download: bool = True, progress: ProgressCallback | None = None
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Both splits, the four source files md5-checked once: (train_images, train_labels, test_images, test_labels)."""
+    root = ensure_mnist(root, download=download, progress=progress)
+    return (*_decode_split(root, True), *_decode_split(root, False))
+
+
+def _decode_split(root: Path, train: bool) -> tuple[np.ndarray, np.ndarray]:
+    """One split's arrays from verified files: the decoded cache, else torchvision (which refills the cache)."""
     cached = _read_decoded(decoded_cache_path(root, train), train)
     if cached is not None:
         return cached

@@ -12,7 +12,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .data import load_mnist
+from .data import load_mnist_splits
 from .features import binarize
 from .naive_bayes import BernoulliNB
 from .softmax import PRESETS, SoftmaxRegression
@@ -31,9 +31,7 @@ class MnistSplits:
 @lru_cache(maxsize=1)
 def mnist_splits() -> MnistSplits:
     """Both splits from the default data directory, loaded once per process."""
-    train_images, train_labels = load_mnist(True)
-    test_images, test_labels = load_mnist(False)
-    return MnistSplits(train_images, train_labels, test_images, test_labels)
+    return MnistSplits(*load_mnist_splits())
 
 
 def mean_true_class_loglik(joint_log_likelihood: np.ndarray, labels: np.ndarray) -> float:

@@ -27,16 +27,19 @@ with source:
     mode = st.segmented_control("Input", ["Draw", "Upload a picture"], default="Draw", key="draw_mode")
     if mode == "Upload a picture":
         upload = st.file_uploader("A photo or scan of one digit (PNG, JPEG, …)", key="draw_upload")
-        st.session_state.upload_frame = None
+        frame = None
         if upload is not None:
-            try:
-                st.session_state.upload_frame = mnist_frame(ink_from_upload(upload.getvalue()))
-            except ImageInputError as error:
-                st.error(str(error))
-            else:
-                if st.session_state.upload_frame is None:
-                    st.warning("No digit found in this picture: it looks blank.")
-        frame = st.session_state.upload_frame
+            if st.session_state.get("upload_id") != upload.file_id:  # decode a picture once, not on every rerun
+                try:
+                    outcome = mnist_frame(ink_from_upload(upload.getvalue())), None
+                except ImageInputError as error:
+                    outcome = None, str(error)
+                st.session_state.upload_id, st.session_state.upload_outcome = upload.file_id, outcome
+            frame, problem = st.session_state.upload_outcome
+            if problem:
+                st.error(problem)
+            elif frame is None:
+                st.warning("No digit found in this picture: it looks blank.")
     else:
         brush = st.slider("Brush width", 8, 40, 20, key="draw_brush")
         drawing = digit_canvas(brush, key=f"canvas_{st.session_state.canvas_generation}",

@@ -13,7 +13,7 @@ import pytest
 from idx_fixtures import FILE_NAMES, SyntheticMnist, make_synthetic_mnist, md5_hex, write_gz
 
 import nbcore.data as data
-from nbcore import MnistDataError, default_data_dir, ensure_mnist, load_mnist
+from nbcore import MnistDataError, default_data_dir, ensure_mnist, load_mnist, load_mnist_splits
 
 
 @pytest.fixture
@@ -79,6 +79,22 @@ def test_load_is_repeatable_and_does_not_reextract(tmp_path, synthetic, monkeypa
 
     monkeypatch.setattr(data, "_extract_verified", no_extraction)
     assert_loaded(tmp_path, synthetic)
+
+
+@pytest.mark.parametrize("cached", [False, True], ids=["decoded by torchvision", "decoded cache"])
+def test_both_splits_at_once_check_each_file_once(tmp_path, synthetic, monkeypatch, cached):
+    synthetic.write(tmp_path, "flat")
+    if cached:
+        load_mnist_splits(root=tmp_path)
+    checked = []
+    real_ensure_file = data._ensure_file  # extracts and verifies, or verifies the extracted copy
+    monkeypatch.setattr(data, "_ensure_file", lambda root, name: checked.append(name) or real_ensure_file(root, name))
+    train_images, train_labels, test_images, test_labels = load_mnist_splits(root=tmp_path)
+    assert sorted(checked) == sorted(FILE_NAMES)  # each of the four files once, not once per split
+    np.testing.assert_array_equal(train_images, synthetic.train_images)
+    np.testing.assert_array_equal(train_labels, synthetic.train_labels)
+    np.testing.assert_array_equal(test_images, synthetic.test_images)
+    np.testing.assert_array_equal(test_labels, synthetic.test_labels)
 
 
 def test_the_real_checksums_are_the_published_ones():

@@ -33,6 +33,7 @@ from streamlit.runtime.caching.cache_utils import CachedFunc
 from streamlit.testing.v1 import AppTest
 
 import nbcore
+import nbcore.preprocess
 from lab import shell, state
 from nbcore import spam
 from nbcore.preprocess import ink_from_canvas, mnist_frame
@@ -364,6 +365,25 @@ UPLOADS = {
                                  "too large"),
     "text file": ("notes.txt", b"not a picture, just some text\n" * 20, "text/plain", "not an image"),
 }
+
+
+def test_an_upload_is_decoded_once_and_its_outcome_kept_across_reruns(monkeypatch):
+    app = run_clean(app_for("pages/draw.py"), "draw")
+    app.segmented_control(key="draw_mode").set_value("Upload a picture")
+    run_clean(app, "draw, upload mode")
+    app.file_uploader(key="draw_upload").set_value(("notes.txt", UPLOADS["text file"][1], "text/plain"))
+    app.run()
+    app.file_uploader(key="draw_upload").set_value(("seven.png", paper_digit(), "image/png"))
+    run_clean(app, "draw, a good upload")
+
+    def decode_again(data):
+        raise AssertionError("the same upload was decoded again on a rerun")
+
+    monkeypatch.setattr(nbcore.preprocess, "ink_from_upload", decode_again)  # the page imports it on every run
+    app.select_slider(key=state._KEYS["threshold"]).set_value(1)
+    run_clean(app, "draw, the same upload after a settings change")
+    assert metric(app, "Naive Bayes prediction").value == "7"
+    assert any("≥ 1:" in item.value for item in app.caption), "the new threshold was not applied"
 
 
 @pytest.mark.parametrize("case", list(UPLOADS))
