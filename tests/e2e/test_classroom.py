@@ -34,6 +34,14 @@ from tests.e2e.conftest import ARTIFACTS
 STUDENTS = (1, 0, 7, 2, 6)  # the digit each session draws (one stroke each)
 SLIDERS = '[data-testid="stSidebar"] [data-testid="stSlider"] input[type="range"]'
 TIMEOUT_MS = 120_000
+# a canvas's ink pixels and where it sits on the page, for the report when a step fails
+CANVAS_STATE_JS = """c => {
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let ink = 0;
+    for (let i = 0; i < d.length; i += 4) if (d[i] > 128) ink++;
+    const box = c.getBoundingClientRect();
+    return {ink, x: box.x, y: box.y, width: box.width};
+}"""
 
 
 def _load_bench():
@@ -63,6 +71,13 @@ def run_in_worker(coroutine_function, *args):
     """asyncio.run in a thread of its own (the session's sync Playwright may own this thread's loop)."""
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         return pool.submit(asyncio.run, coroutine_function(*args)).result()
+
+
+async def canvas_state(page) -> dict | str:
+    try:
+        return await page.locator(harness.CANVAS_SELECTOR).first.evaluate(CANVAS_STATE_JS, timeout=5_000)
+    except Exception as error:  # noqa: BLE001 - this only describes a failure already being reported
+        return f"no canvas ({type(error).__name__})"
 
 
 async def classroom(url: str) -> dict:
@@ -100,6 +115,9 @@ async def classroom(url: str) -> dict:
                 report["thresholds"] = [await page.locator(SLIDERS).first.get_attribute("aria-valuetext") for page in pages]
 
                 report["step"] = "everyone draws at once"
+                # where each canvas is now, after the threshold run (the first runs of a fresh server
+                # can re-render the page once more, through app.py, after the canvas first appeared)
+                origins = await asyncio.gather(*(bench.canvas_origin(page, TIMEOUT_MS) for page in pages))
                 drawn = await asyncio.gather(*(bench.draw_and_time(page, digit, origin, TIMEOUT_MS)
                                                for page, digit, origin in zip(pages, STUDENTS, origins)))
                 await asyncio.gather(*(bench.wait_for_run(page, TIMEOUT_MS) for page in pages))
@@ -125,6 +143,7 @@ async def classroom(url: str) -> dict:
                 report["step"] = "done"
             except Exception as error:  # noqa: BLE001 - reported with the step it happened in
                 report["failure"] = f"{report['step']}: {type(error).__name__}: {str(error).splitlines()[0]}"
+                report["canvases"] = [await canvas_state(page) for page in pages]
                 ARTIFACTS.mkdir(exist_ok=True)
                 for index, page in enumerate(pages):
                     shot = ARTIFACTS / f"classroom-session-{index}.png"
