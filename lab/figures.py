@@ -33,7 +33,7 @@ def _style(figure: go.Figure, height: int, title: str | None = None) -> go.Figur
 
 
 def image_grid(images: np.ndarray, titles: Sequence[str], columns: int,
-               title_colours: Sequence[str] | None = None, value_name: str = "pixel",
+               value_name: str = "pixel",
                colorscale: str = INK_SCALE, zrange: tuple[float, float] | None = None,
                colorbar_title: str | None = None, height_per_row: int = 150,
                hover_format: str = ".0f", title: str | None = None) -> go.Figure:
@@ -55,9 +55,8 @@ def image_grid(images: np.ndarray, titles: Sequence[str], columns: int,
         left = (index % columns) * tile_width
         mosaic[top: top + height, left: left + width] = image
         local[top: top + height, left: left + width] = np.stack([grid_rows, grid_cols], axis=-1)
-        colour = title_colours[index] if title_colours else None
         annotations.append(dict(x=left + (width - 1) / 2, y=top - 1, text=text, showarrow=False, yanchor="bottom",
-                                font=dict(size=FONT["size"] - 2, color=colour)))
+                                font=dict(size=FONT["size"] - 2)))
     finite = images[np.isfinite(images)]
     low, high = zrange if zrange is not None else (float(finite.min(initial=0)), float(finite.max(initial=1)))
     heatmap = go.Heatmap(
@@ -72,12 +71,28 @@ def image_grid(images: np.ndarray, titles: Sequence[str], columns: int,
         yaxis=dict(HIDDEN_AXIS, autorange="reversed", scaleanchor="x", constrain="domain"), **LAYOUT))
 
 
-def prediction_grid(images: np.ndarray, predicted: np.ndarray, true: np.ndarray, columns: int = 9) -> go.Figure:
-    """Test images titled "predicted / true"; errors titled in red with a cross."""
+def prediction_tiles(images: np.ndarray, predicted: np.ndarray, true: np.ndarray, scale: int = 4,
+                     frame: int = 3) -> tuple[list[np.ndarray], list[str]]:
+    """Test images as pictures for st.image: RGB uint8 (28 * scale + 2 * frame) squares and "predicted / true" captions.
+
+    Errors get a red frame and a cross in the caption, right answers a green frame. Home uses pictures,
+    not a plotly chart, so that the landing page draws without loading plotly in the browser.
+    """
     wrong = np.asarray(predicted) != np.asarray(true)
-    titles = [f"{'✗ ' if miss else ''}{p} / {t}" for p, t, miss in zip(predicted, true, wrong)]
-    colours = [ERROR_COLOUR if miss else OK_COLOUR for miss in wrong]
-    return image_grid(images, titles, columns, title_colours=colours, zrange=(0, 255))
+    tiles = []
+    for image, miss in zip(images, wrong):
+        grey = pixel_picture(image, scale)
+        tile = np.empty((grey.shape[0] + 2 * frame, grey.shape[1] + 2 * frame, 3), dtype=np.uint8)
+        tile[:] = _rgb(ERROR_COLOUR if miss else OK_COLOUR)
+        tile[frame:-frame, frame:-frame] = grey[..., None]
+        tiles.append(tile)
+    captions = [f"{'✗ ' if miss else ''}{p} / {t}" for p, t, miss in zip(predicted, true, wrong)]
+    return tiles, captions
+
+
+def _rgb(colour: str) -> np.ndarray:
+    """"#d62728" -> uint8 [214, 39, 40]."""
+    return np.array([int(colour[start:start + 2], 16) for start in (1, 3, 5)], dtype=np.uint8)
 
 
 def class_heatmaps(values: np.ndarray, value_name: str, colorscale: str = PROBABILITY_SCALE,

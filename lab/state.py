@@ -17,6 +17,7 @@ import numpy as np
 import streamlit as st
 
 import lab
+from lab import startup
 import nbcore
 import nbcore.evaluate
 from nbcore import spam
@@ -109,7 +110,11 @@ def _mnist_splits(data_dir: str) -> MnistSplits:
     def show_progress(fraction: float, message: str) -> None:
         bar.progress(min(max(fraction, 0.0), 1.0), text=f"Preparing MNIST: {message}")
 
-    splits = MnistSplits(*nbcore.load_mnist_splits(root=data_dir, progress=show_progress))
+    prefetched = startup.take_prefetched(data_dir)  # loading since the server started (app.py's lifespan)
+    if prefetched is not None:
+        splits = MnistSplits(*prefetched.result(show_progress))
+    else:
+        splits = MnistSplits(*nbcore.load_mnist_splits(root=data_dir, progress=show_progress))
     bar.empty()
     return splits
 

@@ -1,4 +1,4 @@
-"""Command line: ``python -m nbcore evaluate ...``, ``python -m nbcore bench`` and ``bench-softmax``."""
+"""Command line: ``python -m nbcore evaluate ...``, ``prepare``, ``bench`` and ``bench-softmax``."""
 
 from __future__ import annotations
 
@@ -45,6 +45,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m nbcore", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     _add_evaluate(commands)
+    commands.add_parser("prepare", help="find, verify, extract and decode MNIST in the data directory "
+                                        "($NBCORE_DATA_DIR), downloading only what is missing")
     bench = commands.add_parser("bench", help="time nbcore against scikit-learn on the same input")
     bench.add_argument("--repeats", type=int, default=7)
     bench_softmax = commands.add_parser(
@@ -52,6 +54,12 @@ def main(argv: list[str] | None = None) -> int:
     bench_softmax.add_argument("--repeats", type=int, default=3, help="fits of ours; the median time is reported")
     args = parser.parse_args(argv)
     try:
+        if args.command == "prepare":
+            from .data import default_data_dir, load_mnist_splits
+
+            load_mnist_splits(progress=_stderr_progress_bar)
+            print(f"MNIST ready in {default_data_dir()}")
+            return 0
         if args.command == "bench":
             from .bench import run_bench
 

@@ -19,6 +19,7 @@ import hashlib
 import os
 import tempfile
 import zipfile
+import zlib
 from pathlib import Path
 from typing import Callable
 
@@ -96,7 +97,7 @@ def _extract_verified(source_gz: Path, target: Path, expected_md5: str) -> None:
                 f"{digest.hexdigest()}, expected {expected_md5}. {_fix_hint(source_gz.parent)}"
             )
         os.replace(temporary, target)
-    except (OSError, EOFError, gzip.BadGzipFile) as error:
+    except (OSError, EOFError, gzip.BadGzipFile, zlib.error) as error:
         raise MnistDataError(
             f"{source_gz} is truncated or corrupted ({error}). {_fix_hint(source_gz.parent)}"
         ) from error

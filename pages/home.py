@@ -30,9 +30,9 @@ st.caption(f"Current settings: threshold {settings.threshold}, α = {settings.al
 
 st.subheader("The data")
 class_counts = np.bincount(splits.train_labels, minlength=10)
-st.plotly_chart(figures.class_bars(class_counts, f"Training images per digit (total {len(splits.train_labels):,}; "
-                                   f"test set {len(splits.test_labels):,})", "images", value_format=",d"),
-                width="stretch")
+st.markdown(f"{len(splits.train_labels):,} training images and {len(splits.test_labels):,} test images "
+            "of handwritten digits, 28 × 28 pixels in 256 grey levels. Training images per digit:")
+st.table({str(digit): [f"{count:,}"] for digit, count in enumerate(class_counts)}, hide_index=True)
 
 st.subheader("Test images: predicted / true")
 st.session_state.setdefault("home_batch", 0)
@@ -40,7 +40,7 @@ if st.button("🔀 Another random batch", key="home_new_batch"):
     st.session_state.home_batch += 1
 batch = np.random.default_rng(st.session_state.home_batch).choice(len(splits.test_labels), size=18, replace=False)
 predicted = result.test_predictions[batch]
-st.plotly_chart(figures.prediction_grid(splits.test_images[batch], predicted, splits.test_labels[batch]),
-                width="stretch")
+tiles, captions = figures.prediction_tiles(splits.test_images[batch], predicted, splits.test_labels[batch])
+st.image(tiles, caption=captions, width=118)
 errors = int(np.sum(predicted != splits.test_labels[batch]))
-st.caption(f"{errors} of 18 wrong in this batch (red, marked ✗). Batch {st.session_state.home_batch}.")
+st.caption(f"{errors} of 18 wrong in this batch (red frame, marked ✗). Batch {st.session_state.home_batch}.")

@@ -10,11 +10,13 @@
   the page (``performance.now()``, a MutationObserver, requestAnimationFrame). Also reported:
   mouse-up to the end of that script run. Two untimed warm-up strokes come first.
 * Cold start: from ``streamlit run`` (process start) to the Home page's "Test accuracy" metric
-  on screen and to the first run fully drawn (charts rendered; the target applies to this),
-  both timed in the page, in a browser that is already running: first with MNIST on disk as
-  the *.gz files only (a fresh scratch copy; with ``--data-dir`` whatever that folder holds),
-  then again with a fresh server process after the first one wrote whatever it caches on disk
-  (the extracted files, the decoded arrays, any model caches).
+  on screen and to the first run fully drawn (the target applies to this), both timed in the
+  page, in a browser that is already running, three times, each with a fresh server process:
+  1. MNIST as the *.gz files only (a fresh scratch copy; with ``--data-dir`` whatever that folder
+     holds): the server extracts them and decodes them with torchvision;
+  2. the data on disk as the first start left it (extracted files, decoded arrays), the trained-model
+     cache (``models/``) deleted;
+  3. everything cached, as the second start left it.
 
 Prints a markdown table. Targets: stroke p95 <= 300 ms, cold start <= 8 s, cached <= 5 s.
 """
@@ -175,7 +177,11 @@ def measure_cold_start(browser, data_dir: Path, log_path: Path) -> dict[str, flo
     try:
         healthy = server.wait_ready(timeout=120)
         page.goto(server.url + "/", timeout=120_000)
-        page.wait_for_function("() => window.__cold.drawn !== null", timeout=300_000)
+        page.wait_for_function("() => window.__cold.drawn !== null || "
+                               "!!document.querySelector('[data-testid=\"stException\"]')", timeout=300_000)
+        problems = harness.page_problems(page)
+        if problems:
+            raise RuntimeError(f"the first page failed: {problems}; server log {log_path}")
         cold = page.evaluate("() => window.__cold")
     finally:
         context.close()
@@ -214,9 +220,12 @@ def main() -> int:
         with sync_playwright() as playwright:
             browser = harness.launch_chromium(playwright)
             print(f"data dir: {data_dir}; server logs in {args.log_dir}", flush=True)
-            cold = measure_cold_start(browser, data_dir, args.log_dir / "cold-1.log")
-            print(f"cold start (data on disk): {cold}", flush=True)
-            cached = measure_cold_start(browser, data_dir, args.log_dir / "cold-2.log")
+            first = measure_cold_start(browser, data_dir, args.log_dir / "cold-1.log")
+            print(f"cold start (MNIST as *.gz only): {first}", flush=True)
+            shutil.rmtree(data_dir / "models", ignore_errors=True)  # trained-model caches (the softmax weights)
+            cold = measure_cold_start(browser, data_dir, args.log_dir / "cold-2.log")
+            print(f"cold start (data on disk, no model cache): {cold}", flush=True)
+            cached = measure_cold_start(browser, data_dir, args.log_dir / "cold-3.log")
             print(f"cold start (caches on disk): {cached}", flush=True)
             with harness.StreamlitServer(data_dir, args.log_dir / "strokes.log",
                                          extra_env={"NBCORE_LOG_RERUN_MS": "1"}) as server:
@@ -254,8 +263,12 @@ def main() -> int:
               f"| {percentile(server_runs, 95):.0f} ms | {max(server_runs):.0f} ms | | |")
     print("| | | | | | |")
     print("| measurement | health ok | metric visible | page fully drawn | target | |")
-    print(f"| cold start, MNIST *.gz on disk | {cold['health']:.1f} s | {cold['metric']:.1f} s "
-          f"| **{cold['drawn']:.1f} s** | ≤ {TARGETS['cold']:.0f} s | {verdict(cold['drawn'], TARGETS['cold'])} |")
+    print(f"| first start ever: MNIST as the four *.gz files only (extract, decode with torchvision) "
+          f"| {first['health']:.1f} s | {first['metric']:.1f} s | **{first['drawn']:.1f} s** "
+          f"| ≤ {TARGETS['cold']:.0f} s | {verdict(first['drawn'], TARGETS['cold'])} |")
+    print(f"| cold start, data on disk (extracted and decoded), no trained-model cache | {cold['health']:.1f} s "
+          f"| {cold['metric']:.1f} s | **{cold['drawn']:.1f} s** | ≤ {TARGETS['cold']:.0f} s "
+          f"| {verdict(cold['drawn'], TARGETS['cold'])} |")
     print(f"| cold start, disk caches written | {cached['health']:.1f} s | {cached['metric']:.1f} s "
           f"| **{cached['drawn']:.1f} s** | ≤ {TARGETS['cached']:.0f} s | {verdict(cached['drawn'], TARGETS['cached'])} |")
     print()

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import errno
 import gzip
+import os
+import shutil
+import subprocess
+import sys
 import urllib.error
 from pathlib import Path
 
@@ -14,6 +18,8 @@ from idx_fixtures import FILE_NAMES, SyntheticMnist, make_synthetic_mnist, md5_h
 
 import nbcore.data as data
 from nbcore import MnistDataError, default_data_dir, ensure_mnist, load_mnist, load_mnist_splits
+from nbcore.data import decoded_cache_path
+from tests.conftest import REPO, require
 
 
 @pytest.fixture
@@ -362,3 +368,31 @@ def test_a_damaged_or_stale_decoded_cache_is_rebuilt(tmp_path, synthetic, monkey
     np.testing.assert_array_equal(labels, synthetic.train_labels)
     with np.load(cache) as rebuilt:
         np.testing.assert_array_equal(rebuilt["images"], synthetic.train_images)
+
+
+def _run_prepare(data_dir: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "NBCORE_DATA_DIR": str(data_dir), "PYTHONPATH": str(REPO)}
+    return subprocess.run([sys.executable, "-m", "nbcore", "prepare"], cwd=REPO, env=env, capture_output=True,
+                          text=True, timeout=600)
+
+
+def test_cli_prepare_leaves_a_folder_that_loads_without_torchvision(mnist_root, tmp_path):
+    for gz in Path(mnist_root).glob("*-ubyte.gz"):
+        shutil.copy(gz, tmp_path / gz.name)
+    require(len(list(tmp_path.glob("*.gz"))) == 4, f"the four MNIST .gz files are not in {mnist_root}")
+    completed = _run_prepare(tmp_path)
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout.strip() == f"MNIST ready in {tmp_path}"
+    assert all(decoded_cache_path(tmp_path, train).is_file() for train in (True, False))
+    probe = ("import sys, nbcore; images = nbcore.load_mnist_splits(download=False)[0]; "
+             "print(images.shape, 'torchvision' in sys.modules)")
+    env = {**os.environ, "NBCORE_DATA_DIR": str(tmp_path), "PYTHONPATH": str(REPO)}
+    loaded = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=600)
+    assert loaded.stdout.strip() == "(60000, 28, 28) False", loaded.stderr
+
+
+def test_cli_prepare_names_a_corrupted_file_and_exits_2(tmp_path):
+    (tmp_path / "train-images-idx3-ubyte.gz").write_bytes(b"\x1f\x8b\x08\x00 not really gzip")
+    completed = _run_prepare(tmp_path)
+    assert completed.returncode == 2
+    assert "train-images-idx3-ubyte.gz is truncated or corrupted" in completed.stderr

@@ -30,13 +30,18 @@ def test_image_grid_places_every_image_with_its_own_pixel_coordinates():
     assert np.isnan(mosaic).sum() == mosaic.size - images.size  # gaps and the empty fourth tile
 
 
-def test_prediction_grid_marks_errors_in_red():
-    images = np.zeros((3, 28, 28))
-    figure = figures.prediction_grid(images, np.array([1, 2, 3]), np.array([1, 5, 3]), columns=3)
-    titles = [annotation.text for annotation in figure.layout.annotations]
-    assert titles == ["1 / 1", "✗ 2 / 5", "3 / 3"]
-    assert figure.layout.annotations[1].font.color == figures.ERROR_COLOUR
-    assert figure.layout.annotations[0].font.color == figures.OK_COLOUR
+def test_prediction_tiles_frame_errors_in_red_and_keep_the_pixels():
+    images = np.zeros((3, 28, 28), dtype=np.uint8)
+    images[1, 10, 20] = 255
+    tiles, captions = figures.prediction_tiles(images, np.array([1, 2, 3]), np.array([1, 5, 3]), scale=2, frame=3)
+    assert captions == ["1 / 1", "✗ 2 / 5", "3 / 3"]
+    assert all(tile.shape == (28 * 2 + 6, 28 * 2 + 6, 3) and tile.dtype == np.uint8 for tile in tiles)
+    assert tuple(tiles[1][0, 0]) == (0xd6, 0x27, 0x28) == tuple(int(figures.ERROR_COLOUR[i:i + 2], 16)
+                                                              for i in (1, 3, 5))
+    assert tuple(tiles[0][-1, -1]) == tuple(int(figures.OK_COLOUR[i:i + 2], 16) for i in (1, 3, 5))
+    inside = tiles[1][3:-3, 3:-3]
+    assert (inside[..., 0] == inside[..., 2]).all()  # grey inside the frame
+    assert inside[20, 40, 0] == inside[21, 41, 0] == 255 and inside[:, :, 0].sum() == 4 * 255
 
 
 def test_difference_map_is_symmetric_around_zero_and_survives_infinities():

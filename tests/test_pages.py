@@ -62,6 +62,12 @@ def caption_with(app: AppTest, text: str) -> str:
     return found[0]
 
 
+def gallery_captions(app: AppTest) -> list[str]:
+    """The captions of the pictures in Home's "predicted / true" gallery."""
+    [gallery] = app.get("image")
+    return gallery.captions
+
+
 def rerun(app: AppTest) -> AppTest:
     app.run()
     assert not app.exception, [item.value for item in app.exception]
@@ -71,10 +77,14 @@ def rerun(app: AppTest) -> AppTest:
 def test_home_shows_textbook_accuracy_and_reacts_to_alpha_and_batch_button():
     app = open_page("pages/home.py")
     assert metric(app, "Test accuracy (10,000 images)") == "0.8427"
-    grid_before = charts(app)[-1]
+    assert not charts(app), "Home draws without plotly, so that the landing page needs no plotly in the browser"
+    captions_before = gallery_captions(app)
+    assert len(captions_before) == 18 and all(re.fullmatch(r"(✗ )?\d / \d", caption) for caption in captions_before)
+    wrong = sum(caption.startswith("✗") for caption in captions_before)
+    assert caption_with(app, "of 18 wrong in this batch").startswith(f"{wrong} of 18")
     app.button(key="home_new_batch").click()
     rerun(app)
-    assert charts(app)[-1] != grid_before
+    assert gallery_captions(app) != captions_before
     app.select_slider(key=state._KEYS["alpha"]).set_value(100.0)
     rerun(app)
     assert metric(app, "Test accuracy (10,000 images)") != "0.8427"

@@ -100,6 +100,11 @@ def test_every_page_renders_without_errors(page, base_url):
     print(f"visited {len(pages)} pages: {', '.join('/' + p for p in pages)}")
 
 
+def test_server_starts_as_st_app_and_loads_mnist_at_start_up(warm_app):
+    """`streamlit run app.py` finds app.py's st.App, whose start-up hook prefetches MNIST (lab/startup.py)."""
+    assert "loading MNIST in the background while the server starts" in warm_app.log_text()
+
+
 # -- the Draw page ---------------------------------------------------------------------------
 def test_drawn_digits_are_predicted(page, base_url):
     """A plainly drawn 1, 0 and 7 (mouse strokes, canvas cleared in between) are classified as such."""

@@ -1,0 +1,97 @@
+"""lab/startup.py: the server loads MNIST in the background at start-up and hands it to the first script run."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import nbcore
+from lab import startup, state
+from tests.conftest import REPO
+
+HOME = f"import sys; sys.path.insert(0, {str(REPO)!r})\nfrom lab import shell\nshell.run(default_page='pages/home.py')\n"
+
+
+@pytest.fixture
+def fresh_cache(mnist_root, monkeypatch):
+    """MNIST from ``mnist_root``, no splits cached in memory and no prefetch pending, before and after."""
+    monkeypatch.setenv("NBCORE_DATA_DIR", str(mnist_root))
+    state._mnist_splits.clear()
+    while startup.take_prefetched(str(mnist_root)) is not None:
+        pass
+    yield mnist_root
+    state._mnist_splits.clear()
+
+
+def counting_loader(monkeypatch, replacement=None) -> list[str]:
+    """Replace nbcore.load_mnist_splits by a wrapper that records the calling thread's name."""
+    calls = []
+    inner = replacement or nbcore.load_mnist_splits
+
+    def load(*args, **kwargs):
+        calls.append(threading.current_thread().name)
+        return inner(*args, **kwargs)
+
+    monkeypatch.setattr(nbcore, "load_mnist_splits", load)
+    return calls
+
+
+def home_metric(app: AppTest) -> str:
+    return next(item.value for item in app.metric if item.label == "Test accuracy (10,000 images)")
+
+
+def test_the_first_run_takes_the_prefetched_splits_instead_of_loading_them_again(fresh_cache, monkeypatch):
+    calls = counting_loader(monkeypatch)
+    startup.prefetch_mnist()
+    app = AppTest.from_string(HOME, default_timeout=180)
+    app.run()
+    assert not app.exception and not app.error
+    assert home_metric(app) == "0.8427"
+    assert calls == ["nbcore-prefetch"], "MNIST was loaded again by the page instead of taken from the prefetch"
+    assert startup.take_prefetched(str(fresh_cache)) is None  # each prefetch is taken once
+
+
+def test_a_failed_prefetch_shows_its_message_and_the_next_visit_loads_again(fresh_cache, monkeypatch):
+    real_loader = nbcore.load_mnist_splits
+
+    def broken(*args, **kwargs):
+        raise nbcore.MnistDataError("train-images-idx3-ubyte is missing from the data folder (test).")
+
+    counting_loader(monkeypatch, broken)
+    startup.prefetch_mnist()
+    app = AppTest.from_string(HOME, default_timeout=180)
+    app.run()
+    assert not app.exception
+    assert [item.value for item in app.error] == [
+        "MNIST is not available. train-images-idx3-ubyte is missing from the data folder (test)."]
+    calls = counting_loader(monkeypatch, real_loader)  # the folder is fixed: a new visit loads it
+    app.run()
+    assert not app.exception and not app.error and home_metric(app) == "0.8427"
+    assert len(calls) == 1 and calls[0] != "nbcore-prefetch"
+
+
+def test_waiting_for_the_prefetch_passes_its_progress_on(monkeypatch, tmp_path):
+    monkeypatch.setenv("NBCORE_DATA_DIR", str(tmp_path))
+    release = threading.Event()
+
+    def slow(root, download=True, progress=None):
+        progress(0.5, "Checking train-images-idx3-ubyte")
+        release.wait(5)
+        return ("arrays",)
+
+    monkeypatch.setattr(nbcore, "load_mnist_splits", slow)
+    job = startup.prefetch_mnist()
+    assert startup.take_prefetched(str(tmp_path / "elsewhere")) is None  # another folder: not this load
+    seen = []
+
+    def progress(fraction: float, message: str) -> None:
+        seen.append((fraction, message))
+        if len(seen) == 3:
+            release.set()
+
+    started = time.perf_counter()
+    assert job.result(progress, poll_seconds=0.01) == ("arrays",)
+    assert (0.5, "Checking train-images-idx3-ubyte") in seen and time.perf_counter() - started < 5
