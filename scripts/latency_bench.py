@@ -49,13 +49,14 @@ INSTALL_PROBE_JS = """sig => {
             const b = window.__bench;
             if (b && b.up === null) b.up = performance.now();
         }, true);
-        new MutationObserver(() => {
+        new MutationObserver(records => {
             const b = window.__bench;
             if (!b || b.up === null) return;
             const state = app.getAttribute('data-test-script-state');
-            if (state === 'running') b.sawRunning = true;
-            else if (state === 'notRunning' && b.sawRunning && b.done === null) b.done = performance.now();
-        }).observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
+            // a quick run can go running -> notRunning before this callback: the records keep the old value
+            if (state === 'running' || records.some(record => record.oldValue === 'running')) b.sawRunning = true;
+            if (state === 'notRunning' && b.sawRunning && b.done === null) b.done = performance.now();
+        }).observe(app, {attributes: true, attributeFilter: ['data-test-script-state'], attributeOldValue: true});
         new MutationObserver(() => {
             const b = window.__bench;
             if (!b || b.up === null || b.update !== null || b.pending) return;

@@ -1,6 +1,6 @@
 """A classroom at once (#7): N students on the Draw page of one server, measured.
 
-    python scripts/load_bench.py [--sessions 10 30 60] [--duration 60] [--stagger 1] [--think 2 5]
+    python scripts/load_bench.py [--sessions 10 30 60] [--duration 60] [--stagger 1] [--think 2 5] [--step-px 12]
 
 For each N: a fresh ``streamlit run app.py`` (with NBCORE_LOG_RERUN_MS=1) that one visitor warms
 up (MNIST loaded, models trained), then N browser sessions: Playwright contexts on ONE Chromium,
@@ -11,6 +11,10 @@ the last one has loaded, repeating:
   draw a digit (1, 7, 0, 3, 2 in turn, one stroke each) -> wait for the prediction;   think;
   move the sidebar's alpha slider one stop (right, next time left) -> wait for the run;   think;
   Clear -> wait for the blank prompt;   think   (think = uniform in ``--think`` seconds).
+
+A stroke is Playwright mouse moves every ``--step-px`` pixels (12 by default, what a 60 Hz pointer reports
+on a quick stroke; until 23 Nov 2026 it was 5, which cost each page about 230 ms of main-thread time per
+stroke on this machine's shared cores).
 
 Reported per N, over the steady part (actions started after every session had loaded):
 
@@ -263,7 +267,7 @@ class Phase:
             self.error(session, text)
 
 
-async def stroke(page, points, origin, step_px: float = 5.0) -> None:
+async def stroke(page, points, origin, step_px: float) -> None:
     ox, oy = origin
     x, y = points[0]
     await page.mouse.move(ox + x, oy + y)
@@ -309,12 +313,12 @@ async def open_draw_page(page, url: str, timeout_ms: float):
     return origin
 
 
-async def draw_and_time(page, digit: int, origin, timeout_ms: float) -> tuple[float, str | None]:
+async def draw_and_time(page, digit: int, origin, timeout_ms: float, step_px: float) -> tuple[float, str | None]:
     """Draw ``digit`` (one stroke); (seconds from mouseup to the updated prediction, the digit shown)."""
     baseline = await page.evaluate(harness.DRAW_SIGNATURE_JS)
     await page.evaluate(PROBE_JS, ["stroke", baseline, None])
     [points] = DIGITS[digit]
-    await stroke(page, points, origin)
+    await stroke(page, points, origin, step_px)
     await page.wait_for_function("() => window.__lb.done !== null", timeout=timeout_ms, polling=100)
     result = await page.evaluate("() => window.__lb")
     shown = re.search(r"Naive Bayes prediction (\d)", result["text"] or "")
@@ -370,7 +374,7 @@ async def student(browser, url: str, index: int, phase: Phase, args) -> None:
             step += 1
             try:
                 began = time.monotonic()
-                seconds, shown = await draw_and_time(page, digit, origin, timeout_ms)
+                seconds, shown = await draw_and_time(page, digit, origin, timeout_ms, args.step_px)
                 phase.records.append(Record(index, "stroke", began, seconds, digit, shown))
                 if not await check_page(page, phase, index, f"after drawing a {digit}"):
                     return
@@ -525,6 +529,9 @@ def main() -> int:
     parser.add_argument("--stagger", type=float, default=1.0, help="seconds between session starts")
     parser.add_argument("--think", type=float, nargs=2, default=(2.0, 5.0), metavar=("MIN", "MAX"),
                         help="pause after each action, uniform in [MIN, MAX] seconds")
+    parser.add_argument("--step-px", type=float, default=12.0,
+                        help="pointer moves every this many px along a stroke (12: a 60 Hz pointer at 720 px/s, "
+                             "a quick stroke; each synthetic move costs this machine's shared CPU)")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds before a wait counts as an error")
     parser.add_argument("--load-timeout", type=float, default=180.0,
                         help="seconds a session may take to open /draw while the others are loading too")

@@ -8,6 +8,7 @@ redrawing it, and uploads (a digit picture, and files that are not pictures) beh
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 from PIL import Image, ImageDraw
@@ -26,6 +27,10 @@ def open_page(page, base_url: str, path: str) -> None:
 def assert_no_problems(page, where: str) -> None:
     problems = harness.page_problems(page)
     assert not problems, f"{where}: the page shows an exception or error:\n" + "\n---\n".join(problems)
+
+
+# the server's log line per script run (NBCORE_LOG_RERUN_MS=1, lab/shell.py): page and scope ("app" or "fragment")
+RERUN_LINES = re.compile(r"^NBCORE_RERUN page=(\S+) ms=\S+ outcome=\S+ scope=(\S+)$", re.MULTILINE)
 
 
 def open_draw_page(page, base_url: str) -> harness.Point:
@@ -119,6 +124,18 @@ def test_drawn_digits_are_predicted(page, base_url):
     wrong = {digit: shown for digit, shown in seen.items() if shown[0] != str(digit)}
     assert not wrong, f"drawn digit -> (prediction, delta): {seen}"
     assert all(delta.startswith("p = ") for _, delta in seen.values()), seen
+
+
+def test_a_stroke_reruns_only_the_drawing_part_of_the_page(page, base_url, warm_app):
+    """The canvas, predictions and evidence are an st.fragment: a stroke does not rerun the sidebar or the page."""
+    origin = open_draw_page(page, base_url)
+    lines_before = len(RERUN_LINES.findall(warm_app.log_text()))
+    harness.draw_digit(page, 1, origin)
+    assert harness.wait_for_prediction(page)[0] == "1"
+    harness.wait_for_run(page, charts=False)
+    new_runs = RERUN_LINES.findall(warm_app.log_text())[lines_before:]
+    assert new_runs and all(scope == "fragment" for _, scope in new_runs), new_runs
+    assert all(page_name == "draw" for page_name, _ in new_runs), new_runs
 
 
 def test_clear_then_second_drawing_replaces_prediction(page, base_url):
