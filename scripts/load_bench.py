@@ -75,6 +75,7 @@ ALPHA_STOPS = ("0", "0.001", "0.003", "0.01", "0.03", "0.1", "0.3", "0.5", "1", 
 # after the condition holds. kind "stroke": the prediction area (harness.DRAW_SIGNATURE_JS) differs from
 # ``baseline`` and shows a prediction. kind "run": the script is not running and the sidebar's formula
 # caption contains ``want``.
+STROKE_STEP_PX = 12.0  # a 60 Hz pointer on a quick stroke (720 px/s)
 PROBE_JS = """([kind, baseline, want]) => {
     window.__lb = {kind, baseline, want, start: null, done: null, pending: false, text: null};
     if (window.__lbInstalled) { window.__lbCheck(); return; }
@@ -267,7 +268,7 @@ class Phase:
             self.error(session, text)
 
 
-async def stroke(page, points, origin, step_px: float) -> None:
+async def stroke(page, points, origin, step_px: float = STROKE_STEP_PX) -> None:
     ox, oy = origin
     x, y = points[0]
     await page.mouse.move(ox + x, oy + y)
@@ -280,6 +281,10 @@ async def stroke(page, points, origin, step_px: float) -> None:
 
 
 async def canvas_origin(page, timeout_ms: float):
+    """As harness.canvas_origin: wait until the canvas a Clear replaced has left the page."""
+    from playwright.async_api import expect
+
+    await expect(page.locator(harness.CANVAS_SELECTOR)).to_have_count(1, timeout=timeout_ms)
     canvas = page.locator(harness.CANVAS_SELECTOR).first
     await canvas.wait_for(state="visible", timeout=timeout_ms)
     box = await canvas.bounding_box(timeout=timeout_ms)
@@ -313,7 +318,8 @@ async def open_draw_page(page, url: str, timeout_ms: float):
     return origin
 
 
-async def draw_and_time(page, digit: int, origin, timeout_ms: float, step_px: float) -> tuple[float, str | None]:
+async def draw_and_time(page, digit: int, origin, timeout_ms: float,
+                        step_px: float = STROKE_STEP_PX) -> tuple[float, str | None]:
     """Draw ``digit`` (one stroke); (seconds from mouseup to the updated prediction, the digit shown)."""
     baseline = await page.evaluate(harness.DRAW_SIGNATURE_JS)
     await page.evaluate(PROBE_JS, ["stroke", baseline, None])
@@ -408,12 +414,12 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
 
 
-async def warm_up(browser, url: str) -> None:
+async def warm_up(browser, url: str, step_px: float) -> None:
     """One visitor: loads MNIST and the models, draws a digit, moves alpha both ways, clears."""
     context = await browser.new_context(viewport=VIEWPORT)
     page = await context.new_page()
     origin = await open_draw_page(page, url, 300_000)
-    await draw_and_time(page, 1, origin, 120_000)
+    await draw_and_time(page, 1, origin, 120_000, step_px)
     await move_alpha_and_time(page, True, 120_000)
     await move_alpha_and_time(page, False, 120_000)
     await clear(page, 120_000)
@@ -428,7 +434,7 @@ async def run_phase(browser, data_dir: Path, log_dir: Path, sessions: int, args)
         if args.client_nice:  # the server runs at normal priority, the browser below it
             set_nice(group_pids(server.process.pid), 0)
         server.wait_ready(timeout=120)
-        await warm_up(browser, server.url)
+        await warm_up(browser, server.url, args.step_px)
         await asyncio.sleep(3)
         pgid = server.process.pid  # start_new_session: the leader's pid is the group id
         baseline = group_rss_mb(pgid)
@@ -529,7 +535,7 @@ def main() -> int:
     parser.add_argument("--stagger", type=float, default=1.0, help="seconds between session starts")
     parser.add_argument("--think", type=float, nargs=2, default=(2.0, 5.0), metavar=("MIN", "MAX"),
                         help="pause after each action, uniform in [MIN, MAX] seconds")
-    parser.add_argument("--step-px", type=float, default=12.0,
+    parser.add_argument("--step-px", type=float, default=STROKE_STEP_PX,
                         help="pointer moves every this many px along a stroke (12: a 60 Hz pointer at 720 px/s, "
                              "a quick stroke; each synthetic move costs this machine's shared CPU)")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds before a wait counts as an error")

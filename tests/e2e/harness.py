@@ -265,9 +265,17 @@ def canvas_locator(page):
     return page.locator(CANVAS_SELECTOR).first
 
 
-def canvas_origin(page) -> Point:
+def canvas_origin(page, timeout: float = 30.0) -> Point:
+    """Top-left corner of the canvas on the page, once there is only one.
+
+    Clear swaps in a new canvas (a new key), and the old one stays in the page until the run that
+    replaced it ends: a stroke on that one would be lost.
+    """
+    from playwright.sync_api import expect
+
+    expect(page.locator(CANVAS_SELECTOR)).to_have_count(1, timeout=timeout * 1000)
     canvas = canvas_locator(page)
-    canvas.wait_for(state="visible", timeout=30_000)
+    canvas.wait_for(state="visible", timeout=timeout * 1000)
     canvas.scroll_into_view_if_needed()
     box = canvas.bounding_box()
     assert box and round(box["width"]) == CANVAS_SIZE, f"unexpected canvas box {box}"
