@@ -1,0 +1,103 @@
+"""What one student's action costs this machine, by process: the denominator behind the load benchmark.
+
+    python scripts/action_cost.py [--data-dir DIR | --mnist-source DIR] [--cycles 8] [--step-px 12]
+
+One browser session on /draw of a fresh ``streamlit run app.py`` repeats ``--cycles`` times: Clear, then
+one stroke (a 1 or a 7), waiting for the prediction and the end of the run. Printed per cycle: CPU time
+of the page's main thread (Chrome DevTools ``Performance.getMetrics`` TaskDuration), of all Chromium
+processes, of Playwright's driver, of this Python client and of the server's process group. In the load
+benchmark every simulated student pays the browser's share on the same two cores as the server; a real
+student pays it on their own computer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "scripts"))
+
+from load_bench import STROKE_STEP_PX, _stat_fields, descendants, group_cpu_seconds  # noqa: E402
+from tests.e2e import harness  # noqa: E402
+
+
+def cpu_seconds_by_program(pids: list[int]) -> dict[str, float]:
+    """utime + stime of each process, summed by program name ("chromium", "node", ...)."""
+    totals: dict[str, float] = {}
+    for pid in pids:
+        fields = _stat_fields(f"/proc/{pid}/stat")
+        try:
+            with open(f"/proc/{pid}/comm") as handle:
+                name = handle.read().strip()
+        except OSError:
+            continue
+        if fields:
+            program = ("Chromium (all)" if "chrom" in name else "Playwright driver" if name.startswith("node")
+                       else name)
+            totals[program] = totals.get(program, 0.0) + (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return totals
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--mnist-source", type=Path, help="folder with the four MNIST *-ubyte.gz files")
+    source.add_argument("--data-dir", type=Path, help="use this NBCORE_DATA_DIR as it is")
+    parser.add_argument("--cycles", type=int, default=8)
+    parser.add_argument("--step-px", type=float, default=STROKE_STEP_PX)
+    args = parser.parse_args()
+    if not (harness.playwright_available() and harness.chromium_available()):
+        print(f"needs the playwright package and Chromium at {harness.CHROMIUM}", file=sys.stderr)
+        return 2
+    data_dir, scratch = harness.data_dir_for_script(args.data_dir, args.mnist_source, "nb-cost-")
+    from playwright.sync_api import sync_playwright
+
+    try:
+        with sync_playwright() as playwright, harness.StreamlitServer(
+                data_dir, REPO / "test-artifacts" / "action-cost.log") as server:
+            browser = harness.launch_chromium(playwright)
+            page = browser.new_context(viewport=harness.VIEWPORT).new_page()
+            page.goto(server.url + "/draw", timeout=180_000)
+            harness.wait_for_run(page, timeout=180)
+            devtools = page.context.new_cdp_session(page)
+            devtools.send("Performance.enable")
+
+            def snapshot() -> dict[str, float]:
+                metrics = {item["name"]: item["value"] for item in devtools.send("Performance.getMetrics")["metrics"]}
+                server_group = os.getpgid(server.process.pid)
+                return {"page main thread (of Chromium)": metrics["TaskDuration"],
+                        **cpu_seconds_by_program(descendants(os.getpid(), server_group)),
+                        "this Python client": time.process_time(), "server": group_cpu_seconds(server_group)}
+
+            def cycle(digit: int) -> None:
+                page.get_by_role("button", name="Clear").click()
+                page.locator('[data-testid="stAlert"]', has_text=harness.BLANK_PROMPT).wait_for()
+                harness.wait_for_run(page, charts=False)
+                harness.stroke(page, harness.DIGITS[digit][0], harness.canvas_origin(page), step_px=args.step_px)
+                harness.wait_for_prediction(page)
+                harness.wait_for_run(page)
+
+            cycle(1)  # warm-up
+            before, started = snapshot(), time.perf_counter()
+            for index in range(args.cycles):
+                cycle(7 if index % 2 else 1)
+            after, wall = snapshot(), time.perf_counter() - started
+            browser.close()
+    finally:
+        if scratch:
+            shutil.rmtree(scratch, ignore_errors=True)
+    print(f"CPU per action cycle (Clear + one stroke every {args.step_px:g} px), mean of {args.cycles}:")
+    for name in before:
+        print(f"  {name:<32} {(after[name] - before[name]) / args.cycles * 1000:6.0f} ms")
+    print(f"  {'wall time':<32} {wall / args.cycles * 1000:6.0f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
