@@ -53,12 +53,15 @@ class Prefetch:
         self.progress = (fraction, message)
 
     def result(self, progress: Callable[[float, str], None], poll_seconds: float = 0.1):
-        """Wait for the splits, passing the loader's progress on; re-raises what the load raised."""
+        """Wait for the splits, passing each new step of the loader's progress on; re-raises what the load raised."""
+        shown = None
         while True:
             try:
                 return self.future.result(timeout=poll_seconds)
             except TimeoutError:
-                progress(*self.progress)
+                if self.progress != shown:  # the browser redraws the bar on every update
+                    shown = self.progress
+                    progress(*shown)
 
 
 _pending: list[Prefetch] = []
