@@ -1,4 +1,4 @@
-"""Pure figure builders: arrays in, plotly figures out (no Streamlit, no model code).
+"""Pure figure builders: arrays in, plotly figures (or pictures for st.image) out; no Streamlit, no model code.
 
 Images are (28, 28) arrays shown with row 0 at the top, equal aspect, no grid.
 Fonts are sized to be read from the back of a classroom.
@@ -73,7 +73,7 @@ def image_grid(images: np.ndarray, titles: Sequence[str], columns: int,
 
 def prediction_tiles(images: np.ndarray, predicted: np.ndarray, true: np.ndarray, scale: int = 4,
                      frame: int = 3) -> tuple[list[np.ndarray], list[str]]:
-    """Test images as pictures for st.image: RGB uint8 (28 * scale + 2 * frame) squares and "predicted / true" captions.
+    """Test images as st.image pictures: RGB uint8 squares of side 28 * scale + 2 * frame, "predicted / true" captions.
 
     Errors get a red frame and a cross in the caption, right answers a green frame. Home uses pictures,
     not a plotly chart, so that the landing page draws without loading plotly in the browser.

@@ -12,7 +12,8 @@ import nbcore
 from lab import startup, state
 from tests.conftest import REPO
 
-HOME = f"import sys; sys.path.insert(0, {str(REPO)!r})\nfrom lab import shell\nshell.run(default_page='pages/home.py')\n"
+HOME = (f"import sys; sys.path.insert(0, {str(REPO)!r})\n"
+        "from lab import shell\nshell.run(default_page='pages/home.py')\n")
 
 
 @pytest.fixture

@@ -10,7 +10,6 @@ from __future__ import annotations
 import io
 import re
 
-import pytest
 from PIL import Image, ImageDraw
 
 from tests.e2e import harness
