@@ -61,6 +61,7 @@ function setUp(canvas, restore) {
   };
   canvas.addEventListener("pointerup", endStroke);
   canvas.addEventListener("pointercancel", endStroke);
+  canvas.dataset.ready = "true";  // listening: what tests wait for before they draw
   return pad;
 }
 

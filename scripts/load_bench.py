@@ -281,11 +281,12 @@ async def stroke(page, points, origin, step_px: float = STROKE_STEP_PX) -> None:
 
 
 async def canvas_origin(page, timeout_ms: float):
-    """As harness.canvas_origin: wait until the canvas a Clear replaced has left the page."""
+    """As harness.canvas_origin: one canvas on the page, and its script listens."""
     from playwright.async_api import expect
 
     await expect(page.locator(harness.CANVAS_SELECTOR)).to_have_count(1, timeout=timeout_ms)
-    canvas = page.locator(harness.CANVAS_SELECTOR).first
+    await expect(page.locator(harness.READY_CANVAS_SELECTOR)).to_have_count(1, timeout=timeout_ms)
+    canvas = page.locator(harness.READY_CANVAS_SELECTOR)
     await canvas.wait_for(state="visible", timeout=timeout_ms)
     box = await canvas.bounding_box(timeout=timeout_ms)
     return box["x"], box["y"]

@@ -258,6 +258,7 @@ def page_problems(page) -> list[str]:
 
 # -- the Draw page ---------------------------------------------------------------------------
 CANVAS_SELECTOR = "canvas.digit-canvas"  # lab/canvas.py; Playwright's CSS pierces the component's shadow root
+READY_CANVAS_SELECTOR = CANVAS_SELECTOR + '[data-ready="true"]'  # its script listens (lab/digit_canvas.js)
 
 
 def canvas_locator(page):
@@ -266,15 +267,17 @@ def canvas_locator(page):
 
 
 def canvas_origin(page, timeout: float = 30.0) -> Point:
-    """Top-left corner of the canvas on the page, once there is only one.
+    """Top-left corner of the canvas on the page, once there is only one and its script listens.
 
     Clear swaps in a new canvas (a new key), and the old one stays in the page until the run that
-    replaced it ends: a stroke on that one would be lost.
+    replaced it ends; a canvas re-created by a rerun takes a moment to get its listeners. A stroke
+    on either would be lost.
     """
     from playwright.sync_api import expect
 
     expect(page.locator(CANVAS_SELECTOR)).to_have_count(1, timeout=timeout * 1000)
-    canvas = canvas_locator(page)
+    expect(page.locator(READY_CANVAS_SELECTOR)).to_have_count(1, timeout=timeout * 1000)
+    canvas = page.locator(READY_CANVAS_SELECTOR)
     canvas.wait_for(state="visible", timeout=timeout * 1000)
     canvas.scroll_into_view_if_needed()
     box = canvas.bounding_box()
