@@ -326,6 +326,11 @@ async def draw_and_time(page, digit: int, origin, timeout_ms: float,
     await page.evaluate(PROBE_JS, ["stroke", baseline, None])
     [points] = DIGITS[digit]
     await stroke(page, points, origin, step_px)
+    return await prediction_after_stroke(page, timeout_ms)
+
+
+async def prediction_after_stroke(page, timeout_ms: float) -> tuple[float, str | None]:
+    """Wait for the prediction that the stroke drawn by draw_and_time brings; (seconds, the digit shown)."""
     await page.wait_for_function("() => window.__lb.done !== null", timeout=timeout_ms, polling=100)
     result = await page.evaluate("() => window.__lb")
     shown = re.search(r"Naive Bayes prediction (\d)", result["text"] or "")

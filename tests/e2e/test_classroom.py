@@ -99,9 +99,8 @@ async def draw_own_digit(page, digit: int, index: int, report: dict) -> str | No
     except PlaywrightTimeout:
         state = await canvas_state(page)
         if not isinstance(state, dict) or state["ink"] > 0:  # it arrived: keep waiting for the prediction
-            await page.wait_for_function("() => window.__lb.done !== null", timeout=TIMEOUT_MS, polling=100)
-            shown = re.search(r"Naive Bayes prediction (\d)", await page.evaluate("() => window.__lb.text") or "")
-            return shown.group(1) if shown else None
+            _, shown = await bench.prediction_after_stroke(page, TIMEOUT_MS)
+            return shown
     report["lost_strokes"].append(f"session {index}, digit {digit}")
     _, shown = await bench.draw_and_time(page, digit, await bench.canvas_origin(page, TIMEOUT_MS), TIMEOUT_MS)
     return shown
