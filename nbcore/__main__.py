@@ -26,7 +26,7 @@ def _add_evaluate(commands) -> None:
 def _stderr_progress_bar(fraction: float, message: str) -> None:
     """Draw ``[#####-----]  50%  message`` on stderr, redrawn in place; newline when done."""
     filled = round(30 * fraction)
-    sys.stderr.write(f"\r[{'#' * filled}{'-' * (30 - filled)}] {fraction:4.0%}  {message[:60]:<60}")
+    sys.stderr.write(f"\r[{'#' * filled}{'-' * (30 - filled)}] {fraction:4.0%}  {message[:72]:<72}")
     if fraction >= 1:
         sys.stderr.write("\n")
     sys.stderr.flush()

@@ -156,7 +156,7 @@ def ensure_mnist(root: Path | None = None, download: bool = True,
         if not found:
             raise MnistDataError(f"Downloading {name} into {root} did not produce the file.")
     if progress:
-        progress(1.0, "MNIST ready")
+        progress(1.0, "All four files verified")
     return root
 
 
@@ -237,22 +237,46 @@ def load_mnist(train: bool, root: Path | None = None, download: bool = True,
     every call; the decoded arrays are kept in ``MNIST/nbcore/*.npz`` (checked by the zip's
     CRC) so that later calls skip importing torchvision, which takes seconds.
     """
-    root = ensure_mnist(root, download=download, progress=progress)
-    return _decode_split(root, train)
+    return _load((train,), root, download, progress)
 
 
 def load_mnist_splits(root: Path | None = None, download: bool = True, progress: ProgressCallback | None = None
                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Both splits, the four source files md5-checked once: (train_images, train_labels, test_images, test_labels)."""
-    root = ensure_mnist(root, download=download, progress=progress)
-    return (*_decode_split(root, True), *_decode_split(root, False))
+    return _load((True, False), root, download, progress)
 
 
-def _decode_split(root: Path, train: bool) -> tuple[np.ndarray, np.ndarray]:
+CHECKING_SHARE = 0.2  # of the progress bar: finding and verifying the files; decoding takes the rest
+
+
+def _within(progress: ProgressCallback | None, start: float, end: float) -> ProgressCallback | None:
+    """``progress`` with its fractions mapped from [0, 1] into [start, end]."""
+    if progress is None:
+        return None
+    return lambda fraction, message: progress(start + (end - start) * fraction, message)
+
+
+def _load(splits: tuple[bool, ...], root: Path | None, download: bool, progress: ProgressCallback | None
+          ) -> tuple[np.ndarray, ...]:
+    """Verify the files, then decode each split in turn: (images, labels) per entry of ``splits``, flattened."""
+    root = ensure_mnist(root, download=download, progress=_within(progress, 0.0, CHECKING_SHARE))
+    arrays = []
+    for done, train in enumerate(splits):
+        start = CHECKING_SHARE + (1 - CHECKING_SHARE) * done / len(splits)
+        end = CHECKING_SHARE + (1 - CHECKING_SHARE) * (done + 1) / len(splits)
+        arrays.extend(_decode_split(root, train, _within(progress, start, end)))
+    if progress:
+        progress(1.0, "MNIST ready")
+    return tuple(arrays)
+
+
+def _decode_split(root: Path, train: bool, progress: ProgressCallback | None = None) -> tuple[np.ndarray, np.ndarray]:
     """One split's arrays from verified files: the decoded cache, else torchvision (which refills the cache)."""
     cached = _read_decoded(decoded_cache_path(root, train), train)
     if cached is not None:
         return cached
+    if progress:
+        progress(0.0, f"Decoding the {'training' if train else 'test'} images with torchvision (first start only)")
     from torchvision.datasets import MNIST
 
     try:

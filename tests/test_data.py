@@ -126,9 +126,23 @@ def test_progress_fractions_rise_to_one(tmp_path, synthetic):
 
 def test_load_mnist_passes_progress_through(tmp_path, synthetic):
     synthetic.write(tmp_path, "flat")
-    fractions = []
-    load_mnist(False, root=tmp_path, download=False, progress=lambda f, m: fractions.append(f))
-    assert fractions and fractions[-1] == 1.0
+    calls = []
+    load_mnist(False, root=tmp_path, download=False, progress=lambda f, m: calls.append((f, m)))
+    fractions = [fraction for fraction, _ in calls]
+    assert fractions == sorted(fractions) and fractions[-1] == 1.0 and calls[-1][1] == "MNIST ready"
+
+
+def test_progress_names_the_slow_first_decode_and_only_then(tmp_path, synthetic):
+    synthetic.write(tmp_path, "flat")
+    first, later = [], []
+    load_mnist_splits(root=tmp_path, download=False, progress=lambda f, m: first.append((f, m)))
+    load_mnist_splits(root=tmp_path, download=False, progress=lambda f, m: later.append((f, m)))
+    decoding = [(fraction, message) for fraction, message in first if "torchvision" in message]
+    assert [message.split()[2] for _, message in decoding] == ["training", "test"]
+    assert [fraction for fraction, _ in first] == sorted(fraction for fraction, _ in first)
+    assert decoding[0][0] < decoding[1][0] < 1.0
+    assert not [message for _, message in later if "torchvision" in message]  # decoded arrays cached on disk
+    assert later[-1] == (1.0, "MNIST ready")
 
 
 # -- broken files ----------------------------------------------------------------------------
