@@ -9,7 +9,8 @@ from lab.canvas import digit_canvas
 from nbcore.preprocess import ImageInputError, ink_from_canvas_png, ink_from_upload, mnist_frame
 
 settings = state.current_settings()
-model = state.model(settings)
+with st.sidebar:  # a new threshold's "Binarizing…" and "Counting pixels…" spinners show here: the canvas stays put
+    model = state.model(settings)
 softmax = state.softmax().model
 
 st.title("Draw a digit")

@@ -24,7 +24,6 @@ import concurrent.futures
 import importlib.util
 import re
 import sys
-import warnings
 
 import pytest
 
@@ -35,7 +34,6 @@ from tests.e2e.conftest import ARTIFACTS
 STUDENTS = (1, 0, 7, 2, 6)  # the digit each session draws (one stroke each)
 SLIDERS = '[data-testid="stSidebar"] [data-testid="stSlider"] input[type="range"]'
 TIMEOUT_MS = 120_000
-FIRST_WAIT_MS = 20_000  # for the prediction after a stroke, before the canvas is checked for ink
 # a canvas's ink pixels and where it sits on the page, for the report when a step fails
 CANVAS_STATE_JS = """c => {
     const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
@@ -82,34 +80,46 @@ async def canvas_state(page) -> dict | str:
         return f"no canvas ({type(error).__name__})"
 
 
-async def draw_own_digit(page, digit: int, index: int, report: dict) -> str | None:
-    """The load bench's draw_and_time, once more if the stroke left no ink on the canvas; the digit shown.
+# Arms a flag for the next script run: set once the page's script state has been "running".
+RUN_STARTED_JS = """() => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    window.__runStarted = false;
+    new MutationObserver((records, observer) => {
+        // a quick run can go running -> notRunning before this callback: the records keep the old value
+        if (app.getAttribute('data-test-script-state') === 'running'
+                || records.some(record => record.oldValue === 'running')) {
+            window.__runStarted = true;
+            observer.disconnect();
+        }
+    }).observe(app, {attributes: true, attributeFilter: ['data-test-script-state'], attributeOldValue: true});
+}"""
 
-    With five browsers on two cores, a synthetic stroke now and then never reaches the canvas at all
-    (no ink; about 1 run in 20 here, cause unknown, never a wrong or missing prediction for a stroke
-    that did arrive). Such a stroke is drawn again and recorded in ``report["lost_strokes"]``; the test
-    fails on a second one.
+
+async def press_and_wait_for_run(page, control, key: str) -> None:
+    """Press ``key`` on ``control`` and wait until the script run it causes has finished.
+
+    Waiting for "notRunning" alone is not enough: for 100-200 ms after the key the page still says
+    so, until the server starts the run. A stroke begun in that gap lands while the run redraws the
+    page, and a new threshold's spinners pushed the canvas 54 px down under it (now they show in
+    the sidebar): the stroke then missed the canvas (no ink, no prediction: twice in fresh-clone CI
+    and once in 23 local runs, always session 0, the one that had just changed the threshold).
     """
-    from playwright.async_api import TimeoutError as PlaywrightTimeout
+    await page.evaluate(RUN_STARTED_JS)
+    await control.focus(timeout=TIMEOUT_MS)
+    await page.keyboard.press(key)
+    await page.wait_for_function("() => window.__runStarted", timeout=TIMEOUT_MS, polling=50)
+    await bench.wait_for_run(page, TIMEOUT_MS)
 
-    try:
-        origin = await bench.canvas_origin(page, TIMEOUT_MS)
-        _, shown = await bench.draw_and_time(page, digit, origin, FIRST_WAIT_MS)
-        return shown
-    except PlaywrightTimeout:
-        state = await canvas_state(page)
-        if not isinstance(state, dict) or state["ink"] > 0:  # it arrived: keep waiting for the prediction
-            _, shown = await bench.prediction_after_stroke(page, TIMEOUT_MS)
-            return shown
-    report["lost_strokes"].append(f"session {index}, digit {digit}")
-    _, shown = await bench.draw_and_time(page, digit, await bench.canvas_origin(page, TIMEOUT_MS), TIMEOUT_MS)
-    return shown
+
+async def draw_own_digit(page, digit: int) -> str | None:
+    """The load bench's draw_and_time on this page's one ready canvas; the digit shown."""
+    return (await bench.draw_and_time(page, digit, await bench.canvas_origin(page, TIMEOUT_MS), TIMEOUT_MS))[1]
 
 
 async def classroom(url: str) -> dict:
     from playwright.async_api import async_playwright
 
-    report = {"page_errors": [], "problems": [], "lost_strokes": []}
+    report = {"page_errors": [], "problems": []}
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(executable_path=str(harness.CHROMIUM),
                                                    args=harness.CHROMIUM_ARGS)
@@ -132,18 +142,11 @@ async def classroom(url: str) -> dict:
                 report["sidebars"] = [await page.locator('[data-testid="stSidebar"]').inner_text() for page in pages]
 
                 report["step"] = "student 0 sets the threshold to 1"
-                threshold = pages[0].locator(SLIDERS).first
-                await threshold.focus()
-                await pages[0].keyboard.press("Home")
-                await pages[0].wait_for_function(
-                    f"() => document.querySelector({SLIDERS!r}).getAttribute('aria-valuetext') === '1'", timeout=TIMEOUT_MS)
-                await bench.wait_for_run(pages[0], TIMEOUT_MS)
+                await press_and_wait_for_run(pages[0], pages[0].locator(SLIDERS).first, "Home")
                 report["thresholds"] = [await page.locator(SLIDERS).first.get_attribute("aria-valuetext") for page in pages]
 
                 report["step"] = "everyone draws at once"
-                # each canvas is located again (draw_own_digit): the first runs of a fresh server can
-                # re-render the page once more, through app.py, after the canvas first appeared
-                drawn = await asyncio.gather(*(draw_own_digit(page, digit, index, report)
+                drawn = await asyncio.gather(*(draw_own_digit(page, digit)
                                                for index, (page, digit) in enumerate(zip(pages, STUDENTS))))
                 await asyncio.gather(*(bench.wait_for_run(page, TIMEOUT_MS) for page in pages))
                 report["first_predictions"] = list(drawn)
@@ -153,7 +156,7 @@ async def classroom(url: str) -> dict:
                 report["step"] = "student 1 moves alpha, the others clear and redraw"
                 async def redraw(index: int) -> str | None:
                     await bench.clear(pages[index], TIMEOUT_MS)
-                    shown = await draw_own_digit(pages[index], STUDENTS[index], index, report)
+                    shown = await draw_own_digit(pages[index], STUDENTS[index])
                     await bench.wait_for_run(pages[index], TIMEOUT_MS)
                     return shown
 
@@ -182,9 +185,6 @@ def test_five_students_at_once_each_see_their_own_digit_and_settings(classroom_s
     report = run_in_worker(classroom, classroom_server.url)
     everything = "\n".join(f"{key}: {value}" for key, value in report.items())
     assert "failure" not in report, f"{report['failure']}\n{everything}\n{classroom_server.log_tail()}"
-    assert len(report["lost_strokes"]) <= 1, f"strokes that never reached their canvas: {everything}"
-    if report["lost_strokes"]:
-        warnings.warn(f"a stroke never reached its canvas and was drawn again: {report['lost_strokes']}")
 
     assert all("Model settings" in sidebar for sidebar in report["sidebars"]), \
         f"a session that followed a link to /draw did not get the app's sidebar:\n{everything}"
