@@ -17,7 +17,7 @@ import numpy as np
 import streamlit as st
 
 import lab
-from lab import startup
+from lab import jobs, startup
 import nbcore
 import nbcore.evaluate
 from nbcore import spam
@@ -102,30 +102,48 @@ def _shared(function):
         return _read_only(function(*args, **kwargs))
     return wrapper
 
+
+def _finished(job_function, *args, label: str):
+    """The result of the cached ``BackgroundJob`` ``job_function(*args)``; waits behind a progress bar headed ``label``.
+
+    The bar is drawn here, outside the cached function and only while waiting, so that later runs have
+    nothing to replay (``lab/jobs.py``). A job that failed leaves its cache, so the next run starts it
+    again, and its exception is raised here.
+    """
+    job = job_function(*args)
+    slot = st.empty()  # in every run, so that what follows keeps its place (a canvas that moved would be re-made)
+    if not job.future.done():
+        slot.progress(0.0, text=f"{label}…")
+        job.wait(lambda fraction, message: slot.progress(min(max(fraction, 0.0), 1.0), text=f"{label}: {message}"))
+        slot.empty()
+    if job.future.exception() is not None:
+        job_function.clear(*args)
+    return job.future.result()
+
+
+@st.cache_resource(show_spinner=False)
+def _mnist_load(data_dir: str) -> jobs.BackgroundJob:
+    """The server's one load of MNIST from ``data_dir``: the one begun at start-up (app.py's lifespan), else a new one."""
+    return startup.take_prefetched(data_dir) or jobs.BackgroundJob(
+        lambda progress: nbcore.load_mnist_splits(root=data_dir, progress=progress)).start("nbcore-load")
+
+
 @st.cache_resource(show_spinner=False)
 @_shared
 def _mnist_splits(data_dir: str) -> MnistSplits:
-    bar = st.progress(0.0, text="Preparing MNIST…")  # created here so that the cache can replay it
-
-    def show_progress(fraction: float, message: str) -> None:
-        bar.progress(min(max(fraction, 0.0), 1.0), text=f"Preparing MNIST: {message}")
-
-    prefetched = startup.take_prefetched(data_dir)  # loading since the server started (app.py's lifespan)
-    if prefetched is not None:
-        splits = MnistSplits(*prefetched.result(show_progress))
-    else:
-        splits = MnistSplits(*nbcore.load_mnist_splits(root=data_dir, progress=show_progress))
-    bar.empty()
-    return splits
+    """Both splits of the finished load (``mnist()`` has waited for it)."""
+    return MnistSplits(*_mnist_load(data_dir).future.result())
 
 
 def mnist() -> MnistSplits:
-    """Both MNIST splits, loaded once per server; progress on screen the first time, a clear stop on errors."""
+    """Both MNIST splits, loaded once per server; a progress bar while loading, a clear stop on errors."""
+    data_dir = str(nbcore.default_data_dir())
     try:
-        return _mnist_splits(str(nbcore.default_data_dir()))
+        _finished(_mnist_load, data_dir, label="Preparing MNIST")
     except nbcore.MnistDataError as error:
         st.error(f"MNIST is not available. {error}")
         st.stop()
+    return _mnist_splits(data_dir)
 
 
 def _loaded() -> MnistSplits:
@@ -264,18 +282,18 @@ class SoftmaxEvaluation:
 
 
 @st.cache_resource(show_spinner=False, max_entries=2)
-@_shared
-def softmax(preset: str = "default") -> SoftmaxEvaluation:
-    """Softmax regression trained once per server (weights cached on disk across restarts)."""
+def _softmax_training(preset: str) -> jobs.BackgroundJob:
+    """Softmax regression loaded from its disk cache, or trained, in the background: (model, info)."""
     splits = _loaded()
-    bar = st.progress(0.0, text="Softmax regression: loading or training…")  # replayed by the cache
+    return jobs.BackgroundJob(lambda progress: nbcore.load_or_train_softmax(
+        splits.train_images, splits.train_labels, preset=preset, progress=progress)).start("nbcore-softmax")
 
-    def show_progress(fraction: float, message: str) -> None:
-        bar.progress(min(max(fraction, 0.0), 1.0), text=f"Training softmax regression: {message}")
 
-    model, info = nbcore.load_or_train_softmax(splits.train_images, splits.train_labels, preset=preset,
-                                               progress=show_progress)
-    bar.empty()
+@st.cache_resource(show_spinner=False, max_entries=2)
+@_shared
+def _softmax_evaluation(preset: str) -> SoftmaxEvaluation:
+    splits = _loaded()
+    model, info = _softmax_training(preset).future.result()
     test_proba = model.predict_proba(splits.test_images)
     test_predictions = test_proba.argmax(axis=1)
     train_log_proba = model.predict_log_proba(splits.train_images)
@@ -286,22 +304,31 @@ def softmax(preset: str = "default") -> SoftmaxEvaluation:
         mean_train_loglik=mean_true_class_loglik(train_log_proba, splits.train_labels))
 
 
+def softmax(preset: str = "default") -> SoftmaxEvaluation:
+    """Softmax regression trained once per server (weights cached on disk across restarts), and its scores."""
+    _finished(_softmax_training, preset, label="Training softmax regression")
+    return _softmax_evaluation(preset)
+
+
+@st.cache_resource(show_spinner=False)
+def _softmax_curve_job() -> jobs.BackgroundJob:
+    splits = _loaded()
+    return jobs.BackgroundJob(lambda progress: learning_curve(
+        {"softmax regression": nbcore.evaluate.softmax_learner}, splits.train_images, splits.train_labels,
+        splits.test_images, splits.test_labels, nbcore.evaluate.LEARNING_CURVE_SIZES,
+        nbcore.evaluate.LEARNING_CURVE_SEEDS, progress=progress)).start("nbcore-curve")
+
+
 @st.cache_resource(show_spinner=False)
 @_shared
+def _softmax_curve() -> dict[str, np.ndarray]:
+    return _softmax_curve_job().future.result()
+
+
 def softmax_learning_curve() -> dict[str, np.ndarray]:
     """Softmax test accuracy over training-set sizes and seeds (about 10 s, once per server)."""
-    splits = _loaded()
-    bar = st.progress(0.0, text="Learning curve…")
-
-    def show_progress(fraction: float, message: str) -> None:
-        bar.progress(min(max(fraction, 0.0), 1.0), text=f"Learning curve, softmax regression: {message}")
-
-    curve = learning_curve({"softmax regression": nbcore.evaluate.softmax_learner}, splits.train_images,
-                           splits.train_labels, splits.test_images, splits.test_labels,
-                           nbcore.evaluate.LEARNING_CURVE_SIZES, nbcore.evaluate.LEARNING_CURVE_SEEDS,
-                           progress=show_progress)
-    bar.empty()
-    return curve
+    _finished(_softmax_curve_job, label="Learning curve, softmax regression")
+    return _softmax_curve()
 
 
 @st.cache_resource(show_spinner="Learning curve for naive Bayes…", max_entries=32)
@@ -364,25 +391,26 @@ def gaussian_mnist(splits: MnistSplits) -> GaussianMnist:
 
 
 @st.cache_resource(show_spinner=False)
+def _sms_load(data_dir: str) -> jobs.BackgroundJob:
+    return jobs.BackgroundJob(lambda progress: spam.load_sms(data_dir, progress=progress)).start("nbcore-sms")
+
+
+@st.cache_resource(show_spinner=False)
 @_shared
 def _sms(data_dir: str) -> tuple[tuple[str, ...], np.ndarray]:
-    bar = st.progress(0.0, text="Preparing the SMS Spam Collection…")  # created here so that the cache can replay it
-
-    def show_progress(fraction: float, message: str) -> None:
-        bar.progress(min(max(fraction, 0.0), 1.0), text=message)
-
-    texts, labels = spam.load_sms(data_dir, progress=show_progress)
-    bar.empty()
+    texts, labels = _sms_load(data_dir).future.result()
     return tuple(texts), labels
 
 
 def sms() -> tuple[tuple[str, ...], np.ndarray]:
     """All messages and labels (0 = ham, 1 = spam), loaded once per server; a clear stop on errors."""
+    data_dir = str(nbcore.default_data_dir())
     try:
-        return _sms(str(nbcore.default_data_dir()))
+        _finished(_sms_load, data_dir, label="Preparing the SMS Spam Collection")
     except spam.SpamDataError as error:
         st.error(f"The SMS Spam Collection is not available. {error}")
         st.stop()
+    return _sms(data_dir)
 
 
 @st.cache_resource(show_spinner="Splitting, counting words and tuning k on the held-out messages…")

@@ -256,11 +256,12 @@ def test_every_shared_cache_returns_read_only_arrays(data_dir, quiet_streamlit):
         run_clean(app_for(page), page)
     folder = str(nbcore.default_data_dir())
     splits = state._loaded()
-    calls = {
-        "_mnist_splits": (folder,), "features": (128,), "counted_model": (128,), "evaluation": (state.TEXTBOOK,),
-        "smoothing_curve": (128, "empirical"), "zero_smoothing": (128, "empirical"), "softmax": ("default",),
-        "softmax_learning_curve": (), "bernoulli_learning_curve": (state.TEXTBOOK,), "iris": (),
-        "_gaussian_mnist": (folder, splits), "_sms": (folder,), "_spam_experiments": (folder,),
+    calls = {  # the background jobs' own results are checked through the caches that shape them
+        "_mnist_load": (folder,), "_mnist_splits": (folder,), "features": (128,), "counted_model": (128,),
+        "evaluation": (state.TEXTBOOK,), "smoothing_curve": (128, "empirical"), "zero_smoothing": (128, "empirical"),
+        "_softmax_training": ("default",), "_softmax_evaluation": ("default",), "_softmax_curve_job": (),
+        "_softmax_curve": (), "bernoulli_learning_curve": (state.TEXTBOOK,), "iris": (),
+        "_gaussian_mnist": (folder, splits), "_sms_load": (folder,), "_sms": (folder,), "_spam_experiments": (folder,),
     }
     cached = sorted(name for name, value in vars(state).items() if isinstance(value, CachedFunc))
     assert cached == sorted(calls), f"lab.state's cached functions changed: add them here ({cached})"
@@ -270,9 +271,15 @@ def test_every_shared_cache_returns_read_only_arrays(data_dir, quiet_streamlit):
 
 
 # -- 3. files going bad while the app runs --------------------------------------------------------
+def forget_softmax() -> None:
+    """Drop the server's softmax regression from memory, as a restart would."""
+    state._softmax_training.clear()
+    state._softmax_evaluation.clear()
+
+
 def test_corrupted_softmax_cache_file_while_the_app_runs(data_dir, test_images, quiet_streamlit):
     images, _ = test_images
-    state.softmax.clear()  # load from this module's models/ folder
+    forget_softmax()  # load from this module's models/ folder
     try:
         first = run_clean(app_for("pages/draw.py", draw_frame=images[0]), "draw")
         assert_defined_prediction(first)
@@ -290,7 +297,7 @@ def test_corrupted_softmax_cache_file_while_the_app_runs(data_dir, test_images, 
         assert metric(again, "Softmax prediction").proto.delta == softmax_shown
 
         # a restart (here: the cache entry dropped) finds the bad file, retrains and rewrites it
-        state.softmax.clear()
+        forget_softmax()
         retrained = run_clean(app_for("pages/draw.py", draw_frame=images[0]), "draw, after restart")
         info = state.softmax().info
         assert info["cache"] == "corrupt" and info["saved"], info
@@ -300,7 +307,7 @@ def test_corrupted_softmax_cache_file_while_the_app_runs(data_dir, test_images, 
         _, check = nbcore.load_or_train_softmax(splits.train_images, splits.train_labels, cache_dir=data_dir / "models")
         assert check["cache"] == "hit", check
     finally:
-        state.softmax.clear()
+        forget_softmax()
 
 
 def test_data_folder_deleted_while_the_app_runs(data_dir, tmp_path, monkeypatch, test_images):
