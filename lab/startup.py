@@ -16,7 +16,7 @@ import importlib
 import sys
 import threading
 
-from lab.jobs import BackgroundJob
+from lab.jobs import BackgroundJob, ProgressCallback
 
 # what the first page run imports, warmed in the background after the data
 WARM_IMPORTS = ("lab.shell", "lab.figures")
@@ -30,7 +30,7 @@ class MnistPrefetch(BackgroundJob):
         self.data_dir: str | None = None
         self.data_dir_known = threading.Event()
 
-    def _load(self, progress) -> tuple:
+    def _load(self, progress: ProgressCallback) -> tuple:
         """(train_images, train_labels, test_images, test_labels) from ``$NBCORE_DATA_DIR`` or the default folder."""
         try:
             import nbcore  # here, not at the top: it takes a while, and the server should not wait for it

@@ -306,7 +306,7 @@ def _softmax_evaluation(preset: str) -> SoftmaxEvaluation:
 
 def softmax(preset: str = "default") -> SoftmaxEvaluation:
     """Softmax regression trained once per server (weights cached on disk across restarts), and its scores."""
-    _finished(_softmax_training, preset, label="Training softmax regression")
+    _finished(_softmax_training, preset, label="Softmax regression")
     return _softmax_evaluation(preset)
 
 
@@ -327,7 +327,7 @@ def _softmax_curve() -> dict[str, np.ndarray]:
 
 def softmax_learning_curve() -> dict[str, np.ndarray]:
     """Softmax test accuracy over training-set sizes and seeds (about 10 s, once per server)."""
-    _finished(_softmax_curve_job, label="Learning curve, softmax regression")
+    _finished(_softmax_curve_job, label="Learning curve")
     return _softmax_curve()
 
 
@@ -406,7 +406,7 @@ def sms() -> tuple[tuple[str, ...], np.ndarray]:
     """All messages and labels (0 = ham, 1 = spam), loaded once per server; a clear stop on errors."""
     data_dir = str(nbcore.default_data_dir())
     try:
-        _finished(_sms_load, data_dir, label="Preparing the SMS Spam Collection")
+        _finished(_sms_load, data_dir, label="SMS Spam Collection")
     except spam.SpamDataError as error:
         st.error(f"The SMS Spam Collection is not available. {error}")
         st.stop()
