@@ -146,8 +146,7 @@ async def classroom(url: str) -> dict:
                 report["thresholds"] = [await page.locator(SLIDERS).first.get_attribute("aria-valuetext") for page in pages]
 
                 report["step"] = "everyone draws at once"
-                drawn = await asyncio.gather(*(draw_own_digit(page, digit)
-                                               for index, (page, digit) in enumerate(zip(pages, STUDENTS))))
+                drawn = await asyncio.gather(*(draw_own_digit(page, digit) for page, digit in zip(pages, STUDENTS)))
                 await asyncio.gather(*(bench.wait_for_run(page, TIMEOUT_MS) for page in pages))
                 report["first_predictions"] = list(drawn)
                 report["first_signatures"] = [await page.evaluate(harness.DRAW_SIGNATURE_JS) for page in pages]
