@@ -384,10 +384,14 @@ def test_a_damaged_or_stale_decoded_cache_is_rebuilt(tmp_path, synthetic, monkey
         np.testing.assert_array_equal(rebuilt["images"], synthetic.train_images)
 
 
-def _run_prepare(data_dir: Path) -> subprocess.CompletedProcess:
+def _python(args: list[str], data_dir: Path) -> subprocess.CompletedProcess:
+    """``python args`` in a fresh process with NBCORE_DATA_DIR=data_dir."""
     env = {**os.environ, "NBCORE_DATA_DIR": str(data_dir), "PYTHONPATH": str(REPO)}
-    return subprocess.run([sys.executable, "-m", "nbcore", "prepare"], cwd=REPO, env=env, capture_output=True,
-                          text=True, timeout=600)
+    return subprocess.run([sys.executable, *args], cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
+
+
+def _run_prepare(data_dir: Path) -> subprocess.CompletedProcess:
+    return _python(["-m", "nbcore", "prepare"], data_dir)
 
 
 def test_cli_prepare_leaves_a_folder_that_loads_without_torchvision(mnist_root, tmp_path):
@@ -400,8 +404,7 @@ def test_cli_prepare_leaves_a_folder_that_loads_without_torchvision(mnist_root, 
     assert all(decoded_cache_path(tmp_path, train).is_file() for train in (True, False))
     probe = ("import sys, nbcore; images = nbcore.load_mnist_splits(download=False)[0]; "
              "print(images.shape, 'torchvision' in sys.modules)")
-    env = {**os.environ, "NBCORE_DATA_DIR": str(tmp_path), "PYTHONPATH": str(REPO)}
-    loaded = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=600)
+    loaded = _python(["-c", probe], tmp_path)
     assert loaded.stdout.strip() == "(60000, 28, 28) False", loaded.stderr
 
 

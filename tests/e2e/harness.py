@@ -22,7 +22,7 @@ import tempfile
 import time
 import urllib.request
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -218,6 +218,33 @@ def sidebar_page_paths(page, base_url: str) -> list[str]:
         if path not in paths:
             paths.append(path)
     return paths
+
+
+# Arms a flag for the next script run: set once the page's script state has been "running".
+RUN_STARTED_JS = """() => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    window.__runStarted = false;
+    new MutationObserver((records, observer) => {
+        // a quick run can go running -> notRunning before this callback: the records keep the old value
+        if (app.getAttribute('data-test-script-state') === 'running'
+                || records.some(record => record.oldValue === 'running')) {
+            window.__runStarted = true;
+            observer.disconnect();
+        }
+    }).observe(app, {attributes: true, attributeFilter: ['data-test-script-state'], attributeOldValue: true});
+}"""
+
+
+def run_after(page, action: Callable[[], object], timeout: float = 60.0, charts: bool = True) -> None:
+    """Do ``action()`` (a click, a key) and wait until the script run it causes has started and ended.
+
+    ``wait_for_run`` alone could return at once: for 100-200 ms after the action the page still says
+    "notRunning", until the server starts the run.
+    """
+    page.evaluate(RUN_STARTED_JS)
+    action()
+    page.wait_for_function("() => window.__runStarted", timeout=timeout * 1000, polling=50)
+    wait_for_run(page, timeout=timeout, charts=charts)
 
 
 def wait_for_run(page, timeout: float = 60.0, settle: float = 0.0, charts: bool = True) -> None:

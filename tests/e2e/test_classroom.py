@@ -80,23 +80,8 @@ async def canvas_state(page) -> dict | str:
         return f"no canvas ({type(error).__name__})"
 
 
-# Arms a flag for the next script run: set once the page's script state has been "running".
-RUN_STARTED_JS = """() => {
-    const app = document.querySelector('[data-testid="stApp"]');
-    window.__runStarted = false;
-    new MutationObserver((records, observer) => {
-        // a quick run can go running -> notRunning before this callback: the records keep the old value
-        if (app.getAttribute('data-test-script-state') === 'running'
-                || records.some(record => record.oldValue === 'running')) {
-            window.__runStarted = true;
-            observer.disconnect();
-        }
-    }).observe(app, {attributes: true, attributeFilter: ['data-test-script-state'], attributeOldValue: true});
-}"""
-
-
 async def press_and_wait_for_run(page, control, key: str) -> None:
-    """Press ``key`` on ``control`` and wait until the script run it causes has finished.
+    """Press ``key`` on ``control`` and wait until the script run it causes has finished (as harness.run_after).
 
     Waiting for "notRunning" alone is not enough: for 100-200 ms after the key the page still says
     so, until the server starts the run. A stroke begun in that gap lands while the run redraws the
@@ -104,7 +89,7 @@ async def press_and_wait_for_run(page, control, key: str) -> None:
     the sidebar): the stroke then missed the canvas (no ink, no prediction: twice in fresh-clone CI
     and once in 23 local runs, always session 0, the one that had just changed the threshold).
     """
-    await page.evaluate(RUN_STARTED_JS)
+    await page.evaluate(harness.RUN_STARTED_JS)
     await control.focus(timeout=TIMEOUT_MS)
     await page.keyboard.press(key)
     await page.wait_for_function("() => window.__runStarted", timeout=TIMEOUT_MS, polling=50)

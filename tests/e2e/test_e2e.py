@@ -55,8 +55,7 @@ def click_clear(page) -> None:
 
 
 def choose_input(page, option: str) -> None:
-    page.locator('[data-testid="stButtonGroup"]').get_by_text(option, exact=True).click()
-    harness.wait_for_run(page, settle=0.3)
+    harness.run_after(page, page.locator('[data-testid="stButtonGroup"]').get_by_text(option, exact=True).click)
 
 
 def upload(page, name: str, data: bytes, mime: str) -> None:
@@ -190,8 +189,7 @@ def test_drawing_survives_a_visit_to_another_page(page, base_url):
     ink_before = harness.canvas_ink_pixels(page)
 
     for name in ("Heatmaps", "Draw"):  # the sidebar's links navigate within the same session
-        page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=name).click()
-        harness.wait_for_run(page, timeout=60, settle=0.3)
+        harness.run_after(page, page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=name).click)
     harness.canvas_origin(page)
     for _ in range(50):  # the saved drawing is painted once its PNG has loaded in the browser
         if harness.canvas_ink_pixels(page) > 0:
