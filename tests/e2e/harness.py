@@ -235,16 +235,26 @@ RUN_STARTED_JS = """() => {
 }"""
 
 
-def run_after(page, action: Callable[[], object], timeout: float = 60.0, charts: bool = True) -> None:
-    """Do ``action()`` (a click, a key) and wait until the script run it causes has started and ended.
+def run_after(page, action: Callable[[], object], shown_js: str | None = None, timeout: float = 60.0,
+              charts: bool = True) -> None:
+    """Do ``action()`` (a click, a key) and wait until the script run it causes has ended.
 
-    ``wait_for_run`` alone could return at once: for 100-200 ms after the action the page still says
-    "notRunning", until the server starts the run.
+    The run has begun once the page has said "running", or once ``shown_js`` (a JS predicate for
+    what the run puts on the page) holds; then wait until the page is idle. Both signals are needed:
+    for 100-200 ms after the action the page still says "notRunning" (the server has not started the
+    run), and a run of a few ms (a fragment's) can start and end within one render, so that the page
+    never says "running" at all (11 of 40 input switches on Draw).
     """
     page.evaluate(RUN_STARTED_JS)
     action()
-    page.wait_for_function("() => window.__runStarted", timeout=timeout * 1000, polling=50)
+    page.wait_for_function(f"() => window.__runStarted || ({shown_js or '() => false'})()",
+                           timeout=timeout * 1000, polling=50)
     wait_for_run(page, timeout=timeout, charts=charts)
+
+
+def title_shown_js(text: str) -> str:
+    """A JS predicate for ``run_after``: the page's title (its h1) contains ``text``."""
+    return f"() => [...document.querySelectorAll('h1')].some(h => h.innerText.includes({text!r}))"
 
 
 def wait_for_run(page, timeout: float = 60.0, settle: float = 0.0, charts: bool = True) -> None:

@@ -88,6 +88,8 @@ async def press_and_wait_for_run(page, control, key: str) -> None:
     page, and a new threshold's spinners pushed the canvas 54 px down under it (now they show in
     the sidebar): the stroke then missed the canvas (no ink, no prediction: twice in fresh-clone CI
     and once in 23 local runs, always session 0, the one that had just changed the threshold).
+    Seeing "running" is enough here: a new threshold's run binarizes and counts MNIST on this fresh
+    server, so it lasts far longer than one render (harness.run_after says why quick runs need more).
     """
     await page.evaluate(harness.RUN_STARTED_JS)
     await control.focus(timeout=TIMEOUT_MS)

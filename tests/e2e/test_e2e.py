@@ -54,8 +54,17 @@ def click_clear(page) -> None:
     expect_blank_prompt(page)
 
 
+INPUT_SHOWN_JS = {  # what the Draw page shows for each input option, once its run is over
+    "Draw": """() => !document.querySelector('[data-testid="stFileUploader"]')
+                     && [...document.querySelectorAll('[data-testid="stSlider"]')]
+                         .some(slider => slider.innerText.includes('Brush width'))""",
+    "Upload a picture": """() => !!document.querySelector('[data-testid="stFileUploader"]')""",
+}
+
+
 def choose_input(page, option: str) -> None:
-    harness.run_after(page, page.locator('[data-testid="stButtonGroup"]').get_by_text(option, exact=True).click)
+    harness.run_after(page, page.locator('[data-testid="stButtonGroup"]').get_by_text(option, exact=True).click,
+                      INPUT_SHOWN_JS[option])
 
 
 def upload(page, name: str, data: bytes, mime: str) -> None:
@@ -188,8 +197,10 @@ def test_drawing_survives_a_visit_to_another_page(page, base_url):
     before = harness.wait_for_prediction(page)
     ink_before = harness.canvas_ink_pixels(page)
 
-    for name in ("Heatmaps", "Draw"):  # the sidebar's links navigate within the same session
-        harness.run_after(page, page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=name).click)
+    # the sidebar's links navigate within the same session
+    for name, title in (("Heatmaps", "What the model learned"), ("Draw", "Draw a digit")):
+        harness.run_after(page, page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=name).click,
+                          harness.title_shown_js(title))
     harness.canvas_origin(page)
     for _ in range(50):  # the saved drawing is painted once its PNG has loaded in the browser
         if harness.canvas_ink_pixels(page) > 0:
