@@ -260,11 +260,11 @@ def _load(splits: tuple[bool, ...], root: Path | None, download: bool, progress:
           ) -> tuple[np.ndarray, ...]:
     """Verify the files, then decode each split in turn: (images, labels) per entry of ``splits``, flattened."""
     root = ensure_mnist(root, download=download, progress=_within(progress, 0.0, CHECKING_SHARE))
+    share = (1 - CHECKING_SHARE) / len(splits)  # of the bar, per split decoded
     arrays = []
     for done, train in enumerate(splits):
-        start = CHECKING_SHARE + (1 - CHECKING_SHARE) * done / len(splits)
-        end = CHECKING_SHARE + (1 - CHECKING_SHARE) * (done + 1) / len(splits)
-        arrays.extend(_decode_split(root, train, _within(progress, start, end)))
+        start = CHECKING_SHARE + share * done
+        arrays.extend(_decode_split(root, train, _within(progress, start, start + share)))
     if progress:
         progress(1.0, "MNIST ready")
     return tuple(arrays)

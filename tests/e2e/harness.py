@@ -247,9 +247,13 @@ def run_after(page, action: Callable[[], object], shown_js: str | None = None, t
     """
     page.evaluate(RUN_STARTED_JS)
     action()
-    page.wait_for_function(f"() => window.__runStarted || ({shown_js or '() => false'})()",
-                           timeout=timeout * 1000, polling=50)
+    page.wait_for_function(run_begun_js(shown_js), timeout=timeout * 1000, polling=50)
     wait_for_run(page, timeout=timeout, charts=charts)
+
+
+def run_begun_js(shown_js: str | None = None) -> str:
+    """After ``RUN_STARTED_JS`` and an action, a JS predicate: the page has said "running", or ``shown_js`` holds."""
+    return f"() => window.__runStarted || ({shown_js or '() => false'})()"
 
 
 def title_shown_js(text: str) -> str:

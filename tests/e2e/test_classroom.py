@@ -94,7 +94,7 @@ async def press_and_wait_for_run(page, control, key: str) -> None:
     await page.evaluate(harness.RUN_STARTED_JS)
     await control.focus(timeout=TIMEOUT_MS)
     await page.keyboard.press(key)
-    await page.wait_for_function("() => window.__runStarted", timeout=TIMEOUT_MS, polling=50)
+    await page.wait_for_function(harness.run_begun_js(), timeout=TIMEOUT_MS, polling=50)
     await bench.wait_for_run(page, TIMEOUT_MS)
 
 
