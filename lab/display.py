@@ -1,0 +1,20 @@
+"""How a page puts a figure on screen: one place for the chart configuration and the presentation style.
+
+Figure builders (``lab/figures*.py``) stay pure; this module applies what depends on the session
+(presenter mode) and on the room (no toolbar to cover titles or add tab stops, no wheel capture).
+"""
+
+from __future__ import annotations
+
+import plotly.graph_objects as go
+import streamlit as st
+
+# no mode bar (it covered chart titles and legends on phones and added 8 tab stops per chart),
+# no wheel zoom (a page scrolled over a chart must keep scrolling)
+CHART_CONFIG = {"displayModeBar": False, "scrollZoom": False, "responsive": True}
+
+
+def chart(figure: go.Figure, *, key: str | None = None, container=None, width: str = "stretch") -> None:
+    """Show a plotly figure in ``container`` (default: the current one) with the lab's chart configuration."""
+    target = container if container is not None else st
+    target.plotly_chart(figure, key=key, width=width, config=CHART_CONFIG)
