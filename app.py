@@ -1,19 +1,14 @@
 """Naive Bayes Lab: `streamlit run app.py`. The page list lives in lab/shell.py.
 
-`streamlit run` first imports this file, outside any script run, to look for an `st.App`: it
-finds `app`, whose start-up hook (lab/startup.py) loads MNIST in the background while the server
-boots and the first browser loads the page. Every visitor's session then runs this file as its
-script, which draws the dashboard.
+`streamlit run` imports this file to find an `st.App`: `app` runs lab/dashboard.py for every
+visitor's session, and its start-up hook (lab/startup.py) loads MNIST in the background while the
+server boots and the first browser loads the page.
 """
 
+from pathlib import Path
+
 import streamlit as st
-from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-if get_script_run_ctx(suppress_warning=True) is None:
-    from lab import startup
+from lab import startup
 
-    app = st.App(__file__, lifespan=startup.lifespan)
-else:
-    from lab import shell
-
-    shell.run()
+app = st.App(Path(__file__).resolve().parent / "lab" / "dashboard.py", lifespan=startup.lifespan)

@@ -9,12 +9,24 @@ from __future__ import annotations
 import plotly.graph_objects as go
 import streamlit as st
 
+from lab import presentation
+
 # no mode bar (it covered chart titles and legends on phones and added 8 tab stops per chart),
 # no wheel zoom (a page scrolled over a chart must keep scrolling)
 CHART_CONFIG = {"displayModeBar": False, "scrollZoom": False, "responsive": True}
 
 
-def chart(figure: go.Figure, *, key: str | None = None, container=None, width: str = "stretch") -> None:
-    """Show a plotly figure in ``container`` (default: the current one) with the lab's chart configuration."""
+def chart(figure: go.Figure, *, key: str | None = None, container=None, width: str = "stretch",
+          alt: str | None = None) -> None:
+    """Show a plotly figure in ``container`` (default: the current one) with the lab's chart configuration.
+
+    In presenter mode every text of the figure is set to ``presentation.CHART_FONT_PX``.
+    """
+    font_px = presentation.chart_font_px()
+    if font_px:
+        figure.update_layout(font_size=font_px, title_font_size=font_px + 2, legend_font_size=font_px)
+        figure.update_xaxes(tickfont_size=font_px, title_font_size=font_px)
+        figure.update_yaxes(tickfont_size=font_px, title_font_size=font_px)
+        figure.update_annotations(font_size=font_px)
     target = container if container is not None else st
-    target.plotly_chart(figure, key=key, width=width, config=CHART_CONFIG)
+    target.plotly_chart(figure, key=key, width=width, config=CHART_CONFIG, alt=alt)

@@ -227,3 +227,27 @@ def learning_curves(sizes: np.ndarray, accuracy_by_model: dict[str, np.ndarray])
     figure.update_yaxes(title="test accuracy")
     figure.update_layout(legend=dict(orientation="h", y=-0.25))
     return _style(figure, height=440, title="Learning curves: mean and range over seeds")
+
+
+def evidence_map(evidence: np.ndarray, ink: np.ndarray, favoured: int, other: int, height: int = 330) -> go.Figure:
+    """Per-pixel evidence (28, 28) in nats for ``favoured`` over ``other``, the input's ink (28, 28, 0/1) outlined.
+
+    Blue pixels speak for ``favoured``, red ones for ``other``; the outline shows which pixels are ink,
+    so the map reads as the drawing itself, coloured by what each pixel argued.
+    """
+    finite = np.abs(evidence[np.isfinite(evidence)])
+    limit = max(float(finite.max(initial=0.0)), 1e-9)
+    rows, columns = np.indices(evidence.shape)
+    heatmap = go.Heatmap(
+        z=np.clip(evidence, -limit, limit), zmin=-limit, zmax=limit, colorscale=DIVERGING_SCALE,
+        customdata=np.stack([rows, columns, ink], axis=-1),
+        colorbar=dict(title=dict(text="nats", side="top"), thickness=14, len=0.9),
+        hovertemplate=f"row %{{customdata[0]}}, column %{{customdata[1]}}, ink %{{customdata[2]}}<br>"
+                      f"%{{z:.3f}} nats for {favoured} over {other}<extra></extra>")
+    outline = go.Contour(z=np.asarray(ink, dtype=float), showscale=False, hoverinfo="skip",
+                         contours=dict(start=0.5, end=0.5, size=1, coloring="none"),
+                         line=dict(color="#222222", width=1.5))
+    return go.Figure([heatmap, outline], layout=dict(
+        height=height, margin=dict(l=4, r=4, t=4, b=4), showlegend=False,
+        xaxis=dict(HIDDEN_AXIS, constrain="domain"),
+        yaxis=dict(HIDDEN_AXIS, autorange="reversed", scaleanchor="x", constrain="domain"), **LAYOUT))

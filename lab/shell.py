@@ -11,25 +11,26 @@ from pathlib import Path
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from lab import state
+from lab import presentation, state
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# section -> (page file relative to the repository, title, icon)
+# section -> (page file relative to the repository, title, Material icon: bundled with Streamlit, so
+# it shows on lab PCs without an emoji font)
 PAGES = {
     "Naive Bayes on MNIST": [
-        ("pages/home.py", "Home", "🏠"),
-        ("pages/heatmaps.py", "Heatmaps", "🌡️"),
-        ("pages/draw.py", "Draw", "✏️"),
-        ("pages/smoothing.py", "Smoothing", "🎚️"),
-        ("pages/samples.py", "Samples", "🎲"),
-        ("pages/inpainting.py", "Inpainting", "🧩"),
-        ("pages/compare.py", "Compare", "⚖️"),
+        ("pages/home.py", "Home", ":material/home:"),
+        ("pages/heatmaps.py", "Heatmaps", ":material/grid_on:"),
+        ("pages/draw.py", "Draw", ":material/draw:"),
+        ("pages/smoothing.py", "Smoothing", ":material/tune:"),
+        ("pages/samples.py", "Samples", ":material/casino:"),
+        ("pages/inpainting.py", "Inpainting", ":material/extension:"),
+        ("pages/compare.py", "Compare", ":material/balance:"),
     ],
     "Beyond MNIST": [
-        ("pages/gaussian.py", "Gaussian NB", "🔔"),
-        ("pages/spam.py", "Spam filter", "📨"),
-        ("pages/xor.py", "XOR exercise", "🔀"),
+        ("pages/gaussian.py", "Gaussian NB", ":material/bar_chart:"),
+        ("pages/spam.py", "Spam filter", ":material/mail:"),
+        ("pages/xor.py", "XOR exercise", ":material/call_split:"),
     ],
 }
 
@@ -41,13 +42,17 @@ def run(default_page: str = "pages/home.py") -> None:
     """
     started, navigation, outcome = time.perf_counter(), None, "ok"
     try:
-        st.set_page_config(page_title="Naive Bayes Lab", page_icon="🔢", layout="wide")
+        presenting = presentation.presenter_mode()
+        st.set_page_config(page_title="Naive Bayes Lab", page_icon=":material/calculate:", layout="wide",
+                           initial_sidebar_state="collapsed" if presenting else "auto")
         navigation = st.navigation({
             section: [st.Page(str(ROOT / path), title=title, icon=icon, default=path == default_page)
                       for path, title, icon in pages]
             for section, pages in PAGES.items()
         })
         state.sidebar_settings()
+        presentation.sidebar_toggle()
+        presentation.apply_style(presenting)
         state.mnist()
         navigation.run()
     except BaseException as error:  # st.stop() and an interrupted rerun arrive as exceptions too
@@ -56,6 +61,12 @@ def run(default_page: str = "pages/home.py") -> None:
     finally:
         if os.environ.get("NBCORE_LOG_RERUN_MS") == "1":
             _log_rerun(navigation, outcome, time.perf_counter() - started)
+
+
+def page_link(path: str, label: str) -> None:
+    """A link to the page file ``path`` (as in ``PAGES``) with its icon."""
+    icon = next(icon for pages in PAGES.values() for page, _, icon in pages if page == path)
+    st.page_link(str(ROOT / path), label=label, icon=icon)
 
 
 def fragment(page: str):

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 import numpy as np
 import streamlit as st
 
-import lab
 from lab import jobs, startup
 import nbcore
 import nbcore.evaluate
@@ -207,8 +206,6 @@ def model(settings: Settings | None = None) -> nbcore.BernoulliNB:
 # -- per-session settings --------------------------------------------------------------------
 def current_settings() -> Settings:
     """This session's settings, from the sidebar widgets' state (textbook defaults before first use)."""
-    if _KEYS["threshold"] not in st.session_state:  # no sidebar yet: maybe a page run without app.py
-        lab.leave_old_multipage_mode()
     values = {name: st.session_state.get(key, getattr(TEXTBOOK, name)) for name, key in _KEYS.items()}
     return Settings(**values)
 

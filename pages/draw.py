@@ -1,12 +1,22 @@
-"""Draw: a digit from the canvas or a picture, framed like MNIST, classified and explained."""
+"""Draw: a digit from the canvas or a picture, framed like MNIST, classified and explained.
+
+Layout for every screen: the verdict sits directly above the canvas in a box of fixed height (the
+prompt before the first stroke, the two predictions after it), so whatever screen shows the canvas
+shows the answer too, and nothing moves under a finger between strokes. The explanation (evidence
+map, both posteriors) fills the column beside it, or follows below on a phone.
+"""
 
 import numpy as np
 import streamlit as st
 
 import nbcore
-from lab import figures, shell, state
+from lab import display, figures, shell, state
 from lab.canvas import digit_canvas
 from nbcore.preprocess import ImageInputError, ink_from_canvas_png, ink_from_upload, mnist_frame
+
+VERDICT_HEIGHT = 118  # px: two metrics, or the prompt on three lines of a phone
+CONFIDENT = 0.99  # naive Bayes this sure while softmax reads another digit: say what that means
+UPLOAD_TYPES = "PNG, JPEG, GIF, BMP, WebP or TIFF"
 
 settings = state.current_settings()
 with st.sidebar:  # a new threshold's "Binarizing…" and "Counting pixels…" spinners show here: the canvas stays put
@@ -14,6 +24,13 @@ with st.sidebar:  # a new threshold's "Binarizing…" and "Counting pixels…" s
 softmax = state.softmax().model
 
 st.title("Draw a digit")
+# The canvas's column never shrinks below the canvas; the explanation beside it wraps below it (a phone,
+# a projector with the sidebar open at 150 %) rather than squeeze to a sliver or overlap the canvas.
+# (The rules go on the flex items, the layout wrappers around the two keyed containers.)
+st.html("""<style>
+  :has(> .st-key-draw_source) { flex: 0 0 300px; min-width: 300px; }
+  :has(> .st-key-draw_explanation) { flex: 1 1 320px; min-width: 320px; }
+</style>""")
 st.session_state.setdefault("canvas_generation", 0)
 
 
@@ -23,82 +40,108 @@ def clear_canvas() -> None:
     st.session_state.draw_png = None
 
 
+def uploaded_frame() -> np.ndarray | None:
+    """The framed (28, 28) digit of the uploaded picture, or None (with a sentence on the page saying why)."""
+    upload = st.file_uploader(f"A photo or scan of one digit ({UPLOAD_TYPES})", key="draw_upload")
+    st.caption(f"Up to {st.get_option('server.maxUploadSize')} MB: crop a larger photo to the digit, or save it "
+               "smaller. Dark ink on light paper and light ink on dark both work.")
+    if upload is None:
+        st.session_state.pop("upload_outcome", None)  # a removed file's message goes with it
+        return None
+    if st.session_state.get("upload_id") != upload.file_id:  # decode a picture once, not on every rerun
+        try:
+            outcome = mnist_frame(ink_from_upload(upload.getvalue())), None
+        except ImageInputError as error:
+            outcome = None, str(error)
+        st.session_state.upload_id, st.session_state.upload_outcome = upload.file_id, outcome
+    frame, problem = st.session_state.upload_outcome
+    if problem:
+        st.error(problem)
+    elif frame is None:
+        st.warning("No digit found in this picture: it looks blank.")
+    return frame
+
+
+def drawn_frame() -> np.ndarray | None:
+    """The framed (28, 28) digit on the canvas, or None while it is blank."""
+    drawing = digit_canvas(st.session_state.get("draw_brush", 20), key=f"canvas_{st.session_state.canvas_generation}",
+                           restore=st.session_state.get("draw_png"))
+    with st.container(horizontal=True, vertical_alignment="bottom"):
+        st.slider("Brush width", 8, 40, 20, key="draw_brush")
+        st.button("Clear", icon=":material/ink_eraser:", on_click=clear_canvas, key="draw_clear")
+    if drawing is not None and drawing != st.session_state.get("draw_png"):
+        try:
+            st.session_state.draw_frame = mnist_frame(ink_from_canvas_png(drawing))
+            st.session_state.draw_png = drawing
+        except ImageInputError as error:
+            st.error(str(error))
+    return st.session_state.get("draw_frame")
+
+
 @shell.fragment(page="draw")
 def digit_and_verdict(settings: state.Settings, model: nbcore.BernoulliNB, softmax: nbcore.SoftmaxRegression) -> None:
     """Canvas or upload, both predictions and the evidence map: a stroke reruns this part only, not the page."""
-    source, seen, verdict = st.columns([1.15, 1, 1.25], gap="medium")
+    with st.container(horizontal=True, gap="medium"):
+        source = st.container(key="draw_source")
+        explanation = st.container(key="draw_explanation")
     with source:
-        mode = st.segmented_control("Input", ["Draw", "Upload a picture"], default="Draw", key="draw_mode")
-        if mode == "Upload a picture":
-            upload = st.file_uploader("A photo or scan of one digit (PNG, JPEG, …)", key="draw_upload")
-            frame = None
-            if upload is not None:
-                if st.session_state.get("upload_id") != upload.file_id:  # decode a picture once, not on every rerun
-                    try:
-                        outcome = mnist_frame(ink_from_upload(upload.getvalue())), None
-                    except ImageInputError as error:
-                        outcome = None, str(error)
-                    st.session_state.upload_id, st.session_state.upload_outcome = upload.file_id, outcome
-                frame, problem = st.session_state.upload_outcome
-                if problem:
-                    st.error(problem)
-                elif frame is None:
-                    st.warning("No digit found in this picture: it looks blank.")
-        else:
-            brush = st.slider("Brush width", 8, 40, 20, key="draw_brush")
-            drawing = digit_canvas(brush, key=f"canvas_{st.session_state.canvas_generation}",
-                                   restore=st.session_state.get("draw_png"))
-            st.button("🧽 Clear", on_click=clear_canvas, key="draw_clear")
-            if drawing is not None and drawing != st.session_state.get("draw_png"):
-                try:
-                    st.session_state.draw_frame = mnist_frame(ink_from_canvas_png(drawing))
-                    st.session_state.draw_png = drawing
-                except ImageInputError as error:
-                    st.error(str(error))
-            frame = st.session_state.get("draw_frame")
+        mode = st.segmented_control("Input", ["Draw", "Upload a picture"], default="Draw", key="draw_mode",
+                                    label_visibility="collapsed")
+        verdict = st.container(height=VERDICT_HEIGHT, border=False)
+        uploading = mode == "Upload a picture"
+        frame = uploaded_frame() if uploading else drawn_frame()
 
     if frame is None:
-        with seen:
-            st.info("✏️ Draw a digit on the black canvas (or upload a picture) to see what naive Bayes makes of "
-                    "it.")
+        verdict.info("Upload a photo or scan of one digit to see what naive Bayes makes of it." if uploading else
+                     "Draw a digit on the black canvas (or upload a picture) to see what naive Bayes makes of it.",
+                     icon=":material/upload:" if uploading else ":material/draw:")
         return
 
     features = nbcore.binarize(frame[None], settings.threshold)
     posterior = model.predict_proba(features)[0]
     ranking = np.argsort(-posterior, kind="stable")
     predicted, runner_up = int(ranking[0]), int(ranking[1])
-
     softmax_posterior = softmax.predict_proba(frame[None])[0]
     softmax_predicted = int(np.argmax(softmax_posterior))
-    with verdict:
-        bayes_column, softmax_column = st.columns(2)
-        bayes_column.metric("Naive Bayes prediction", str(predicted), f"p = {posterior[predicted]:.4f}",
-                            delta_color="off", delta_arrow="off")
-        softmax_column.metric("Softmax prediction", str(softmax_predicted),
-                              f"p = {softmax_posterior[softmax_predicted]:.4f}", delta_color="off",
-                              delta_arrow="off")
-        st.plotly_chart(figures.posterior_comparison({"naive Bayes": posterior, "softmax": softmax_posterior}),
-                        width="stretch", key="draw_posteriors")
-    # written after the verdict so that the prediction reaches the browser first
-    with seen:
-        st.markdown("**What the model sees**")
-        st.image(figures.pixel_picture(features[0].reshape(28, 28) * 255, scale=10))
-        st.caption(f"Your digit, cropped, scaled to 20 px and centred by its centre of mass in 28×28 like MNIST, "
-                   f"then ink wherever a pixel is ≥ {settings.threshold}: {int(features[0].sum())} of 784 pixels.")
+
+    with verdict, st.container(horizontal=True):
+        st.metric("Naive Bayes prediction", str(predicted), f"p = {posterior[predicted]:.4f}",
+                  delta_color="off", delta_arrow="off")
+        st.metric("Softmax prediction", str(softmax_predicted), f"p = {softmax_posterior[softmax_predicted]:.4f}",
+                  delta_color="off", delta_arrow="off")
 
     evidence = model.evidence(features[0], predicted, runner_up).reshape(28, 28)
-    evidence_title = f"Evidence: log p(xᵢ | {predicted}) − log p(xᵢ | {runner_up}) per pixel"
-    st.plotly_chart(figures.difference_map(evidence, evidence_title, "nats"), width="stretch", key="draw_evidence")
-    with np.errstate(invalid="ignore"):  # +inf and -inf pixels (no smoothing) have no sum
-        total = float(evidence.sum())
-    if np.isfinite(total):
-        st.caption(f"Blue pixels speak for {predicted}, red ones for the runner-up {runner_up}; "
-                   f"they sum to {total:.2f} nats, the log-likelihood ratio of the two.")
-    else:
-        ratio = "+∞" if total > 0 else "−∞" if total < 0 else "undefined (∞ − ∞)"
-        st.caption(f"Blue pixels speak for {predicted}, red ones for the runner-up {runner_up}; "
-                   f"{int(np.isinf(evidence).sum())} pixels are impossible for one of them (no smoothing), so the "
-                   f"log-likelihood ratio of the two is {ratio}.")
+    ink = features[0].reshape(28, 28)
+    with explanation:
+        if posterior[predicted] >= CONFIDENT and softmax_predicted != predicted:
+            st.warning(f"Naive Bayes is all but certain of a {predicted} while softmax reads a {softmax_predicted}. "
+                       "It treats the 784 pixels as independent witnesses, so pixels that always go together are "
+                       "counted again and again and its probabilities end up near 0 or 1 even when it is wrong.",
+                       icon=":material/warning:")
+            shell.page_link("pages/compare.py", "How sure each model is, and how often rightly: Compare's calibration")
+        st.markdown(f"**Evidence of each pixel: {predicted} against the runner-up {runner_up}**")
+        display.chart(figures.evidence_map(evidence, ink, predicted, runner_up), key="draw_evidence",
+                      alt=f"Evidence map: each pixel of the framed digit coloured by how much it speaks for "
+                          f"{predicted} (blue) or {runner_up} (red)")
+        with np.errstate(invalid="ignore"):  # +inf and -inf pixels (no smoothing) have no sum
+            total = float(evidence.sum())
+        if np.isfinite(total):
+            st.caption(f"Blue pixels speak for {predicted}, red ones for the runner-up {runner_up}; "
+                       f"they sum to {total:.2f} nats, the log-likelihood ratio of the two. A nat is the natural-log "
+                       f"unit: +1 nat makes the data e ≈ 2.7 times likelier under {predicted}.")
+        else:
+            ratio = "+∞" if total > 0 else "−∞" if total < 0 else "undefined (∞ − ∞)"
+            st.caption(f"Blue pixels speak for {predicted}, red ones for the runner-up {runner_up}; "
+                       f"{int(np.isinf(evidence).sum())} pixels are impossible for one of them (no smoothing), so "
+                       f"the log-likelihood ratio of the two is {ratio}.")
+        display.chart(figures.posterior_comparison({"naive Bayes": posterior, "softmax": softmax_posterior}),
+                      key="draw_posteriors")
+    with source:
+        st.markdown("**What the model sees**")
+        st.image(figures.pixel_picture(ink * 255, scale=5), alt="The digit as the model sees it: 28 × 28 pixels, "
+                 "ink or no ink")
+        st.caption(f"Your digit, cropped, scaled to 20 px and centred by its centre of mass in 28×28 like MNIST, "
+                   f"then ink wherever a pixel is ≥ {settings.threshold}: {int(features[0].sum())} of 784 pixels.")
 
 
 digit_and_verdict(settings, model, softmax)
