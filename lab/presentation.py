@@ -14,11 +14,11 @@ _ON, _OFF = ("1", "on", "true", "yes"), ("0", "off", "false", "no")
 
 CHART_FONT_PX = 20  # plotly text in presenter mode: axis numbers, titles, legends (>= 16 px asked for)
 
-# Every session: less empty space above the title and beside the content on screens up to a laptop's,
-# so that a page's key figure reaches the first screen of a 1024x768 projector.
+# Every session: narrower side margins than Streamlit's wide layout on screens up to a laptop's (the
+# theme has no option for them), so that the Draw page's canvas and explanation fit side by side at
+# 1024 px with the sidebar open.
 _LAYOUT_CSS = """
 <style>
-  [data-testid="stMainBlockContainer"] { padding-top: 3.5rem; }
   @media (max-width: 1280px) {
     [data-testid="stMainBlockContainer"] { padding-left: 1.5rem; padding-right: 1.5rem; }
   }

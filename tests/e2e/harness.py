@@ -29,6 +29,18 @@ CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 VIEWPORT = {"width": 1400, "height": 900}
+
+
+# The screens the lab is used on: Playwright context options for each (a 150 % zoom of 1280x800 is
+# what the page sees as 853x533 CSS pixels at a device scale of 1.5).
+SCREENS = {
+    "projector 1024x768": dict(viewport={"width": 1024, "height": 768}),
+    "laptop 1366x768": dict(viewport={"width": 1366, "height": 768}),
+    "desktop 1920x1080": dict(viewport={"width": 1920, "height": 1080}),
+    "150% zoom of 1280x800": dict(viewport={"width": 853, "height": 533}, device_scale_factor=1.5),
+    "phone 390x844 (touch)": dict(viewport={"width": 390, "height": 844}, device_scale_factor=3, is_mobile=True,
+                                  has_touch=True),
+}
 PREDICTION_LABEL = "Naive Bayes prediction"
 BLANK_PROMPT = "Draw a digit on the black canvas"  # the st.info starting "✏️ Draw a digit" (emoji may render as an icon)
 CANVAS_SIZE = 280
@@ -342,6 +354,26 @@ def stroke(page, points: Sequence[Point], origin: Point | None = None, step_px: 
     page.mouse.up()
 
 
+def touch_stroke(page, points: Sequence[Point], origin: Point | None = None, step_px: float = 5.0) -> None:
+    """One finger stroke (touch events through the DevTools protocol), as ``stroke`` draws with the mouse."""
+    ox, oy = origin or canvas_origin(page)
+    session = page.context.new_cdp_session(page)
+
+    def touch(kind: str, x: float, y: float) -> None:
+        session.send("Input.dispatchTouchEvent", {
+            "type": kind, "touchPoints": [] if kind == "touchEnd" else [{"x": ox + x, "y": oy + y}]})
+
+    x, y = points[0]
+    touch("touchStart", x, y)
+    for nx, ny in points[1:]:
+        steps = max(1, math.ceil(math.hypot(nx - x, ny - y) / step_px))
+        for step in range(1, steps + 1):
+            touch("touchMove", x + (nx - x) * step / steps, y + (ny - y) * step / steps)
+        x, y = nx, ny
+    touch("touchEnd", x, y)
+    session.detach()
+
+
 def ellipse(cx: float, cy: float, rx: float, ry: float, n: int = 40, start: float = -math.pi / 2) -> list[Point]:
     return [(cx + rx * math.cos(start + 2 * math.pi * i / n), cy + ry * math.sin(start + 2 * math.pi * i / n))
             for i in range(n + 1)]
@@ -357,10 +389,10 @@ DIGITS: dict[int, list[list[Point]]] = {
 }
 
 
-def draw_digit(page, digit: int, origin: Point | None = None) -> None:
+def draw_digit(page, digit: int, origin: Point | None = None, touch: bool = False) -> None:
     origin = origin or canvas_origin(page)
     for points in DIGITS[digit]:
-        stroke(page, points, origin)
+        (touch_stroke if touch else stroke)(page, points, origin)
 
 
 def prediction_locator(page):
@@ -424,3 +456,124 @@ def canvas_ink_pixels(page) -> int:
 def iter_points(strokes: Iterable[Sequence[Point]]) -> Iterable[Point]:
     for points in strokes:
         yield from points
+
+
+# -- layout checks (the screens of SCREENS) ----------------------------------------------------
+# What a page must never do on any screen: scroll sideways, clip a title or a label, push a
+# chart's text out of its chart, or draw two chart texts over each other.
+LAYOUT_PROBLEMS_JS = """() => {
+    const problems = [];
+    for (const el of [document.documentElement, document.querySelector('[data-testid="stMain"]')]) {
+        if (el && el.scrollWidth > el.clientWidth + 1)
+            problems.push(`scrolls sideways: ${el.getAttribute('data-testid') || el.tagName} is ${el.scrollWidth} px wide in ${el.clientWidth}`);
+    }
+    const main = document.querySelector('[data-testid="stMain"]');
+    if (!main) return ['no main area'];
+    const texts = main.querySelectorAll('h1, h2, h3, [data-testid="stMetricLabel"] *, [data-testid="stMetricValue"] *, '
+        + '[data-testid="stWidgetLabel"] p, [data-testid="stCaptionContainer"] p, button p');
+    for (const el of texts) {
+        if (getComputedStyle(el).display === 'inline' || el.clientWidth === 0) continue;
+        if (el.scrollWidth > el.clientWidth + 1)
+            problems.push(`text clipped: "${el.innerText.trim().slice(0, 60)}" (${el.scrollWidth} px in ${el.clientWidth})`);
+    }
+    for (const plot of main.querySelectorAll('.js-plotly-plot')) {
+        const svg = plot.querySelector('.main-svg');
+        if (!svg) continue;
+        const chart = svg.getBoundingClientRect();
+        const boxes = [...plot.querySelectorAll('.gtitle, .annotation-text, .g-xtitle text, .g-ytitle text, .cbtitle text')]
+            .map(t => [t.textContent.trim(), t.getBoundingClientRect()]).filter(([text, b]) => text && b.width > 0);
+        for (const [text, b] of boxes) {
+            if (b.left < chart.left - 1 || b.right > chart.right + 1 || b.top < chart.top - 1 || b.bottom > chart.bottom + 1)
+                problems.push(`chart text outside its chart: "${text.slice(0, 60)}"`);
+        }
+        for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+            const [a, p] = boxes[i], [b, q] = boxes[j];
+            const dx = Math.min(p.right, q.right) - Math.max(p.left, q.left);
+            const dy = Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top);
+            if (dx > 2 && dy > 2) problems.push(`chart texts overlap: "${a.slice(0, 40)}" and "${b.slice(0, 40)}"`);
+        }
+    }
+    return problems.concat(lowContrast(main), lowContrast(document.querySelector('[data-testid="stSidebar"]')));
+}"""
+
+# Text whose contrast with what is behind it is under 4.5:1 (WCAG AA), one line per colour pair.
+LOW_CONTRAST_JS = """function lowContrast(root) {
+    if (!root) return [];
+    const parse = (c) => { const m = c.match(/[\\d.]+/g) || []; return m.length >= 3 ? [+m[0], +m[1], +m[2], m.length > 3 ? +m[3] : 1] : null; };
+    const over = (top, bottom) => top.slice(0, 3).map((v, i) => v * top[3] + bottom[i] * (1 - top[3])).concat([1]);
+    const background = (el) => {
+        const layers = [];
+        for (let e = el; e && e.nodeType === 1; e = e.parentElement || (e.getRootNode && e.getRootNode().host)) {
+            const c = parse(getComputedStyle(e).backgroundColor);
+            if (c && c[3] > 0) { layers.push(c); if (c[3] >= 1) break; }
+        }
+        return layers.reverse().reduce((bottom, top) => over(top, bottom), [255, 255, 255, 1]);
+    };
+    const luminance = (c) => { const [r, g, b] = c.slice(0, 3).map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+    const found = new Map();
+    const texts = root.querySelectorAll('p, li, label, h1, h2, h3, [data-testid="stMetricValue"] div, '
+        + '[data-testid="stSidebarNav"] span, .xtick text, .ytick text, .gtitle, .annotation-text, .legendtext, .g-xtitle text, .g-ytitle text');
+    for (const el of texts) {
+        if (!el.textContent.trim() || el.getBoundingClientRect().width === 0) continue;
+        // icons are pictures (3:1 suffices), a slider's value floats above its thumb, not on it
+        if (el.closest('[data-testid="stIconMaterial"], [data-testid="stSliderThumbValue"], [data-testid="stSliderTickBarMin"], [data-testid="stSliderTickBarMax"]')) continue;
+        const style = getComputedStyle(el);
+        const bg = background(el);
+        const fg = over(parse(el instanceof SVGElement ? style.fill : style.color) || [0, 0, 0, 1], bg);
+        const [hi, lo] = [luminance(fg), luminance(bg)].sort((a, b) => b - a);
+        const ratio = (hi + 0.05) / (lo + 0.05);
+        const pair = `rgb(${fg.slice(0, 3).map(Math.round)}) on rgb(${bg.slice(0, 3).map(Math.round)})`;
+        if (ratio < 4.5 && !found.has(pair)) found.set(pair, `low contrast ${ratio.toFixed(2)}:1, ${pair}: "${el.textContent.trim().slice(0, 40)}"`);
+    }
+    return [...found.values()];
+}"""
+LAYOUT_PROBLEMS_JS = LAYOUT_PROBLEMS_JS.replace("() => {", "() => {\n" + LOW_CONTRAST_JS, 1)
+
+
+def layout_problems(page) -> list[str]:
+    return page.evaluate(LAYOUT_PROBLEMS_JS)
+
+
+# Points of a grid over the canvas (inside the viewport) where something else is on top of it.
+CANVAS_COVERED_JS = """(grid) => {
+    const find = (root) => {
+        for (const el of root.querySelectorAll('*')) {
+            if (el.matches('canvas.digit-canvas')) return el;
+            if (el.shadowRoot) { const inner = find(el.shadowRoot); if (inner) return inner; }
+        }
+        return null;
+    };
+    const canvas = find(document);
+    if (!canvas) return ['no canvas'];
+    const box = canvas.getBoundingClientRect();
+    const covered = [];
+    for (let i = 0; i < grid; i++) for (let j = 0; j < grid; j++) {
+        const x = box.left + 4 + (box.width - 8) * i / (grid - 1), y = box.top + 4 + (box.height - 8) * j / (grid - 1);
+        if (y < 0 || y >= window.innerHeight || x < 0 || x >= window.innerWidth) continue;
+        let el = document.elementFromPoint(x, y);
+        while (el && el.shadowRoot) {
+            const inner = el.shadowRoot.elementFromPoint(x, y);
+            if (!inner || inner === el) break;
+            el = inner;
+        }
+        if (el !== canvas) covered.push(`(${Math.round(x - box.left)}, ${Math.round(y - box.top)}) under `
+            + (el ? (el.getAttribute('data-testid') || el.tagName) + ' ' + (el.innerText || '').trim().slice(0, 40) : 'nothing'));
+    }
+    return covered;
+}"""
+
+
+def canvas_covered_points(page, grid: int = 8) -> list[str]:
+    """Where a grid of points over the canvas hits another element (an empty list: the whole canvas draws)."""
+    return page.evaluate(CANVAS_COVERED_JS, grid)
+
+
+def in_viewport(page, locator) -> bool:
+    """Whether the element is wholly inside the viewport and its centre is not under another element."""
+    return locator.evaluate("""el => {
+        const b = el.getBoundingClientRect();
+        if (b.top < 0 || b.left < 0 || b.bottom > window.innerHeight || b.right > window.innerWidth) return false;
+        const hit = document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2);
+        return !!hit && (el === hit || el.contains(hit));
+    }""")

@@ -1,0 +1,151 @@
+"""The rooms the lab is built for: every page on every screen of ``harness.SCREENS``, and links opened cold.
+
+On each screen (a 1024x768 projector with the sidebar open, the same in presenter mode with the
+sidebar folded, a 1366x768 laptop, a 1920x1080 desktop, a 150 % zoom of 1280x800, and a 390x844
+phone drawn on by touch), every page of the navigation:
+
+* shows no exception or error box, does not scroll sideways, clips no title, label or caption, and
+  keeps every chart's title, axis titles and annotations inside the chart and apart;
+* on Draw: a grid of points over the canvas hits the canvas (before and after a prediction), and
+  right after a stroke the "Naive Bayes prediction" metric is inside the viewport, uncovered;
+* in presenter mode: axis numbers of at least 16 px, the sidebar folded, and the page's first
+  figure (chart, picture, metric or canvas) starting within the first screen.
+
+A fresh server, opened by its link at a page other than Home and then at every other page, each in
+a new session, shows the whole app (sections, every page link, the model settings), and a reload
+keeps the page.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from lab.shell import PAGES
+from tests.e2e import harness
+from tests.e2e.conftest import ARTIFACTS
+
+PATHS = [Path(path).stem for pages in PAGES.values() for path, _, _ in pages]  # URL paths, "home" is "/"
+URL_PATHS = ["" if stem == "home" else stem for stem in PATHS]
+CASES = [("projector 1024x768", False), ("projector 1024x768", True), ("laptop 1366x768", False),
+         ("desktop 1920x1080", False), ("150% zoom of 1280x800", False), ("phone 390x844 (touch)", False)]
+MIN_PRESENTER_AXIS_PX = 16
+
+PRESENTER_JS = """() => {
+    const main = document.querySelector('[data-testid="stMain"]');
+    const ticks = [...main.querySelectorAll('.xtick text, .ytick text')].map(t => parseFloat(getComputedStyle(t).fontSize));
+    const sidebar = document.querySelector('[data-testid="stSidebar"]');
+    const figure = main.querySelector('.js-plotly-plot, [data-testid="stImage"], [data-testid="stMetric"], '
+        + '[data-testid="stTable"], .st-key-draw_source');
+    return {smallest_tick: ticks.length ? Math.min(...ticks) : null,
+            sidebar_expanded: sidebar ? sidebar.getAttribute('aria-expanded') : null,
+            figure_top: figure ? figure.getBoundingClientRect().top : null, height: window.innerHeight};
+}"""
+
+
+def open_path(page, base_url: str, path: str, query: str = "") -> None:
+    page.goto(f"{base_url}/{path}{query}", timeout=60_000)
+    harness.wait_for_run(page, timeout=180, settle=0.3)
+
+
+def save_screenshot(page, name: str) -> str:
+    ARTIFACTS.mkdir(exist_ok=True)
+    shot = ARTIFACTS / f"screen-{name}.png"
+    page.screenshot(path=str(shot))
+    return str(shot)
+
+
+def draw_page_problems(page, touch: bool) -> list[str]:
+    """The canvas wholly drawable before and after a stroke, and the prediction in view right after it."""
+    problems = [f"canvas covered before drawing at {point}" for point in harness.canvas_covered_points(page)]
+    origin = harness.canvas_origin(page)
+    harness.draw_digit(page, 7, origin, touch=touch)
+    value, _ = harness.wait_for_prediction(page)
+    if value != "7":
+        problems.append(f"a drawn 7 was read as {value}")
+    if not harness.in_viewport(page, harness.prediction_locator(page).first):
+        problems.append("the prediction is not in view right after the stroke")
+    problems += [f"canvas covered after the prediction at {point}" for point in harness.canvas_covered_points(page)]
+    return problems
+
+
+@pytest.mark.parametrize("screen, presenting", CASES,
+                         ids=[f"{screen}{', presenter' if presenting else ''}" for screen, presenting in CASES])
+def test_every_page_holds_its_layout_on_this_screen(browser, warm_app, screen, presenting):
+    context = browser.new_context(**harness.SCREENS[screen])
+    context.set_default_timeout(30_000)
+    page = context.new_page()
+    failures = {}
+    try:
+        for path in URL_PATHS:
+            open_path(page, warm_app.url, path, "?presenter=1" if presenting else "")
+            problems = harness.page_problems(page) + harness.layout_problems(page)
+            if presenting:
+                shown = page.evaluate(PRESENTER_JS)
+                if shown["smallest_tick"] is not None and shown["smallest_tick"] < MIN_PRESENTER_AXIS_PX:
+                    problems.append(f"axis numbers of {shown['smallest_tick']} px in presenter mode")
+                if shown["sidebar_expanded"] == "true":
+                    problems.append("the sidebar is open in presenter mode")
+                if shown["figure_top"] is None or shown["figure_top"] > shown["height"] - 100:
+                    problems.append(f"the first figure starts at {shown['figure_top']} px, below the first screen")
+            if path == "draw":
+                problems += draw_page_problems(page, touch=harness.SCREENS[screen].get("has_touch", False))
+                problems += harness.layout_problems(page)
+            if problems:
+                failures[f"/{path}"] = (problems, save_screenshot(page, f"{screen}-{path or 'home'}".replace(" ", "_")))
+    finally:
+        context.close()
+    assert not failures, f"{screen}{' (presenter)' if presenting else ''}:\n" + "\n".join(
+        f"{where} (screenshot {shot}):\n  " + "\n  ".join(problems) for where, (problems, shot) in failures.items())
+
+
+@pytest.fixture(scope="module")
+def fresh_server(e2e_tools, app_data_dir, tmp_path_factory):
+    """A ``streamlit run app.py`` that nobody has visited yet."""
+    server = harness.StreamlitServer(app_data_dir, tmp_path_factory.mktemp("fresh") / "server.log").start()
+    try:
+        server.wait_ready(timeout=90)
+        yield server
+    finally:
+        server.stop()
+
+
+def whole_app_problems(page) -> list[str]:
+    """What is missing of the app's frame: both sections, every page link, the model settings, a title."""
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    problems = [f"no section {section!r} in the navigation" for section in PAGES
+                if sidebar.get_by_text(section, exact=True).count() == 0]
+    links = page.locator('[data-testid="stSidebarNav"] a').count()
+    if links != len(URL_PATHS):
+        problems.append(f"{links} page links in the navigation, not {len(URL_PATHS)}")
+    if sidebar.get_by_text("Model settings", exact=True).count() == 0:
+        problems.append("no model settings in the sidebar")
+    if page.locator('[data-testid="stMainBlockContainer"] h1').count() == 0:
+        problems.append("no page title")
+    return problems + harness.page_problems(page)
+
+
+def test_links_opened_cold_on_a_fresh_server_show_the_whole_app(browser, fresh_server):
+    first, *others = sorted(URL_PATHS, key=lambda path: path != "xor")  # the first visit ever is to /xor
+    failures = {}
+    for path in [first, *others]:
+        context = browser.new_context(viewport=harness.VIEWPORT)
+        page = context.new_page()
+        try:
+            open_path(page, fresh_server.url, path)
+            page.locator('[data-testid="stSidebarNav"] a').first.wait_for(timeout=30_000)
+            problems = whole_app_problems(page)
+            if path == "smoothing":  # a reload stays on the page, in the whole app
+                title = page.locator("h1").first.inner_text()
+                page.reload()
+                harness.wait_for_run(page, timeout=60, settle=0.3)
+                if page.locator("h1").first.inner_text() != title:
+                    problems.append("a reload left the page")
+                problems += whole_app_problems(page)
+            if problems:
+                failures[f"/{path}"] = (problems, save_screenshot(page, f"cold-{path or 'home'}"))
+        finally:
+            context.close()
+    assert not failures, "\n".join(f"{where} (screenshot {shot}):\n  " + "\n  ".join(problems)
+                                   for where, (problems, shot) in failures.items())
