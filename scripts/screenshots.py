@@ -1,10 +1,11 @@
-"""Screenshots of every page of the app into docs/, at a 1400x900 viewport.
+"""Screenshots of every page of the app into docs/: at 1400x900, on a 1024x768 projector and on a phone.
 
     python scripts/screenshots.py [--mnist-source DIR | --data-dir DIR] [--out docs] [--full-page]
 
 Starts `streamlit run app.py` itself (same harness as tests/e2e), reads the page list from the
 sidebar navigation, waits for each page's run to finish and its charts to render, draws a 7 on
-the Draw page first, and writes docs/<page>.png (home.png, heatmaps.png, draw.png, ...),
+the Draw page first (with a finger on the phone), and writes docs/<page>.png (home.png,
+heatmaps.png, draw.png, ...) and docs/screens/<page>-projector.png and <page>-phone.png,
 quantized to a 256-colour palette to keep the files small.
 """
 
@@ -32,6 +33,32 @@ def save_small_png(png: bytes, path: Path) -> int:
     return path.stat().st_size
 
 
+# file-name suffix -> browser context options ("" is the README's gallery size)
+SCREENS = {
+    "": dict(viewport=harness.VIEWPORT),
+    "-projector": harness.SCREENS["projector 1024x768"],
+    "-phone": dict(harness.SCREENS["phone 390x844 (touch)"], device_scale_factor=2),
+}
+
+
+def shoot(page, url: str, path: str, target: Path, digit: int, full_page: bool, touch: bool) -> None:
+    """Open ``path``, wait for it (and draw ``digit`` on Draw), save the screenshot to ``target``."""
+    page.goto(f"{url}/{path}", timeout=120_000)
+    harness.wait_for_run(page, timeout=300, settle=0.3)
+    if path == "draw":
+        harness.draw_digit(page, digit, touch=touch)
+        harness.wait_for_prediction(page, timeout=60)
+        harness.wait_for_run(page, timeout=60)
+        if not touch:  # off the canvas, the title (anchor link) and the sidebar
+            page.mouse.move(page.viewport_size["width"] - 5, page.viewport_size["height"] - 100)
+    page.wait_for_timeout(800)  # chart transitions
+    problems = harness.page_problems(page)
+    size = save_small_png(page.screenshot(full_page=full_page), target)
+    note = f"  (page shows errors: {problems})" if problems else ""
+    print(f"/{path:<12} -> {target.relative_to(REPO) if target.is_relative_to(REPO) else target} "
+          f"{size / 1024:.0f} KiB{note}", flush=True)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     source = parser.add_mutually_exclusive_group()
@@ -57,26 +84,19 @@ def main() -> int:
     try:
         with harness.StreamlitServer(data_dir, log_path) as server, sync_playwright() as playwright:
             browser = harness.launch_chromium(playwright)
-            page = browser.new_context(viewport=harness.VIEWPORT).new_page()
-            page.set_default_timeout(60_000)
-            page.goto(server.url + "/", timeout=120_000)
-            harness.wait_for_run(page, timeout=300, settle=0.3)
-            paths = harness.sidebar_page_paths(page, server.url)
-            for path in paths:
-                page.goto(f"{server.url}/{path}", timeout=120_000)
+            paths = None
+            for suffix, options in SCREENS.items():
+                page = browser.new_context(**options).new_page()
+                page.set_default_timeout(60_000)
+                page.goto(server.url + "/", timeout=120_000)
                 harness.wait_for_run(page, timeout=300, settle=0.3)
-                if path == "draw":
-                    harness.draw_digit(page, args.digit)
-                    harness.wait_for_prediction(page, timeout=60)
-                    harness.wait_for_run(page, timeout=60)
-                    page.mouse.move(1395, 600)  # off the canvas (toolbar on hover), the title (anchor link) and the sidebar
-                page.wait_for_timeout(800)  # chart transitions
-                problems = harness.page_problems(page)
-                target = args.out / f"{path or 'home'}.png"
-                size = save_small_png(page.screenshot(full_page=args.full_page), target)
-                note = f"  (page shows errors: {problems})" if problems else ""
-                print(f"/{path:<12} -> {target.relative_to(REPO) if target.is_relative_to(REPO) else target} "
-                      f"{size / 1024:.0f} KiB{note}", flush=True)
+                paths = paths or harness.sidebar_page_paths(page, server.url)
+                folder = args.out / "screens" if suffix else args.out
+                folder.mkdir(parents=True, exist_ok=True)
+                for path in paths:
+                    target = folder / f"{path or 'home'}{suffix}.png"
+                    shoot(page, server.url, path, target, args.digit, args.full_page, options.get("has_touch", False))
+                page.context.close()
             browser.close()
     finally:
         if scratch:

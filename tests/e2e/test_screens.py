@@ -1,7 +1,7 @@
 """The rooms the lab is built for: every page on every screen of ``harness.SCREENS``, and links opened cold.
 
 On each screen (a 1024x768 projector with the sidebar open, the same in presenter mode with the
-sidebar folded, a 1366x768 laptop, a 1920x1080 desktop, a 150 % zoom of 1280x800, and a 390x844
+sidebar folded, a 1366x768 laptop in the light and in the dark theme, a 1920x1080 desktop, a 150 % zoom of 1280x800, and a 390x844
 phone drawn on by touch), every page of the navigation:
 
 * shows no exception or error box, does not scroll sideways, clips no title, label or caption, and
@@ -29,7 +29,7 @@ from tests.e2e.conftest import ARTIFACTS
 PATHS = [Path(path).stem for pages in PAGES.values() for path, _, _ in pages]  # URL paths, "home" is "/"
 URL_PATHS = ["" if stem == "home" else stem for stem in PATHS]
 CASES = [("projector 1024x768", False), ("projector 1024x768", True), ("laptop 1366x768", False),
-         ("desktop 1920x1080", False), ("150% zoom of 1280x800", False), ("phone 390x844 (touch)", False)]
+         ("laptop 1366x768, dark", False), ("desktop 1920x1080", False), ("150% zoom of 1280x800", False), ("phone 390x844 (touch)", False)]
 MIN_PRESENTER_AXIS_PX = 16
 
 PRESENTER_JS = """() => {
@@ -149,3 +149,27 @@ def test_links_opened_cold_on_a_fresh_server_show_the_whole_app(browser, fresh_s
             context.close()
     assert not failures, "\n".join(f"{where} (screenshot {shot}):\n  " + "\n  ".join(problems)
                                    for where, (problems, shot) in failures.items())
+
+
+FOCUSED_JS = """() => {
+    const el = document.activeElement;
+    const label = el.getAttribute('aria-label') || el.innerText || el.getAttribute('aria-valuetext') || '';
+    return `${el.tagName.toLowerCase()} ${el.getAttribute('role') || ''} ${label}`.replace(/\\s+/g, ' ').trim();
+}"""
+
+
+def test_the_keyboard_reaches_every_control_of_draw_and_charts_add_no_tab_stops(page, base_url):
+    open_path(page, base_url, "draw")
+    harness.draw_digit(page, 1)
+    harness.wait_for_prediction(page)
+    harness.wait_for_run(page)
+    page.locator('[data-testid="stMainBlockContainer"] h1').first.click()  # start from the page, not the address bar
+    stops = []
+    for _ in range(80):
+        page.keyboard.press("Tab")
+        stops.append(page.evaluate(FOCUSED_JS))
+    reached = " | ".join(stops)
+    # the input choice is one radio group (one tab stop, arrow keys between "Draw" and "Upload a picture")
+    for control in ("radio Draw", "Brush width", "Clear", "Binarization threshold", "Presenter mode", "Course note"):
+        assert control in reached, f"Tab never reaches {control!r}: {stops}"
+    assert page.locator(".modebar-btn").count() == 0, "a chart shows its toolbar (8 tab stops each)"

@@ -1,0 +1,110 @@
+"""The dashboard's frame under AppTest: presenter mode and its link, icons, and the Draw page's sentences."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import nbcore
+from lab import presentation
+from lab.shell import PAGES
+from tests.conftest import REPO
+
+TIMEOUT = 180
+
+
+@pytest.fixture(scope="module", autouse=True)
+def data_dir(mnist_root):
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("NBCORE_DATA_DIR", str(mnist_root))
+        yield mnist_root
+
+
+def app_for(page: str, query: dict[str, str] | None = None, **session) -> AppTest:
+    script = f"import sys; sys.path.insert(0, {str(REPO)!r})\nfrom lab import shell\nshell.run(default_page={page!r})\n"
+    app = AppTest.from_string(script, default_timeout=TIMEOUT)
+    for key, value in (query or {}).items():
+        app.query_params[key] = value
+    for key, value in session.items():
+        app.session_state[key] = value
+    return app
+
+
+def run(app: AppTest) -> AppTest:
+    app.run()
+    assert not app.exception, [item.value for item in app.exception]
+    return app
+
+
+def presenter_toggle(app: AppTest):
+    return app.sidebar.toggle(key=presentation.STATE_KEY)
+
+
+def test_presenter_mode_comes_from_the_link_and_stays_in_it():
+    app = run(app_for("pages/home.py", {"presenter": "1"}))
+    assert presenter_toggle(app).value is True
+    assert app.query_params["presenter"] == "1"
+    presenter_toggle(app).set_value(False)
+    run(app)
+    assert "presenter" not in app.query_params
+    presenter_toggle(app).set_value(True)
+    run(app)
+    assert app.query_params["presenter"] == "1"
+
+
+def test_presenter_mode_is_off_without_the_link_and_says_so_for_a_value_it_cannot_read():
+    plain = run(app_for("pages/home.py"))
+    assert presenter_toggle(plain).value is False
+    assert not [caption for caption in plain.sidebar.caption if "presenter" in caption.value]
+    garbled = run(app_for("pages/home.py", {"presenter": "<script>x</script>" * 500}))
+    assert presenter_toggle(garbled).value is False
+    [note] = [caption.value for caption in garbled.sidebar.caption if "presenter value" in caption.value]
+    assert "<script>" not in note  # the link's text is never echoed
+
+
+def test_every_page_has_a_bundled_material_icon():
+    icons = [icon for pages in PAGES.values() for _, _, icon in pages]
+    assert icons and all(icon.startswith(":material/") and icon.endswith(":") for icon in icons), icons
+
+
+def fitted_models(mnist) -> tuple[nbcore.BernoulliNB, nbcore.SoftmaxRegression]:
+    """The Draw page's two models at the textbook settings (the softmax weights come from the disk cache)."""
+    bayes = nbcore.BernoulliNB().fit(nbcore.binarize(mnist["train_images"], 128), mnist["train_labels"])
+    softmax, _ = nbcore.load_or_train_softmax(mnist["train_images"], mnist["train_labels"], preset="default")
+    return bayes, softmax
+
+
+def test_draw_says_what_a_confidently_wrong_naive_bayes_means(mnist):
+    bayes, softmax = fitted_models(mnist)
+    images = mnist["test_images"][:2000]
+    bayes_proba = bayes.predict_proba(nbcore.binarize(images, 128))
+    softmax_predicted = softmax.predict_proba(images).argmax(axis=1)
+    confident_and_disagreeing = np.flatnonzero((bayes_proba.max(axis=1) >= 0.99)
+                                               & (bayes_proba.argmax(axis=1) != softmax_predicted))
+    agreeing = np.flatnonzero(bayes_proba.argmax(axis=1) == softmax_predicted)
+    assert len(confident_and_disagreeing), "no test image where naive Bayes is sure and softmax disagrees"
+
+    sure = run(app_for("pages/draw.py", draw_frame=images[confident_and_disagreeing[0]]))
+    [warning] = [item.value for item in sure.warning if "all but certain" in item.value]
+    assert f"softmax reads a {softmax_predicted[confident_and_disagreeing[0]]}" in warning
+    assert any("Compare" in link.label for link in sure.get("page_link"))
+
+    calm = run(app_for("pages/draw.py", draw_frame=images[agreeing[0]]))
+    assert not [item for item in calm.warning if "all but certain" in item.value]
+    assert any("A nat is" in item.value for item in calm.caption)
+
+
+def test_draw_upload_mode_speaks_of_uploading_and_a_removed_file_takes_its_message_along():
+    app = run(app_for("pages/draw.py"))
+    app.segmented_control(key="draw_mode").set_value("Upload a picture")
+    run(app)
+    assert any("Upload a photo" in item.value for item in app.info)
+    assert any("MB" in item.value for item in app.caption)
+    app.file_uploader(key="draw_upload").set_value(("notes.png", b"not a picture", "image/png"))
+    run(app)
+    assert app.error, "a file that is not a picture gets a message"
+    app.file_uploader(key="draw_upload").set_value(None)
+    run(app)
+    assert not app.error
+    assert any("Upload a photo" in item.value for item in app.info)
