@@ -1,78 +1,70 @@
 """Presenter mode: larger type, high contrast and the sidebar folded away, for a lecture-hall projector.
 
-A teacher switches it on in the sidebar or opens a link with ``?presenter=1``; while it is on, the
-link in the address bar keeps ``presenter=1``, so a reload or a copied link stays in it.
+A teacher switches it on in the sidebar or opens a link with ``?presenter=true``; the toggle is bound
+to the link like every setting (lab/links.py), so a reload or a copied link stays in it.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
-QUERY_KEY = "presenter"
-STATE_KEY = "presenter_mode"
-_ON, _OFF = ("1", "on", "true", "yes"), ("0", "off", "false", "no")
+from lab import links
+
+STATE_KEY = "presenter"  # the toggle's key, and its name in the link (?presenter=true)
 
 CHART_FONT_PX = 20  # plotly text in presenter mode: axis numbers, titles, legends (>= 16 px asked for)
 
-# Every session: narrower side margins than Streamlit's wide layout on screens up to a laptop's (the
-# theme has no option for them), so that the Draw page's canvas and explanation fit side by side at
-# 1024 px with the sidebar open.
-_LAYOUT_CSS = """
-<style>
-  @media (max-width: 1280px) {
-    [data-testid="stMainBlockContainer"] { padding-left: 1.5rem; padding-right: 1.5rem; }
-  }
-</style>
+# The app's own style sheet, mounted once per run as a style-only component in the sidebar (no
+# st.html: nothing in the app is rendered as raw HTML). Its script marks the page while presenting.
+_CSS = """
+/* Narrower side margins than the wide layout's on screens up to a laptop's (the theme has no option
+   for them), so that Draw's canvas and explanation fit side by side at 1024 px with the sidebar open. */
+@media (max-width: 1280px) {
+  [data-testid="stMainBlockContainer"] { padding-left: 1.5rem; padding-right: 1.5rem; }
+}
+/* Draw: the canvas's column never shrinks below the canvas; the explanation beside it wraps below it
+   (a phone, 150 % zoom with the sidebar open) rather than squeeze or overlap the canvas. The rules go
+   on the flex items, the layout wrappers around the two keyed containers. */
+:has(> .st-key-draw_source) { flex: 0 0 300px; min-width: 300px; }
+:has(> .st-key-draw_explanation) { flex: 1 1 320px; min-width: 320px; }
+/* Presenter mode: black on white whatever the theme, larger type. */
+body.nb-presenter .stApp, body.nb-presenter [data-testid="stSidebar"], body.nb-presenter [data-testid="stHeader"] {
+  background: #ffffff !important;
+}
+body.nb-presenter .stApp p, body.nb-presenter .stApp li, body.nb-presenter .stApp label,
+body.nb-presenter .stApp span, body.nb-presenter .stApp h1, body.nb-presenter .stApp h2,
+body.nb-presenter .stApp h3, body.nb-presenter [data-testid="stMetricValue"],
+body.nb-presenter [data-testid="stMetricLabel"], body.nb-presenter [data-testid="stCaptionContainer"] {
+  color: #000000 !important;
+}
+body.nb-presenter .stApp { font-size: 1.2rem; }
 """
-
-# High contrast for a projector: black on white whatever the theme, larger type, no wasted top margin.
-_PRESENTER_CSS = """
-<style>
-  .stApp, [data-testid="stSidebar"], [data-testid="stHeader"] { background: #ffffff !important; }
-  .stApp, .stApp p, .stApp li, .stApp label, .stApp span, .stApp h1, .stApp h2, .stApp h3,
-  [data-testid="stMetricValue"], [data-testid="stMetricLabel"], [data-testid="stCaptionContainer"] {
-    color: #000000 !important;
-  }
-  .stApp { font-size: 1.2rem; }
-  [data-testid="stMainBlockContainer"] h1 { font-size: 2rem; padding-top: 0; }
-</style>
+_JS = """
+export default function ({ data }) {
+  document.body.classList.toggle("nb-presenter", Boolean(data.presenting));
+}
 """
+_style = st.components.v2.component("naive_bayes_lab_style", css=_CSS, js=_JS, isolate_styles=False)
 
 
 def presenter_mode() -> bool:
-    """Whether this session presents: the sidebar toggle's value, taken from the link on the first run."""
-    if STATE_KEY not in st.session_state:
-        requested = str(st.query_params.get(QUERY_KEY, "")).strip().lower()
-        st.session_state[STATE_KEY] = requested in _ON
-        if requested and requested not in _ON + _OFF:
-            st.session_state.presenter_link_ignored = True
-    on = bool(st.session_state[STATE_KEY])
-    if on and st.query_params.get(QUERY_KEY) != "1":  # keep it in the link on every page
-        st.query_params[QUERY_KEY] = "1"
-    return on
-
-
-def _sync_link() -> None:
-    if st.session_state[STATE_KEY]:
-        st.query_params[QUERY_KEY] = "1"
-    elif QUERY_KEY in st.query_params:
-        del st.query_params[QUERY_KEY]
+    """Whether this session presents: the toggle's value, or before the toggle is drawn, the link's."""
+    if STATE_KEY in st.session_state:
+        return bool(st.session_state[STATE_KEY])
+    return str(st.query_params.get(STATE_KEY, "")).lower() == "true"
 
 
 def sidebar_toggle() -> None:
-    """The presenter-mode switch at the foot of the sidebar (and a note when the link's value made no sense)."""
-    with st.sidebar:
-        st.toggle("Presenter mode", key=STATE_KEY, on_change=_sync_link,
-                  help="Larger type, high contrast and the sidebar folded away, for a projector. "
-                       "A link with ?presenter=1 opens in it.")
-        if st.session_state.pop("presenter_link_ignored", False):
-            st.caption("The link's presenter value was not understood, so presenter mode is off "
-                       "(use presenter=1).")
+    """The presenter-mode switch in the sidebar (in the link as ?presenter=true)."""
+    st.sidebar.toggle(help="Larger type, high contrast and the sidebar folded away, for a projector. "
+                           "A link with ?presenter=true opens in it.",
+                      **links.control("Presenter mode", STATE_KEY))
 
 
 def apply_style(presenting: bool) -> None:
-    """The page's style sheet: the layout, plus high contrast when presenting (figures get ``chart_font_px``)."""
-    st.html(_LAYOUT_CSS + (_PRESENTER_CSS if presenting else ""))
+    """Mount the app's style sheet (in the sidebar, where it takes no room), marked for presenting or not."""
+    with st.sidebar:
+        _style(key="lab_style", data={"presenting": presenting}, width="content", height="content")
 
 
 def chart_font_px() -> int | None:

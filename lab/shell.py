@@ -11,7 +11,7 @@ from pathlib import Path
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from lab import presentation, state
+from lab import links, presentation, state
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -42,6 +42,7 @@ def run(default_page: str = "pages/home.py") -> None:
     """
     started, navigation, outcome = time.perf_counter(), None, "ok"
     try:
+        links.begin_run()
         presenting = presentation.presenter_mode()
         st.set_page_config(page_title="Naive Bayes Lab", page_icon=":material/calculate:", layout="wide",
                            initial_sidebar_state="collapsed" if presenting else "auto")
@@ -55,6 +56,8 @@ def run(default_page: str = "pages/home.py") -> None:
         presentation.apply_style(presenting)
         state.mnist()
         navigation.run()
+        links.sidebar_tools(tuple(state._KEYS.values()) + (presentation.STATE_KEY,))
+        links.end_run()
     except BaseException as error:  # st.stop() and an interrupted rerun arrive as exceptions too
         outcome = type(error).__name__
         raise

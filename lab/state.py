@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import streamlit as st
 
-from lab import jobs, startup
+from lab import jobs, links, startup
 import nbcore
 import nbcore.evaluate
 from nbcore import spam
@@ -41,7 +41,8 @@ class Settings:
 
 TEXTBOOK = Settings()
 COURSE_NOTE = Settings(threshold=1, alpha=1.0, beta=1.0, prior="uniform")
-_KEYS = {"threshold": "setting_threshold", "alpha": "setting_alpha", "beta": "setting_beta", "prior": "setting_prior"}
+# setting name -> its sidebar widget's key, which is also its name in the link (lab/links.py)
+_KEYS = {"threshold": "threshold", "alpha": "alpha", "beta": "beta", "prior": "prior"}
 
 
 @dataclass(frozen=True)
@@ -216,23 +217,24 @@ def _apply(settings: Settings) -> None:
 
 
 def sidebar_settings() -> Settings:
-    """Draw the model settings in the sidebar; they apply on every page."""
-    for name, key in _KEYS.items():
-        st.session_state.setdefault(key, getattr(TEXTBOOK, name))
+    """Draw the model settings in the sidebar (each one in the link); they apply on every page."""
     with st.sidebar:
         st.header("Model settings")
-        st.select_slider("Binarization threshold (ink if pixel ≥ T)", options=THRESHOLDS, key=_KEYS["threshold"],
-                         help="128 is the textbook's choice; 1 means 'any ink' (the course note's).")
-        st.select_slider("α: pseudo-count for 'pixel on'", options=SMOOTHING_STOPS, key=_KEYS["alpha"],
-                         format_func=_format_stop)
-        st.select_slider("β: pseudo-count for 'pixel off'", options=SMOOTHING_STOPS, key=_KEYS["beta"],
-                         format_func=_format_stop)
-        st.radio("Class prior", options=("empirical", "uniform"), key=_KEYS["prior"], horizontal=True,
-                 help="Empirical: class frequencies in the training set. Uniform: 1/10 each.")
+        st.select_slider(options=THRESHOLDS, value=TEXTBOOK.threshold,
+                         help="128 is the textbook's choice; 1 means 'any ink' (the course note's).",
+                         **links.control("Binarization threshold (ink if pixel ≥ T)", _KEYS["threshold"]))
+        st.select_slider(options=SMOOTHING_STOPS, value=TEXTBOOK.alpha, format_func=_format_stop,
+                         **links.control("α: pseudo-count for 'pixel on'", _KEYS["alpha"]))
+        st.select_slider(options=SMOOTHING_STOPS, value=TEXTBOOK.beta, format_func=_format_stop,
+                         **links.control("β: pseudo-count for 'pixel off'", _KEYS["beta"]))
+        st.radio(options=("empirical", "uniform"), index=0, horizontal=True,
+                 help="Empirical: class frequencies in the training set. Uniform: 1/10 each.",
+                 **links.control("Class prior", _KEYS["prior"]))
+        presets_locked = any(links.locked(key) for key in _KEYS.values())
         left, right = st.columns(2)
-        left.button("Textbook", on_click=_apply, args=(TEXTBOOK,), width="stretch",
+        left.button("Textbook", on_click=_apply, args=(TEXTBOOK,), width="stretch", disabled=presets_locked,
                     help="Reset to the textbook: T = 128, α = β = 1, empirical prior")
-        right.button("Course note", on_click=_apply, args=(COURSE_NOTE,), width="stretch",
+        right.button("Course note", on_click=_apply, args=(COURSE_NOTE,), width="stretch", disabled=presets_locked,
                      help="T = 1, α = β = 1, uniform prior")
         settings = current_settings()
         st.caption(f"p(xᵢ=1 | y) = (nᵢᵧ + {_format_stop(settings.alpha)}) / "

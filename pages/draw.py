@@ -24,13 +24,6 @@ with st.sidebar:  # a new threshold's "Binarizing…" and "Counting pixels…" s
 softmax = state.softmax().model
 
 st.title("Draw a digit")
-# The canvas's column never shrinks below the canvas; the explanation beside it wraps below it (a phone,
-# a projector with the sidebar open at 150 %) rather than squeeze to a sliver or overlap the canvas.
-# (The rules go on the flex items, the layout wrappers around the two keyed containers.)
-st.html("""<style>
-  :has(> .st-key-draw_source) { flex: 0 0 300px; min-width: 300px; }
-  :has(> .st-key-draw_explanation) { flex: 1 1 320px; min-width: 320px; }
-</style>""")
 st.session_state.setdefault("canvas_generation", 0)
 
 

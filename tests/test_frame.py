@@ -41,26 +41,27 @@ def presenter_toggle(app: AppTest):
     return app.sidebar.toggle(key=presentation.STATE_KEY)
 
 
-def test_presenter_mode_comes_from_the_link_and_stays_in_it():
-    app = run(app_for("pages/home.py", {"presenter": "1"}))
+def test_presenter_mode_comes_from_the_link():
+    app = run(app_for("pages/home.py", {"presenter": "true"}))
     assert presenter_toggle(app).value is True
-    assert app.query_params["presenter"] == "1"
-    presenter_toggle(app).set_value(False)
-    run(app)
-    assert "presenter" not in app.query_params
-    presenter_toggle(app).set_value(True)
-    run(app)
-    assert app.query_params["presenter"] == "1"
-
-
-def test_presenter_mode_is_off_without_the_link_and_says_so_for_a_value_it_cannot_read():
+    assert app.query_params["presenter"] == "true"
+    assert not app.toast
     plain = run(app_for("pages/home.py"))
     assert presenter_toggle(plain).value is False
-    assert not [caption for caption in plain.sidebar.caption if "presenter" in caption.value]
-    garbled = run(app_for("pages/home.py", {"presenter": "<script>x</script>" * 500}))
-    assert presenter_toggle(garbled).value is False
-    [note] = [caption.value for caption in garbled.sidebar.caption if "presenter value" in caption.value]
-    assert "<script>" not in note  # the link's text is never echoed
+
+
+def test_link_values_a_control_cannot_take_give_defaults_and_a_notice_that_names_the_control():
+    hostile = {"presenter": "<script>x</script>" * 500, "alpha": "banana", "threshold": "-1e308",
+               "prior": "../../etc/passwd", "beta": "1" * 10_000}
+    app = run(app_for("pages/home.py", hostile))
+    assert presenter_toggle(app).value is False
+    assert [app.sidebar.select_slider(key=key).value for key in ("threshold", "alpha", "beta")] == [128, 1.0, 1.0]
+    assert app.sidebar.radio(key="prior").value == "empirical"
+    [notice] = [toast.value for toast in app.toast]
+    for label in ("Presenter mode", "α: pseudo-count", "Binarization threshold", "Class prior", "β: pseudo-count"):
+        assert label in notice, notice
+    assert "<script>" not in notice and "passwd" not in notice and "banana" not in notice
+    assert not app.error
 
 
 def test_every_page_has_a_bundled_material_icon():

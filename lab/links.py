@@ -1,0 +1,108 @@
+"""Settings in the link: what a page shows can be handed out as a URL, survives a reload, and can be locked.
+
+Every control that changes what a page shows is bound to the URL query with Streamlit's own
+``bind="query-params"`` (its key is the parameter's name): opening the link reproduces the view,
+a reload keeps it, and the browser's back button goes back through it. This module adds what a
+classroom needs on top:
+
+* ``control(label, key)``: the keyword arguments for such a widget, disabled with a lock mark when
+  the teacher's link locks it (``?lock=alpha,threshold``);
+* a notice naming each control whose value in the link could not be used (Streamlit then shows
+  the default and drops the value); the link's own text is never shown back;
+* "Reset this page" and "Reset all", and a "Copy link for students" box with locks to choose.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlencode
+
+import streamlit as st
+
+LOCK_PARAM = "lock"
+_NAME = re.compile(r"[a-z][a-z0-9_]{0,31}")
+_MAX_LOCKS = 20
+# session_state keys of this module
+_REQUESTED, _BOUND, _LOCKED = "_links_requested", "_links_bound", "_links_locked"
+
+
+def begin_run() -> None:
+    """Before any widget: note what the link asks for, and the locks it sets (they hold for the session)."""
+    query = {key: st.query_params.get(key) for key in st.query_params.keys()}
+    st.session_state[_REQUESTED] = query
+    st.session_state[_BOUND] = {}  # key -> label, in the order the page draws them
+
+    if LOCK_PARAM in query:
+        names = str(query[LOCK_PARAM])[:1000].split(",")
+        st.session_state[_LOCKED] = {name for name in names[:_MAX_LOCKS] if _NAME.fullmatch(name)}
+    locks = st.session_state.get(_LOCKED)
+    if locks:
+        st.query_params[LOCK_PARAM] = ",".join(sorted(locks))
+
+
+def locked(key: str) -> bool:
+    return key in st.session_state.get(_LOCKED, ())
+
+
+def control(label: str, key: str) -> dict:
+    """``label``, ``key``, ``bind`` and ``disabled`` for a widget whose value lives in the link under ``key``."""
+    st.session_state.setdefault(_BOUND, {})[key] = label  # a fragment's rerun draws its controls again: no repeats
+    is_locked = locked(key)
+    return dict(label=f"{label} :material/lock:" if is_locked else label, key=key, bind="query-params",
+                disabled=is_locked)
+
+
+def end_run() -> None:
+    """After the page: say which values of the link could not be used (Streamlit dropped them from the link)."""
+    requested = st.session_state.get(_REQUESTED, {})
+    bound = st.session_state.get(_BOUND, {})
+    ignored = [label for key, label in bound.items()
+               if key in requested and st.query_params.get(key) != requested[key]
+               and str(requested[key]) not in _spellings(st.session_state.get(key))]
+    if ignored:
+        st.toast("The link's value for " + ", ".join(f"“{label}”" for label in ignored)
+                 + " could not be used, so the default is shown.", icon=":material/link_off:")
+
+
+def _spellings(value) -> set[str]:
+    """How a link may write ``value`` when it is the control's default (Streamlit then drops it from the link)."""
+    if isinstance(value, bool):
+        return {str(value).lower(), str(value)}
+    if isinstance(value, (int, float)):
+        return {str(value), f"{value:g}"}
+    return {str(value)}
+
+
+def _reset(keys: list[str]) -> None:
+    for key in keys:
+        if not locked(key):
+            st.session_state.pop(key, None)
+
+
+def sidebar_tools(settings_keys: tuple[str, ...]) -> None:
+    """Reset buttons and the link for students, at the foot of the sidebar (after the page has run)."""
+    labels = st.session_state.get(_BOUND, {})
+    bound = list(labels)
+    page_keys = [key for key in bound if key not in settings_keys]
+    with st.sidebar:
+        left, right = st.columns(2)
+        left.button("Reset this page", icon=":material/restart_alt:", on_click=_reset, args=(page_keys,),
+                    disabled=not page_keys, width="stretch", key="links_reset_page",
+                    help="This page's own choices back to their defaults (the model settings stay).")
+        right.button("Reset all", icon=":material/history:", on_click=_reset, args=(bound,), width="stretch",
+                     key="links_reset_all", help="Everything back to the textbook settings and page defaults.")
+        with st.popover("Copy link for students", icon=":material/link:", width="stretch"):
+            lock = st.multiselect("Lock for students", bound, format_func=lambda key: labels.get(key, key),
+                                  key="links_lock_choice",
+                                  help="Locked controls show their value but cannot be moved.")
+            st.code(share_link(lock), language=None, wrap_lines=True)
+            st.caption("The link opens this page with every setting as it is now.")
+
+
+def share_link(lock: list[str]) -> str:
+    """This page's URL with the current settings (and ``lock``) in its query."""
+    query = {key: st.query_params.get(key) for key in st.query_params.keys() if key != LOCK_PARAM}
+    if lock:
+        query[LOCK_PARAM] = ",".join(lock)
+    base = st.context.url or ""  # None without a browser (AppTest): the query alone
+    return base + ("?" + urlencode(query) if query else "")
