@@ -5,8 +5,8 @@ Every control that changes what a page shows is bound to the URL query with Stre
 a reload keeps it, and the browser's back button goes back through it. This module adds what a
 classroom needs on top:
 
-* ``control(label, key)``: the keyword arguments for such a widget, disabled with a lock mark when
-  the teacher's link locks it (``?lock=alpha,threshold``);
+* ``control(label, key)``: the keyword arguments for such a widget, disabled and marked "(locked)"
+  when the teacher's link locks it (``?lock=alpha,threshold``);
 * a notice naming each control whose value in the link could not be used (Streamlit then shows
   the default and drops the value); the link's own text is never shown back;
 * "Reset this page" and "Reset all", and a "Copy link for students" box with locks to choose.
@@ -48,7 +48,7 @@ def control(label: str, key: str) -> dict:
     """``label``, ``key``, ``bind`` and ``disabled`` for a widget whose value lives in the link under ``key``."""
     st.session_state.setdefault(_BOUND, {})[key] = label  # a fragment's rerun draws its controls again: no repeats
     is_locked = locked(key)
-    return dict(label=f"{label} :material/lock:" if is_locked else label, key=key, bind="query-params",
+    return dict(label=f"{label} (locked)" if is_locked else label, key=key, bind="query-params",
                 disabled=is_locked)
 
 

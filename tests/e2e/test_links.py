@@ -1,0 +1,98 @@
+"""Settings in the link, in Chromium: a teacher's link reproduces the view, survives a reload and can lock.
+
+* a link with the course note's settings shows the course note's accuracy, and so does a reload;
+* a setting moved on the page goes into the address bar, and a reload keeps it;
+* a page's own choice (Smoothing's test image) is in the link too;
+* ``?lock=alpha`` shows α disabled and marked as locked;
+* the browser's back button goes back through pages;
+* hostile query strings on every page give the defaults, a notice, and no error.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs, urlparse
+
+from lab.shell import PAGES
+from tests.e2e import harness
+
+URL_PATHS = ["" if path.endswith("home.py") else path.split("/")[-1].removesuffix(".py")
+             for pages in PAGES.values() for path, _, _ in pages]
+TEST_ACCURACY = "Test accuracy (10,000 images)"
+HOSTILE = "alpha=banana&threshold=%3Cscript%3Ealert(1)%3C/script%3E&prior=..%2F..%2Fetc%2Fpasswd&beta=" + "9" * 10_000
+
+
+def open_url(page, url: str) -> None:
+    page.goto(url, timeout=60_000)
+    harness.wait_for_run(page, timeout=180, settle=0.3)
+
+
+def metric_value(page, label: str) -> str:
+    metric = page.locator('[data-testid="stMetric"]').filter(has_text=label).first
+    return metric.locator('[data-testid="stMetricValue"]').inner_text().strip()
+
+
+def query(page) -> dict[str, list[str]]:
+    return parse_qs(urlparse(page.url).query)
+
+
+def test_a_link_with_settings_reproduces_the_numbers_and_a_reload_keeps_them(page, base_url):
+    open_url(page, f"{base_url}/?threshold=1&prior=uniform")
+    assert metric_value(page, TEST_ACCURACY) == "0.8415"  # the course note's published figure
+    page.reload()
+    harness.wait_for_run(page, timeout=120, settle=0.3)
+    assert metric_value(page, TEST_ACCURACY) == "0.8415"
+    assert query(page).get("threshold") == ["1"] and query(page).get("prior") == ["uniform"]
+
+
+def test_a_setting_moved_on_the_page_goes_into_the_link_and_survives_a_reload(page, base_url):
+    open_url(page, f"{base_url}/")
+    before = metric_value(page, TEST_ACCURACY)
+    slider = page.locator('[data-testid="stSidebar"] [data-testid="stSlider"]').filter(
+        has_text="α: pseudo-count").locator('input[type="range"]')
+    harness.run_after(page, lambda: (slider.focus(), page.keyboard.press("End")))  # α = 100
+    page.wait_for_function("() => new URL(location.href).searchParams.get('alpha') === '100.0'"
+                           " || new URL(location.href).searchParams.get('alpha') === '100'", timeout=30_000)
+    moved = metric_value(page, TEST_ACCURACY)
+    assert moved != before
+    page.reload()
+    harness.wait_for_run(page, timeout=120, settle=0.3)
+    assert metric_value(page, TEST_ACCURACY) == moved
+
+
+def test_a_locked_control_shows_its_value_and_cannot_be_moved(page, base_url):
+    open_url(page, f"{base_url}/?alpha=0.1&lock=alpha")
+    slider = page.locator('[data-testid="stSidebar"] [data-testid="stSlider"]').filter(has_text="α: pseudo-count")
+    assert slider.locator('input[type="range"]').is_disabled()
+    assert "(locked)" in slider.locator('[data-testid="stWidgetLabel"]').inner_text()
+    assert slider.locator('[data-testid="stSliderThumbValue"]').inner_text().strip() == "0.1"
+    textbook = page.locator('[data-testid="stSidebar"]').get_by_role("button", name="Textbook")
+    assert textbook.is_disabled()
+
+
+def test_the_back_button_goes_back_through_pages(page, base_url):
+    open_url(page, f"{base_url}/")
+    open_url(page, f"{base_url}/smoothing")
+    harness.run_after(page, page.locator('[data-testid="stSidebarNav"] a').filter(has_text="Heatmaps").click,
+                      harness.title_shown_js("Heatmaps"))
+    page.go_back()
+    page.wait_for_url("**/smoothing**", timeout=30_000)
+    harness.wait_for_run(page, timeout=60, settle=0.3)
+    assert "Smoothing" in page.locator("h1").first.inner_text()
+
+
+def test_hostile_query_strings_on_every_page_give_defaults_and_a_notice(page, base_url):
+    failures = {}
+    for path in URL_PATHS:
+        open_url(page, f"{base_url}/{path}?{HOSTILE}")
+        problems = harness.page_problems(page)
+        toast = page.locator('[data-testid="stToast"]').filter(has_text="could not be used")
+        if toast.count() == 0:
+            problems.append("no notice about the values that could not be used")
+        elif any(bad in toast.first.inner_text() for bad in ("banana", "script", "passwd")):
+            problems.append("the notice repeats the link's text")
+        shown = page.locator('[data-testid="stSidebar"] [data-testid="stSliderThumbValue"]').all_inner_texts()
+        if shown[:3] != ["128", "1", "1"]:
+            problems.append(f"sidebar sliders show {shown[:3]}, not the defaults")
+        if problems:
+            failures[f"/{path}"] = problems
+    assert not failures, failures
