@@ -44,9 +44,13 @@ def locked(key: str) -> bool:
     return key in st.session_state.get(_LOCKED, ())
 
 
-def control(label: str, key: str) -> dict:
-    """``label``, ``key``, ``bind`` and ``disabled`` for a widget whose value lives in the link under ``key``."""
-    st.session_state.setdefault(_BOUND, {})[key] = label  # a fragment's rerun draws its controls again: no repeats
+def control(label: str, key: str, default) -> dict:
+    """``label``, ``key``, ``bind`` and ``disabled`` for a widget whose value lives in the link under ``key``.
+
+    ``default`` is the widget's own default (what the Reset buttons go back to).
+    """
+    # a fragment's rerun draws its controls again: a dict, so no repeats
+    st.session_state.setdefault(_BOUND, {})[key] = (label, default)
     is_locked = locked(key)
     return dict(label=f"{label} (locked)" if is_locked else label, key=key, bind="query-params",
                 disabled=is_locked)
@@ -56,7 +60,7 @@ def end_run() -> None:
     """After the page: say which values of the link could not be used (Streamlit dropped them from the link)."""
     requested = st.session_state.get(_REQUESTED, {})
     bound = st.session_state.get(_BOUND, {})
-    ignored = [label for key, label in bound.items()
+    ignored = [label for key, (label, _) in bound.items()
                if key in requested and st.query_params.get(key) != requested[key]
                and str(requested[key]) not in _spellings(st.session_state.get(key))]
     if ignored:
@@ -73,26 +77,27 @@ def _spellings(value) -> set[str]:
     return {str(value)}
 
 
-def _reset(keys: list[str]) -> None:
-    for key in keys:
+def _reset(defaults: dict) -> None:
+    """Set each unlocked control of ``defaults`` (key -> default) to its default (and so its link value)."""
+    for key, default in defaults.items():
         if not locked(key):
-            st.session_state.pop(key, None)
+            st.session_state[key] = default
 
 
 def sidebar_tools(settings_keys: tuple[str, ...]) -> None:
     """Reset buttons and the link for students, at the foot of the sidebar (after the page has run)."""
-    labels = st.session_state.get(_BOUND, {})
-    bound = list(labels)
-    page_keys = [key for key in bound if key not in settings_keys]
+    bound = st.session_state.get(_BOUND, {})
+    defaults = {key: default for key, (_, default) in bound.items()}
+    page_defaults = {key: default for key, default in defaults.items() if key not in settings_keys}
     with st.sidebar:
         left, right = st.columns(2)
-        left.button("Reset this page", icon=":material/restart_alt:", on_click=_reset, args=(page_keys,),
-                    disabled=not page_keys, width="stretch", key="links_reset_page",
+        left.button("Reset this page", icon=":material/restart_alt:", on_click=_reset, args=(page_defaults,),
+                    disabled=not page_defaults, width="stretch", key="links_reset_page",
                     help="This page's own choices back to their defaults (the model settings stay).")
-        right.button("Reset all", icon=":material/history:", on_click=_reset, args=(bound,), width="stretch",
+        right.button("Reset all", icon=":material/history:", on_click=_reset, args=(defaults,), width="stretch",
                      key="links_reset_all", help="Everything back to the textbook settings and page defaults.")
         with st.popover("Copy link for students", icon=":material/link:", width="stretch"):
-            lock = st.multiselect("Lock for students", bound, format_func=lambda key: labels.get(key, key),
+            lock = st.multiselect("Lock for students", list(bound), format_func=lambda key: bound[key][0],
                                   key="links_lock_choice",
                                   help="Locked controls show their value but cannot be moved.")
             st.code(share_link(lock), language=None, wrap_lines=True)

@@ -222,14 +222,14 @@ def sidebar_settings() -> Settings:
         st.header("Model settings")
         st.select_slider(options=THRESHOLDS, value=TEXTBOOK.threshold,
                          help="128 is the textbook's choice; 1 means 'any ink' (the course note's).",
-                         **links.control("Binarization threshold (ink if pixel ≥ T)", _KEYS["threshold"]))
+                         **links.control("Binarization threshold (ink if pixel ≥ T)", _KEYS["threshold"], TEXTBOOK.threshold))
         st.select_slider(options=SMOOTHING_STOPS, value=TEXTBOOK.alpha, format_func=_format_stop,
-                         **links.control("α: pseudo-count for 'pixel on'", _KEYS["alpha"]))
+                         **links.control("α: pseudo-count for 'pixel on'", _KEYS["alpha"], TEXTBOOK.alpha))
         st.select_slider(options=SMOOTHING_STOPS, value=TEXTBOOK.beta, format_func=_format_stop,
-                         **links.control("β: pseudo-count for 'pixel off'", _KEYS["beta"]))
+                         **links.control("β: pseudo-count for 'pixel off'", _KEYS["beta"], TEXTBOOK.beta))
         st.radio(options=("empirical", "uniform"), index=0, horizontal=True,
                  help="Empirical: class frequencies in the training set. Uniform: 1/10 each.",
-                 **links.control("Class prior", _KEYS["prior"]))
+                 **links.control("Class prior", _KEYS["prior"], TEXTBOOK.prior))
         presets_locked = any(links.locked(key) for key in _KEYS.values())
         left, right = st.columns(2)
         left.button("Textbook", on_click=_apply, args=(TEXTBOOK,), width="stretch", disabled=presets_locked,

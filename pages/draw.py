@@ -10,13 +10,14 @@ import numpy as np
 import streamlit as st
 
 import nbcore
-from lab import display, figures, shell, state
+from lab import display, figures, links, shell, state
 from lab.canvas import digit_canvas
 from nbcore.preprocess import ImageInputError, ink_from_canvas_png, ink_from_upload, mnist_frame
 
 VERDICT_HEIGHT = 118  # px: two metrics, or the prompt on three lines of a phone
 CONFIDENT = 0.99  # naive Bayes this sure while softmax reads another digit: say what that means
 UPLOAD_TYPES = "PNG, JPEG, GIF, BMP, WebP or TIFF"
+BRUSH_WIDTH = 20  # px on the 280 px canvas, the default
 
 settings = state.current_settings()
 with st.sidebar:  # a new threshold's "Binarizing…" and "Counting pixels…" spinners show here: the canvas stays put
@@ -57,10 +58,10 @@ def uploaded_frame() -> np.ndarray | None:
 
 def drawn_frame() -> np.ndarray | None:
     """The framed (28, 28) digit on the canvas, or None while it is blank."""
-    drawing = digit_canvas(st.session_state.get("draw_brush", 20), key=f"canvas_{st.session_state.canvas_generation}",
+    drawing = digit_canvas(st.session_state.get("draw_brush", BRUSH_WIDTH), key=f"canvas_{st.session_state.canvas_generation}",
                            restore=st.session_state.get("draw_png"))
     with st.container(horizontal=True, vertical_alignment="bottom"):
-        st.slider("Brush width", 8, 40, 20, key="draw_brush")
+        st.slider(min_value=8, max_value=40, value=BRUSH_WIDTH, **links.control("Brush width", "draw_brush", BRUSH_WIDTH))
         st.button("Clear", icon=":material/ink_eraser:", on_click=clear_canvas, key="draw_clear")
     if drawing is not None and drawing != st.session_state.get("draw_png"):
         try:
@@ -78,8 +79,8 @@ def digit_and_verdict(settings: state.Settings, model: nbcore.BernoulliNB, softm
         source = st.container(key="draw_source")
         explanation = st.container(key="draw_explanation")
     with source:
-        mode = st.segmented_control("Input", ["Draw", "Upload a picture"], default="Draw", key="draw_mode",
-                                    label_visibility="collapsed")
+        mode = st.segmented_control(options=["Draw", "Upload a picture"], default="Draw", label_visibility="collapsed",
+                                    **links.control("Input", "draw_mode", "Draw"))
         verdict = st.container(height=VERDICT_HEIGHT, border=False)
         uploading = mode == "Upload a picture"
         frame = uploaded_frame() if uploading else drawn_frame()

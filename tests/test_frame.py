@@ -109,3 +109,24 @@ def test_draw_upload_mode_speaks_of_uploading_and_a_removed_file_takes_its_messa
     run(app)
     assert not app.error
     assert any("Upload a photo" in item.value for item in app.info)
+
+
+def test_a_locked_setting_cannot_be_moved_and_reset_all_spares_it():
+    app = run(app_for("pages/home.py", {"alpha": "0.1", "beta": "3", "lock": "alpha,not-a-key,../x"}))
+    alpha, beta = app.sidebar.select_slider(key="alpha"), app.sidebar.select_slider(key="beta")
+    assert (alpha.value, alpha.disabled, "(locked)" in alpha.label) == (0.1, True, True)
+    assert (beta.value, beta.disabled) == (3.0, False)
+    assert all(button.disabled for button in app.sidebar.button if button.label in ("Textbook", "Course note"))
+    app.sidebar.button(key="links_reset_all").click()
+    run(app)
+    assert app.sidebar.select_slider(key="alpha").value == 0.1
+    assert app.sidebar.select_slider(key="beta").value == 1.0
+
+
+def test_reset_this_page_resets_its_own_choices_and_keeps_the_model_settings():
+    app = run(app_for("pages/draw.py", {"draw_brush": "30", "alpha": "3"}))
+    assert app.slider(key="draw_brush").value == 30
+    app.sidebar.button(key="links_reset_page").click()
+    run(app)
+    assert app.slider(key="draw_brush").value == 20
+    assert app.sidebar.select_slider(key="alpha").value == 3.0
