@@ -11,14 +11,15 @@ phone drawn on by touch), every page of the navigation:
 * in presenter mode: axis numbers of at least 16 px, the sidebar folded, and the page's first
   figure (chart, picture, metric or canvas) starting within the first screen.
 
-A fresh server, opened by its link at a page other than Home and then at every other page, each in
-a new session, shows the whole app (sections, every page link, the model settings), and a reload
-keeps the page.
+A fresh server whose first visits are links to /xor and /spam, and every page opened by its link in
+a new session, show the whole app (sections, every page link, the model settings); a reload keeps
+the page.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import urlparse
 
 import pytest
 
@@ -126,50 +127,36 @@ def whole_app_problems(page) -> list[str]:
     return problems + harness.page_problems(page)
 
 
+def link_problems(browser, url: str, reload: bool = False) -> list[str]:
+    """Open ``url`` in a new session (a link followed from an e-mail): what is missing of the whole app."""
+    context = browser.new_context(viewport=harness.VIEWPORT)
+    page = context.new_page()
+    try:
+        page.goto(url, timeout=60_000)
+        harness.wait_for_run(page, timeout=180, settle=0.3)
+        page.locator('[data-testid="stSidebarNav"] a').first.wait_for(timeout=30_000)
+        problems = whole_app_problems(page)
+        if reload:  # a reload stays on the page, in the whole app
+            title = page.locator("h1").first.inner_text()
+            page.reload()
+            harness.wait_for_run(page, timeout=60, settle=0.3)
+            if page.locator("h1").first.inner_text() != title:
+                problems.append("a reload left the page")
+            problems += whole_app_problems(page)
+        if problems:
+            problems.append(f"screenshot {save_screenshot(page, 'link-' + urlparse(url).path.strip('/'))}")
+        return problems
+    finally:
+        context.close()
+
+
 def test_links_opened_cold_on_a_fresh_server_show_the_whole_app(browser, fresh_server):
-    first, *others = sorted(URL_PATHS, key=lambda path: path != "xor")  # the first visit ever is to /xor
-    failures = {}
-    for path in [first, *others]:
-        context = browser.new_context(viewport=harness.VIEWPORT)
-        page = context.new_page()
-        try:
-            open_path(page, fresh_server.url, path)
-            page.locator('[data-testid="stSidebarNav"] a').first.wait_for(timeout=30_000)
-            problems = whole_app_problems(page)
-            if path == "smoothing":  # a reload stays on the page, in the whole app
-                title = page.locator("h1").first.inner_text()
-                page.reload()
-                harness.wait_for_run(page, timeout=60, settle=0.3)
-                if page.locator("h1").first.inner_text() != title:
-                    problems.append("a reload left the page")
-                problems += whole_app_problems(page)
-            if problems:
-                failures[f"/{path}"] = (problems, save_screenshot(page, f"cold-{path or 'home'}"))
-        finally:
-            context.close()
-    assert not failures, "\n".join(f"{where} (screenshot {shot}):\n  " + "\n  ".join(problems)
-                                   for where, (problems, shot) in failures.items())
+    """The two links the issue names, as the very first visits to a fresh server."""
+    failures = {path: link_problems(browser, f"{fresh_server.url}/{path}", reload=path == "xor")
+                for path in ("xor", "spam")}
+    assert not any(failures.values()), failures
 
 
-FOCUSED_JS = """() => {
-    const el = document.activeElement;
-    const label = el.getAttribute('aria-label') || el.innerText || el.getAttribute('aria-valuetext') || '';
-    return `${el.tagName.toLowerCase()} ${el.getAttribute('role') || ''} ${label}`.replace(/\\s+/g, ' ').trim();
-}"""
-
-
-def test_the_keyboard_reaches_every_control_of_draw_and_charts_add_no_tab_stops(page, base_url):
-    open_path(page, base_url, "draw")
-    harness.draw_digit(page, 1)
-    harness.wait_for_prediction(page)
-    harness.wait_for_run(page)
-    page.locator('[data-testid="stMainBlockContainer"] h1').first.click()  # start from the page, not the address bar
-    stops = []
-    for _ in range(80):
-        page.keyboard.press("Tab")
-        stops.append(page.evaluate(FOCUSED_JS))
-    reached = " | ".join(stops)
-    # the input choice is one radio group (one tab stop, arrow keys between "Draw" and "Upload a picture")
-    for control in ("radio Draw", "Brush width", "Clear", "Binarization threshold", "Presenter mode", "Course note"):
-        assert control in reached, f"Tab never reaches {control!r}: {stops}"
-    assert page.locator(".modebar-btn").count() == 0, "a chart shows its toolbar (8 tab stops each)"
+def test_every_page_opened_by_its_link_shows_the_whole_app(browser, warm_app):
+    failures = {path: link_problems(browser, f"{warm_app.url}/{path}") for path in URL_PATHS}
+    assert not any(failures.values()), {path: problems for path, problems in failures.items() if problems}
