@@ -11,18 +11,15 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .figures import CLASS_COLOURS, ERROR_COLOUR, FONT, OK_COLOUR, PROBABILITY_SCALE
+from .figures import CLASS_COLOURS, ERROR_COLOUR, OK_COLOUR, PROBABILITY_SCALE, TEXT_COLOUR, style
 
 SPAM_COLOUR = "#d62728"
 HAM_COLOUR = "#1f77b4"
 NEUTRAL_COLOUR = "#9e9e9e"
 SIGMA_LEVELS = (1.0, 2.0)
-
-
-def _style(figure: go.Figure, height: int, title: str | None = None) -> go.Figure:
-    figure.update_layout(height=height, margin=dict(l=10, r=10, t=60 if title else 30, b=10),
-                         font=FONT, title=title, plot_bgcolor="rgba(0,0,0,0)")
-    return figure
+# classes differ by marker shape as well as colour (colour must never be the only carrier);
+# these four exist both in 2-D and in Scatter3d
+CLASS_SYMBOLS = ("circle", "diamond", "square", "x")
 
 
 def _translucent(hex_colour: str, opacity: float) -> str:
@@ -61,11 +58,14 @@ def decision_regions(xs: np.ndarray, ys: np.ndarray, proba: np.ndarray, points: 
         members = labels == label
         figure.add_trace(go.Scatter(
             x=points[members, 0], y=points[members, 1], mode="markers", name=name,
-            marker=dict(color=colour, size=9, line=dict(color="white", width=1)),
+            marker=dict(color=colour, size=10, symbol=CLASS_SYMBOLS[label % len(CLASS_SYMBOLS)],
+                        line=dict(color="white", width=1)),
             hovertemplate=f"{name}<br>{axis_titles[0]} %{{x}}<br>{axis_titles[1]} %{{y}}<extra></extra>"))
     figure.update_xaxes(title=axis_titles[0], range=[xs[0], xs[-1]], showgrid=False)
     figure.update_yaxes(title=axis_titles[1], range=[ys[0], ys[-1]], showgrid=False)
-    return _style(figure, height=height, title=title)
+    style(figure, height=height, title=title, legend_below=True)
+    figure.update_layout(legend=dict(y=-0.16), margin=dict(b=10))
+    return figure
 
 
 def pca_scatter_3d(scores: np.ndarray, labels: np.ndarray, class_names: Sequence[str],
@@ -76,10 +76,16 @@ def pca_scatter_3d(scores: np.ndarray, labels: np.ndarray, class_names: Sequence
         members = labels == label
         figure.add_trace(go.Scatter3d(x=scores[members, 0], y=scores[members, 1], z=scores[members, 2],
                                       mode="markers", name=name,
-                                      marker=dict(size=4, color=CLASS_COLOURS[label % len(CLASS_COLOURS)])))
-    axis = [f"PC{index + 1} ({share:.0%} of variance)" for index, share in enumerate(explained)]
-    figure.update_layout(scene=dict(xaxis_title=axis[0], yaxis_title=axis[1], zaxis_title=axis[2]))
-    return _style(figure, height=height, title=title)
+                                      marker=dict(size=5, color=CLASS_COLOURS[label % len(CLASS_COLOURS)],
+                                                  symbol=CLASS_SYMBOLS[label % len(CLASS_SYMBOLS)])))
+    scene_axis = dict(tickfont=dict(size=13, color=TEXT_COLOUR), backgroundcolor="rgba(0,0,0,0)")
+    # short axis titles: plotly draws them at the far end of each 3-D axis, where long ones run off or collide
+    scene = {f"{axis}axis": dict(scene_axis, title=dict(text=f"PC{index + 1} ({share:.0%})",
+                                                        font=dict(size=15, color=TEXT_COLOUR)))
+             for index, (axis, share) in enumerate(zip("xyz", explained))}
+    # "turntable" keeps the vertical axis upright while dragging, the least disorienting rotation on a touch screen
+    figure.update_layout(scene=dict(scene, dragmode="turntable"))
+    return style(figure, height=height, title=title, legend_below=True)
 
 
 def log_x_curve(x: Sequence[float], series: dict[str, Sequence[float]], x_title: str, y_title: str, title: str,
@@ -107,8 +113,7 @@ def log_x_curve(x: Sequence[float], series: dict[str, Sequence[float]], x_title:
                                     hovertemplate=f"{name}: {level:.4f}<extra></extra>"))
     figure.update_xaxes(title=x_title, type="log", exponentformat="power", dtick=1)
     figure.update_yaxes(title=y_title)
-    figure.update_layout(legend=dict(orientation="h", y=-0.3))
-    return _style(figure, height=height, title=title)
+    return style(figure, height=height, title=title, legend_below=True)
 
 
 # -- spam -----------------------------------------------------------------------------------------------
@@ -122,7 +127,7 @@ def accuracy_bars(accuracies: dict[str, float], title: str, height: int = 300) -
                               hovertemplate="%{y}: %{x:.4f}<extra></extra>"))
     figure.update_xaxes(title="test accuracy", range=[0, 1])
     figure.update_yaxes(autorange="reversed")
-    return _style(figure, height=height, title=title)
+    return style(figure, height=height, title=title)
 
 
 def word_contributions(words: Sequence[str], contributions: np.ndarray, known: np.ndarray, base_label: str,
@@ -148,7 +153,7 @@ def word_contributions(words: Sequence[str], contributions: np.ndarray, known: n
     figure.update_xaxes(title="← ham · adds to log p(spam|x) − log p(ham|x), nats · spam →",
                         zeroline=True, zerolinecolor="#555")
     figure.update_yaxes(autorange="reversed", tickvals=rows, ticktext=labels)
-    return _style(figure, height=max(260, 90 + 26 * len(values)), title=title)
+    return style(figure, height=max(260, 90 + 26 * len(values)), title=title)
 
 
 def _shorten(text: str, limit: int) -> str:
@@ -170,33 +175,10 @@ def confidence_histogram(edges: np.ndarray, counts: np.ndarray, accuracy: np.nda
     for name, values, colour in (("correct", correct, OK_COLOUR), ("wrong", counts - correct, ERROR_COLOUR)):
         figure.add_trace(go.Bar(x=centres, y=values[shown], name=name, marker_color=colour,
                                 hovertemplate=f"{name}<br>confidence ≈ %{{x:.3f}}: %{{y}} messages<extra></extra>"))
-    figure.update_layout(barmode="group", bargap=0.15, legend=dict(orientation="h", y=-0.3))
+    figure.update_layout(barmode="group", bargap=0.15)
     figure.update_xaxes(title="confidence: top posterior probability", range=[x_min, edges[-1]])
     figure.update_yaxes(title="messages (log scale)", type="log")
-    return _style(figure, height=height, title=title)
-
-
-def reliability_diagram(edges: np.ndarray, mean_confidence: np.ndarray, accuracy: np.ndarray, counts: np.ndarray,
-                        title: str, x_min: float = 0.0, height: int = 380) -> go.Figure:
-    """Accuracy per confidence bin (bars labelled with their counts; empty bins left out) against the diagonal."""
-    centres = (edges[:-1] + edges[1:]) / 2
-    filled = np.asarray(counts) > 0
-    figure = go.Figure()
-    figure.add_trace(go.Bar(x=centres[filled], y=np.asarray(accuracy)[filled], width=np.diff(edges)[filled],
-                            name="accuracy in bin", marker_color=OK_COLOUR, textposition="inside", textangle=0,
-                            text=[f"n={count:,}" for count in np.asarray(counts)[filled]], customdata=np.stack(
-                                [np.asarray(mean_confidence)[filled], np.asarray(counts)[filled]], axis=1),
-                            hovertemplate="mean confidence %{customdata[0]:.3f}<br>accuracy %{y:.3f}"
-                                          "<br>%{customdata[1]} messages<extra></extra>"))
-    figure.add_trace(go.Scatter(x=np.asarray(mean_confidence)[filled], y=np.asarray(accuracy)[filled],
-                                mode="markers", name="(mean confidence, accuracy)",
-                                marker=dict(color="black", size=8), hoverinfo="skip"))
-    figure.add_trace(go.Scatter(x=[x_min, 1], y=[x_min, 1], mode="lines", name="perfect calibration",
-                                line=dict(color=NEUTRAL_COLOUR, dash="dash")))
-    figure.update_xaxes(title="confidence", range=[x_min, 1])
-    figure.update_yaxes(title="accuracy", range=[0, 1.02])
-    figure.update_layout(legend=dict(orientation="h", y=-0.3))
-    return _style(figure, height=height, title=title)
+    return style(figure, height=height, title=title, legend_below=True)
 
 
 # -- XOR ------------------------------------------------------------------------------------------------
@@ -218,4 +200,6 @@ def xor_posteriors(points: np.ndarray, labels: np.ndarray, posteriors: dict[str,
             hovertemplate="x = (%{x}, %{y})<br>p(y=1|x) = %{marker.color:.3f}<extra></extra>"), row=1, col=column)
     figure.update_xaxes(title="x₁", range=[-0.5, 1.5], tickvals=[0, 1])
     figure.update_yaxes(title="x₂", range=[-0.5, 1.6], tickvals=[0, 1])
-    return _style(figure, height=height)
+    style(figure, height=height)
+    figure.update_annotations(font=dict(size=16, color=TEXT_COLOUR))  # the panel titles
+    return figure

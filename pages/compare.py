@@ -3,7 +3,7 @@
 import numpy as np
 import streamlit as st
 
-from lab import figures, state
+from lab import display, figures, state
 from nbcore.metrics import confusion_matrix, reliability
 
 settings = state.current_settings()
@@ -38,22 +38,24 @@ softmax_confusion = confusion_matrix(labels, softmax.test_predictions)
 off_diagonal = ~np.eye(10, dtype=bool)
 shared_max = float(max(bayes_confusion[off_diagonal].max(), softmax_confusion[off_diagonal].max()))
 left, right = st.columns(2)
-left.plotly_chart(figures.confusion_heatmap(bayes_confusion, "Naive Bayes", shared_max), width="stretch",
-                  key="compare_confusion_bayes")
-right.plotly_chart(figures.confusion_heatmap(softmax_confusion, "Softmax regression", shared_max),
-                   width="stretch", key="compare_confusion_softmax")
+display.chart(figures.confusion_heatmap(bayes_confusion, "Naive Bayes", shared_max),
+              key="compare_confusion_bayes", container=left)
+display.chart(figures.confusion_heatmap(softmax_confusion, "Softmax regression", shared_max),
+              key="compare_confusion_softmax", container=right)
 st.caption("Same colour scale for both, saturated at the largest off-diagonal count so that the mistakes show.")
 
 disagree = np.flatnonzero(bayes.test_predictions != softmax.test_predictions)
-st.markdown(f"The two models disagree on **{len(disagree):,}** of 10,000 test images. Some of them:")
+st.markdown(f"The two models disagree on **{len(disagree):,}** of 10,000 test images. Some of them, each "
+            "titled *naive Bayes' answer · softmax's answer · the true digit*:")
 st.session_state.setdefault("compare_batch", 0)
 if st.button("🔀 Other disagreements", key="compare_new_batch"):
     st.session_state.compare_batch += 1
 shown = np.random.default_rng(st.session_state.compare_batch).choice(disagree, size=min(12, len(disagree)),
                                                                        replace=False)
-titles = [f"NB {bayes.test_predictions[i]} · SM {softmax.test_predictions[i]} · true {labels[i]}" for i in shown]
-st.plotly_chart(figures.image_grid(splits.test_images[shown], titles, columns=6, zrange=(0, 255)),
-                width="stretch", key="compare_disagreements")
+# short titles, four images a row: "NB 3 · SM 5 · true 5" ran into its neighbours at six a row
+titles = [f"{bayes.test_predictions[i]} · {softmax.test_predictions[i]} · {labels[i]}" for i in shown]
+display.chart(figures.image_grid(splits.test_images[shown], titles, columns=4, zrange=(0, 255), height_per_row=170),
+              key="compare_disagreements")
 
 st.subheader("What each model looks at")
 with np.errstate(divide="ignore", invalid="ignore"):
@@ -62,26 +64,26 @@ log_odds_limit = float(np.max(np.abs(log_odds[np.isfinite(log_odds)])))
 weights = softmax.model.coef_.reshape(10, 28, 28).astype(np.float64)
 weight_limit = float(np.max(np.abs(weights)))
 left, right = st.columns(2)
-left.plotly_chart(figures.class_heatmaps(np.clip(log_odds, -log_odds_limit, log_odds_limit),
-                                         "log p/(1−p)", colorscale=figures.DIVERGING_SCALE,
-                                         zrange=(-log_odds_limit, log_odds_limit)),
-                  width="stretch", key="compare_log_odds")
+display.chart(figures.class_heatmaps(np.clip(log_odds, -log_odds_limit, log_odds_limit),
+                                     "log p/(1−p)", colorscale=figures.DIVERGING_SCALE,
+                                     zrange=(-log_odds_limit, log_odds_limit)),
+              key="compare_log_odds", container=left)
 left.caption("Naive Bayes: per-pixel log-odds of ink for each digit.")
-right.plotly_chart(figures.class_heatmaps(weights, "weight", colorscale=figures.DIVERGING_SCALE,
-                                          zrange=(-weight_limit, weight_limit)),
-                   width="stretch", key="compare_weights")
+display.chart(figures.class_heatmaps(weights, "weight", colorscale=figures.DIVERGING_SCALE,
+                                     zrange=(-weight_limit, weight_limit)),
+              key="compare_weights", container=right)
 right.caption("Softmax regression: the weight on each pixel for each digit. Red regions vote against the digit: "
               "the model learned where ink must *not* be, which naive Bayes never compares across digits.")
 
 st.subheader("Calibration: does 90 % sure mean 90 % right?")
 bayes_reliability = reliability(np.exp(bayes.test_log_proba), labels, n_bins=10)
 softmax_reliability = reliability(softmax.test_proba, labels, n_bins=10)
-st.plotly_chart(figures.reliability_diagram({
+display.chart(figures.reliability_diagram({
     "naive Bayes": (bayes_reliability.confidence, bayes_reliability.accuracy, bayes_reliability.count,
                     bayes_reliability.ece),
     "softmax regression": (softmax_reliability.confidence, softmax_reliability.accuracy,
                            softmax_reliability.count, softmax_reliability.ece),
-}), width="stretch", key="compare_reliability")
+}, title="Reliability on the 10,000 test images"), key="compare_reliability")
 top_bin = bayes_reliability.count[-1]
 st.caption(f"Naive Bayes puts {top_bin:,} of 10,000 test images in the top confidence bin (0.9–1.0) and is right "
            f"on {bayes_reliability.accuracy[-1]:.1%} of them; multiplying 784 'independent' pieces of evidence "
@@ -90,9 +92,9 @@ st.caption(f"Naive Bayes puts {top_bin:,} of 10,000 test images in the top confi
 st.subheader("Learning curve: how much data each model needs")
 curve = state.softmax_learning_curve()
 bayes_curve = state.bernoulli_learning_curve(settings)
-st.plotly_chart(figures.learning_curves(curve["sizes"], {"naive Bayes": bayes_curve["naive Bayes"],
-                                                         "softmax regression": curve["softmax regression"]}),
-                width="stretch", key="compare_learning_curve")
+display.chart(figures.learning_curves(curve["sizes"], {"naive Bayes": bayes_curve["naive Bayes"],
+                                                       "softmax regression": curve["softmax regression"]}),
+              key="compare_learning_curve")
 bayes_ahead = curve["sizes"][bayes_curve["naive Bayes"].mean(axis=1) > curve["softmax regression"].mean(axis=1)]
 if len(bayes_ahead):
     st.caption(f"With these settings naive Bayes is ahead at {', '.join(f'{size:,}' for size in bayes_ahead)} "

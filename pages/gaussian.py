@@ -3,7 +3,7 @@
 import numpy as np
 import streamlit as st
 
-from lab import figures, figures_extra, state
+from lab import display, figures, figures_extra, state
 from nbcore.gaussian import GaussianNB, pca, probability_grid
 
 GRID_MARGIN = 0.5  # cm beyond the data on each side of the decision-region plot
@@ -29,27 +29,32 @@ with controls:
     if distinct:
         pair = data.features[:, [first, second]]
         model = GaussianNB(prior=prior).fit(pair, data.labels)
-        st.metric("Training accuracy, these two features", f"{model.score(pair, data.labels):.3f}")
-    else:
-        st.warning("Pick two different features to see a 2-D decision map.")
     all_four = GaussianNB(prior=prior).fit(data.features, data.labels)
-    st.metric("Training accuracy, all four features", f"{all_four.score(data.features, data.labels):.3f}")
-    st.caption("Solid lines: where p(species | x) = 0.5, the edge of that species' region. "
+    # short labels under one heading: the long ones were cut ("Training accuracy, these two fe…") in this column
+    st.markdown("**Training accuracy**")
+    these_two, every_one = st.columns(2)
+    if distinct:
+        these_two.metric("These two", f"{model.score(pair, data.labels):.3f}")
+    every_one.metric("All four", f"{all_four.score(data.features, data.labels):.3f}")
+    if not distinct:
+        st.warning("Pick two different features to see a 2-D decision map.")
+    st.caption("Each species has its own marker shape and colour. Solid lines: where p(species | x) = 0.5, the "
+               "edge of that species' region. "
                "Dotted ellipses: each species' fitted Gaussian at 1σ and 2σ — always axis-aligned, "
                "because naive Bayes ignores how the two measurements vary together.")
 if distinct:
     with plot:
         low, high = pair.min(axis=0) - GRID_MARGIN, pair.max(axis=0) + GRID_MARGIN
         xs, ys, proba = probability_grid(model, (low[0], high[0]), (low[1], high[1]))
-        st.plotly_chart(figures_extra.decision_regions(
+        display.chart(figures_extra.decision_regions(
             xs, ys, proba, pair, data.labels, data.class_names, model.theta_, model.var_,
-            (names[first], names[second]), f"Gaussian NB on {names[first]} and {names[second]}"),
-            width="stretch", key="gauss_regions")
+            (names[first], names[second]), "Most probable species, and each species' Gaussian"), key="gauss_regions")
 
 scores, explained = pca(data.features, 3)
-st.plotly_chart(figures_extra.pca_scatter_3d(scores, data.labels, data.class_names, explained,
-                                             "All four measurements, projected on their first three principal "
-                                             "components (drag to rotate)"), width="stretch", key="gauss_pca")
+display.chart(figures_extra.pca_scatter_3d(scores, data.labels, data.class_names, explained,
+                                           "All four measurements on 3 principal components"), key="gauss_pca")
+st.caption("Drag to rotate. PC1–PC3 are the three directions along which the four measurements vary most; the "
+           "percentage is each one's share of the variance.")
 
 # -- MNIST ------------------------------------------------------------------------------------------
 st.header("MNIST pixels as Gaussians: var_smoothing matters")
@@ -71,14 +76,14 @@ first_metric.metric(f"Test accuracy at var_smoothing = {chosen:.0e}", f"{mnist.t
                     f"{DEFAULT_VAR_SMOOTHING:.0e}" if chosen != DEFAULT_VAR_SMOOTHING else None)
 second_metric.metric("ε added to every variance", f"{chosen * mnist.model.max_feature_var_:.2e}")
 third_metric.metric("Pixel × digit pairs with zero variance", f"{zero_variance:.1%}")
-st.plotly_chart(figures_extra.log_x_curve(
+display.chart(figures_extra.log_x_curve(
     mnist.var_smoothing, {"Gaussian NB, test accuracy": mnist.test_accuracy}, "var_smoothing (log scale)",
-    "test accuracy", "Gaussian NB on MNIST (pixels / 255) against var_smoothing",
+    "test accuracy", "Gaussian NB on MNIST against var_smoothing",
     marked={"Gaussian NB, test accuracy": chosen},
     references={f"Bernoulli NB at the sidebar settings: {bernoulli_accuracy:.4f}": bernoulli_accuracy}),
-    width="stretch", key="gauss_curve")
+    key="gauss_curve")
 st.caption("This curve is measured on the test set to show how much the setting matters. To choose a value for "
            "real, compare values on held-out data and test once at the end (the Spam filter page does that).")
-st.plotly_chart(figures.class_heatmaps(mnist.model.theta_.reshape(-1, 28, 28), "mean μ",
-                                       zrange=(0.0, 1.0), titles=[f"μ for {digit}" for digit in range(10)]),
-                width="stretch", key="gauss_means")
+display.chart(figures.class_heatmaps(mnist.model.theta_.reshape(-1, 28, 28), "mean μ",
+                                     zrange=(0.0, 1.0), titles=[f"μ for {digit}" for digit in range(10)]),
+              key="gauss_means")

@@ -3,14 +3,21 @@
 import numpy as np
 import streamlit as st
 
-from lab import figures, state
+from lab import display, figures, state
 
 model = state.model()
 pixel_prob = model.feature_prob_.reshape(10, 28, 28)
 
 st.title("What the model learned: P(xᵢ = 1 | y)")
 st.markdown("Each picture is one digit's 784 pixel probabilities — a blurred average of its training images. "
-            "Hover a pixel for its row, column and value.")
+            "Hover a pixel for its digit, row, column and value.")
+
+
+def with_article(digit: int) -> str:
+    """ "a 3", "an 8": the article as the digit is spoken (only "eight" starts with a vowel sound)."""
+    return f"{'an' if digit == 8 else 'a'} {digit}"
+
+
 
 view = st.segmented_control("View", ["Probability", "Log-odds", "Difference of two digits"],
                             default="Probability", key="heatmap_view")
@@ -18,9 +25,9 @@ if view == "Log-odds":
     with np.errstate(divide="ignore"):
         log_odds = (model.feature_log_prob_ - model.feature_log_neg_prob_).reshape(10, 28, 28)
     limit = float(np.max(np.abs(log_odds[np.isfinite(log_odds)])))
-    st.plotly_chart(figures.class_heatmaps(np.clip(log_odds, -limit, limit), "log p/(1−p)",
-                                           colorscale=figures.DIVERGING_SCALE, zrange=(-limit, limit)),
-                    width="stretch")
+    display.chart(figures.class_heatmaps(np.clip(log_odds, -limit, limit), "log p/(1−p)",
+                                         colorscale=figures.DIVERGING_SCALE, zrange=(-limit, limit)),
+                  key="heatmap_log_odds")
     st.caption("Blue: the pixel is more often on than off for this digit; red: more often off. "
                "These are the weights naive Bayes puts on each inked pixel.")
 elif view == "Difference of two digits":
@@ -28,12 +35,12 @@ elif view == "Difference of two digits":
     digit_a = first.selectbox("Digit", range(10), index=3, key="heatmap_digit_a")
     digit_b = second.selectbox("versus", range(10), index=8, key="heatmap_digit_b")
     difference = pixel_prob[digit_a] - pixel_prob[digit_b]
-    st.plotly_chart(figures.difference_map(difference, f"P(xᵢ=1 | {digit_a}) − P(xᵢ=1 | {digit_b})",
-                                           "difference"), width="stretch")
-    st.caption(f"Blue pixels are inked more often in a {digit_a}, red ones more often in an {digit_b}: "
-               "they are where the model tells the two apart.")
+    display.chart(figures.difference_map(difference, f"P(xᵢ=1 | {digit_a}) − P(xᵢ=1 | {digit_b})",
+                                         "difference"), key="heatmap_difference")
+    st.caption(f"Blue pixels are inked more often in {with_article(digit_a)}, red ones more often in "
+               f"{with_article(digit_b)}: they are where the model tells the two apart.")
 else:
-    st.plotly_chart(figures.class_heatmaps(pixel_prob, "P(xᵢ = 1 | y)", zrange=(0, 1)), width="stretch")
+    display.chart(figures.class_heatmaps(pixel_prob, "P(xᵢ = 1 | y)", zrange=(0, 1)), key="heatmap_probability")
 
 prior = np.exp(model.class_log_prior_)
-st.plotly_chart(figures.class_bars(prior, f"Class prior p(y) ({model.prior})", "p(y)"), width="stretch")
+display.chart(figures.class_bars(prior, f"Class prior p(y) ({model.prior})", "p(y)"), key="heatmap_prior")

@@ -41,6 +41,11 @@ if st.button("🔀 Another random batch", key="home_new_batch"):
 batch = np.random.default_rng(st.session_state.home_batch).choice(len(splits.test_labels), size=18, replace=False)
 predicted = result.test_predictions[batch]
 tiles, captions = figures.prediction_tiles(splits.test_images[batch], predicted, splits.test_labels[batch])
-st.image(tiles, caption=captions, width=118)
-errors = int(np.sum(predicted != splits.test_labels[batch]))
-st.caption(f"{errors} of 18 wrong in this batch (red frame, marked ✗). Batch {st.session_state.home_batch}.")
+truth = splits.test_labels[batch]
+# what a screen reader says instead of the picture: the frame colour and the ✗ are for the eye
+descriptions = [f"Handwritten {true}, predicted {guess}: {'wrong' if guess != true else 'right'}"
+                for guess, true in zip(predicted, truth)]
+st.image(tiles, caption=captions, width=118, alt=descriptions)
+errors = int(np.sum(predicted != truth))
+st.caption(f"{errors} of 18 wrong in this batch: marked ✗ before the caption and framed in red; right ones are "
+           f"framed in green. Batch {st.session_state.home_batch}.")

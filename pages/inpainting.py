@@ -4,7 +4,9 @@ import numpy as np
 import streamlit as st
 
 import nbcore
-from lab import figures, state
+from lab import display, figures, state
+
+EXAMPLES_PER_DIGIT = 3
 
 settings = state.current_settings()
 model = state.model(settings)
@@ -22,7 +24,12 @@ fraction = 0.5
 if region == "random pixels":
     fraction = controls[1].slider("Fraction observed", 0.0, 1.0, 0.3, 0.05, key="inpaint_fraction")
 if source == "A test image":
-    index = controls[2].number_input("Test image number", 0, len(splits.test_labels) - 1, 0, key="inpaint_index")
+    # the first three test images of each digit, in test-set order (image 0, a 7, comes first)
+    choices = np.sort(np.concatenate([np.flatnonzero(splits.test_labels == digit)[:EXAMPLES_PER_DIGIT]
+                                      for digit in range(10)]))
+    index = controls[2].selectbox("Test image", choices.tolist(), key="inpaint_index",
+                                  format_func=lambda i: f"#{i}: a{'n' if splits.test_labels[i] == 8 else ''} "
+                                                        f"{splits.test_labels[i]}")
     image, truth_label = splits.test_images[index], int(splits.test_labels[index])
 else:
     image, truth_label = st.session_state.draw_frame, None
@@ -32,14 +39,15 @@ observed = nbcore.observed_region(region, fraction=fraction, seed=int(fraction *
 pixel_prob, class_posterior = model.inpaint(features, observed)
 
 shown = np.where(observed, features.astype(float), np.nan).reshape(28, 28)
-filled = np.where(observed, np.nan, pixel_prob).reshape(28, 28)
-panels = np.stack([shown, filled, features.reshape(28, 28).astype(float)])
-titles = ["Observed", "p(xⱼ = 1 | observed), hidden pixels", "Ground truth"]
-st.plotly_chart(figures.image_grid(panels, titles, columns=3, value_name="value", zrange=(0, 1),
-                                   colorbar_title="p(ink)", height_per_row=330, hover_format=".3f"),
-                width="stretch", key="inpaint_panels")
+# one digit again: the seen pixels as they are, the hidden ones as the model's p(ink)
+completed = np.where(observed, features.astype(float), pixel_prob).reshape(28, 28)
+panels = np.stack([shown, completed, features.reshape(28, 28).astype(float)])
+titles = ["What the model sees", "Seen + filled in", "The real image"]
+display.chart(figures.image_grid(panels, titles, columns=3, value_name="value", zrange=(0, 1),
+                                 colorbar_title="p(ink); seen pixels are 0 or 1", height_per_row=330,
+                                 hover_format=".3f"), key="inpaint_panels")
 guess = int(np.argmax(class_posterior))
 caption = f"{observed.sum()} of 784 pixels observed. Most likely digit from them alone: {guess}"
 st.caption(caption + (f" (the image is a {truth_label})." if truth_label is not None else "."))
-st.plotly_chart(figures.class_bars(class_posterior, "p(y | observed pixels)", "probability", highlight=guess),
-                width="stretch", key="inpaint_posterior")
+display.chart(figures.class_bars(class_posterior, "p(y | observed pixels)", "probability", highlight=guess),
+              key="inpaint_posterior")

@@ -3,7 +3,7 @@
 import numpy as np
 import streamlit as st
 
-from lab import figures, state
+from lab import display, figures, state
 
 settings = state.current_settings()
 model = state.model(settings)
@@ -27,17 +27,15 @@ real = np.random.default_rng([seed, digit, 1]).choice(real_indices, size=count, 
 
 mean_column, grids = st.columns([1, 3], gap="large")
 with mean_column:
-    st.plotly_chart(figures.single_image(model.feature_prob_[digit].reshape(28, 28), f"P(xᵢ = 1 | {digit})",
-                                         value_name="probability", colorscale="gray", zrange=(0, 1),
-                                         height=330, hover_format=".3f"), width="stretch", key="samples_mean")
+    display.chart(figures.single_image(model.feature_prob_[digit].reshape(28, 28), f"P(xᵢ = 1 | {digit})",
+                                       value_name="probability", colorscale="gray", zrange=(0, 1),
+                                       height=330, hover_format=".3f"), key="samples_mean")
 with grids:
     columns = min(count, 8)
-    st.plotly_chart(figures.image_grid(generated * 255, [f"sample {i + 1}" for i in range(count)], columns,
-                                       zrange=(0, 255), height_per_row=150),
-                    width="stretch", key="samples_generated")
-    st.plotly_chart(figures.image_grid(splits.train_images[real], [f"#{i}" for i in real], columns,
-                                       zrange=(0, 255), height_per_row=150),
-                    width="stretch", key="samples_real")
+    display.chart(figures.image_grid(generated * 255, [f"sample {i + 1}" for i in range(count)], columns,
+                                     zrange=(0, 255), height_per_row=150), key="samples_generated")
+    display.chart(figures.image_grid(splits.train_images[real], [f"#{i}" for i in real], columns,
+                                     zrange=(0, 255), height_per_row=150), key="samples_real")
     st.caption(f"Top: {count} samples from the model (seed {seed}). Bottom: {count} real training images of a {digit}.")
 
 st.info("Why the samples look like noise sprinkled on a blurry digit: the model has no notion that pixels of a "

@@ -5,40 +5,55 @@ import math
 import numpy as np
 import streamlit as st
 
-from lab import figures, state
+from lab import display, figures, state
 
 settings = state.current_settings()
 result = state.evaluation(settings)
 model = result.model
 splits = state.mnist()
 
-st.title("Smoothing: p(xᵢ = 1 | y) = (nᵢᵧ + α) / (nᵧ + α + β)")
-st.markdown("Move **α** and **β** in the sidebar (0 to 100). α acts as α imaginary images with the pixel on, "
-            "β as β with it off; α = β = 1 is Laplace smoothing. Nothing is re-counted: the counts stay, "
-            "only the fractions change.")
+st.title("Smoothing: pseudo-counts α and β")
+st.markdown("p(xᵢ = 1 | y) = (nᵢᵧ + α) / (nᵧ + α + β), where nᵢᵧ counts the training images of digit y with "
+            "pixel i inked and nᵧ all training images of y. Move **α** and **β** in the sidebar (0 to 100): α acts "
+            "as α imaginary images with the pixel on, β as β with it off; α = β = 1 is Laplace smoothing. Nothing "
+            "is re-counted: the counts stay, only the fractions change.")
 
 left, right = st.columns([1, 1.4], gap="large")
 with left:
     digit = st.selectbox("Digit to show", range(10), index=2, key="smoothing_digit")
-    st.plotly_chart(figures.single_image(model.feature_prob_[digit].reshape(28, 28),
-                                         f"P(xᵢ = 1 | {digit}) at α = {settings.alpha:g}, β = {settings.beta:g}",
-                                         value_name="probability", colorscale=figures.PROBABILITY_SCALE,
-                                         zrange=(0, 1), colorbar_title="p", height=380, hover_format=".4f"),
-                    width="stretch", key="smoothing_digit_image")
-    first, second = st.columns(2)
-    first.metric("Test accuracy", f"{result.test_accuracy:.4f}")
-    second.metric("Mean log p(x, y) on training images", f"{result.mean_train_loglik:.2f}"
-                  if math.isfinite(result.mean_train_loglik) else "−∞")
+    # on a log scale: what smoothing moves is the many rarely inked pixels, invisible on a 0..1 scale
+    display.chart(figures.log_probability_image(model.feature_log_prob_[digit].reshape(28, 28),
+                                                f"log₁₀ P(xᵢ = 1 | {digit}), α = {settings.alpha:g}, "
+                                                f"β = {settings.beta:g}", height=440),
+                  key="smoothing_digit_image")
+    corner_count, digit_count = int(model.feature_count_[digit, 0]), int(model.class_count_[digit])
+    st.metric(f"Top-left pixel, never inked in the {digit_count:,} training {digit}s",
+              figures.scientific(float(model.feature_prob_[digit, 0])),
+              help=f"({corner_count} + α) / ({digit_count:,} + α + β) with α = {settings.alpha:g}, "
+                   f"β = {settings.beta:g}")
+first, second = st.columns(2)
+first.metric("Test accuracy", f"{result.test_accuracy:.4f}")
+second.metric("Mean log p(x, y) on training images", f"{result.mean_train_loglik:.2f}"
+              if math.isfinite(result.mean_train_loglik) else "−∞")
 with right:
     curve = state.smoothing_curve(settings.threshold, settings.prior)
-    marker = settings.alpha if settings.alpha == settings.beta and settings.alpha > 0 else None
-    st.plotly_chart(figures.curves(curve["alpha"], {"train": curve["train_accuracy"], "test": curve["test_accuracy"]},
-                                   "α = β (log scale)", "accuracy", "Accuracy against smoothing",
-                                   marker_x=marker, log_x=True), width="stretch", key="smoothing_accuracy")
-    st.plotly_chart(figures.curves(curve["alpha"], {"train": curve["mean_train_loglik"],
-                                                    "test": curve["mean_test_loglik"]},
-                                   "α = β (log scale)", "nats per image", "Mean log p(x, y_true)",
-                                   marker_x=marker, log_x=True), width="stretch", key="smoothing_loglik")
+    on_curve = settings.alpha == settings.beta
+    current = f"now (α = {settings.alpha:g}, β = {settings.beta:g})"
+    display.chart(figures.curves(curve["alpha"], {"train": curve["train_accuracy"], "test": curve["test_accuracy"]},
+                                 "α = β (log scale)", "accuracy", "Accuracy against smoothing",
+                                 marker_x=settings.alpha, log_x=True, current_label=current,
+                                 current={"test": result.test_accuracy, "train": result.train_accuracy}
+                                 if not on_curve else None),
+                  key="smoothing_accuracy")
+    display.chart(figures.curves(curve["alpha"], {"train": curve["mean_train_loglik"],
+                                                  "test": curve["mean_test_loglik"]},
+                                 "α = β (log scale)", "nats per image", "Mean log p(x, y_true)",
+                                 marker_x=settings.alpha, log_x=True, current_label=current,
+                                 current={"train": result.mean_train_loglik} if not on_curve else None),
+                  key="smoothing_loglik")
+    if not on_curve:
+        st.caption(f"The curves are measured at α = β; the dashed line is at your α = {settings.alpha:g} and the "
+                   f"stars are the model at α = {settings.alpha:g}, β = {settings.beta:g}.")
 
 st.subheader("Why logarithms: underflow")
 index = st.number_input("Test image", 0, len(splits.test_labels) - 1, 0, key="smoothing_image")
@@ -48,9 +63,9 @@ pixel_terms = model.pixel_log_likelihoods(features)[true_label]
 log_sum = float(np.sum(pixel_terms))
 columns = st.columns(4)
 columns[0].metric(f"∏ p(xᵢ | {true_label}) in float32 (the textbook's tensors)",
-                  repr(float(np.prod(np.exp(pixel_terms).astype(np.float32)))))
-columns[1].metric(f"∏ p(xᵢ | {true_label}) in float64", repr(float(np.prod(np.exp(pixel_terms)))))
-columns[2].metric("0.1 multiplied 784 times, float64", repr(0.1 ** 784))
+                  figures.scientific(float(np.prod(np.exp(pixel_terms).astype(np.float32)))))
+columns[1].metric(f"∏ p(xᵢ | {true_label}) in float64", figures.scientific(float(np.prod(np.exp(pixel_terms)))))
+columns[2].metric("0.1 multiplied 784 times, float64", figures.scientific(0.1 ** 784))
 columns[3].metric(f"∑ log p(xᵢ | {true_label})", f"{log_sum:.2f}")
 st.caption(f"The true product is about 10^{log_sum / math.log(10):.0f}. float32 stops at about 10^-45 and float64 at "
            "10^-324: a product of 784 probabilities sinks below that easily and becomes exactly 0.0, and two zeros "
@@ -58,11 +73,18 @@ st.caption(f"The true product is about 10^{log_sum / math.log(10):.0f}. float32 
 
 st.subheader("No smoothing at all (α = β = 0)")
 zero = state.zero_smoothing(settings.threshold, settings.prior)
+at_laplace = float(curve["test_accuracy"][list(curve["alpha"]).index(1.0)])
 first, second, third = st.columns(3)
 first.metric("Test images with p(x | true digit) = 0", f"{zero['true_class_impossible']:,}")
 second.metric("…impossible under every digit", f"{zero['all_classes_impossible']:,}")
 third.metric("Test accuracy at α = β = 0", f"{zero['accuracy']:.4f}",
              f"{zero['accuracy'] - result.test_accuracy:+.4f} vs. current", delta_color="off", delta_arrow="off")
+if zero["accuracy"] > at_laplace:
+    st.info(f"Why does α = β = 0 score higher here ({zero['accuracy']:.4f}) than α = β = 1 ({at_laplace:.4f})? "
+            f"Not because its probabilities are better: {zero['all_classes_impossible']:,} test images are "
+            "impossible under every digit, so for them the decision is not a comparison of probabilities but the "
+            "tie-break described below (fewest impossible pixels). The accuracy compares decision rules; as a "
+            "model of the images (the log-likelihood chart: −∞) no smoothing is the worst possible.")
 st.caption("Without pseudo-counts, a pixel never inked for a digit in training gets probability exactly 0: one such "
            "pixel in a test image rules the digit out, however well the other 783 fit. When every digit is ruled "
            "out, this lab ranks digits by how few impossible pixels they have, then by the rest of the evidence.")

@@ -2,7 +2,8 @@
 
 import streamlit as st
 
-from lab import figures_extra, state
+import nbcore
+from lab import display, figures, figures_extra, state
 from nbcore import metrics, spam
 
 CALIBRATION_BINS = 20  # over [0, 1]; the top posterior of two classes fills the upper 10
@@ -10,7 +11,24 @@ MODEL_NAMES = {"multinomial": "Multinomial (word counts)", "bernoulli": "Bernoul
 EXAMPLE = "WINNER!! You have been selected to receive a £900 prize reward. Call 09061701461 to claim now"
 
 st.title("Spam filter")
+data_dir = nbcore.default_data_dir()
+missing = st.empty()
+if not (data_dir / spam.SMS_FILE).exists():
+    # said before the download is tried: offline, the error below then comes with what to do about it
+    with missing.container():
+        st.markdown("This page trains naive Bayes on the **SMS Spam Collection** (5,574 text messages, 747 of them "
+                    "spam; UCI Machine Learning Repository) and shows: how the smoothing strength is chosen on "
+                    "held-out messages, the test accuracy of a word-count and a word-presence model against "
+                    "always guessing 'ham', what each word of a message you type adds to the spam score, the "
+                    "words the model relies on, and how sure it is compared with how often it is right.")
+        st.markdown(f"The collection is not in the data folder `{data_dir}` yet. The page downloads it "
+                    "when the server can reach the internet. Without a network, run this once on a machine "
+                    "that has one, then copy the file it writes into the data folder (or point `NBCORE_DATA_DIR` "
+                    "at that folder):")
+        st.code('python -c "from nbcore import spam; print(spam.ensure_sms())"', language="bash")
+        st.markdown("Meanwhile, the **XOR exercise** and **Gaussian NB** pages need no download.")
 texts, labels = state.sms()
+missing.empty()
 experiments = state.spam_experiments()
 sizes = [len(part) for part in spam.stratified_split(labels)]
 st.markdown(f"The SMS Spam Collection: {len(texts):,} text messages, {int(labels.sum()):,} of them spam. "
@@ -34,16 +52,16 @@ baseline.metric(f"Baseline: always '{experiment.baseline_label}'", f"{experiment
 
 curve, bars = st.columns([1.6, 1], gap="large")
 with curve:
-    st.plotly_chart(figures_extra.log_x_curve(
+    display.chart(figures_extra.log_x_curve(
         experiment.k_grid, {MODEL_NAMES[name]: result.heldout_accuracy for name, result in experiments.items()},
         "smoothing strength k (log scale)", "held-out accuracy", "Choosing k on the held-out messages",
         marked={MODEL_NAMES[name]: result.chosen_k for name, result in experiments.items()}),
-        width="stretch", key="spam_heldout_curve")
+        key="spam_heldout_curve")
 with bars:
-    st.plotly_chart(figures_extra.accuracy_bars(
+    display.chart(figures_extra.accuracy_bars(
         {**{MODEL_NAMES[name]: result.test_accuracy for name, result in experiments.items()},
          f"Baseline (always '{experiment.baseline_label}')": experiment.baseline_accuracy},
-        "Test accuracy at the chosen k"), width="stretch", key="spam_test_bars")
+        "Test accuracy at the chosen k"), key="spam_test_bars")
 st.caption("Stars mark the k with the best held-out accuracy (ties go to the smaller k). Too little smoothing "
            "trusts rare words too much; too much drowns the evidence in pseudo-counts.")
 
@@ -63,9 +81,9 @@ else:
                "(ignored). Log-odds = base + the sum of the bars = "
                f"{explanation.log_odds:+.2f} nats.")
 base_label = "prior" if event_model == "multinomial" else "prior + all words absent"
-st.plotly_chart(figures_extra.word_contributions(
+display.chart(figures_extra.word_contributions(
     explanation.words, explanation.contributions, explanation.known, base_label, explanation.base_log_odds,
-    "What each word adds to the spam log-odds"), width="stretch", key="spam_contributions")
+    "What each word adds to the spam log-odds"), key="spam_contributions")
 
 # -- words ----------------------------------------------------------------------------------------
 st.header("The words the model relies on")
@@ -86,18 +104,20 @@ calibration = metrics.reliability(experiment.test_probabilities, experiment.test
 least = 1 / model.n_classes  # the top posterior is never below this
 histogram, diagram = st.columns(2, gap="large")
 with histogram:
-    st.plotly_chart(figures_extra.confidence_histogram(
+    display.chart(figures_extra.confidence_histogram(
         calibration.bin_edges, calibration.count, calibration.accuracy,
-        "Confidence (top posterior) on the test messages", x_min=least), width="stretch", key="spam_confidence")
+        "Confidence on the test messages", x_min=least), key="spam_confidence")
 with diagram:
-    st.plotly_chart(figures_extra.reliability_diagram(
-        calibration.bin_edges, calibration.confidence, calibration.accuracy, calibration.count,
-        f"Reliability diagram (ECE = {calibration.ece:.4f})", x_min=least), width="stretch", key="spam_reliability")
+    display.chart(figures.reliability_diagram(
+        {MODEL_NAMES[event_model]: (calibration.confidence, calibration.accuracy, calibration.count,
+                                    calibration.ece)},
+        title="Reliability on the test messages", unit="messages", x_min=least, height=460),
+        key="spam_reliability")
 top = calibration.count[-1]
-st.caption("A calibrated model is right 80% of the time when it says 80%: its bars would sit on the diagonal. "
+st.caption("A calibrated model is right 80% of the time when it says 80%: its points would sit on the diagonal. "
            f"Here {top:,} of the {len(experiment.test_labels):,} test messages get a confidence of at least "
            f"{calibration.bin_edges[-2]:.2f}; their mean confidence is {calibration.confidence[-1]:.4f} and "
            f"{calibration.accuracy[-1]:.2%} of them are right. Naive Bayes counts every word as independent "
            "evidence, so long messages pile up evidence and posteriors crowd near 0 or 1; the few lower bins hold "
-           "so few messages that their bars are noisy. ECE (expected calibration error) is the gap between "
+           "so few messages that their points are noisy (hover a point for its count). ECE (expected calibration error) is the gap between "
            "confidence and accuracy, averaged over bins weighted by their message counts.")

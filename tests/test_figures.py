@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from lab import figures
 
@@ -88,3 +89,111 @@ def test_curves_draw_every_series_on_a_log_axis():
     assert [trace.name for trace in figure.data] == ["train", "test"]
     assert figure.layout.xaxis.type == "log"
     assert len(figure.layout.shapes) == 1
+
+
+def contrast(foreground: str, background: str) -> float:
+    """WCAG contrast ratio of two "#rrggbb" colours."""
+    def luminance(colour: str) -> float:
+        channels = [int(colour[index:index + 2], 16) / 255 for index in (1, 3, 5)]
+        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    lighter, darker = sorted([luminance(foreground), luminance(background)], reverse=True)
+    return (lighter + 0.05) / (darker + 0.05)
+
+
+def every_figure() -> list:
+    """One figure from every builder, on small made-up inputs."""
+    from lab import figures_extra
+    rng = np.random.default_rng(0)
+    curve = (np.linspace(0.55, 0.95, 5), np.linspace(0.5, 0.97, 5), np.array([3, 0, 10, 40, 900]), 0.02)
+    xs, ys = np.linspace(0, 1, 4), np.linspace(0, 1, 3)
+    proba = rng.dirichlet(np.ones(3), size=(3, 4))
+    return [
+        figures.class_heatmaps(rng.random((10, 28, 28)), "p"),
+        figures.class_bars(np.linspace(0, 1, 10), "t", "p"),
+        figures.posterior_comparison({"a": np.full(10, 0.1), "b": np.eye(10)[2]}),
+        figures.curves(np.array([0.1, 1, 10]), {"train": np.ones(3)}, "x", "y", "t", marker_x=1.0, log_x=True),
+        figures.confusion_heatmap(rng.integers(0, 50, (10, 10)), "t", 50),
+        figures.reliability_diagram({"m": curve}),
+        figures.learning_curves(np.array([10, 100]), {"m": rng.random((2, 3))}),
+        figures_extra.decision_regions(xs, ys, proba, rng.random((6, 2)), np.array([0, 1, 2, 0, 1, 2]),
+                                       ["a", "b", "c"], rng.random((3, 2)), rng.random((3, 2)) + 0.1, ("x", "y"), "t"),
+        figures_extra.pca_scatter_3d(rng.random((6, 3)), np.array([0, 1, 2, 0, 1, 2]), ["a", "b", "c"],
+                                     np.array([0.7, 0.2, 0.05]), "t"),
+        figures_extra.log_x_curve([0.1, 1, 10], {"s": [0.1, 0.5, 0.4]}, "x", "y", "t", marked={"s": 1}),
+        figures_extra.accuracy_bars({"a": 0.9, "baseline": 0.8}, "t"),
+        figures_extra.confidence_histogram(np.linspace(0, 1, 11), np.arange(10), np.full(10, 0.9), "t", 0.5),
+    ]
+
+
+def test_every_chart_has_large_axis_text_in_the_themes_text_colour_on_a_transparent_background():
+    """Streamlit's chart theme would draw axis numbers 12.75 px in a grey at 3.6:1; each figure sets its own."""
+    for figure in every_figure():
+        layout = figure.layout
+        assert layout.paper_bgcolor == layout.plot_bgcolor == "rgba(0,0,0,0)"
+        assert layout.font.color == figures.TEXT_COLOUR and layout.font.size >= 16
+        axes = [layout[name] for name in layout if name.startswith(("xaxis", "yaxis"))]
+        for axis in axes:
+            if axis.showticklabels is not False:
+                assert axis.tickfont.size >= 16 and axis.tickfont.color == figures.TEXT_COLOUR, figure.layout.title
+        if layout.legend.orientation is not None:  # a legend, if placed, lies under the plot, not over it
+            assert layout.legend.orientation == "h" and layout.legend.y < 0
+
+
+def test_the_theme_text_colour_becomes_high_contrast_text_in_both_themes():
+    """TEXT_COLOUR is Streamlit's GRAY_90 placeholder: its frontend swaps it for gray90 (light) or gray10 (dark)."""
+    from streamlit.elements.lib import streamlit_plotly_theme
+    assert figures.TEXT_COLOUR == streamlit_plotly_theme.GRAY_90
+    # Streamlit's gray90 and gray10 (frontend theme palette) on the lab's background and Streamlit's dark one
+    assert contrast("#31333f", "#fbfaf7") >= 4.5 and contrast("#fafafa", "#0e1117") >= 4.5
+
+
+def test_confusion_counts_are_at_least_14_px_and_the_reliability_axes_stay_in_0_1():
+    assert figures.confusion_heatmap(np.eye(10, dtype=int), "t", 1).data[0].textfont.size >= 14
+    curve = (np.array([0.55, 0.99]), np.array([0.4, 0.98]), np.array([5, 900]), 0.03)
+    figure = figures.reliability_diagram({"spam NB": curve}, x_min=0.5, unit="messages")
+    low, high = figure.layout.xaxis.range
+    assert 0.45 < low < 0.5 and 1 < high < 1.02 and figure.layout.yaxis.scaleanchor is None
+    assert figure.layout.yaxis.range[0] < 0.4  # a bin less accurate than x_min stays in view
+    assert "messages" in figure.data[1].hovertemplate and not figure.data[1].text  # counts in the hover, no labels
+
+
+def test_species_differ_by_marker_shape_as_well_as_colour():
+    from lab import figures_extra
+    regions, scatter_3d = every_figure()[7:9]
+    for figure in (regions, scatter_3d):
+        points = [trace for trace in figure.data if getattr(trace, "mode", None) == "markers"]
+        assert len({trace.marker.symbol for trace in points}) == 3, [trace.marker.symbol for trace in points]
+    scene = scatter_3d.layout.scene
+    assert all(len(scene[axis].title.text) <= 12 and scene[axis].title.font.size >= 14
+               for axis in ("xaxis", "yaxis", "zaxis"))
+    assert figures_extra.CLASS_SYMBOLS[0] != figures_extra.CLASS_SYMBOLS[1]
+
+
+def test_class_heatmaps_hover_names_the_digit_and_leave_room_for_titles():
+    figure = figures.class_heatmaps(np.zeros((10, 28, 28)), "p")
+    heatmap = figure.data[0]
+    assert heatmap.hovertemplate.startswith("digit %{customdata[2]}")
+    local = np.asarray(heatmap.customdata)
+    top = figures.TITLE_ROWS  # five images a row: the second row starts with digit 5
+    assert tuple(local[top + 28 + figures.TITLE_ROWS + 2, 3]) == (2, 3, 5) and local[top + 1, 30 + 2][2] == 1
+    assert heatmap.colorbar.orientation == "h"  # under the images: on a phone it does not take their width
+
+
+def test_scientific_notation_keeps_the_exponent():
+    assert figures.scientific(1.5812e-49) == "1.58 × 10⁻⁴⁹"
+    assert figures.scientific(2.5e5) == "2.50 × 10⁵"
+    assert figures.scientific(0.0) == "0.0"
+
+
+def test_log_probability_image_moves_with_smoothing_and_blanks_probability_zero():
+    counts, total = np.zeros((28, 28)), 6000
+    counts[10:18, 10:18] = 3000
+    with np.errstate(divide="ignore"):  # log 0 = -inf is the point at alpha = 0
+        images = {alpha: figures.log_probability_image(np.log((counts + alpha) / (total + 2 * alpha)), "t")
+                  for alpha in (0.0, 1.0, 100.0)}
+    corner = {alpha: np.asarray(figure.data[0].z, dtype=float)[figures.TITLE_ROWS, 0]
+              for alpha, figure in images.items()}
+    assert np.isnan(corner[0.0])  # exactly 0: blank
+    assert corner[1.0] == pytest.approx(np.log10(1 / 6002)) and corner[100.0] == pytest.approx(np.log10(100 / 6200))
+    assert images[1.0].data[0].zmin == images[100.0].data[0].zmin  # one fixed scale, so the change shows

@@ -215,3 +215,75 @@ def test_compare_page_table_figures_and_reactions():
     app.select_slider(key=state._KEYS["alpha"]).set_value(0.1)
     rerun(app)
     assert "0.8427" not in app.table[0].value.to_string()
+
+
+SCIENTIFIC = re.compile(r"\d\.\d\d × 10[⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+|0\.0")
+
+
+def test_smoothing_picture_moves_with_alpha_and_beta_and_says_why_no_smoothing_can_win():
+    app = open_page("pages/smoothing.py")
+    pictures = {}
+    for alpha in (1.0, 0.0, 100.0):
+        app.select_slider(key=state._KEYS["alpha"]).set_value(alpha)
+        app.select_slider(key=state._KEYS["beta"]).set_value(alpha)
+        rerun(app)
+        pictures[alpha] = array(charts(app)[0]["data"][0]["z"])
+        corner = [item.value for item in app.metric if item.label.startswith("Top-left pixel")]
+        assert len(corner) == 1 and SCIENTIFIC.fullmatch(corner[0]), corner
+        for label in ("in float32", "in float64", "0.1 multiplied"):  # never a truncated mantissa
+            [value] = [item.value for item in app.metric if label in item.label]
+            assert SCIENTIFIC.fullmatch(value), value
+    # the picture differs visibly at 0, 1 and 100: the rarely inked border moves on the log scale
+    top_left = {alpha: picture[9, 0] for alpha, picture in pictures.items()}  # below the title rows
+    assert np.isnan(top_left[0.0]) and top_left[1.0] < top_left[100.0] - 1.5
+    # at the textbook settings no smoothing scores higher (0.8437 > 0.8427), and the page says why, there
+    app.select_slider(key=state._KEYS["alpha"]).set_value(1.0)
+    app.select_slider(key=state._KEYS["beta"]).set_value(1.0)
+    rerun(app)
+    assert any(item.value.startswith("Why does α = β = 0 score higher") for item in app.info)
+    assert not any("now (α" in trace.get("name", "") for trace in charts(app)[1]["data"])
+    app.select_slider(key=state._KEYS["beta"]).set_value(3.0)  # α ≠ β: off the curve, still marked
+    rerun(app)
+    accuracy_chart = charts(app)[1]
+    stars = [trace for trace in accuracy_chart["data"] if "now (α = 1, β = 3)" in trace.get("name", "")]
+    assert len(stars) == 2 and accuracy_chart["layout"]["shapes"], "the current setting keeps its marker"
+
+
+def test_home_pictures_have_alt_text_that_says_right_or_wrong():
+    app = open_page("pages/home.py")
+    [gallery] = app.get("image")
+    for picture in gallery.proto.imgs:
+        predicted, true = re.fullmatch(r"(?:✗ )?(\d) / (\d)", picture.caption).groups()
+        verdict = "wrong" if predicted != true else "right"
+        assert picture.alt == f"Handwritten {true}, predicted {predicted}: {verdict}"
+
+
+def test_heatmaps_difference_caption_uses_the_right_article():
+    app = open_page("pages/heatmaps.py")
+    assert charts(app)[0]["data"][0]["hovertemplate"].startswith("digit %{customdata[2]}")
+    app.segmented_control(key="heatmap_view").set_value("Difference of two digits")
+    rerun(app)  # defaults: 3 versus 8
+    assert "more often in a 3, red ones more often in an 8:" in caption_with(app, "Blue pixels")
+    app.selectbox(key="heatmap_digit_a").set_value(8)
+    app.selectbox(key="heatmap_digit_b").set_value(1)
+    rerun(app)
+    assert "more often in an 8, red ones more often in a 1:" in caption_with(app, "Blue pixels")
+
+
+def test_inpainting_completes_the_digit_and_offers_several_images(mnist):
+    app = open_page("pages/inpainting.py")
+    chooser = app.selectbox(key="inpaint_index")
+    assert len(chooser.options) >= 10 and chooser.value == 0
+    panels = charts(app)[0]
+    titles = [annotation["text"] for annotation in panels["layout"]["annotations"]]
+    assert titles == ["What the model sees", "Seen + filled in", "The real image"]
+    mosaic = array(panels["data"][0]["z"])
+    from lab import figures
+    top, width = figures.TITLE_ROWS, 28
+    seen, completed = mosaic[top:top + 28, :width], mosaic[top:top + 28, 30:30 + width]
+    assert np.isfinite(completed).all()  # one whole digit: no gaps where the model filled in
+    assert np.isnan(seen).any() and np.array_equal(completed[np.isfinite(seen)], seen[np.isfinite(seen)])
+    other = [option for option in chooser.options if option != "#0: a 7"][3]
+    chooser.set_value(int(other.split(":")[0][1:]))
+    rerun(app)
+    assert not np.array_equal(array(charts(app)[0]["data"][0]["z"]), mosaic, equal_nan=True)

@@ -120,3 +120,29 @@ def test_xor_page_smoothing_changes_the_network_not_naive_bayes():
     assert (app.dataframe[0].value["p(x₁ = 1 | y)"] == 0.5).all()
     assert metric(app, "Naive Bayes accuracy") == "0.50"
     assert [link.proto.label for link in app.get("page_link")] == ["Smoothing: what α = β = 0 does to MNIST"]
+
+
+def test_xor_answers_wait_behind_show_the_answer():
+    app = open_page("pages/xor.py")
+    [answer] = [block for block in app.expander if block.label == "Show the answer"]
+    assert not answer.proto.expanded  # folded until the student asks
+    assert {item.label for item in answer.metric} == {"Naive Bayes accuracy", "Network accuracy"}
+    # every answer is inside: the page shows no table, chart or accuracy outside it
+    assert len(answer.dataframe) == len(app.dataframe) == 3 and len(answer.metric) == len(app.metric)
+    assert len(answer.get("plotly_chart")) == len(app.get("plotly_chart")) == 1
+
+
+def test_spam_page_without_the_file_and_offline_explains_how_to_get_it(tmp_path, monkeypatch):
+    empty = tmp_path / "no-sms"
+    empty.mkdir()
+    monkeypatch.setenv("NBCORE_DATA_DIR", str(empty))
+    monkeypatch.setattr(spam, "SMS_URL", "http://127.0.0.1:9/sms.zip")  # nothing listens there: offline
+    script = (f"import sys; sys.path.insert(0, {str(REPO)!r})\nimport streamlit as st\n"
+              f"st.navigation([st.Page({str(REPO / 'pages/spam.py')!r}, default=True)]).run()\n")
+    app = AppTest.from_string(script, default_timeout=TIMEOUT).run()
+    assert not app.exception, [item.value for item in app.exception]
+    text = " ".join(item.value for item in app.markdown)
+    assert "SMS Spam Collection" in text and str(empty) in text and "NBCORE_DATA_DIR" in text
+    assert [item.value for item in app.code] == ['python -c "from nbcore import spam; print(spam.ensure_sms())"']
+    assert app.error and "could not be downloaded" in app.error[0].value  # the reason, under the explanation
+    assert not (empty / spam.SMS_FILE).exists()
