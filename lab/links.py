@@ -22,6 +22,7 @@ import streamlit as st
 LOCK_PARAM = "lock"
 _NAME = re.compile(r"[a-z][a-z0-9_]{0,31}")
 _MAX_LOCKS = 20
+COUNTER_MAX = 999_999
 # session_state keys of this module
 _REQUESTED, _BOUND, _LOCKED = "_links_requested", "_links_bound", "_links_locked"
 
@@ -65,7 +66,8 @@ def end_run() -> None:
                and str(requested[key]) not in _spellings(st.session_state.get(key))]
     if ignored:
         st.toast("The link's value for " + ", ".join(f"“{label}”" for label in ignored)
-                 + " could not be used, so the default is shown.", icon=":material/link_off:")
+                 + " could not be used, so the default is shown.", icon=":material/link_off:",
+                 duration="infinite")  # stays until closed: a page can take seconds to draw under it
 
 
 def _spellings(value) -> set[str]:
@@ -111,3 +113,15 @@ def share_link(lock: list[str]) -> str:
         query[LOCK_PARAM] = ",".join(lock)
     base = st.context.url or ""  # None without a browser (AppTest): the query alone
     return base + ("?" + urlencode(query) if query else "")
+
+
+def counter(label: str, key: str, button: str, button_key: str, icon: str) -> int:
+    """A number kept in the link (a random batch, a sample seed) and a button that steps it; returns it."""
+    def step() -> None:
+        st.session_state[key] = min(st.session_state.get(key, 0) + 1, COUNTER_MAX)
+
+    with st.container(horizontal=True, vertical_alignment="bottom"):
+        value = st.number_input(min_value=0, max_value=COUNTER_MAX, value=0, step=1, width=150,
+                                **control(label, key, 0))
+        st.button(button, icon=icon, on_click=step, key=button_key, disabled=locked(key))
+    return int(value)

@@ -3,7 +3,7 @@
 import numpy as np
 import streamlit as st
 
-from lab import display, figures, state
+from lab import display, figures, links, state
 from nbcore.metrics import confusion_matrix, reliability
 
 settings = state.current_settings()
@@ -47,10 +47,8 @@ st.caption("Same colour scale for both, saturated at the largest off-diagonal co
 disagree = np.flatnonzero(bayes.test_predictions != softmax.test_predictions)
 st.markdown(f"The two models disagree on **{len(disagree):,}** of 10,000 test images. Some of them, each "
             "titled *naive Bayes' answer · softmax's answer · the true digit*:")
-st.session_state.setdefault("compare_batch", 0)
-if st.button("🔀 Other disagreements", key="compare_new_batch"):
-    st.session_state.compare_batch += 1
-shown = np.random.default_rng(st.session_state.compare_batch).choice(disagree, size=min(12, len(disagree)),
+batch = links.counter("Batch", "compare_batch", "Other disagreements", "compare_new_batch", ":material/shuffle:")
+shown = np.random.default_rng(batch).choice(disagree, size=min(12, len(disagree)),
                                                                        replace=False)
 # short titles, four images a row: "NB 3 · SM 5 · true 5" ran into its neighbours at six a row
 titles = [f"{bayes.test_predictions[i]} · {softmax.test_predictions[i]} · {labels[i]}" for i in shown]

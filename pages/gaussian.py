@@ -3,7 +3,7 @@
 import numpy as np
 import streamlit as st
 
-from lab import display, figures, figures_extra, state
+from lab import display, figures, figures_extra, links, state
 from nbcore.gaussian import GaussianNB, pca, probability_grid
 
 GRID_MARGIN = 0.5  # cm beyond the data on each side of the decision-region plot
@@ -21,10 +21,13 @@ data = state.iris()
 names = [name.replace("_", " ") + " (cm)" for name in data.feature_names]
 controls, plot = st.columns([1, 2.6], gap="large")
 with controls:
-    first = st.selectbox("Feature on the x axis", range(4), index=2, format_func=names.__getitem__, key="gauss_x")
-    second = st.selectbox("Feature on the y axis", range(4), index=3, format_func=names.__getitem__, key="gauss_y")
-    prior = st.radio("Class prior", ("empirical", "uniform"), horizontal=True, key="gauss_prior",
-                     help="Iris has 50 flowers of each species, so both priors are 1/3 here and agree.")
+    first = st.selectbox(options=range(4), index=2, format_func=names.__getitem__,
+                         **links.control("Feature on the x axis", "gauss_x", 2))
+    second = st.selectbox(options=range(4), index=3, format_func=names.__getitem__,
+                          **links.control("Feature on the y axis", "gauss_y", 3))
+    prior = st.radio(options=("empirical", "uniform"), horizontal=True,
+                     help="Iris has 50 flowers of each species, so both priors are 1/3 here and agree.",
+                     **links.control("Class prior", "gauss_prior", "empirical"))
     distinct = first != second
     if distinct:
         pair = data.features[:, [first, second]]
@@ -64,8 +67,9 @@ st.markdown("Treat each pixel (scaled to 0–1) as a Gaussian per digit. Many bo
             "impossible. As scikit-learn does, every variance gets ε = var_smoothing × (largest pixel variance) "
             "added. The default 1e-9 leaves those pixels almost certain; a larger ε lets the model forgive ink "
             "in unusual places.")
-chosen = st.select_slider("var_smoothing", options=mnist.var_smoothing, value=DEFAULT_VAR_SMOOTHING,
-                          key="gauss_var_smoothing", format_func=lambda value: f"{value:.0e}")
+chosen = st.select_slider(options=mnist.var_smoothing, value=DEFAULT_VAR_SMOOTHING,
+                          format_func=lambda value: f"{value:.0e}",
+                          **links.control("var_smoothing", "gauss_var_smoothing", DEFAULT_VAR_SMOOTHING))
 position = mnist.var_smoothing.index(chosen)
 default_accuracy = float(mnist.test_accuracy[mnist.var_smoothing.index(DEFAULT_VAR_SMOOTHING)])
 bernoulli_accuracy = state.evaluation(state.current_settings()).test_accuracy

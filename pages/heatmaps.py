@@ -3,7 +3,7 @@
 import numpy as np
 import streamlit as st
 
-from lab import display, figures, state
+from lab import display, figures, links, state
 
 model = state.model()
 pixel_prob = model.feature_prob_.reshape(10, 28, 28)
@@ -19,8 +19,8 @@ def with_article(digit: int) -> str:
 
 
 
-view = st.segmented_control("View", ["Probability", "Log-odds", "Difference of two digits"],
-                            default="Probability", key="heatmap_view")
+view = st.segmented_control(options=["Probability", "Log-odds", "Difference of two digits"], default="Probability",
+                            **links.control("View", "heatmap_view", "Probability"))
 if view == "Log-odds":
     with np.errstate(divide="ignore"):
         log_odds = (model.feature_log_prob_ - model.feature_log_neg_prob_).reshape(10, 28, 28)
@@ -32,8 +32,10 @@ if view == "Log-odds":
                "These are the weights naive Bayes puts on each inked pixel.")
 elif view == "Difference of two digits":
     first, second = st.columns(2)
-    digit_a = first.selectbox("Digit", range(10), index=3, key="heatmap_digit_a")
-    digit_b = second.selectbox("versus", range(10), index=8, key="heatmap_digit_b")
+    with first:
+        digit_a = st.selectbox(options=range(10), index=3, **links.control("Digit", "heatmap_digit_a", 3))
+    with second:
+        digit_b = st.selectbox(options=range(10), index=8, **links.control("versus", "heatmap_digit_b", 8))
     difference = pixel_prob[digit_a] - pixel_prob[digit_b]
     display.chart(figures.difference_map(difference, f"P(xᵢ=1 | {digit_a}) − P(xᵢ=1 | {digit_b})",
                                          "difference"), key="heatmap_difference")

@@ -3,7 +3,7 @@
 import numpy as np
 import streamlit as st
 
-from lab import figures, state
+from lab import figures, links, state
 
 settings = state.current_settings()
 splits = state.mnist()
@@ -35,10 +35,8 @@ st.markdown(f"{len(splits.train_labels):,} training images and {len(splits.test_
 st.table({str(digit): [f"{count:,}"] for digit, count in enumerate(class_counts)}, hide_index=True)
 
 st.subheader("Test images: predicted / true")
-st.session_state.setdefault("home_batch", 0)
-if st.button("🔀 Another random batch", key="home_new_batch"):
-    st.session_state.home_batch += 1
-batch = np.random.default_rng(st.session_state.home_batch).choice(len(splits.test_labels), size=18, replace=False)
+batch_number = links.counter("Batch", "home_batch", "Another random batch", "home_new_batch", ":material/shuffle:")
+batch = np.random.default_rng(batch_number).choice(len(splits.test_labels), size=18, replace=False)
 predicted = result.test_predictions[batch]
 tiles, captions = figures.prediction_tiles(splits.test_images[batch], predicted, splits.test_labels[batch])
 truth = splits.test_labels[batch]
@@ -48,4 +46,4 @@ descriptions = [f"Handwritten {true}, predicted {guess}: {'wrong' if guess != tr
 st.image(tiles, caption=captions, width=118, alt=descriptions)
 errors = int(np.sum(predicted != truth))
 st.caption(f"{errors} of 18 wrong in this batch: marked ✗ before the caption and framed in red; right ones are "
-           f"framed in green. Batch {st.session_state.home_batch}.")
+           f"framed in green. Batch {batch_number}.")

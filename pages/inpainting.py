@@ -4,7 +4,7 @@ import numpy as np
 import streamlit as st
 
 import nbcore
-from lab import display, figures, state
+from lab import display, figures, links, state
 
 EXAMPLES_PER_DIGIT = 3
 
@@ -18,18 +18,25 @@ st.markdown("Show the model part of an image. It first infers the digit from the
 
 sources = ["A test image"] + (["My drawing"] if st.session_state.get("draw_frame") is not None else [])
 controls = st.columns([1.2, 1, 1.2])
-source = controls[0].radio("Image", sources, key="inpaint_source", horizontal=True)
-region = controls[1].selectbox("What is observed", nbcore.OBSERVED_REGIONS, key="inpaint_region")
+with controls[0]:
+    source = st.radio(options=sources, horizontal=True, **links.control("Image", "inpaint_source", sources[0]))
+with controls[1]:
+    region = st.selectbox(options=nbcore.OBSERVED_REGIONS,
+                          **links.control("What is observed", "inpaint_region", nbcore.OBSERVED_REGIONS[0]))
 fraction = 0.5
 if region == "random pixels":
-    fraction = controls[1].slider("Fraction observed", 0.0, 1.0, 0.3, 0.05, key="inpaint_fraction")
+    with controls[1]:
+        fraction = st.slider(min_value=0.0, max_value=1.0, value=0.3, step=0.05,
+                             **links.control("Fraction observed", "inpaint_fraction", 0.3))
 if source == "A test image":
     # the first three test images of each digit, in test-set order (image 0, a 7, comes first)
     choices = np.sort(np.concatenate([np.flatnonzero(splits.test_labels == digit)[:EXAMPLES_PER_DIGIT]
                                       for digit in range(10)]))
-    index = controls[2].selectbox("Test image", choices.tolist(), key="inpaint_index",
-                                  format_func=lambda i: f"#{i}: a{'n' if splits.test_labels[i] == 8 else ''} "
-                                                        f"{splits.test_labels[i]}")
+    with controls[2]:
+        index = st.selectbox(options=choices.tolist(),
+                             format_func=lambda i: f"#{i}: a{'n' if splits.test_labels[i] == 8 else ''} "
+                                                   f"{splits.test_labels[i]}",
+                             **links.control("Test image", "inpaint_index", int(choices[0])))
     image, truth_label = splits.test_images[index], int(splits.test_labels[index])
 else:
     image, truth_label = st.session_state.draw_frame, None

@@ -3,7 +3,7 @@
 import numpy as np
 import streamlit as st
 
-from lab import display, figures, state
+from lab import display, figures, links, state
 
 settings = state.current_settings()
 model = state.model(settings)
@@ -14,12 +14,12 @@ st.markdown("Naive Bayes is a *generative* model: it can write digits. Pick a di
             "coins, pixel i coming up ink with probability P(xᵢ = 1 | y).")
 
 controls = st.columns([1, 1, 1])
-digit = controls[0].selectbox("Digit", range(10), index=7, key="samples_digit")
-count = controls[1].slider("How many", 4, 16, 8, key="samples_count")
-st.session_state.setdefault("samples_seed", 0)
-if controls[2].button("🎲 New samples", key="samples_new"):
-    st.session_state.samples_seed += 1
-seed = st.session_state.samples_seed
+with controls[0]:
+    digit = st.selectbox(options=range(10), index=7, **links.control("Digit", "samples_digit", 7))
+with controls[1]:
+    count = st.slider(min_value=4, max_value=16, value=8, **links.control("How many", "samples_count", 8))
+with controls[2]:
+    seed = links.counter("Seed", "samples_seed", "New samples", "samples_new", ":material/casino:")
 
 generated = model.sample(count, digit, rng=np.random.default_rng([seed, digit])).reshape(count, 28, 28)
 real_indices = np.flatnonzero(splits.train_labels == digit)

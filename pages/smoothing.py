@@ -5,7 +5,7 @@ import math
 import numpy as np
 import streamlit as st
 
-from lab import display, figures, state
+from lab import display, figures, links, state
 
 settings = state.current_settings()
 result = state.evaluation(settings)
@@ -20,7 +20,7 @@ st.markdown("p(xᵢ = 1 | y) = (nᵢᵧ + α) / (nᵧ + α + β), where nᵢᵧ 
 
 left, right = st.columns([1, 1.4], gap="large")
 with left:
-    digit = st.selectbox("Digit to show", range(10), index=2, key="smoothing_digit")
+    digit = st.selectbox(options=range(10), index=2, **links.control("Digit to show", "smoothing_digit", 2))
     # on a log scale: what smoothing moves is the many rarely inked pixels, invisible on a 0..1 scale
     display.chart(figures.log_probability_image(model.feature_log_prob_[digit].reshape(28, 28),
                                                 f"log₁₀ P(xᵢ = 1 | {digit}), α = {settings.alpha:g}, "
@@ -56,7 +56,8 @@ with right:
                    f"stars are the model at α = {settings.alpha:g}, β = {settings.beta:g}.")
 
 st.subheader("Why logarithms: underflow")
-index = st.number_input("Test image", 0, len(splits.test_labels) - 1, 0, key="smoothing_image")
+index = st.number_input(min_value=0, max_value=len(splits.test_labels) - 1, value=0,
+                        **links.control("Test image", "smoothing_image", 0))
 features = (splits.test_images[index].reshape(-1) >= settings.threshold).astype(np.uint8)
 true_label = int(splits.test_labels[index])
 pixel_terms = model.pixel_log_likelihoods(features)[true_label]

@@ -3,11 +3,12 @@
 import streamlit as st
 
 import nbcore
-from lab import display, figures, figures_extra, state
+from lab import display, figures, figures_extra, links, state
 from nbcore import metrics, spam
 
 CALIBRATION_BINS = 20  # over [0, 1]; the top posterior of two classes fills the upper 10
 MODEL_NAMES = {"multinomial": "Multinomial (word counts)", "bernoulli": "Bernoulli (word present or not)"}
+MESSAGE_MAX_CHARS = 1000  # the longest message of the collection has 910 characters
 EXAMPLE = "WINNER!! You have been selected to receive a £900 prize reward. Call 09061701461 to claim now"
 
 st.title("Spam filter")
@@ -37,8 +38,8 @@ st.markdown(f"The SMS Spam Collection: {len(texts):,} text messages, {int(labels
             f"**{sizes[2]:,} test** messages, used once at the end. A word's probability in a class is smoothed "
             "as if every word had been seen k extra times.")
 
-event_model = st.radio("Event model", list(MODEL_NAMES), format_func=MODEL_NAMES.get, horizontal=True,
-                       key="spam_event_model")
+event_model = st.radio(options=list(MODEL_NAMES), format_func=MODEL_NAMES.get, horizontal=True,
+                       **links.control("Event model", "spam_event_model", list(MODEL_NAMES)[0]))
 experiment = experiments[event_model]
 model = experiment.model
 
@@ -67,7 +68,8 @@ st.caption("Stars mark the k with the best held-out accuracy (ties go to the sma
 
 # -- one message ----------------------------------------------------------------------------------
 st.header("Try a message")
-message = st.text_area("Message", EXAMPLE, height=100, key="spam_message")
+message = st.text_area(value=EXAMPLE, height=100, max_chars=MESSAGE_MAX_CHARS,
+                       **links.control("Message", "spam_message", EXAMPLE))
 explanation = model.explain(message)
 if not explanation.words:
     st.info("No words found in this message (it is empty, or only emoji, symbols or spaces), so the model "

@@ -5,7 +5,7 @@ from pathlib import Path
 import numpy as np
 import streamlit as st
 
-from lab import display, figures_extra
+from lab import display, figures_extra, links
 from nbcore import xor
 
 SMOOTHING_STOPS = (0.0, 0.1, 0.5, 1.0, 2.0, 5.0, 10.0)
@@ -15,8 +15,8 @@ SMOOTHING_PAGE = Path(__file__).resolve().parents[1] / "pages" / "smoothing.py"
 st.title("Exercise: naive Bayes on XOR")
 st.markdown("Four points, labelled by whether exactly one coordinate is 1: (0,0) → 0, (0,1) → 1, (1,0) → 1, "
             "(1,1) → 0. Which probabilities does naive Bayes learn, and does it classify the points correctly?")
-k = st.select_slider("Laplace smoothing strength k (pseudo-counts per outcome)", options=SMOOTHING_STOPS, value=1.0,
-                     key="xor_k", format_func=lambda value: f"{value:g}")
+k = st.select_slider(options=SMOOTHING_STOPS, value=1.0, format_func=lambda value: f"{value:g}",
+                     **links.control("Laplace smoothing strength k (pseudo-counts per outcome)", "xor_k", 1.0))
 
 naive = xor.naive_bayes(k)
 network = xor.ChainBayesNet(k).fit(xor.XOR_POINTS, xor.XOR_LABELS)

@@ -34,7 +34,7 @@ from streamlit.testing.v1 import AppTest
 
 import nbcore
 import nbcore.preprocess
-from lab import shell, state
+from lab import links, shell, state
 from nbcore import spam
 from nbcore.preprocess import ink_from_canvas, mnist_frame
 from tests.conftest import REPO, require
@@ -218,6 +218,9 @@ PAGE_CONTROLS = {
     "inpaint_index": (0, 9999),
     "gauss_var_smoothing": (state.VAR_SMOOTHING_GRID[0], state.VAR_SMOOTHING_GRID[-1]),
     "xor_k": (0.0, 10.0),
+    "home_batch": (0, links.COUNTER_MAX),
+    "compare_batch": (0, links.COUNTER_MAX),
+    "samples_seed": (0, links.COUNTER_MAX),
 }
 # other page choices worth combining with extreme settings (each a session_state preset)
 PAGE_VARIANTS = {

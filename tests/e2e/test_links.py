@@ -2,7 +2,7 @@
 
 * a link with the course note's settings shows the course note's accuracy, and so does a reload;
 * a setting moved on the page goes into the address bar, and a reload keeps it;
-* a page's own choice (Smoothing's test image) is in the link too;
+* a page's own choice (Smoothing's test image) comes back from the link, after a reload too;
 * ``?lock=alpha`` shows α disabled and marked as locked;
 * the browser's back button goes back through pages;
 * hostile query strings on every page give the defaults, a notice, and no error.
@@ -57,6 +57,18 @@ def test_a_setting_moved_on_the_page_goes_into_the_link_and_survives_a_reload(pa
     page.reload()
     harness.wait_for_run(page, timeout=120, settle=0.3)
     assert metric_value(page, TEST_ACCURACY) == moved
+
+
+def test_a_page_of_choices_comes_back_from_its_link_after_a_reload(page, base_url):
+    """The issue's case: threshold 1, α 0.1 and test image 42 on Smoothing came back as 128, 1 and 0."""
+    open_url(page, f"{base_url}/smoothing?threshold=1&alpha=0.1&smoothing_image=42")
+    for _ in range(2):
+        thumbs = page.locator('[data-testid="stSidebar"] [data-testid="stSliderThumbValue"]').all_inner_texts()
+        assert thumbs[:2] == ["1", "0.1"], thumbs
+        image = page.locator('[data-testid="stNumberInput"]').filter(has_text="Test image").locator("input")
+        assert image.input_value() == "42"
+        page.reload()
+        harness.wait_for_run(page, timeout=120, settle=0.3)
 
 
 def test_a_locked_control_shows_its_value_and_cannot_be_moved(page, base_url):
