@@ -20,6 +20,8 @@ def _add_evaluate(commands) -> None:
     parser.add_argument("--preset", choices=list(PRESETS), default="default",
                         help="softmax: training recipe (default: 'default'); always trained now, never cached")
     parser.add_argument("--seed", type=int, default=0, help="softmax: seed of the minibatch shuffling (default 0)")
+    parser.add_argument("--deskew", action="store_true",
+                        help="deskew every training and test image first (second moments, nbcore.deskew)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -33,12 +35,15 @@ def _stderr_progress_bar(fraction: float, message: str) -> None:
 
 
 def _run_evaluate(args) -> dict:
-    from .evaluate import evaluate_bernoulli, evaluate_softmax, mnist_splits
+    from .evaluate import deskewed_splits, evaluate_bernoulli, evaluate_softmax, mnist_splits
 
+    splits = deskewed_splits() if args.deskew else mnist_splits()
     if args.model == "softmax":
-        return evaluate_softmax(mnist_splits(), preset=args.preset, seed=args.seed, progress=_stderr_progress_bar)
-    return evaluate_bernoulli(mnist_splits(), threshold=args.threshold, prior=args.prior,
-                              alpha=args.alpha, beta=args.beta)
+        result = evaluate_softmax(splits, preset=args.preset, seed=args.seed, progress=_stderr_progress_bar)
+    else:
+        result = evaluate_bernoulli(splits, threshold=args.threshold, prior=args.prior, alpha=args.alpha,
+                                    beta=args.beta)
+    return {**result, "deskew": args.deskew}
 
 
 def main(argv: list[str] | None = None) -> int:
