@@ -67,9 +67,9 @@ def stroke_width(frames: np.ndarray) -> np.ndarray | float:
 
 
 def reshape_stroke(frame: np.ndarray, change: int) -> np.ndarray:
-    """uint8 (28, 28) frame -> uint8 (28, 28) with strokes about ``change`` px wider (-1, 0 or +1).
+    """uint8 (28, 28) frame -> uint8 (28, 28) with strokes about ``change`` px wider (-2 .. +2).
 
-    Grey erosion (thinner) or dilation (thicker) by one pixel of a 2x grid, then back to 28 px by
+    Grey erosion (thinner) or dilation (thicker) by |change| pixels of a 2x grid, then back to 28 px by
     area averaging; the brightest pixel is scaled back to 255.
     """
     if change == 0:
@@ -78,7 +78,8 @@ def reshape_stroke(frame: np.ndarray, change: int) -> np.ndarray:
     fine = np.asarray(Image.fromarray(np.asarray(frame, np.float32), mode="F").resize(
         (side, side), Image.Resampling.BILINEAR), dtype=np.float64)
     operation = ndimage.grey_dilation if change > 0 else ndimage.grey_erosion
-    fine = operation(fine, footprint=_CROSS)
+    for _ in range(abs(change)):
+        fine = operation(fine, footprint=_CROSS)
     coarse = np.asarray(Image.fromarray(fine.astype(np.float32), mode="F").resize(
         frame.shape[::-1], Image.Resampling.BOX), dtype=np.float64)
     top = coarse.max()
@@ -88,7 +89,7 @@ def reshape_stroke(frame: np.ndarray, change: int) -> np.ndarray:
 
 
 def normalise_stroke(frame: np.ndarray, target: float = MNIST_STROKE_WIDTH) -> tuple[np.ndarray, float, float, str]:
-    """Thin, keep or thicken a uint8 (28, 28) frame, whichever gives the width nearest ``target`` px.
+    """Thin, keep or thicken (by 1 or 2 px) a uint8 (28, 28) frame, whichever gives the width nearest ``target`` px.
 
     Returns (new frame, width before, width after, "thinned" | "kept" | "thickened"). A frame whose
     width cannot be measured (no pixel >= 128) is kept.
@@ -98,7 +99,7 @@ def normalise_stroke(frame: np.ndarray, target: float = MNIST_STROKE_WIDTH) -> t
     if not np.isfinite(before):
         return frame, before, before, "kept"
     candidates = [(reshape_stroke(frame, change), action) for change, action in
-                  ((0, "kept"), (-1, "thinned"), (1, "thickened"))]
+                  ((0, "kept"), (-1, "thinned"), (-2, "thinned"), (1, "thickened"), (2, "thickened"))]
     widths = stroke_width(np.stack([candidate for candidate, _ in candidates]))
     distances = np.where(np.isfinite(widths), np.abs(widths - target), np.inf)
     best = int(np.argmin(distances))  # ties keep the frame as it is (index 0 first)
