@@ -25,6 +25,7 @@ PAGES = {
         ("pages/samples.py", "Samples", "🎲"),
         ("pages/inpainting.py", "Inpainting", "🧩"),
         ("pages/compare.py", "Compare", "⚖️"),
+        ("pages/deskew.py", "Deskew", "📐"),
     ],
     "Beyond MNIST": [
         ("pages/gaussian.py", "Gaussian NB", "🔔"),

@@ -4,14 +4,14 @@ import numpy as np
 import streamlit as st
 
 import nbcore
-from lab import figures, shell, state
+from lab import figures, model_view, shell, state
 from lab.canvas import digit_canvas
-from nbcore.preprocess import ImageInputError, ink_from_canvas_png, ink_from_upload, mnist_frame
+from nbcore.preprocess import ImageInputError, ink_from_canvas_png, ink_from_upload, model_input
 
 settings = state.current_settings()
 with st.sidebar:  # a new threshold's "Binarizing…" and "Counting pixels…" spinners show here: the canvas stays put
     model = state.model(settings)
-softmax = state.softmax().model
+softmax = state.softmax(deskew=settings.deskew).model
 
 st.title("Draw a digit")
 st.session_state.setdefault("canvas_generation", 0)
@@ -20,6 +20,7 @@ st.session_state.setdefault("canvas_generation", 0)
 def clear_canvas() -> None:
     st.session_state.canvas_generation += 1
     st.session_state.draw_frame = None
+    st.session_state.draw_input = None
     st.session_state.draw_png = None
 
 
@@ -31,31 +32,37 @@ def digit_and_verdict(settings: state.Settings, model: nbcore.BernoulliNB, softm
         mode = st.segmented_control("Input", ["Draw", "Upload a picture"], default="Draw", key="draw_mode")
         if mode == "Upload a picture":
             upload = st.file_uploader("A photo or scan of one digit (PNG, JPEG, …)", key="draw_upload")
-            frame = None
+            frame = made_from = None
             if upload is not None:
                 if st.session_state.get("upload_id") != upload.file_id:  # decode a picture once, not on every rerun
                     try:
-                        outcome = mnist_frame(ink_from_upload(upload.getvalue())), None
+                        outcome = model_input(ink_from_upload(upload.getvalue())), None
                     except ImageInputError as error:
                         outcome = None, str(error)
                     st.session_state.upload_id, st.session_state.upload_outcome = upload.file_id, outcome
-                frame, problem = st.session_state.upload_outcome
+                made_from, problem = st.session_state.upload_outcome
+                frame = None if made_from is None else made_from.frame
                 if problem:
                     st.error(problem)
                 elif frame is None:
                     st.warning("No digit found in this picture: it looks blank.")
         else:
-            brush = st.slider("Brush width", 8, 40, 20, key="draw_brush")
+            brush = st.slider("Brush width", 8, 40, model_view.MNIST_LIKE_BRUSH, key="draw_brush",
+                              help=f"{model_view.MNIST_LIKE_BRUSH} draws strokes as wide as MNIST's once framed.")
             drawing = digit_canvas(brush, key=f"canvas_{st.session_state.canvas_generation}",
                                    restore=st.session_state.get("draw_png"))
             st.button("🧽 Clear", on_click=clear_canvas, key="draw_clear")
             if drawing is not None and drawing != st.session_state.get("draw_png"):
                 try:
-                    st.session_state.draw_frame = mnist_frame(ink_from_canvas_png(drawing))
-                    st.session_state.draw_png = drawing
+                    made_from = model_input(ink_from_canvas_png(drawing))
+                    st.session_state.draw_frame = None if made_from is None else made_from.frame
+                    st.session_state.draw_input, st.session_state.draw_png = made_from, drawing
                 except ImageInputError as error:
                     st.error(str(error))
             frame = st.session_state.get("draw_frame")
+            made_from = st.session_state.get("draw_input")
+            if made_from is not None and made_from.frame is not frame:  # a frame set directly (tests, Inpainting)
+                made_from = None
 
     if frame is None:
         with seen:
@@ -63,6 +70,7 @@ def digit_and_verdict(settings: state.Settings, model: nbcore.BernoulliNB, softm
                     "it.")
         return
 
+    frame = model_view.model_frame(frame, settings.deskew)
     features = nbcore.binarize(frame[None], settings.threshold)
     posterior = model.predict_proba(features)[0]
     ranking = np.argsort(-posterior, kind="stable")
@@ -81,10 +89,7 @@ def digit_and_verdict(settings: state.Settings, model: nbcore.BernoulliNB, softm
                         width="stretch", key="draw_posteriors")
     # written after the verdict so that the prediction reaches the browser first
     with seen:
-        st.markdown("**What the model sees**")
-        st.image(figures.pixel_picture(features[0].reshape(28, 28) * 255, scale=10))
-        st.caption(f"Your digit, cropped, scaled to 20 px and centred by its centre of mass in 28×28 like MNIST, "
-                   f"then ink wherever a pixel is ≥ {settings.threshold}: {int(features[0].sum())} of 784 pixels.")
+        model_view.show(frame, made_from, settings.deskew, settings.threshold, model, softmax)
 
     evidence = model.evidence(features[0], predicted, runner_up).reshape(28, 28)
     evidence_title = f"Evidence: log p(xᵢ | {predicted}) − log p(xᵢ | {runner_up}) per pixel"
