@@ -26,6 +26,7 @@ PAGES = {
         ("pages/samples.py", "Samples", ":material/casino:"),
         ("pages/inpainting.py", "Inpainting", ":material/extension:"),
         ("pages/compare.py", "Compare", ":material/balance:"),
+        ("pages/deskew.py", "Deskew", ":material/rotate_right:"),
     ],
     "Beyond MNIST": [
         ("pages/gaussian.py", "Gaussian NB", ":material/bar_chart:"),

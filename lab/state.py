@@ -1,9 +1,10 @@
 """The one place where the dashboard caches shared data and models, and holds the sidebar settings.
 
 Shared by every session of the server (``st.cache_resource``), never mutated:
-the MNIST arrays, the binarized features and the per-threshold counts. A
-session's settings (threshold, alpha, beta, prior) live in ``st.session_state``;
-a model for them is derived from the shared counts in about a millisecond.
+the MNIST arrays (as published, and deskewed), the binarized features and the
+per-(threshold, deskew) counts. A session's settings (threshold, alpha, beta,
+prior, deskew) live in ``st.session_state``; a model for them is derived from the
+shared counts in about a millisecond.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from lab import jobs, links, startup
 import nbcore
 import nbcore.evaluate
 from nbcore import spam
+from nbcore.deskew import deskew_all
 from nbcore.evaluate import MnistSplits, mean_true_class_loglik
 from nbcore.gaussian import IRIS_FEATURES, GaussianNB, load_iris
 from nbcore.metrics import learning_curve
@@ -31,18 +33,20 @@ SMOOTHING_STOPS = (0.0, 0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 0.5, 1.0, 2.0, 3.0, 
 
 @dataclass(frozen=True)
 class Settings:
-    """Binarization threshold (pixel >= threshold is ink), Beta(alpha, beta) smoothing, class prior."""
+    """Binarization threshold (pixel >= threshold is ink), Beta(alpha, beta) smoothing, class prior, and
+    whether every image (training, test, drawn) is deskewed first."""
 
     threshold: int = 128
     alpha: float = 1.0
     beta: float = 1.0
     prior: str = "empirical"
+    deskew: bool = False
 
 
 TEXTBOOK = Settings()
 COURSE_NOTE = Settings(threshold=1, alpha=1.0, beta=1.0, prior="uniform")
 # setting name -> its sidebar widget's key, which is also its name in the link (lab/links.py)
-_KEYS = {"threshold": "threshold", "alpha": "alpha", "beta": "beta", "prior": "prior"}
+_KEYS = {"threshold": "threshold", "alpha": "alpha", "beta": "beta", "prior": "prior", "deskew": "deskew"}
 
 
 @dataclass(frozen=True)
@@ -151,40 +155,84 @@ def _loaded() -> MnistSplits:
     return _mnist_splits(str(nbcore.default_data_dir()))
 
 
-@st.cache_resource(show_spinner="Binarizing MNIST…", max_entries=len(THRESHOLDS))
+@st.cache_resource(show_spinner=False)
+def _deskew_job(data_dir: str) -> jobs.BackgroundJob:
+    """Both splits deskewed (``nbcore.deskew``), in the background: (train images, test images), uint8."""
+    splits = _mnist_splits(data_dir)
+
+    def run(progress):
+        train = deskew_all(splits.train_images, progress=lambda fraction, message: progress(fraction * 6 / 7, message))
+        test = deskew_all(splits.test_images, progress=lambda fraction, message: progress(
+            (6 + fraction) / 7, message.replace("image", "test image")))
+        return train, test
+    return jobs.BackgroundJob(run).start("nbcore-deskew")
+
+
+@st.cache_resource(show_spinner=False)
 @_shared
-def features(threshold: int) -> Features:
-    splits = _loaded()
+def _deskewed_splits(data_dir: str) -> MnistSplits:
+    """Both splits with every image deskewed (``deskewed_mnist()`` has waited for the job)."""
+    splits = _mnist_splits(data_dir)
+    train, test = _deskew_job(data_dir).future.result()
+    return MnistSplits(train, splits.train_labels, test, splits.test_labels)
+
+
+def deskewed_mnist() -> MnistSplits:
+    """MNIST with every image deskewed, made once per server (about 6 s) behind a progress bar."""
+    mnist()
+    data_dir = str(nbcore.default_data_dir())
+    _finished(_deskew_job, data_dir, label="Deskewing MNIST")
+    return _deskewed_splits(data_dir)
+
+
+def _training_splits(deskew: bool) -> MnistSplits:
+    """The splits the models of this deskew setting learn from and are tested on, for cached functions
+    (``sidebar_settings`` has made the deskewed ones behind a progress bar; without it this waits silently)."""
+    return _deskewed_splits(str(nbcore.default_data_dir())) if deskew else _loaded()
+
+
+def _deskew_arg(deskew: bool) -> tuple[bool, ...]:
+    """The deskew argument for a cached function: left out when False, because Streamlit keys a cache entry by
+    the arguments as passed, and callers that omit the default must share the entry."""
+    return (True,) if deskew else ()
+
+
+@st.cache_resource(show_spinner="Binarizing MNIST…", max_entries=2 * len(THRESHOLDS))
+@_shared
+def features(threshold: int, deskew: bool = False) -> Features:
+    splits = _training_splits(deskew)
     train = nbcore.binarize(splits.train_images, threshold)
     test = nbcore.binarize(splits.test_images, threshold)
     return Features(train, test, nbcore.PackedBinary.from_dense(train), nbcore.PackedBinary.from_dense(test))
 
 
-@st.cache_resource(show_spinner="Counting pixels…", max_entries=len(THRESHOLDS))
+@st.cache_resource(show_spinner="Counting pixels…", max_entries=2 * len(THRESHOLDS))
 @_shared
-def counted_model(threshold: int) -> nbcore.BernoulliNB:
-    """BernoulliNB fitted (counted) on the training set at this threshold; smoothing is applied per settings.
+def counted_model(threshold: int, deskew: bool = False) -> nbcore.BernoulliNB:
+    """BernoulliNB fitted (counted) on the training set at this threshold, deskewed or not; smoothing is
+    applied per settings.
 
     ``fit_seconds_`` records how long the counting took.
     """
-    train, labels = features(threshold).train, _loaded().train_labels
+    train, labels = features(threshold, *_deskew_arg(deskew)).train, _loaded().train_labels
     started = time.perf_counter()
     model = nbcore.BernoulliNB().fit(train, labels)
     model.fit_seconds_ = time.perf_counter() - started
     return model
 
 
-def counted_fit_seconds(threshold: int) -> float:
+def counted_fit_seconds(threshold: int, deskew: bool = False) -> float:
     """How long counting the training set took for this threshold (the naive Bayes fit), in seconds."""
-    return counted_model(threshold).fit_seconds_
+    return counted_model(threshold, *_deskew_arg(deskew)).fit_seconds_
 
 
 @st.cache_resource(show_spinner=False, max_entries=256)
 @_shared
 def evaluation(settings: Settings) -> Evaluation:
-    model = counted_model(settings.threshold).with_params(
+    """The naive Bayes model for these settings and its scores on MNIST (deskewed first if they say so)."""
+    model = counted_model(settings.threshold, *_deskew_arg(settings.deskew)).with_params(
         alpha=settings.alpha, beta=settings.beta, prior=settings.prior)
-    splits, feats = _loaded(), features(settings.threshold)
+    splits, feats = _loaded(), features(settings.threshold, *_deskew_arg(settings.deskew))
     train_scores = model.joint_log_likelihood(feats.train_packed)
     test_log_proba = model.predict_log_proba(feats.test_packed)
     test_predictions = model.predict(feats.test_packed)
@@ -222,7 +270,8 @@ def sidebar_settings() -> Settings:
         st.header("Model settings")
         st.select_slider(options=THRESHOLDS, value=TEXTBOOK.threshold,
                          help="128 is the textbook's choice; 1 means 'any ink' (the course note's).",
-                         **links.control("Binarization threshold (ink if pixel ≥ T)", _KEYS["threshold"], TEXTBOOK.threshold))
+                         **links.control("Binarization threshold (ink if pixel ≥ T)", _KEYS["threshold"],
+                                         TEXTBOOK.threshold))
         st.select_slider(options=SMOOTHING_STOPS, value=TEXTBOOK.alpha, format_func=_format_stop,
                          **links.control("α: pseudo-count for 'pixel on'", _KEYS["alpha"], TEXTBOOK.alpha))
         st.select_slider(options=SMOOTHING_STOPS, value=TEXTBOOK.beta, format_func=_format_stop,
@@ -230,20 +279,31 @@ def sidebar_settings() -> Settings:
         st.radio(options=("empirical", "uniform"), index=0, horizontal=True,
                  help="Empirical: class frequencies in the training set. Uniform: 1/10 each.",
                  **links.control("Class prior", _KEYS["prior"], TEXTBOOK.prior))
+        st.radio(options=(False, True), index=0, horizontal=True, format_func=_on_off,
+                 help="On: every image is sheared upright by its second moments first; the training images too, "
+                      "so both models are retrained (once per server, a few seconds). The published results are "
+                      "with deskew off.",
+                 **links.control("Deskew", _KEYS["deskew"], TEXTBOOK.deskew))
         presets_locked = any(links.locked(key) for key in _KEYS.values())
         left, right = st.columns(2)
         left.button("Textbook", on_click=_apply, args=(TEXTBOOK,), width="stretch", disabled=presets_locked,
-                    help="Reset to the textbook: T = 128, α = β = 1, empirical prior")
+                    help="Reset to the textbook: T = 128, α = β = 1, empirical prior, no deskewing")
         right.button("Course note", on_click=_apply, args=(COURSE_NOTE,), width="stretch", disabled=presets_locked,
-                     help="T = 1, α = β = 1, uniform prior")
+                     help="T = 1, α = β = 1, uniform prior, no deskewing")
         settings = current_settings()
         st.caption(f"p(xᵢ=1 | y) = (nᵢᵧ + {_format_stop(settings.alpha)}) / "
                    f"(nᵧ + {_format_stop(settings.alpha)} + {_format_stop(settings.beta)})")
+    if settings.deskew:  # every page's models need the deskewed images: made here, with a progress bar
+        deskewed_mnist()
     return settings
 
 
 def _format_stop(value: float) -> str:
     return f"{value:g}"
+
+
+def _on_off(value: bool) -> str:
+    return "on" if value else "off"
 
 
 # alpha = beta grid for the smoothing curves (0 excluded: its log-likelihood is -inf)
@@ -280,19 +340,22 @@ class SoftmaxEvaluation:
     mean_train_loglik: float  # nats per image, log p(y_true | x)
 
 
-@st.cache_resource(show_spinner=False, max_entries=2)
-def _softmax_training(preset: str) -> jobs.BackgroundJob:
-    """Softmax regression loaded from its disk cache, or trained, in the background: (model, info)."""
-    splits = _loaded()
+@st.cache_resource(show_spinner=False, max_entries=4)
+def _softmax_training(preset: str, deskew: bool = False) -> jobs.BackgroundJob:
+    """Softmax regression loaded from its disk cache, or trained, in the background: (model, info).
+
+    Deskewed training images have another checksum, so their weights have their own cache file.
+    """
+    splits = _training_splits(deskew)
     return jobs.BackgroundJob(lambda progress: nbcore.load_or_train_softmax(
         splits.train_images, splits.train_labels, preset=preset, progress=progress)).start("nbcore-softmax")
 
 
-@st.cache_resource(show_spinner=False, max_entries=2)
+@st.cache_resource(show_spinner=False, max_entries=4)
 @_shared
-def _softmax_evaluation(preset: str) -> SoftmaxEvaluation:
-    splits = _loaded()
-    model, info = _softmax_training(preset).future.result()
+def _softmax_evaluation(preset: str, deskew: bool = False) -> SoftmaxEvaluation:
+    splits = _training_splits(deskew)
+    model, info = _softmax_training(preset, *_deskew_arg(deskew)).future.result()
     test_proba = model.predict_proba(splits.test_images)
     test_predictions = test_proba.argmax(axis=1)
     train_log_proba = model.predict_log_proba(splits.train_images)
@@ -303,10 +366,14 @@ def _softmax_evaluation(preset: str) -> SoftmaxEvaluation:
         mean_train_loglik=mean_true_class_loglik(train_log_proba, splits.train_labels))
 
 
-def softmax(preset: str = "default") -> SoftmaxEvaluation:
-    """Softmax regression trained once per server (weights cached on disk across restarts), and its scores."""
-    _finished(_softmax_training, preset, label="Softmax regression")
-    return _softmax_evaluation(preset)
+def softmax(preset: str = "default", deskew: bool = False) -> SoftmaxEvaluation:
+    """Softmax regression trained once per server and deskew setting (weights cached on disk across restarts),
+    and its scores on the test images (deskewed too when ``deskew``)."""
+    if deskew:
+        deskewed_mnist()
+    _finished(_softmax_training, preset, *_deskew_arg(deskew),
+              label="Softmax regression" + (" on deskewed MNIST" if deskew else ""))
+    return _softmax_evaluation(preset, *_deskew_arg(deskew))
 
 
 @st.cache_resource(show_spinner=False)

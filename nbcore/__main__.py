@@ -1,4 +1,4 @@
-"""Command line: ``python -m nbcore evaluate ...``, ``prepare``, ``bench`` and ``bench-softmax``."""
+"""Command line: ``python -m nbcore evaluate ...``, ``evaluate-handwriting``, ``prepare``, ``bench``, ``bench-softmax``."""
 
 from __future__ import annotations
 
@@ -20,6 +20,8 @@ def _add_evaluate(commands) -> None:
     parser.add_argument("--preset", choices=list(PRESETS), default="default",
                         help="softmax: training recipe (default: 'default'); always trained now, never cached")
     parser.add_argument("--seed", type=int, default=0, help="softmax: seed of the minibatch shuffling (default 0)")
+    parser.add_argument("--deskew", action="store_true",
+                        help="deskew every training and test image first (second moments, nbcore.deskew)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -33,12 +35,15 @@ def _stderr_progress_bar(fraction: float, message: str) -> None:
 
 
 def _run_evaluate(args) -> dict:
-    from .evaluate import evaluate_bernoulli, evaluate_softmax, mnist_splits
+    from .evaluate import deskewed_splits, evaluate_bernoulli, evaluate_softmax, mnist_splits
 
+    splits = deskewed_splits() if args.deskew else mnist_splits()
     if args.model == "softmax":
-        return evaluate_softmax(mnist_splits(), preset=args.preset, seed=args.seed, progress=_stderr_progress_bar)
-    return evaluate_bernoulli(mnist_splits(), threshold=args.threshold, prior=args.prior,
-                              alpha=args.alpha, beta=args.beta)
+        result = evaluate_softmax(splits, preset=args.preset, seed=args.seed, progress=_stderr_progress_bar)
+    else:
+        result = evaluate_bernoulli(splits, threshold=args.threshold, prior=args.prior, alpha=args.alpha,
+                                    beta=args.beta)
+    return {**result, "deskew": args.deskew}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -47,6 +52,10 @@ def main(argv: list[str] | None = None) -> int:
     _add_evaluate(commands)
     commands.add_parser("prepare", help="find, verify, extract and decode MNIST in the data directory "
                                         "($NBCORE_DATA_DIR), downloading only what is missing")
+    handwriting = commands.add_parser(
+        "evaluate-handwriting", help="scikit-learn's load_digits() as PNG uploads, through the Draw page's path, "
+                                     "both polarities; models trained on MNIST (needs scikit-learn)")
+    handwriting.add_argument("--limit", type=int, default=None, help="only the first N digits (default: all 1,797)")
     bench = commands.add_parser("bench", help="time nbcore against scikit-learn on the same input")
     bench.add_argument("--repeats", type=int, default=7)
     bench_softmax = commands.add_parser(
@@ -59,6 +68,13 @@ def main(argv: list[str] | None = None) -> int:
 
             load_mnist_splits(progress=_stderr_progress_bar)
             print(f"MNIST ready in {default_data_dir()}")
+            return 0
+        if args.command == "evaluate-handwriting":
+            from .evaluate import deskewed_splits, mnist_splits
+            from .handwriting import evaluate_handwriting, format_rows
+
+            print(format_rows(evaluate_handwriting(mnist_splits(), deskewed_splits(), limit=args.limit,
+                                                   progress=_stderr_progress_bar)))
             return 0
         if args.command == "bench":
             from .bench import run_bench

@@ -13,13 +13,20 @@ import binascii
 import io
 import warnings
 
+from dataclasses import dataclass
+
 import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError
 
+from .deskew import deskew as deskew_frame
+from .strokes import normalise_stroke
+
 FRAME = 28
-BOX = 20
+BOX = 20  # px, the longer side of the ink's bounding box (MNIST training set: 20 px in 99.98 % of digits)
+CENTRE = FRAME / 2  # where the centre of mass goes, row and column (MNIST training set: mean 14.00, sd 0.29)
+RESAMPLING = Image.Resampling.BICUBIC  # scales the ink to BOX px: least error re-framing MNIST digits drawn large
 MAX_UPLOAD_PIXELS = 40_000_000  # about a 48-megapixel photo; anything larger is refused
-INK_LEVEL = 0.1  # fraction of 255 above which a pixel counts as ink for the bounding box
+INK_LEVEL = 0.1  # fraction of 255 above which a pixel counts as ink for the bounding box (crop)
 MIN_CONTRAST = 40  # ink less bright than this over the background means "blank"
 PNG_DATA_URL = "data:image/png;base64,"
 MAX_CANVAS_SIDE = 2048  # px; the app's canvas is 280
@@ -92,12 +99,35 @@ def ink_from_upload(data: bytes) -> np.ndarray:
         raise ImageInputError("This file is not an image we can read (PNG, JPEG, GIF, BMP or WebP).") from error
     except (OSError, ValueError, SyntaxError, EOFError) as error:
         raise ImageInputError(f"This image is damaged or truncated and cannot be read ({error}).") from error
-    border = np.concatenate([gray[0], gray[-1], gray[:, 0], gray[:, -1]])
-    background = float(np.median(border))
-    if background > 127:  # dark ink on light paper
+    if ink_is_dark(gray):
         gray = 255.0 - gray
-        background = 255.0 - background
+    background = float(np.median(gray[gray < otsu_threshold(gray)])) if np.ptp(gray) > 0 else float(gray.flat[0])
     return np.clip(gray - background, 0.0, None) * (255.0 / max(255.0 - background, 1.0))
+
+
+def otsu_threshold(gray: np.ndarray) -> float:
+    """The grey level (0..255) that best splits ``gray`` (h, w) into two classes (Otsu's method);
+    values >= it form the light class."""
+    counts = np.bincount(np.clip(np.round(gray), 0, 255).astype(np.int64).ravel(), minlength=256)
+    weight_dark = np.cumsum(counts)[:-1]  # pixels darker than each candidate split level 1..255
+    weight_light = counts.sum() - weight_dark
+    mass_dark = np.cumsum(counts * np.arange(256))[:-1]
+    mass_light = counts @ np.arange(256) - mass_dark
+    with np.errstate(divide="ignore", invalid="ignore"):  # empty classes give nan: never the best split
+        between = weight_dark * weight_light * (mass_dark / weight_dark - mass_light / weight_light) ** 2
+    return float(np.nanargmax(np.where(np.isfinite(between), between, -1.0)) + 1)
+
+
+def ink_is_dark(gray: np.ndarray) -> bool:
+    """Whether ``gray`` (h, w, 0..255) holds dark ink on light paper.
+
+    Ink is the smaller of the two grey-level classes (Otsu), whatever touches the border: a digit
+    that fills its picture edge to edge covers much of the border but still less than half of the
+    picture. A picture of one grey level falls back to "paper is the lighter half of the range".
+    """
+    if np.ptp(gray) == 0:
+        return float(gray.flat[0]) > 127
+    return bool(np.mean(gray < otsu_threshold(gray)) < 0.5)
 
 
 def _grayscale(image: Image.Image) -> np.ndarray:
@@ -117,8 +147,11 @@ def _grayscale(image: Image.Image) -> np.ndarray:
     return np.asarray(image.convert("L"), dtype=np.float64)
 
 
-def mnist_frame(ink: np.ndarray) -> np.ndarray | None:
-    """Ink (height, width) -> uint8 (28, 28) framed like MNIST, or None if there is no ink."""
+def mnist_frame(ink: np.ndarray, resampling: Image.Resampling = RESAMPLING) -> np.ndarray | None:
+    """Ink (height, width) -> uint8 (28, 28) framed like MNIST, or None if there is no ink.
+
+    ``resampling`` is the filter that scales the cropped ink to the 20 px box (tests compare filters).
+    """
     ink = np.asarray(ink, dtype=np.float64)
     if ink.ndim != 2 or ink.size == 0 or not np.all(np.isfinite(ink)):
         raise ImageInputError("expected a non-empty 2-D grayscale image")
@@ -130,14 +163,14 @@ def mnist_frame(ink: np.ndarray) -> np.ndarray | None:
     height, width = cropped.shape
     scale = BOX / max(height, width)
     new_size = (max(1, round(width * scale)), max(1, round(height * scale)))
-    resized = Image.fromarray(cropped.astype(np.float32), mode="F").resize(new_size, Image.Resampling.LANCZOS)
+    resized = Image.fromarray(cropped.astype(np.float32), mode="F").resize(new_size, resampling)
     box = np.clip(np.asarray(resized, dtype=np.float64), 0, 255)
     if box.sum() <= 0:
         return None
     frame = np.zeros((FRAME, FRAME))
     row_of_mass, col_of_mass = centre_of_mass(box)
-    top = int(np.clip(round(FRAME / 2 - 0.5 - row_of_mass), 0, FRAME - box.shape[0]))
-    left = int(np.clip(round(FRAME / 2 - 0.5 - col_of_mass), 0, FRAME - box.shape[1]))
+    top = int(np.clip(round(CENTRE - row_of_mass), 0, FRAME - box.shape[0]))
+    left = int(np.clip(round(CENTRE - col_of_mass), 0, FRAME - box.shape[1]))
     frame[top: top + box.shape[0], left: left + box.shape[1]] = box
     return np.round(frame * (255.0 / frame.max())).astype(np.uint8)
 
@@ -148,3 +181,48 @@ def centre_of_mass(image: np.ndarray) -> tuple[float, float]:
     rows = np.arange(image.shape[0]) @ image.sum(axis=1) / total
     cols = np.arange(image.shape[1]) @ image.sum(axis=0) / total
     return float(rows), float(cols)
+
+
+@dataclass(frozen=True)
+class ModelInput:
+    """What the models get from one drawing or picture, and the steps that made it.
+
+    frame: uint8 (28, 28), framed like MNIST, stroke width brought near MNIST's, deskewed if asked;
+    plain: uint8 (28, 28), the whole picture merely resized (what framing is compared against);
+    width_before / width_after: stroke width in px before and after the stroke step (nan: no
+    measurable stroke); stroke_action: "thinned", "kept" or "thickened"; deskewed: whether sheared.
+    """
+
+    frame: np.ndarray
+    plain: np.ndarray
+    width_before: float
+    width_after: float
+    stroke_action: str
+    deskewed: bool
+
+
+def model_input(ink: np.ndarray, deskew: bool = False) -> ModelInput | None:
+    """Ink (height, width) -> the ModelInput every drawing and upload goes through, or None if blank.
+
+    Steps: ``mnist_frame``, then ``strokes.normalise_stroke``, then ``deskew.deskew`` when asked
+    (the models must then be trained on deskewed MNIST too).
+    """
+    framed = mnist_frame(ink)
+    if framed is None:
+        return None
+    frame, width_before, width_after, action = normalise_stroke(framed)
+    if deskew:
+        frame = deskew_frame(frame)
+    return ModelInput(frame, plain_resize(ink), width_before, width_after, action, deskew)
+
+
+def plain_resize(ink: np.ndarray) -> np.ndarray:
+    """Ink (height, width) -> uint8 (28, 28): the whole picture squeezed to 28x28, brightest pixel 255.
+
+    No crop, no box, no centring: the input a model would get without MNIST's framing.
+    """
+    ink = np.asarray(ink, dtype=np.float64)
+    small = np.clip(np.asarray(Image.fromarray(ink.astype(np.float32), mode="F").resize(
+        (FRAME, FRAME), RESAMPLING), dtype=np.float64), 0, 255)
+    top = small.max()
+    return np.zeros((FRAME, FRAME), np.uint8) if top <= 0 else np.round(small * (255.0 / top)).astype(np.uint8)

@@ -10,19 +10,18 @@ import numpy as np
 import streamlit as st
 
 import nbcore
-from lab import display, figures, links, shell, state
+from lab import display, figures, links, model_view, shell, state
 from lab.canvas import digit_canvas
-from nbcore.preprocess import ImageInputError, ink_from_canvas_png, ink_from_upload, mnist_frame
+from nbcore.preprocess import ImageInputError, ModelInput, ink_from_canvas_png, ink_from_upload, model_input
 
 VERDICT_HEIGHT = 118  # px: two metrics, or the prompt on three lines of a phone
 CONFIDENT = 0.99  # naive Bayes this sure while softmax reads another digit: say what that means
 UPLOAD_TYPES = "PNG, JPEG, GIF, BMP, WebP or TIFF"
-BRUSH_WIDTH = 20  # px on the 280 px canvas, the default
 
 settings = state.current_settings()
 with st.sidebar:  # a new threshold's "Binarizing…" and "Counting pixels…" spinners show here: the canvas stays put
     model = state.model(settings)
-softmax = state.softmax().model
+softmax = state.softmax(deskew=settings.deskew).model
 
 st.title("Draw a digit")
 st.session_state.setdefault("canvas_generation", 0)
@@ -31,45 +30,52 @@ st.session_state.setdefault("canvas_generation", 0)
 def clear_canvas() -> None:
     st.session_state.canvas_generation += 1
     st.session_state.draw_frame = None
+    st.session_state.draw_input = None
     st.session_state.draw_png = None
 
 
-def uploaded_frame() -> np.ndarray | None:
-    """The framed (28, 28) digit of the uploaded picture, or None (with a sentence on the page saying why)."""
+def uploaded_input() -> tuple[np.ndarray | None, ModelInput | None]:
+    """The framed (28, 28) digit of the uploaded picture and how it was made, or (None, None) with a sentence why."""
     upload = st.file_uploader(f"A photo or scan of one digit ({UPLOAD_TYPES})", key="draw_upload")
     st.caption(f"Up to {st.get_option('server.maxUploadSize')} MB: crop a larger photo to the digit, or save it "
                "smaller. Dark ink on light paper and light ink on dark both work.")
     if upload is None:
         st.session_state.pop("upload_outcome", None)  # a removed file's message goes with it
-        return None
+        return None, None
     if st.session_state.get("upload_id") != upload.file_id:  # decode a picture once, not on every rerun
         try:
-            outcome = mnist_frame(ink_from_upload(upload.getvalue())), None
+            outcome = model_input(ink_from_upload(upload.getvalue())), None
         except ImageInputError as error:
             outcome = None, str(error)
         st.session_state.upload_id, st.session_state.upload_outcome = upload.file_id, outcome
-    frame, problem = st.session_state.upload_outcome
+    made_from, problem = st.session_state.upload_outcome
     if problem:
         st.error(problem)
-    elif frame is None:
+    elif made_from is None:
         st.warning("No digit found in this picture: it looks blank.")
-    return frame
+    return (None if made_from is None else made_from.frame), made_from
 
 
-def drawn_frame() -> np.ndarray | None:
-    """The framed (28, 28) digit on the canvas, or None while it is blank."""
-    drawing = digit_canvas(st.session_state.get("draw_brush", BRUSH_WIDTH), key=f"canvas_{st.session_state.canvas_generation}",
+def drawn_input() -> tuple[np.ndarray | None, ModelInput | None]:
+    """The framed (28, 28) digit on the canvas and how it was made, or (None, None) while it is blank."""
+    brush = model_view.MNIST_LIKE_BRUSH
+    drawing = digit_canvas(st.session_state.get("draw_brush", brush), key=f"canvas_{st.session_state.canvas_generation}",
                            restore=st.session_state.get("draw_png"))
     with st.container(horizontal=True, vertical_alignment="bottom"):
-        st.slider(min_value=8, max_value=40, value=BRUSH_WIDTH, **links.control("Brush width", "draw_brush", BRUSH_WIDTH))
+        st.slider(min_value=8, max_value=40, value=brush, help=f"{brush} draws strokes as wide as MNIST's once framed.",
+                  **links.control("Brush width", "draw_brush", brush))
         st.button("Clear", icon=":material/ink_eraser:", on_click=clear_canvas, key="draw_clear")
     if drawing is not None and drawing != st.session_state.get("draw_png"):
         try:
-            st.session_state.draw_frame = mnist_frame(ink_from_canvas_png(drawing))
-            st.session_state.draw_png = drawing
+            made_from = model_input(ink_from_canvas_png(drawing))
+            st.session_state.draw_frame = None if made_from is None else made_from.frame
+            st.session_state.draw_input, st.session_state.draw_png = made_from, drawing
         except ImageInputError as error:
             st.error(str(error))
-    return st.session_state.get("draw_frame")
+    frame, made_from = st.session_state.get("draw_frame"), st.session_state.get("draw_input")
+    if made_from is not None and made_from.frame is not frame:  # a frame set directly (tests, Inpainting)
+        made_from = None
+    return frame, made_from
 
 
 @shell.fragment(page="draw")
@@ -83,7 +89,7 @@ def digit_and_verdict(settings: state.Settings, model: nbcore.BernoulliNB, softm
                                     **links.control("Input", "draw_mode", "Draw"))
         verdict = st.container(height=VERDICT_HEIGHT, border=False)
         uploading = mode == "Upload a picture"
-        frame = uploaded_frame() if uploading else drawn_frame()
+        frame, made_from = uploaded_input() if uploading else drawn_input()
 
     if frame is None:
         verdict.info("Upload a photo or scan of one digit to see what naive Bayes makes of it." if uploading else
@@ -91,6 +97,8 @@ def digit_and_verdict(settings: state.Settings, model: nbcore.BernoulliNB, softm
                      icon=":material/upload:" if uploading else ":material/draw:")
         return
 
+    frame = model_view.model_frame(frame, settings.deskew)
+    frame = model_view.model_frame(frame, settings.deskew)
     features = nbcore.binarize(frame[None], settings.threshold)
     posterior = model.predict_proba(features)[0]
     ranking = np.argsort(-posterior, kind="stable")
@@ -131,11 +139,7 @@ def digit_and_verdict(settings: state.Settings, model: nbcore.BernoulliNB, softm
         display.chart(figures.posterior_comparison({"naive Bayes": posterior, "softmax": softmax_posterior}),
                       key="draw_posteriors")
     with source:
-        st.markdown("**What the model sees**")
-        st.image(figures.pixel_picture(ink * 255, scale=5), alt="The digit as the model sees it: 28 × 28 pixels, "
-                 "ink or no ink")
-        st.caption(f"Your digit, cropped, scaled to 20 px and centred by its centre of mass in 28×28 like MNIST, "
-                   f"then ink wherever a pixel is ≥ {settings.threshold}: {int(features[0].sum())} of 784 pixels.")
+        model_view.show(frame, made_from, settings.deskew, settings.threshold, model, softmax)
 
 
 digit_and_verdict(settings, model, softmax)

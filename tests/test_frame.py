@@ -7,7 +7,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import nbcore
-from lab import presentation
+from lab import model_view, presentation
 from lab.shell import PAGES
 from tests.conftest import REPO
 
@@ -124,9 +124,9 @@ def test_a_locked_setting_cannot_be_moved_and_reset_all_spares_it():
 
 
 def test_reset_this_page_resets_its_own_choices_and_keeps_the_model_settings():
-    app = run(app_for("pages/draw.py", {"draw_brush": "30", "alpha": "3"}))
-    assert app.slider(key="draw_brush").value == 30
+    app = run(app_for("pages/draw.py", {"draw_brush": "33", "alpha": "3"}))
+    assert app.slider(key="draw_brush").value == 33
     app.sidebar.button(key="links_reset_page").click()
     run(app)
-    assert app.slider(key="draw_brush").value == 20
+    assert app.slider(key="draw_brush").value == model_view.MNIST_LIKE_BRUSH
     assert app.sidebar.select_slider(key="alpha").value == 3.0

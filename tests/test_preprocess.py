@@ -7,10 +7,11 @@ import io
 
 import numpy as np
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
-from nbcore.preprocess import (BOX, FRAME, MAX_CANVAS_SIDE, MAX_UPLOAD_PIXELS, PNG_DATA_URL, ImageInputError,
-                               centre_of_mass, ink_from_canvas, ink_from_canvas_png, ink_from_upload, mnist_frame)
+from nbcore.preprocess import (BOX, CENTRE, FRAME, MAX_CANVAS_SIDE, MAX_UPLOAD_PIXELS, PNG_DATA_URL, ImageInputError,
+                               centre_of_mass, ink_from_canvas, ink_from_canvas_png, ink_from_upload, ink_is_dark,
+                               mnist_frame, model_input, plain_resize)
 
 
 def canvas_with(rows: slice, cols: slice, size: int = 280) -> np.ndarray:
@@ -41,7 +42,7 @@ def test_centred_digit_stays_centred_and_fills_the_20px_box():
     assert frame.shape == (FRAME, FRAME) and frame.dtype == np.uint8
     rows, cols = np.nonzero(frame)
     assert rows.max() - rows.min() + 1 == BOX  # longer side scaled to 20 px
-    assert np.allclose(centre_of_mass(frame.astype(float)), (13.5, 13.5), atol=0.5)
+    assert np.allclose(centre_of_mass(frame.astype(float)), (CENTRE, CENTRE), atol=0.5)
 
 
 def test_small_off_centre_digit_is_moved_and_scaled():
@@ -49,7 +50,23 @@ def test_small_off_centre_digit_is_moved_and_scaled():
     rows, cols = np.nonzero(frame > 0)
     assert rows.max() - rows.min() + 1 == BOX
     assert cols.max() - cols.min() + 1 < BOX  # aspect ratio kept: narrow stays narrow
-    assert np.allclose(centre_of_mass(frame.astype(float)), (13.5, 13.5), atol=0.5)
+    assert np.allclose(centre_of_mass(frame.astype(float)), (CENTRE, CENTRE), atol=0.5)
+
+
+def test_centre_of_mass_lands_at_mnists_centre_on_average():
+    """MNIST's digits have their centre of mass at (14.0, 14.0) on average (tests/test_mnist_framing.py
+    measures it); a frame is placed by whole pixels, so one digit is within 0.5 px of it, many average to it."""
+    rng = np.random.default_rng(0)
+    centres = []
+    for _ in range(60):
+        scribble = Image.new("L", (280, 280), 0)
+        ImageDraw.Draw(scribble).line([tuple(point) for point in rng.integers(20, 260, size=(4, 2))], fill=255,
+                                      width=18)
+        centre = centre_of_mass(mnist_frame(np.asarray(scribble, np.float64)).astype(float))
+        assert np.allclose(centre, (CENTRE, CENTRE), atol=0.5 + 1e-9)
+        centres.append(centre)
+    assert CENTRE == 14.0
+    assert np.allclose(np.mean(centres, axis=0), (CENTRE, CENTRE), atol=0.15)
 
 
 @pytest.mark.parametrize("canvas", [np.zeros((280, 280, 4), np.uint8), canvas_with(slice(0, 0), slice(0, 0))])
@@ -166,3 +183,42 @@ def test_canvas_png_gives_the_same_ink_as_its_pixels():
 def test_anything_but_a_canvas_png_gets_a_clear_message(sent):
     with pytest.raises(ImageInputError, match="canvas sent"):
         ink_from_canvas_png(sent)
+
+
+def ring_filling_its_picture(side: int = 20, thickness: int = 2) -> np.ndarray:
+    """A '0' whose ink runs along all four edges (36 % of the picture): uint8 (side, side), 255 = ink."""
+    ring = np.full((side, side), 255, np.uint8)
+    ring[thickness:-thickness, thickness:-thickness] = 0
+    return ring
+
+
+@pytest.mark.parametrize("light_ink", [True, False], ids=["light on dark", "dark on light"])
+def test_digit_filling_its_picture_is_not_inverted_by_mistake(light_ink):
+    ring = ring_filling_its_picture()
+    pixels = ring if light_ink else 255 - ring
+    assert ink_is_dark(pixels.astype(float)) is (not light_ink)
+    ink = ink_from_upload(png_bytes(Image.fromarray(pixels)))
+    assert np.array_equal(ink > 127, ring > 127)  # the border is ink in both polarities, the middle is paper
+    frame = mnist_frame(ink)
+    assert frame[14, 14] == 0 and frame.max() == 255
+
+
+@pytest.mark.parametrize("light_ink", [True, False], ids=["light on dark", "dark on light"])
+def test_small_digit_on_a_large_page_keeps_its_polarity(light_ink):
+    paper = np.asarray(paper_digit(), np.uint8)  # dark ink on light paper
+    pixels = 255 - paper if light_ink else paper
+    assert ink_is_dark(pixels.astype(float)) is (not light_ink)
+    assert np.array_equal(mnist_frame(ink_from_upload(png_bytes(Image.fromarray(pixels)))),
+                          mnist_frame(ink_from_upload(png_bytes(paper_digit()))))
+
+
+def test_model_input_reports_its_steps_and_plain_resize_does_not_frame():
+    canvas = canvas_with(slice(10, 60), slice(200, 215))  # a thick short bar in a corner
+    prepared = model_input(ink_from_canvas(canvas), deskew=True)
+    assert prepared.frame.shape == prepared.plain.shape == (FRAME, FRAME)
+    assert prepared.stroke_action in ("thinned", "kept", "thickened") and prepared.deskewed
+    assert np.isfinite(prepared.width_before) and np.isfinite(prepared.width_after)
+    rows, cols = np.nonzero(prepared.plain > 127)
+    assert rows.max() < 8 and cols.min() > 18  # plain resizing leaves the bar small, in its corner
+    assert np.array_equal(plain_resize(ink_from_canvas(canvas)), prepared.plain)
+    assert model_input(np.zeros((50, 50))) is None

@@ -1,0 +1,129 @@
+"""Real handwriting that is not MNIST: scikit-learn's ``load_digits()`` through the upload path.
+
+Each of the 1,797 digits (8x8, values 0..16, light ink on dark) is written as an 8x8 grayscale
+PNG in both polarities (light on dark as stored, and dark ink on white paper), and the PNG bytes go
+through exactly what the Draw page does with an upload: ``ink_from_upload`` then ``model_input``.
+The models are trained on MNIST's 60,000 training images only (deskewed ones when deskew is on),
+never on these digits. scikit-learn is a development dependency.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+
+import numpy as np
+from PIL import Image
+
+from .data import ProgressCallback
+from .evaluate import MnistSplits
+from .features import binarize
+from .metrics import confusion_matrix
+from .model_cache import load_or_train_softmax
+from .naive_bayes import BernoulliNB
+from .preprocess import ink_from_upload, model_input
+
+POLARITIES = ("light on dark", "dark on light")
+# naive Bayes settings of the benchmark: (name, threshold, prior), alpha = beta = 1
+BAYES_SETTINGS = (("naive Bayes, textbook", 128, "empirical"), ("naive Bayes, course note", 1, "uniform"))
+
+
+def load_handwriting(limit: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """scikit-learn's digits as uint8 (n, 8, 8) light ink on dark (0..255) and labels (n,); the first ``limit``."""
+    from sklearn.datasets import load_digits  # development dependency, imported only here
+
+    digits = load_digits()
+    images = np.round(digits.images * (255.0 / 16.0)).astype(np.uint8)
+    labels = digits.target.astype(np.int64)
+    return (images, labels) if limit is None else (images[:limit], labels[:limit])
+
+
+def png_bytes(image: np.ndarray, polarity: str) -> bytes:
+    """uint8 (h, w) light-on-dark image -> the bytes of a grayscale PNG in ``polarity``."""
+    pixels = image if polarity == "light on dark" else 255 - image
+    buffer = io.BytesIO()
+    Image.fromarray(np.asarray(pixels, np.uint8), mode="L").save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+@dataclass(frozen=True)
+class UploadedDigits:
+    """What the models get from each uploaded digit: uint8 (n, 28, 28) frames, plain resizes, widths (n,)."""
+
+    frames: np.ndarray
+    plain: np.ndarray
+    width_before: np.ndarray
+    width_after: np.ndarray
+
+
+def through_upload_path(images: np.ndarray, polarity: str, deskew: bool) -> UploadedDigits:
+    """Every image as PNG bytes through ``ink_from_upload`` and ``model_input`` (a blank one gives zeros)."""
+    frames, plain = np.zeros((len(images), 28, 28), np.uint8), np.zeros((len(images), 28, 28), np.uint8)
+    before, after = np.full(len(images), np.nan), np.full(len(images), np.nan)
+    for index, image in enumerate(images):
+        prepared = model_input(ink_from_upload(png_bytes(image, polarity)), deskew=deskew)
+        if prepared is not None:
+            frames[index], plain[index] = prepared.frame, prepared.plain
+            before[index], after[index] = prepared.width_before, prepared.width_after
+    return UploadedDigits(frames, plain, before, after)
+
+
+def main_confusions(labels: np.ndarray, predictions: np.ndarray, count: int = 3) -> list[tuple[int, int, int]]:
+    """The ``count`` most frequent mistakes as (true digit, predicted digit, how many), most frequent first."""
+    confusion = confusion_matrix(labels, predictions).astype(np.int64)
+    np.fill_diagonal(confusion, 0)
+    order = np.argsort(-confusion, axis=None, kind="stable")[:count]
+    return [(int(true), int(predicted), int(confusion[true, predicted]))
+            for true, predicted in zip(*np.unravel_index(order, confusion.shape)) if confusion[true, predicted]]
+
+
+def evaluate_handwriting(plain_splits: MnistSplits, deskewed_splits: MnistSplits, limit: int | None = None,
+                         progress: ProgressCallback | None = None) -> list[dict]:
+    """Accuracy on load_digits through the upload path, for each polarity, deskew setting and model.
+
+    Returns one dict per (polarity, deskew, model): polarity, deskew, model, accuracy, n, the main
+    confusions, and the median stroke width before/after the stroke step (px). One row per
+    polarity and model also gives ``plain resize`` (deskew off, the picture only resized to 28x28).
+    """
+    images, labels = load_handwriting(limit)
+    rows, steps, done = [], 2 * len(POLARITIES), 0
+    for deskew in (False, True):
+        splits = deskewed_splits if deskew else plain_splits
+        models = {name: (BernoulliNB(prior=prior).fit(binarize(splits.train_images, threshold),
+                                                      splits.train_labels), threshold)
+                  for name, threshold, prior in BAYES_SETTINGS}
+        softmax, _ = load_or_train_softmax(splits.train_images, splits.train_labels)
+        for polarity in POLARITIES:
+            if progress is not None:
+                progress(done / steps, f"{polarity}, deskew {'on' if deskew else 'off'}")
+            uploaded = through_upload_path(images, polarity, deskew)
+            inputs = {"framed": uploaded.frames, **({} if deskew else {"plain resize": uploaded.plain})}
+            for framing, frames in inputs.items():
+                predictions = {name: model.predict(binarize(frames, threshold))
+                               for name, (model, threshold) in models.items()}
+                predictions["softmax"] = softmax.predict(frames)
+                for name, predicted in predictions.items():
+                    rows.append({
+                        "polarity": polarity, "framing": framing, "deskew": deskew, "model": name,
+                        "accuracy": float(np.mean(predicted == labels)), "n": len(labels),
+                        "confusions": main_confusions(labels, predicted),
+                        "width_before": float(np.nanmedian(uploaded.width_before)),
+                        "width_after": float(np.nanmedian(uploaded.width_after)),
+                    })
+            done += 1
+    if progress is not None:
+        progress(1.0, "done")
+    return rows
+
+
+def format_rows(rows: list[dict]) -> str:
+    """The rows as an aligned text table (accuracy in %, confusions as 'true->predicted xcount')."""
+    lines = [f"{'polarity':<14} {'input':<13} {'deskew':<6} {'model':<25} {'accuracy':>8}  main confusions"]
+    for row in rows:
+        confusions = ", ".join(f"{true}->{predicted} x{count}" for true, predicted, count in row["confusions"])
+        lines.append(f"{row['polarity']:<14} {row['framing']:<13} {'on' if row['deskew'] else 'off':<6} "
+                     f"{row['model']:<25} {row['accuracy']:>8.1%}  {confusions}")
+    widths = {(row["deskew"]): (row["width_before"], row["width_after"]) for row in rows}
+    before, after = widths[False]
+    lines.append(f"median stroke width of the uploads: {before:.2f} px framed, {after:.2f} px after the stroke step")
+    return "\n".join(lines)
