@@ -95,19 +95,26 @@ def float32_product(model: BernoulliNB, features: np.ndarray, label: int) -> flo
 
 def underflow_counts(model: BernoulliNB, features: np.ndarray, labels: np.ndarray,
                      chunk: int = 1000) -> dict[str, int]:
-    """How many images' products of p(x_j | true digit) become exactly 0.0 in float32 and in float64.
+    """How many images' products of p(x_j | true digit) go wrong in float32 and in float64.
 
-    features: 0/1 (n, 784); labels (n,). Also counts the images whose sum of logarithms is finite
-    (every image, unless a zero probability makes it -inf). Works ``chunk`` images at a time to bound memory.
+    features: 0/1 (n, 784); labels (n,). Counts: "float32_zero" and "float64_zero", products that become
+    exactly 0.0; "float32_stuck", float32 products that stay above 0 although the true product is below
+    float32's smallest positive number (subnormal rounding: x * 0.99 rounds back to x near the bottom of the
+    range); "log_finite", images whose sum of logarithms is finite (every image, unless a zero probability
+    makes it -inf). Works ``chunk`` images at a time to bound memory.
     """
-    counts = {"images": len(labels), "float32_zero": 0, "float64_zero": 0, "log_finite": 0}
+    counts = {"images": len(labels), "float32_zero": 0, "float32_stuck": 0, "float64_zero": 0, "log_finite": 0}
+    float32_floor = math.log(FLOAT32_SMALLEST)
     for start in range(0, len(labels), chunk):
         x, y = features[start:start + chunk], labels[start:start + chunk]
         terms = np.where(x == 1, model.feature_log_prob_[y], model.feature_log_neg_prob_[y])  # (chunk, 784)
         probabilities = np.exp(terms)
-        counts["float32_zero"] += int((np.prod(probabilities.astype(np.float32), axis=1, dtype=np.float32) == 0).sum())
+        float32 = np.prod(probabilities.astype(np.float32), axis=1, dtype=np.float32)
+        log_sum = terms.sum(axis=1)
+        counts["float32_zero"] += int((float32 == 0).sum())
+        counts["float32_stuck"] += int(((float32 > 0) & (log_sum < float32_floor)).sum())
         counts["float64_zero"] += int((np.prod(probabilities, axis=1) == 0).sum())
-        counts["log_finite"] += int(np.isfinite(terms.sum(axis=1)).sum())
+        counts["log_finite"] += int(np.isfinite(log_sum).sum())
     return counts
 
 

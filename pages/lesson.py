@@ -26,7 +26,8 @@ D2L = ("[Dive into Deep Learning, appendix chapter “Naive Bayes”]"
        "(https://d2l.ai/chapter_appendix-mathematics-for-deep-learning/naive-bayes.html)")
 COURSE_NOTE = ("the course note “Naive Bayes vs. softmax regression on MNIST: a generative and a discriminative "
                "model compared” (a handout, not published online)")
-CS188 = "[Berkeley CS188, Introduction to Artificial Intelligence, lecture on naive Bayes](https://inst.eecs.berkeley.edu/~cs188/)"
+CS188 = ("[Berkeley CS188, Introduction to Artificial Intelligence, lecture on naive Bayes]"
+         "(https://inst.eecs.berkeley.edu/~cs188/)")
 NG_JORDAN = ("[Ng & Jordan (2002), “On discriminative vs. generative classifiers: a comparison of logistic "
              "regression and naive Bayes”](https://papers.nips.cc/paper/2020-on-discriminative-vs-generative-"
              "classifiers-a-comparison-of-logistic-regression-and-naive-bayes)")
@@ -170,16 +171,15 @@ def step_counting() -> None:
     if answer is None:
         display.chart(figures.class_bars(prior, f"Class prior p(y) ({model.prior})", "p(y)"),
                       key="lesson_prior_bars")
-        return
-    gap = lesson.prior_gap(model, splits.test_labels)
-    display.chart(lesson_figures.prior_against_frequency(gap.prior, gap.test_frequency, gap.most_wrong),
-                  key="lesson_prior_against_test")
-    worst = gap.gap[gap.most_wrong]
-    feedback(lesson.grade_choice(str(answer), str(gap.most_wrong)),
-             f"With the {model.prior} prior, digit {gap.most_wrong} is off most: p(y) = "
-             f"{gap.prior[gap.most_wrong]:.4f} against {gap.test_frequency[gap.most_wrong]:.4f} of the test "
-             f"images ({worst * 100:+.2f} points); for your digit {answer} the gap is "
-             f"{gap.gap[answer] * 100:+.2f} points. Switch the prior in the sidebar and the answer changes.")
+    else:
+        gap = lesson.prior_gap(model, splits.test_labels)
+        display.chart(lesson_figures.prior_against_frequency(gap.prior, gap.test_frequency, gap.most_wrong),
+                      key="lesson_prior_against_test")
+        feedback(lesson.grade_choice(str(answer), str(gap.most_wrong)),
+                 f"With the {model.prior} prior, digit {gap.most_wrong} is off most: p(y) = "
+                 f"{gap.prior[gap.most_wrong]:.4f} against {gap.test_frequency[gap.most_wrong]:.4f} of the test "
+                 f"images ({gap.gap[gap.most_wrong] * 100:+.2f} points); for your digit {answer} the gap is "
+                 f"{gap.gap[answer] * 100:+.2f} points. Switch the prior in the sidebar and the answer changes.")
     try_this("compare the empirical and the uniform prior in the sidebar.", "pages/heatmaps.py",
              "Heatmaps: the prior under the pixel pictures")
     sources(D2L)
@@ -216,24 +216,31 @@ def step_logs() -> None:
     answer = ask("float32", f"Multiply these 784 probabilities in float32, the 32-bit numbers of the textbook's "
                  f"tensors. What comes out for test image {index}?", "choice", list(outcomes),
                  format_func=outcomes.get)
-    if answer is None:
-        return
-    product = lesson.float32_product(model, test_features[index], true_label)
-    truth = lesson.product_outcome(product)
-    running = lesson.running_log10_product(model, test_features[index], true_label)
-    counts = state.lesson_underflow(settings)
-    display.chart(lesson_figures.running_product(running, {
-        "float32's smallest positive number": math.log10(lesson.FLOAT32_SMALLEST),
-        "float64's smallest positive number": math.log10(lesson.FLOAT64_SMALLEST)}), key="lesson_running_product")
-    feedback(lesson.grade_choice(answer, truth),
-             f"The float32 product of test image {index} is {product!r}; the true value is about "
-             f"10^{running[-1]:.0f}. Over all test images, {counts['float32_zero']:,} of "
-             f"{counts['images']:,} products become exactly 0.0 in float32 and {counts['float64_zero']:,} in "
-             f"float64, while the sum of logarithms is an ordinary number for {counts['log_finite']:,} of them. "
-             "Two zeros cannot be compared; two sums of logs can, so naive Bayes adds logarithms.")
+    if answer is not None:
+        product = lesson.float32_product(model, test_features[index], true_label)
+        truth = lesson.product_outcome(product)
+        running = lesson.running_log10_product(model, test_features[index], true_label)
+        counts = state.lesson_underflow(settings)
+        display.chart(lesson_figures.running_product(running, {
+            "float32's smallest positive number": math.log10(lesson.FLOAT32_SMALLEST),
+            "float64's smallest positive number": math.log10(lesson.FLOAT64_SMALLEST)}),
+            key="lesson_running_product")
+        stuck = product > 0 and running[-1] < math.log10(lesson.FLOAT32_SMALLEST)
+        feedback(lesson.grade_choice(answer, truth),
+                 f"The float32 product of test image {index} is {product!r}; the true value is about "
+                 f"10^{running[-1]:.0f}. " + (STUCK if stuck else "") +
+                 f"Over all test images, {counts['float32_zero']:,} of {counts['images']:,} products become exactly "
+                 f"0.0 in float32, {counts['float32_stuck']:,} more stick at a wrong tiny value, and "
+                 f"{counts['float64_zero']:,} become 0.0 in float64, while the sum of logarithms is an ordinary "
+                 f"number for {counts['log_finite']:,} of them. Two zeros cannot be compared; two sums of logs can, "
+                 "so naive Bayes adds logarithms.")
     try_this("pick other test images above, or set α = 0 in the sidebar.", "pages/smoothing.py",
              "Smoothing: underflow in float32 and float64")
     sources(D2L)
+
+
+STUCK = ("That is not the true value either: below about 10⁻³⁸ float32 keeps only a few digits, so multiplying "
+         "by a probability close to 1 rounds the product back up to where it was, and it stops shrinking. ")
 
 
 def step_smoothing() -> None:
@@ -265,7 +272,8 @@ def step_smoothing() -> None:
         truth = state.evaluation(stronger).test_accuracy
         curve = state.smoothing_curve(settings.threshold, settings.prior)
         marker = settings.alpha if settings.alpha == settings.beta and settings.alpha > 0 else None
-        display.chart(figures.curves(curve["alpha"], {"train": curve["train_accuracy"], "test": curve["test_accuracy"]},
+        display.chart(figures.curves(curve["alpha"], {"train": curve["train_accuracy"],
+                                                      "test": curve["test_accuracy"]},
                                      "α = β (log scale)", "accuracy", "Accuracy against smoothing", marker_x=marker,
                                      log_x=True), key="lesson_smoothing_curve")
         feedback(lesson.grade_guess(accuracy_answer, truth, close=0.01),
