@@ -59,12 +59,18 @@ def requested_step(n_steps: int) -> int:
 
 def navigation(step: int, n_steps: int, place: str) -> None:
     """Back, the step counter and Next in one row (``place`` keeps the keys of the two rows apart)."""
+    # no disabled buttons at either end: their grey text is too faint on a projector
     with st.container(horizontal=True, vertical_alignment="center", key=f"lesson_nav_{place}"):
-        st.button("Back", icon=":material/arrow_back:", on_click=go_to, args=(step - 1,), disabled=step == 1,
-                  key=f"lesson_back_{place}")
+        if step > 1:
+            st.button("Back", icon=":material/arrow_back:", on_click=go_to, args=(step - 1,),
+                      key=f"lesson_back_{place}")
         st.markdown(f"**Step {step} of {n_steps}**")
-        st.button("Next", icon=":material/arrow_forward:", on_click=go_to, args=(step + 1,),
-                  disabled=step == n_steps, key=f"lesson_next_{place}")
+        if step < n_steps:
+            st.button("Next", icon=":material/arrow_forward:", on_click=go_to, args=(step + 1,),
+                      key=f"lesson_next_{place}")
+        else:
+            st.button("Start again", icon=":material/replay:", on_click=go_to, args=(1,),
+                      key=f"lesson_restart_{place}")
 
 
 def try_this(text: str, page: str | None = None, label: str | None = None) -> None:
@@ -84,7 +90,11 @@ def _committed_key(question: str) -> str:
 
 
 def _commit(question: str) -> None:
-    st.session_state[_committed_key(question)] = st.session_state[f"lesson_answer_{question}"]
+    answer = st.session_state.get(f"lesson_answer_{question}")
+    if answer is None:  # Reveal before choosing: say so, reveal nothing
+        st.session_state[f"lesson_unanswered_{question}"] = True
+    else:
+        st.session_state[_committed_key(question)] = answer
 
 
 def _answer_again(question: str) -> None:
@@ -112,7 +122,9 @@ def ask(question: str, prompt: str, kind: str, options, format_func=str, value=N
     else:
         st.select_slider("Your guess", options, value=value, format_func=format_func, key=widget_key)
     st.button("Reveal", icon=":material/visibility:", key=f"lesson_reveal_{question}", type="primary",
-              disabled=st.session_state.get(widget_key) is None, on_click=_commit, args=(question,))
+              on_click=_commit, args=(question,))
+    if st.session_state.pop(f"lesson_unanswered_{question}", False):
+        st.caption("Choose an answer first: the lab reveals the truth only once you have committed to one.")
     return None
 
 

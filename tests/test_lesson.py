@@ -137,23 +137,26 @@ def feedback(app: AppTest, containing: str) -> str:
 def test_next_and_back_walk_every_step_and_keep_it_in_the_link():
     app = open_lesson()
     assert step_shown(app) == 1 and not any(NOTICE in text for text in texts(app))
-    assert app.button(key="lesson_back_top").disabled
+    assert not [button for button in app.button if button.key in ("lesson_back_top", "lesson_back_bottom")]
     for step in range(2, N_STEPS + 1):
         app.button(key="lesson_next_top").click()
         rerun(app)
         assert step_shown(app) == step and app.query_params["lesson"] == str(step)
         assert app.get("plotly_chart"), f"step {step} shows no live figure"
         assert any("Try this" in text for text in texts(app)), f"step {step} has no 'Try this'"
-    assert app.button(key="lesson_next_bottom").disabled
+    assert not [button for button in app.button if button.key in ("lesson_next_top", "lesson_next_bottom")]
     for step in range(N_STEPS - 1, 0, -1):
         app.button(key="lesson_back_bottom").click()
         rerun(app)
         assert step_shown(app) == step and app.query_params["lesson"] == str(step)
 
 
-def test_a_link_opens_its_step():
+def test_a_link_opens_its_step_and_the_last_step_starts_again():
     app = open_lesson({"lesson": "3"})
     assert step_shown(app) == 3 and not any(NOTICE in text for text in texts(app))
+    app = open_lesson({"lesson": str(N_STEPS)})
+    app.button(key="lesson_restart_bottom").click()
+    assert step_shown(rerun(app)) == 1 and app.query_params["lesson"] == "1"
 
 
 @pytest.mark.parametrize("hostile", ["abc", "0", "10", "3.5", "<b>7</b>", "x" * 10_000])
@@ -169,7 +172,9 @@ def test_a_link_with_a_bad_step_gives_step_one_and_a_notice(hostile):
 
 def test_the_prior_question_is_measured_for_the_sidebar_prior(mnist):
     app = open_lesson({"lesson": "2"})
-    assert app.button(key="lesson_reveal_prior").disabled  # nothing chosen yet: nothing to reveal
+    app.button(key="lesson_reveal_prior").click()  # nothing chosen yet: nothing to reveal
+    rerun(app)
+    assert not feedbacks(app) and any("Choose an answer first" in text for text in texts(app))
     test_share = np.bincount(mnist["test_labels"], minlength=10) / len(mnist["test_labels"])
     train_share = np.bincount(mnist["train_labels"], minlength=10) / len(mnist["train_labels"])
     expected = {prior: int(np.argmax(np.abs(share - test_share)))
