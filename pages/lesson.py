@@ -104,10 +104,15 @@ def _answer_again(question: str) -> None:
 def ask(question: str, prompt: str, kind: str, options, format_func=str, value=None):
     """Ask ``prompt`` and return the committed answer, or None until the student presses Reveal.
 
-    ``kind`` is "choice" (a radio with nothing chosen at first: Reveal waits for a choice) or "guess"
+    ``kind`` is "choice" (a radio with nothing chosen at first; Reveal before a choice only asks for one) or "guess"
     (a select slider starting at ``value``). Once committed, the answer is shown as given, with
     "Answer again" to take it back; the caller then measures the truth and calls ``feedback``.
     """
+    with st.container(border=True, key=f"lesson_question_{question}"):
+        return _ask_inside(question, prompt, kind, options, format_func, value)
+
+
+def _ask_inside(question: str, prompt: str, kind: str, options, format_func, value):
     st.markdown(f":material/quiz: **Predict, then reveal.** {prompt}")
     committed = st.session_state.get(_committed_key(question))
     if committed is not None:
@@ -117,8 +122,9 @@ def ask(question: str, prompt: str, kind: str, options, format_func=str, value=N
         return committed
     widget_key = f"lesson_answer_{question}"
     if kind == "choice":
+        short = max(len(format_func(option)) for option in options) <= 12  # short options side by side
         st.radio("Your answer", options, index=None, format_func=format_func, key=widget_key,
-                 label_visibility="collapsed")
+                 label_visibility="collapsed", horizontal=short)
     else:
         st.select_slider("Your guess", options, value=value, format_func=format_func, key=widget_key)
     st.button("Reveal", icon=":material/visibility:", key=f"lesson_reveal_{question}", type="primary",
@@ -147,8 +153,8 @@ def count(value: int) -> str:
 
 
 def settings_note() -> str:
-    return (f"T = {settings.threshold}, α = {settings.alpha:g}, β = {settings.beta:g}, {settings.prior} prior "
-            "(the sidebar's settings)")
+    return (f"the sidebar's T = {settings.threshold}, α = {settings.alpha:g}, β = {settings.beta:g}, "
+            f"{settings.prior} prior")
 
 
 # -- the nine steps ----------------------------------------------------------------------------------------------------
@@ -157,7 +163,7 @@ def step_data() -> None:
     raw = splits.train_images[first_of_each].astype(float)
     ink = nbcore.binarize(raw.astype(np.uint8), settings.threshold).reshape(-1, 28, 28) * 255.0
     display.chart(figures.image_grid(np.concatenate([raw, ink]), [str(d) for d in range(10)] +
-                                     [f"{d}: ink ≥ {settings.threshold}" for d in range(10)], columns=5,
+                                     [f"≥ {settings.threshold}" for d in range(10)], columns=5,
                                      zrange=(0, 255), height_per_row=130),
                   key="lesson_data_images",
                   alt="The first training image of each digit, then the same images as ink / no ink")
@@ -165,7 +171,7 @@ def step_data() -> None:
                 "images of handwritten digits, each 28 × 28 pixels with grey levels from 0 to 255. The lab "
                 f"turns every pixel into a yes/no question, *is there ink here?*, by comparing it with the "
                 f"threshold T = {settings.threshold}: the top two rows above are real images, the bottom two "
-                "what the model sees. From here on a digit is 784 bits.")
+                f"(marked ≥ {settings.threshold}) what the model sees. From here on a digit is 784 bits.")
     try_this("move the binarization threshold in the sidebar and watch the bottom rows thicken or thin.",
              "pages/home.py", "Home: how well the current model does, and some test images")
     sources(MNIST_PAPER, D2L)
@@ -361,12 +367,13 @@ def step_generating() -> None:
 def step_independence() -> None:
     digit = st.selectbox("Digit", range(10), index=1, key="lesson_dependence_digit")
     dependence = state.lesson_neighbour_dependence(settings.threshold, digit)
-    display.chart(figures.difference_map(np.nan_to_num(dependence), f"Within {digit}s: p(right neighbour ink | "
-                                         "this pixel ink) − p(right neighbour ink)", "change", height=380),
+    display.chart(figures.difference_map(np.nan_to_num(dependence), f"Neighbours inked together, {digit}s",
+                                         "change", height=380),
                   key="lesson_dependence_map")
     st.markdown("Naive Bayes assumes that, once the digit is known, one pixel says nothing about another. The map "
-                "measures that in the training images: how much more likely the right-hand neighbour is to be "
-                "ink when this pixel is. Naive Bayes assumes 0 everywhere; strokes make it strongly positive. "
+                "measures that in the training images: p(right neighbour ink | this pixel ink) − p(right neighbour "
+                "ink), how much more likely the right-hand neighbour is to be ink when this pixel is. Naive Bayes "
+                "assumes 0 everywhere; strokes make it strongly positive. "
                 "The model therefore counts one stroke as many independent witnesses and grows too sure.")
     xor_answer = ask("xor", "The smallest case: two bits, labelled 1 when exactly one is on (XOR). Naive Bayes sees "
                      "all four points. How many of them does it classify right?", "choice", [4, 3, 2, 1, 0],
