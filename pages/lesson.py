@@ -244,9 +244,11 @@ def step_logs() -> None:
             "float64's smallest positive number": math.log10(lesson.FLOAT64_SMALLEST)}),
             key="lesson_running_product")
         stuck = product > 0 and running[-1] < math.log10(lesson.FLOAT32_SMALLEST)
+        true_value = (f"about 10^{running[-1]:.0f}" if np.isfinite(running[-1]) else
+                      "exactly 0 too, because with α or β = 0 one of its pixels has probability 0")
         feedback(lesson.grade_choice(answer, truth),
-                 f"The float32 product of test image {index} is {product!r}; the true value is about "
-                 f"10^{running[-1]:.0f}. " + (STUCK if stuck else "") +
+                 f"The float32 product of test image {index} is {product!r}; the true value is {true_value}. " +
+                 (STUCK if stuck else "") +
                  f"Over all test images, {counts['float32_zero']:,} of {counts['images']:,} products become exactly "
                  f"0.0 in float32, {counts['float32_stuck']:,} more stick at a wrong tiny value, and "
                  f"{counts['float64_zero']:,} become 0.0 in float64, while the sum of logarithms is an ordinary "
