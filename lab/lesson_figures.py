@@ -17,9 +17,9 @@ def prior_against_frequency(prior: np.ndarray, frequency: np.ndarray, most_wrong
     The digit where they differ most gets a red outline and its gap, in percentage points, above it.
     """
     digits = [str(digit) for digit in range(len(prior))]
-    outline = [dict(color=ERROR_COLOUR if digit == most_wrong else "rgba(0,0,0,0)") for digit in range(len(prior))]
+    outline = [ERROR_COLOUR if digit == most_wrong else "rgba(0,0,0,0)" for digit in range(len(prior))]
     bars = [go.Bar(x=digits, y=np.asarray(values, dtype=float), name=name, marker_color=colour,
-                   marker_line_color=[line["color"] for line in outline], marker_line_width=3,
+                   marker_line_color=outline, marker_line_width=3,
                    hovertemplate=f"{name}<br>digit %{{x}}: %{{y:.4f}}<extra></extra>")
             for name, values, colour in (("prior p(y)", prior, PRIOR_COLOUR),
                                          ("share of the test images", frequency, OK_COLOUR))]
@@ -28,8 +28,8 @@ def prior_against_frequency(prior: np.ndarray, frequency: np.ndarray, most_wrong
     return go.Figure(bars, layout=dict(
         height=height, barmode="group", bargap=0.2, margin=dict(l=10, r=10, t=40, b=10),
         legend=dict(orientation="h", y=-0.25),
-        annotations=[dict(x=str(most_wrong), y=top * 1.08, showarrow=False, text=f"{gap * 100:+.2f} points",
-                          font=dict(color=ERROR_COLOUR))],
+        # the text in the theme's colour (a red one was unreadable on the dark theme); the red outline marks the digit
+        annotations=[dict(x=str(most_wrong), y=top * 1.08, showarrow=False, text=f"{gap * 100:+.2f} points")],
         xaxis=dict(title="digit", type="category"), yaxis=dict(title="probability", range=[0, top * 1.18]),
         **LAYOUT))
 

@@ -160,19 +160,18 @@ def settings_note() -> str:
 # -- the nine steps ----------------------------------------------------------------------------------------------------
 def step_data() -> None:
     first_of_each = np.array([int(np.flatnonzero(splits.train_labels == digit)[0]) for digit in range(10)])
-    raw = splits.train_images[first_of_each].astype(float)
-    ink = nbcore.binarize(raw.astype(np.uint8), settings.threshold).reshape(-1, 28, 28) * 255.0
-    display.chart(figures.image_grid(np.concatenate([raw, ink]), [str(d) for d in range(10)] +
-                                     [f"≥ {settings.threshold}" for d in range(10)], columns=5,
-                                     zrange=(0, 255), height_per_row=130),
-                  key="lesson_data_images",
-                  alt="The first training image of each digit, then the same images as ink / no ink")
+    raw = splits.train_images[first_of_each]
+    ink = nbcore.binarize(raw, settings.threshold).reshape(-1, 28, 28) * 255
+    # pictures, not a chart: ten small squares wrap onto as many rows as the screen needs (5 a row on a phone)
+    st.markdown("**As written**: grey levels 0 to 255")
+    st.image([figures.pixel_picture(image, scale=2) for image in raw], caption=[str(d) for d in range(10)], width=56)
+    st.markdown(f"**As the model sees them**: ink where the grey level is ≥ {settings.threshold}")
+    st.image([figures.pixel_picture(image, scale=2) for image in ink], caption=[str(d) for d in range(10)], width=56)
     st.markdown(f"MNIST holds {len(splits.train_labels):,} training images and {len(splits.test_labels):,} test "
                 "images of handwritten digits, each 28 × 28 pixels with grey levels from 0 to 255. The lab "
                 f"turns every pixel into a yes/no question, *is there ink here?*, by comparing it with the "
-                f"threshold T = {settings.threshold}: the top two rows above are real images, the bottom two "
-                f"(marked ≥ {settings.threshold}) what the model sees. From here on a digit is 784 bits.")
-    try_this("move the binarization threshold in the sidebar and watch the bottom rows thicken or thin.",
+                f"threshold T = {settings.threshold}. From here on a digit is 784 bits.")
+    try_this("move the binarization threshold in the sidebar and watch the ink pictures thicken or thin.",
              "pages/home.py", "Home: how well the current model does, and some test images")
     sources(MNIST_PAPER, D2L)
 
@@ -401,7 +400,8 @@ def step_independence() -> None:
             feedback(lesson.grade_guess(calibration_answer, sure.accuracy, close=0.03),
                      f"{sure.count:,} of 10,000 test images get p ≥ {CONFIDENT:.0%} (mean "
                      f"{sure.mean_confidence:.4f}), and naive Bayes is right on {sure.accuracy:.1%} of them (you "
-                     f"said {calibration_answer:.0%}). A calibrated model would be right on at least 99 %.")
+                     f"said {calibration_answer:.0%}). A calibrated model would be right as often as it is sure, "
+                     f"on about {sure.mean_confidence:.1%} of them.")
     try_this("solve the XOR exercise, then compare both models' calibration.", "pages/xor.py",
              "XOR exercise: and the one edge that fixes it")
     shell.page_link("pages/compare.py", "Compare: reliability of naive Bayes and softmax regression")

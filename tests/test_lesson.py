@@ -137,12 +137,13 @@ def feedback(app: AppTest, containing: str) -> str:
 def test_next_and_back_walk_every_step_and_keep_it_in_the_link():
     app = open_lesson()
     assert step_shown(app) == 1 and not any(NOTICE in text for text in texts(app))
+    assert len(app.get("image")) == 2  # the first training image of each digit, as written and as ink
     assert not [button for button in app.button if button.key in ("lesson_back_top", "lesson_back_bottom")]
     for step in range(2, N_STEPS + 1):
         app.button(key="lesson_next_top").click()
         rerun(app)
         assert step_shown(app) == step and app.query_params["lesson"] == str(step)
-        assert app.get("plotly_chart"), f"step {step} shows no live figure"
+        assert app.get("plotly_chart") or app.get("image"), f"step {step} shows no live figure"
         assert any("Try this" in text for text in texts(app)), f"step {step} has no 'Try this'"
     assert not [button for button in app.button if button.key in ("lesson_next_top", "lesson_next_bottom")]
     for step in range(N_STEPS - 1, 0, -1):
