@@ -162,7 +162,7 @@ def step_data() -> None:
     first_of_each = np.array([int(np.flatnonzero(splits.train_labels == digit)[0]) for digit in range(10)])
     raw = splits.train_images[first_of_each]
     ink = nbcore.binarize(raw, settings.threshold).reshape(-1, 28, 28) * 255
-    # pictures, not a chart: ten small squares wrap onto as many rows as the screen needs (5 a row on a phone)
+    # pictures, not a chart: ten small squares wrap onto as many rows as the screen needs
     st.markdown("**As written**: grey levels 0 to 255")
     st.image([figures.pixel_picture(image, scale=2) for image in raw], caption=[str(d) for d in range(10)], width=56)
     st.markdown(f"**As the model sees them**: ink where the grey level is ≥ {settings.threshold}")
