@@ -171,6 +171,11 @@ def test_a_link_with_a_bad_step_gives_step_one_and_a_notice(hostile):
     assert app.query_params["lesson"] == "1"
 
 
+def test_a_link_with_two_steps_gives_step_one_and_a_notice():
+    app = open_lesson({"lesson": ["2", "3"]})
+    assert step_shown(app) == 1 and any(NOTICE in text for text in texts(app))
+
+
 def test_the_prior_question_is_measured_for_the_sidebar_prior(mnist):
     app = open_lesson({"lesson": "2"})
     app.button(key="lesson_reveal_prior").click()  # nothing chosen yet: nothing to reveal
