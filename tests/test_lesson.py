@@ -62,6 +62,24 @@ def test_measurements_on_small_hand_made_data():
     assert np.isnan(dependence[0, 0]) and np.isnan(dependence[:, -1]).all()
 
 
+def test_prior_gap_and_the_accuracy_from_part_of_the_pixels():
+    rng = np.random.default_rng(0)
+    labels = np.arange(400) % 10
+    # odd pixels are ink more often the larger the digit; even pixels are ink 10 % of the time in every digit
+    features = (rng.random((400, 784)) < 0.1 + 0.08 * labels[:, None] * (np.arange(784) % 2)).astype(np.uint8)
+    (train, test), (train_labels, test_labels) = np.split(features, 2), np.split(labels, 2)
+    model = nbcore.BernoulliNB(prior="uniform").fit(train, train_labels)
+    gap = lesson.prior_gap(model, np.array([1] * 5 + [2] * 3 + [3] * 2))
+    assert gap.most_wrong == 1 and gap.gap[1] == pytest.approx(0.1 - 0.5) and gap.test_frequency.sum() == 1
+
+    def accuracy_seeing(observed):
+        return lesson.observed_part_accuracy(model, train, train_labels, test, test_labels, observed)
+
+    assert accuracy_seeing(np.ones(784, dtype=bool)) == model.score(test, test_labels)
+    even = np.arange(784) % 2 == 0
+    assert accuracy_seeing(~even) > 0.5 and accuracy_seeing(even) < 0.25  # only even pixels: guessing (0.1)
+
+
 def test_float32_product_underflows_where_the_log_sum_does_not():
     model = nbcore.BernoulliNB(alpha=1.0).fit(np.eye(784, dtype=np.uint8)[:20], np.arange(20) % 10)
     features = np.zeros((1, 784), dtype=np.uint8)
