@@ -458,3 +458,6 @@ st.header(f"{current}. {title}")
 render()
 st.divider()
 navigation(current, len(STEPS), "bottom")
+with st.expander("All sources of this lesson"):
+    st.markdown("\n".join(f"- {reference}" for reference in (
+        D2L, COURSE_NOTE[0].upper() + COURSE_NOTE[1:], CS188, NG_JORDAN, MNIST_PAPER)))

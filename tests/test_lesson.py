@@ -168,6 +168,12 @@ def test_next_and_back_walk_every_step_and_keep_it_in_the_link():
     app = open_lesson()
     assert step_shown(app) == 1 and not any(NOTICE in text for text in texts(app))
     assert len(app.get("image")) == 2  # the first training image of each digit, as written and as ink
+    [sources] = [text for text in texts(app) if text.startswith("- [Dive into Deep Learning")]
+    for address in ("https://d2l.ai/chapter_appendix-mathematics-for-deep-learning/naive-bayes.html",
+                    "https://inst.eecs.berkeley.edu/~cs188/", "https://papers.nips.cc/paper/2020-on-discriminative",
+                    "https://doi.org/10.1109/5.726791"):
+        assert f"]({address}" in sources, address
+    assert "course note" in sources
     assert not [button for button in app.button if button.key in ("lesson_back_top", "lesson_back_bottom")]
     for step in range(2, N_STEPS + 1):
         app.button(key="lesson_next_top").click()
