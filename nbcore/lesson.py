@@ -40,7 +40,7 @@ class Verdict:
     """How a guess compares with the measured truth: ``grade`` is "exact", "close" or "off"."""
 
     grade: str
-    error: float  # guess - truth, in the unit of the question (0 for a right multiple-choice answer)
+    error: float  # guess - truth, in the unit of the question (0 for a multiple-choice answer)
 
 
 def grade_guess(guess: float, truth: float, close: float) -> Verdict:
