@@ -18,6 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # section -> (page file relative to the repository, title, Material icon: bundled with Streamlit, so
 # it shows on lab PCs without an emoji font)
 PAGES = {
+    "Lesson": [("pages/lesson.py", "Guided lesson", ":material/school:")],
     "Naive Bayes on MNIST": [
         ("pages/home.py", "Home", ":material/home:"),
         ("pages/heatmaps.py", "Heatmaps", ":material/grid_on:"),

@@ -490,3 +490,31 @@ def spam_experiments() -> dict[str, spam.SpamExperiment]:
     """Both event models, each tuned on held-out data and tested once (shared, do not mutate the models)."""
     sms()
     return _spam_experiments(str(nbcore.default_data_dir()))
+
+
+# -- the guided lesson (pages/lesson.py): answers to its questions, computed once per setting ------------------
+# (imported here, not at the top, so that this section stays one block apart from the rest of the module)
+from nbcore import lesson  # noqa: E402
+
+
+@st.cache_resource(show_spinner="Multiplying 784 probabilities for every test image…", max_entries=32)
+@_shared
+def lesson_underflow(settings: Settings) -> dict[str, int]:
+    """For the test images: how many products of p(xᵢ | true digit) become 0.0 in float32 and float64."""
+    return lesson.underflow_counts(evaluation(settings).model, features(settings.threshold).test,
+                                   _loaded().test_labels)
+
+
+@st.cache_resource(show_spinner="Classifying every test image from its top half…", max_entries=32)
+def lesson_top_half_accuracy(settings: Settings) -> float:
+    """Test accuracy of naive Bayes (these settings) that sees only the top 14 rows of each image."""
+    feats, splits = features(settings.threshold), _loaded()
+    return lesson.observed_part_accuracy(evaluation(settings).model, feats.train, splits.train_labels, feats.test,
+                                         splits.test_labels, nbcore.observed_region("top half"))
+
+
+@st.cache_resource(show_spinner=False, max_entries=40)
+@_shared
+def lesson_neighbour_dependence(threshold: int, digit: int) -> np.ndarray:
+    """(28, 28): how much a pixel's ink raises its right neighbour's chance of ink, in training images of ``digit``."""
+    return lesson.neighbour_dependence(features(threshold).train, _loaded().train_labels, digit)

@@ -266,6 +266,8 @@ def test_every_shared_cache_returns_read_only_arrays(data_dir, quiet_streamlit):
         "_softmax_curve": (), "bernoulli_learning_curve": (state.TEXTBOOK,), "iris": (),
         "_gaussian_mnist": (folder, splits), "_sms_load": (folder,), "_sms": (folder,), "_spam_experiments": (folder,),
         "_deskew_job": (folder,), "_deskewed_splits": (folder,),
+        "lesson_underflow": (state.TEXTBOOK,), "lesson_top_half_accuracy": (state.TEXTBOOK,),
+        "lesson_neighbour_dependence": (128, 1),
     }
     cached = sorted(name for name, value in vars(state).items() if isinstance(value, CachedFunc))
     assert cached == sorted(calls), f"lab.state's cached functions changed: add them here ({cached})"
