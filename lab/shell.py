@@ -26,6 +26,7 @@ PAGES = {
         ("pages/samples.py", "Samples", ":material/casino:"),
         ("pages/inpainting.py", "Inpainting", ":material/extension:"),
         ("pages/compare.py", "Compare", ":material/balance:"),
+        ("pages/gallery.py", "Class gallery", ":material/groups:"),
     ],
     "Beyond MNIST": [
         ("pages/gaussian.py", "Gaussian NB", ":material/bar_chart:"),

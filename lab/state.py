@@ -421,3 +421,13 @@ def spam_experiments() -> dict[str, spam.SpamExperiment]:
     """Both event models, each tuned on held-out data and tested once (shared, do not mutate the models)."""
     sms()
     return _spam_experiments(str(nbcore.default_data_dir()))
+
+
+# -- the class gallery (issue 14): students' drawings per class code, in memory ---------------------
+from lab.gallery import ClassGallery  # noqa: E402  (kept with its section: the top of this file is edited by others)
+
+
+@st.cache_resource(show_spinner=False)
+def class_gallery() -> ClassGallery:
+    """The server's one class gallery, shared by every session (bounded in drawings, codes and time)."""
+    return ClassGallery()

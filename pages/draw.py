@@ -10,7 +10,7 @@ import numpy as np
 import streamlit as st
 
 import nbcore
-from lab import display, figures, shell, state
+from lab import display, figures, gallery_ui, shell, state
 from lab.canvas import digit_canvas
 from nbcore.preprocess import ImageInputError, ink_from_canvas_png, ink_from_upload, mnist_frame
 
@@ -136,6 +136,7 @@ def digit_and_verdict(settings: state.Settings, model: nbcore.BernoulliNB, softm
                        f"the log-likelihood ratio of the two is {ratio}.")
         display.chart(figures.posterior_comparison({"naive Bayes": posterior, "softmax": softmax_posterior}),
                       key="draw_posteriors")
+        gallery_ui.offer(frame, posterior, softmax_posterior)
     with source:
         st.markdown("**What the model sees**")
         st.image(figures.pixel_picture(ink * 255, scale=5), alt="The digit as the model sees it: 28 × 28 pixels, "
