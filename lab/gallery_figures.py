@@ -13,7 +13,8 @@ from PIL import Image, ImageDraw, ImageFont
 
 from lab import figures
 
-TILE_SCALE = 3  # screen pixels per MNIST pixel in a gallery tile
+TILE_SCALE = 4  # screen pixels per MNIST pixel in a gallery tile on the page (as Home's test images)
+PNG_TILE_SCALE = 3  # the same in the PNG export
 TILE_FRAME = 3  # px of coloured frame: red where naive Bayes misread the drawing, green where it did not
 
 
@@ -30,9 +31,10 @@ def drawing_tiles(frames: np.ndarray, meant: np.ndarray, bayes: np.ndarray, soft
 
 
 def meant_confusion(matrix: np.ndarray, model_name: str) -> go.Figure:
-    """The (10, 10) counts of digit meant (rows) against ``model_name``'s reading (columns)."""
+    """The (10, 10) counts of digit meant (rows) against ``model_name``'s reading (columns); empty cells left blank."""
     figure = figures.confusion_heatmap(matrix, title=f"Meant vs {model_name}", zmax=max(int(np.max(matrix)), 1))
-    figure.update_traces(colorbar=dict(title="drawings"),
+    counts = np.asarray(matrix)
+    figure.update_traces(colorbar=dict(title="drawings"), text=np.where(counts > 0, counts.astype(str), ""),
                          hovertemplate=f"meant %{{y}}, {model_name} read %{{x}}: %{{z}} drawings<extra></extra>")
     figure.update_xaxes(title=f"{model_name} read")
     figure.update_yaxes(title="meant")
@@ -84,10 +86,10 @@ def gallery_png(frames: np.ndarray, meant: np.ndarray, bayes: np.ndarray, softma
     ``frames`` (n, 28, 28) 0-255; ``meant``, ``bayes``, ``softmax`` (n,) digits; ``confusions`` maps a
     title to a (10, 10) count matrix (rows meant, columns read as).
     """
-    tiles, _ = drawing_tiles(frames, meant, bayes, softmax)
+    tiles, _ = drawing_tiles(frames, meant, bayes, softmax, scale=PNG_TILE_SCALE)
     # plain ASCII (the bundled font has no cross mark): the red frame marks naive Bayes' misreadings
     captions = [f"meant {m}: NB {b}, SM {s}" for m, b, s in zip(meant, bayes, softmax)]
-    tile_side = 28 * TILE_SCALE + 2 * TILE_FRAME
+    tile_side = 28 * PNG_TILE_SCALE + 2 * TILE_FRAME
     cell_width, cell_height = tile_side + 40, tile_side + 22
     tables = [_confusion_picture(matrix, name) for name, matrix in confusions.items()]
     rows = -(-len(tiles) // columns)
