@@ -64,15 +64,18 @@ def offer(frame: np.ndarray, bayes_posterior: np.ndarray, softmax_posterior: np.
 
 
 def teacher_class_code() -> str | None:
-    """The class code the teacher's page shows: typed in, or from the link; kept in the link so a reload keeps it."""
+    """The class code the teacher's page shows: from the link, else a new one, or as typed; kept in the link so a
+    reload keeps it."""
     linked = link_class_code()
-    st.session_state.setdefault("gallery_code_input", linked or "")
+    st.session_state.setdefault("gallery_code_input", linked or gallery.new_code())
     with st.container(horizontal=True, vertical_alignment="bottom"):
         typed = st.text_input("Class code", key="gallery_code_input", max_chars=8, placeholder="e.g. " + gallery.EXAMPLE_CODE,
                               help=f"Any {gallery.CODE_RULE}. Students who open Draw with this code in the link "
                                    "can send their drawings here.")
         st.button("New code", icon=":material/casino:", key="gallery_new_code", on_click=_new_code)
     if not typed.strip():
+        if LINK_KEY in st.query_params:  # nothing typed: no class in the link either
+            del st.query_params[LINK_KEY]
         return None
     code = gallery.class_code(typed)
     if code is None:

@@ -88,6 +88,12 @@ class ClassErrors:
     error_rate: np.ndarray
     instead: np.ndarray
 
+    @property
+    def accuracy(self) -> float:
+        """The share of all samples read as their true class (NaN with no samples)."""
+        total = int(self.count.sum())
+        return 1.0 - int(self.wrong.sum()) / total if total else float("nan")
+
     def most_misread(self) -> int | None:
         """The class with the highest error rate (ties: the one with more errors, then the lower class), or None."""
         misread = np.flatnonzero(self.wrong > 0)

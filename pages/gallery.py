@@ -32,6 +32,7 @@ def live_gallery(code: str) -> None:
     """Everything that changes as students send drawings; reruns by itself every ``REFRESH_SECONDS``."""
     drawings = store.drawings(code)
     if not drawings:
+        st.metric("Drawings", 0)
         st.info(f"No drawings in class {code}'s gallery yet. This page looks again every {REFRESH_SECONDS} s.",
                 icon=":material/hourglass_empty:")
         return
@@ -39,10 +40,11 @@ def live_gallery(code: str) -> None:
     frames, meant, bayes, softmax = arrays.frames, arrays.meant, arrays.bayes, arrays.softmax
     bayes_confusion, softmax_confusion = confusion_matrix(meant, bayes), confusion_matrix(meant, softmax)
 
+    bayes_errors, softmax_errors = class_errors(bayes_confusion), class_errors(softmax_confusion)
     with st.container(horizontal=True):
         st.metric("Drawings", len(drawings))
-        st.metric("Naive Bayes read right", f"{np.mean(bayes == meant):.0%}")
-        st.metric("Softmax read right", f"{np.mean(softmax == meant):.0%}")
+        st.metric("Naive Bayes read right", f"{bayes_errors.accuracy:.0%}")
+        st.metric("Softmax read right", f"{softmax_errors.accuracy:.0%}")
 
     st.subheader("What the class drew")
     newest = slice(None, -SHOWN - 1, -1)
@@ -61,7 +63,6 @@ def live_gallery(code: str) -> None:
                                   f"{len(drawings)} drawings")
 
     st.subheader("Which digits fool naive Bayes")
-    bayes_errors, softmax_errors = class_errors(bayes_confusion), class_errors(softmax_confusion)
     fooled = bayes_errors.most_misread()
     if fooled is None:
         st.markdown("Naive Bayes has read every drawing so far as the digit meant.")
@@ -105,7 +106,7 @@ if code is None:
             "this page shows.", icon=":material/groups:")
 else:
     st.markdown("Students open Draw with the code in the link, draw, pick the digit they meant and send:")
-    st.code(gallery_ui.students_link(code), language=None)
+    st.code(gallery_ui.students_link(code), language=None, wrap_lines=True)
     live_gallery(code)
     with st.popover("Empty this gallery", icon=":material/delete:"):
         st.markdown(f"Forget all of class {code}'s drawings now? (They are forgotten anyway "

@@ -5,6 +5,7 @@ the pages under AppTest (sessions in one class code see each other's drawings, o
 from __future__ import annotations
 
 import io
+import json
 import threading
 
 import numpy as np
@@ -16,6 +17,7 @@ from lab import gallery, gallery_figures
 from lab.gallery import ClassGallery
 from nbcore.metrics import class_errors, confusion_matrix
 from tests.conftest import REPO
+from tests.test_pages import array
 
 TIMEOUT = 180
 HOSTILE_CODES = ["<script>alert(1)</script>", "ABC", "ABCDEFGHI", "AB CD", "../../etc", "ABCD%00", "ÄBCD",
@@ -213,6 +215,7 @@ def test_class_errors_counts_misreadings_per_meant_digit():
     assert errors.error_rate[3] == pytest.approx(2 / 3) and np.isnan(errors.error_rate[0])
     assert errors.instead[3, 5] == 2 and errors.instead[3, 3] == 0 and errors.instead[8, 3] == 1
     assert errors.most_misread() == 3
+    assert errors.accuracy == pytest.approx(3 / 6)
     assert class_errors(confusion_matrix(meant, meant)).most_misread() is None
     with pytest.raises(ValueError):
         class_errors(np.zeros((3, 4)))
@@ -265,18 +268,25 @@ def test_two_students_in_one_class_see_each_others_drawings_and_other_codes_see_
     seven, two = mnist["test_images"][0], mnist["test_images"][1]  # a 7 and a 2
     send_from_draw(code, seven, 7)
     send_from_draw(code, two, 2)
+    send_from_draw(code, seven, 1)  # a third student says this 7 was meant as a 1: naive Bayes reads 7
     teacher = open_page("pages/gallery.py", {"class": code})
     captions = gallery_tiles(teacher)
-    assert len(captions) == 2 and captions[0].startswith("meant 2") and captions[1].startswith("meant 7")
-    assert [item.value for item in teacher.metric if item.label == "Drawings"] == ["2"]
+    assert captions == ["✗ meant 1 · NB 7 · SM 7", "meant 2 · NB 2 · SM 2", "meant 7 · NB 7 · SM 7"]
+    assert [item.value for item in teacher.metric if item.label == "Drawings"] == ["3"]
+    assert [item.value for item in teacher.metric if item.label == "Naive Bayes read right"] == ["67%"]
     assert len(teacher.get("download_button")) == 2  # CSV and PNG
-    assert len(teacher.get("plotly_chart")) == 2  # the two confusion matrices
+    bayes_chart = json.loads(teacher.get("plotly_chart")[0].proto.spec)  # then softmax's
+    expected = np.zeros((10, 10), dtype=int)
+    expected[[7, 2, 1], [7, 2, 7]] = 1
+    assert np.array_equal(array(bayes_chart["data"][0]["z"]), expected)
+    assert any("Most often fooled by **1s**: wrong on 1 of 1, mostly read as **7**" in item.value
+               for item in teacher.markdown)
     elsewhere = open_page("pages/gallery.py", {"class": other})
     assert gallery_tiles(elsewhere) == []
     assert any("No drawings" in item.value for item in elsewhere.info)
     # the teacher's page shows the same drawings that the CSV holds
     rows = gallery.to_csv(gallery_state().drawings(code)).decode("utf-8").splitlines()[1:]
-    assert [row.split(",")[0] for row in rows] == ["7", "2"]
+    assert [row.split(",")[:3] for row in rows] == [["7", "7", "7"], ["2", "2", "2"], ["1", "7", "7"]]
     pixels = np.array(rows[0].split(",")[3:], dtype=np.int64).reshape(28, 28)
     assert pixels.max() > 0 and np.array_equal(pixels, gallery_state().drawings(code)[0].frame)
 
@@ -304,7 +314,7 @@ def test_without_a_class_code_there_is_no_form(mnist):
     app = open_page("pages/draw.py", draw_frame=mnist["test_images"][0])
     assert [item for item in app.metric if item.label == "Naive Bayes prediction"]
     assert not app.get("segmented_control") or all(item.key != "gallery_meant" for item in app.get("segmented_control"))
-    teacher = open_page("pages/gallery.py")
+    teacher = open_page("pages/gallery.py")  # a new, empty code
     assert gallery_tiles(teacher) == [] and not teacher.get("plotly_chart")
 
 
@@ -321,3 +331,23 @@ def test_a_hostile_class_value_gives_a_notice_that_does_not_echo_it_and_shares_n
     page_text = " ".join(str(element.proto) for element in teacher.main)
     assert "<script>" not in page_text and "passwd" not in page_text
     assert gallery_state().class_count() == classes_before
+
+
+def test_the_teacher_types_a_code_or_is_told_it_is_not_one():
+    teacher = open_page("pages/gallery.py")
+    offered = teacher.text_input(key="gallery_code_input").value  # a new code, ready to hand out
+    assert gallery.class_code(offered) == offered and teacher.query_params["class"] in (offered, [offered])
+    assert any(f"No drawings in class {offered}" in item.value for item in teacher.info)
+    teacher.text_input(key="gallery_code_input").input("<b>x</b>")
+    rerun(teacher)
+    assert any("not a class code" in item.value and "<b>" not in item.value for item in teacher.warning)
+    assert not teacher.get("code") and not teacher.metric
+    teacher.text_input(key="gallery_code_input").input("")
+    rerun(teacher)
+    assert any("Type a class code" in item.value for item in teacher.info) and "class" not in teacher.query_params
+    code = gallery.new_code(8)
+    teacher.text_input(key="gallery_code_input").input(code.lower())
+    rerun(teacher)
+    assert teacher.query_params["class"] in (code, [code])
+    assert [block.value for block in teacher.code] == [f"/draw?class={code}"]
+    assert any(f"No drawings in class {code}" in item.value for item in teacher.info)
