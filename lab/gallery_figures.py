@@ -49,8 +49,9 @@ _CELL = 34  # px per confusion-matrix cell
 _MARGIN = 16
 
 
-def _font(size: int) -> ImageFont.ImageFont:
-    return ImageFont.load_default(size=size)
+def _fonts(*sizes: int) -> dict[int, ImageFont.ImageFont]:
+    """Pillow's bundled font at these sizes (loaded once per picture: a load takes milliseconds)."""
+    return {size: ImageFont.load_default(size=size) for size in sizes}
 
 
 def _confusion_picture(matrix: np.ndarray, title: str) -> Image.Image:
@@ -58,14 +59,15 @@ def _confusion_picture(matrix: np.ndarray, title: str) -> Image.Image:
     k = len(matrix)
     picture = Image.new("RGB", ((k + 1) * _CELL + _MARGIN, (k + 1) * _CELL + 44), _PAGE)
     draw = ImageDraw.Draw(picture)
-    draw.text((0, 0), title, fill=_INK, font=_font(16))
-    draw.text((0, 22), "rows: meant · columns: read as", fill=_INK, font=_font(12))
+    font = _fonts(12, 13, 14, 16)
+    draw.text((0, 0), title, fill=_INK, font=font[16])
+    draw.text((0, 22), "rows: meant · columns: read as", fill=_INK, font=font[12])
     top = 40
     peak = max(int(np.max(matrix)), 1)
     for digit in range(k):
         centre = _CELL * (digit + 1) + _CELL // 2
-        draw.text((centre, top + _CELL // 2), str(digit), fill=_INK, font=_font(14), anchor="mm")
-        draw.text((_CELL // 2, top + centre), str(digit), fill=_INK, font=_font(14), anchor="mm")
+        draw.text((centre, top + _CELL // 2), str(digit), fill=_INK, font=font[14], anchor="mm")
+        draw.text((_CELL // 2, top + centre), str(digit), fill=_INK, font=font[14], anchor="mm")
     for row in range(k):
         for column in range(k):
             count = int(matrix[row, column])
@@ -74,7 +76,7 @@ def _confusion_picture(matrix: np.ndarray, title: str) -> Image.Image:
             left, upper = _CELL * (column + 1), top + _CELL * (row + 1)
             draw.rectangle((left, upper, left + _CELL - 1, upper + _CELL - 1), fill=colour, outline=(200, 200, 200))
             if count:
-                draw.text((left + _CELL // 2, upper + _CELL // 2), str(count), font=_font(13), anchor="mm",
+                draw.text((left + _CELL // 2, upper + _CELL // 2), str(count), font=font[13], anchor="mm",
                           fill=_PAGE if shade > 0.5 else _INK)
     return picture
 
@@ -99,19 +101,20 @@ def gallery_png(frames: np.ndarray, meant: np.ndarray, bayes: np.ndarray, softma
     height = tables_top + max((table.height for table in tables), default=0) + _MARGIN
     sheet = Image.new("RGB", (width, height), _PAGE)
     draw = ImageDraw.Draw(sheet)
-    draw.text((_MARGIN, _MARGIN), title, fill=_INK, font=_font(20))
+    font = _fonts(11, 13, 20)
+    draw.text((_MARGIN, _MARGIN), title, fill=_INK, font=font[20])
     draw.text((_MARGIN, _MARGIN + 26), "Red frame: naive Bayes (NB) read another digit than the one meant; "
-              "SM: softmax regression.", fill=_INK, font=_font(13))
+              "SM: softmax regression.", fill=_INK, font=font[13])
     for index, (tile, caption) in enumerate(zip(tiles, captions)):
         left = _MARGIN + (index % columns) * cell_width
         upper = grid_top + (index // columns) * cell_height
         sheet.paste(Image.fromarray(tile), (left + (cell_width - tile_side) // 2, upper))
         draw.text((left + cell_width // 2, upper + tile_side + 2), caption,
-                  fill=_INK, font=_font(11), anchor="ma")
+                  fill=_INK, font=font[11], anchor="ma")
     left = _MARGIN
     for table in tables:
         sheet.paste(table, (left, tables_top))
         left += table.width
     output = io.BytesIO()
-    sheet.save(output, format="PNG", optimize=True)
+    sheet.save(output, format="PNG")
     return output.getvalue()
