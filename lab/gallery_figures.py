@@ -1,12 +1,14 @@
 """Pure figure builders for the class gallery: arrays in; plotly figures, pictures or PNG bytes out.
 
-The PNG export is drawn with Pillow from the frames themselves: plotly's own PNG export needs kaleido
-and a Chrome browser on the server, which a classroom server need not have.
+The PNG export is drawn with Pillow from the frames themselves: plotly's own PNG export needs the kaleido
+package (not among the requirements), which drives a Chrome or Chromium browser on the server and took
+seconds per figure here.
 """
 
 from __future__ import annotations
 
 import io
+
 import numpy as np
 import plotly.graph_objects as go
 from PIL import Image, ImageDraw, ImageFont
