@@ -18,7 +18,10 @@ ROOT = Path(__file__).resolve().parents[1]
 # section -> (page file relative to the repository, title, Material icon: bundled with Streamlit, so
 # it shows on lab PCs without an emoji font)
 PAGES = {
-    "Lesson": [("pages/lesson.py", "Guided lesson", ":material/school:")],
+    "Teaching": [
+        ("pages/lesson.py", "Guided lesson", ":material/school:"),
+        ("pages/gallery.py", "Class gallery", ":material/groups:"),
+    ],
     "Naive Bayes on MNIST": [
         ("pages/home.py", "Home", ":material/home:"),
         ("pages/heatmaps.py", "Heatmaps", ":material/grid_on:"),

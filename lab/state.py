@@ -518,3 +518,13 @@ def lesson_top_half_accuracy(settings: Settings) -> float:
 def lesson_neighbour_dependence(threshold: int, digit: int) -> np.ndarray:
     """(28, 28): how much a pixel's ink raises its right neighbour's chance of ink, in training images of ``digit``."""
     return lesson.neighbour_dependence(features(threshold).train, _loaded().train_labels, digit)
+
+
+# -- the class gallery (issue 14): students' drawings per class code, in memory ---------------------
+from lab.gallery import ClassGallery  # noqa: E402  (kept with its section: the top of this file is edited by others)
+
+
+@st.cache_resource(show_spinner=False)
+def class_gallery() -> ClassGallery:
+    """The server's one class gallery, shared by every session (bounded in drawings, codes and time)."""
+    return ClassGallery()

@@ -72,3 +72,45 @@ def learning_curve(learners: dict[str, Learner], train_images: np.ndarray, train
                 if progress:
                     progress(done / steps, f"{name}: {size:,} training images, seed {seed}")
     return {"sizes": np.asarray(sizes), **results}
+
+
+@dataclass(frozen=True)
+class ClassErrors:
+    """How often a classifier misreads each true class, from a (k, k) confusion matrix.
+
+    Per true class (k,): ``count`` samples, ``wrong`` of them misread, ``error_rate`` = wrong / count
+    (NaN for a class with no samples). ``instead`` int64 (k, k): entry [t, p] counts samples of class t
+    read as another class p (the confusion matrix with its diagonal set to 0).
+    """
+
+    count: np.ndarray
+    wrong: np.ndarray
+    error_rate: np.ndarray
+    instead: np.ndarray
+
+    @property
+    def accuracy(self) -> float:
+        """The share of all samples read as their true class (NaN with no samples)."""
+        total = int(self.count.sum())
+        return 1.0 - int(self.wrong.sum()) / total if total else float("nan")
+
+    def most_misread(self) -> int | None:
+        """The class with the highest error rate (ties: the one with more errors, then the lower class), or None."""
+        misread = np.flatnonzero(self.wrong > 0)
+        if not len(misread):
+            return None
+        return int(min(misread, key=lambda label: (-self.error_rate[label], -self.wrong[label], label)))
+
+
+def class_errors(matrix: np.ndarray) -> ClassErrors:
+    """Per-class error counts and rates of the (k, k) confusion matrix ``matrix`` (rows true, columns predicted)."""
+    matrix = np.asarray(matrix, dtype=np.int64)
+    if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1]:
+        raise ValueError(f"a confusion matrix is square, not {matrix.shape}")
+    count = matrix.sum(axis=1)
+    instead = matrix.copy()
+    np.fill_diagonal(instead, 0)
+    wrong = instead.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        error_rate = np.where(count > 0, wrong / np.maximum(count, 1), np.nan)
+    return ClassErrors(count, wrong, error_rate, instead)

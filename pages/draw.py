@@ -10,7 +10,7 @@ import numpy as np
 import streamlit as st
 
 import nbcore
-from lab import display, figures, links, model_view, shell, state
+from lab import display, figures, gallery_ui, links, model_view, shell, state
 from lab.canvas import digit_canvas
 from nbcore.preprocess import ImageInputError, ModelInput, ink_from_canvas_png, ink_from_upload, model_input
 
@@ -138,6 +138,7 @@ def digit_and_verdict(settings: state.Settings, model: nbcore.BernoulliNB, softm
                        f"the log-likelihood ratio of the two is {ratio}.")
         display.chart(figures.posterior_comparison({"naive Bayes": posterior, "softmax": softmax_posterior}),
                       key="draw_posteriors")
+        gallery_ui.offer(frame, posterior, softmax_posterior)
     with source:
         model_view.show(frame, made_from, settings.deskew, settings.threshold, model, softmax)
 
