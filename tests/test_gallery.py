@@ -318,7 +318,7 @@ def test_without_a_class_code_there_is_no_form(mnist):
     assert gallery_tiles(teacher) == [] and not teacher.get("plotly_chart")
 
 
-@pytest.mark.parametrize("hostile", ["<script>alert(1)</script>", "../../etc/passwd", "X" * 10_000, "AB"])
+@pytest.mark.parametrize("hostile", ["<script>alert(1)</script>", "../../etc/passwd", "X" * 10_000])
 def test_a_hostile_class_value_gives_a_notice_that_does_not_echo_it_and_shares_nothing(mnist, hostile):
     classes_before = gallery_state().class_count()
     app = open_page("pages/draw.py", {"class": hostile}, draw_frame=mnist["test_images"][0])
