@@ -341,7 +341,7 @@ def test_the_teacher_types_a_code_or_is_told_it_is_not_one():
     teacher.text_input(key="gallery_code_input").input("<b>x</b>")
     rerun(teacher)
     assert any("not a class code" in item.value and "<b>" not in item.value for item in teacher.warning)
-    assert not teacher.get("code") and not teacher.metric
+    assert not teacher.main.get("code") and not teacher.metric  # (the sidebar has its own copy-link box)
     teacher.text_input(key="gallery_code_input").input("")
     rerun(teacher)
     assert any("Type a class code" in item.value for item in teacher.info) and "class" not in teacher.query_params
@@ -349,5 +349,5 @@ def test_the_teacher_types_a_code_or_is_told_it_is_not_one():
     teacher.text_input(key="gallery_code_input").input(code.lower())
     rerun(teacher)
     assert teacher.query_params["class"] in (code, [code])
-    assert [block.value for block in teacher.code] == [f"/draw?class={code}"]
+    assert [block.value for block in teacher.main.get("code")] == [f"/draw?class={code}"]
     assert any(f"No drawings in class {code}" in item.value for item in teacher.info)
