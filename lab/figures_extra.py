@@ -63,9 +63,7 @@ def decision_regions(xs: np.ndarray, ys: np.ndarray, proba: np.ndarray, points: 
             hovertemplate=f"{name}<br>{axis_titles[0]} %{{x}}<br>{axis_titles[1]} %{{y}}<extra></extra>"))
     figure.update_xaxes(title=axis_titles[0], range=[xs[0], xs[-1]], showgrid=False)
     figure.update_yaxes(title=axis_titles[1], range=[ys[0], ys[-1]], showgrid=False)
-    style(figure, height=height, title=title, legend_below=True)
-    figure.update_layout(legend=dict(y=-0.16), margin=dict(b=10))
-    return figure
+    return style(figure, height=height, title=title, legend_below=True)
 
 
 def pca_scatter_3d(scores: np.ndarray, labels: np.ndarray, class_names: Sequence[str],

@@ -19,7 +19,7 @@ st.markdown("When features are measurements rather than on/off pixels, naive Bay
 st.header("Iris: three species, four measurements")
 data = state.iris()
 names = [name.replace("_", " ") + " (cm)" for name in data.feature_names]
-controls, plot = st.columns([1, 2.6], gap="large")
+controls, plot = st.columns([1, 1.8], gap="medium")
 with controls:
     first = st.selectbox("Feature on the x axis", range(4), index=2, format_func=names.__getitem__, key="gauss_x")
     second = st.selectbox("Feature on the y axis", range(4), index=3, format_func=names.__getitem__, key="gauss_y")
@@ -30,12 +30,12 @@ with controls:
         pair = data.features[:, [first, second]]
         model = GaussianNB(prior=prior).fit(pair, data.labels)
     all_four = GaussianNB(prior=prior).fit(data.features, data.labels)
-    # short labels under one heading: the long ones were cut ("Training accuracy, these two fe…") in this column
+    # short labels under one heading, one under the other: side by side, or long, they were cut
+    # ("Training accuracy, these two fe…") in this column at 1024 px
     st.markdown("**Training accuracy**")
-    these_two, every_one = st.columns(2)
     if distinct:
-        these_two.metric("These two", f"{model.score(pair, data.labels):.3f}")
-    every_one.metric("All four", f"{all_four.score(data.features, data.labels):.3f}")
+        st.metric("These two features", f"{model.score(pair, data.labels):.3f}")
+    st.metric("All four features", f"{all_four.score(data.features, data.labels):.3f}")
     if not distinct:
         st.warning("Pick two different features to see a 2-D decision map.")
     st.caption("Each species has its own marker shape and colour. Solid lines: where p(species | x) = 0.5, the "
@@ -70,11 +70,13 @@ position = mnist.var_smoothing.index(chosen)
 default_accuracy = float(mnist.test_accuracy[mnist.var_smoothing.index(DEFAULT_VAR_SMOOTHING)])
 bernoulli_accuracy = state.evaluation(state.current_settings()).test_accuracy
 zero_variance = float(np.mean(mnist.model.class_var_ == 0))
-first_metric, second_metric, third_metric = st.columns(3)
+# two by two: three in a row cut their labels at 1024 px with the sidebar open
+first_metric, second_metric = st.columns(2)
+third_metric, _ = st.columns(2)
 first_metric.metric(f"Test accuracy at var_smoothing = {chosen:.0e}", f"{mnist.test_accuracy[position]:.4f}",
                     f"{mnist.test_accuracy[position] - default_accuracy:+.4f} vs. the default "
                     f"{DEFAULT_VAR_SMOOTHING:.0e}" if chosen != DEFAULT_VAR_SMOOTHING else None)
-second_metric.metric("ε added to every variance", f"{chosen * mnist.model.max_feature_var_:.2e}")
+second_metric.metric("ε added to every variance", figures.scientific(chosen * mnist.model.max_feature_var_))
 third_metric.metric("Pixel × digit pairs with zero variance", f"{zero_variance:.1%}")
 display.chart(figures_extra.log_x_curve(
     mnist.var_smoothing, {"Gaussian NB, test accuracy": mnist.test_accuracy}, "var_smoothing (log scale)",
