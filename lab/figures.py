@@ -143,7 +143,7 @@ def class_heatmaps(values: np.ndarray, value_name: str, colorscale: str = PROBAB
     """Ten (28, 28) per-class images in 2 rows of 5, one colour scale with a colour bar."""
     titles = titles or [f"y = {label}" for label in range(len(values))]
     return image_grid(values, titles, columns=5, value_name=value_name, colorscale=colorscale,
-                      zrange=zrange, colorbar_title=value_name, height_per_row=220, hover_format=".4f",
+                      zrange=zrange, colorbar_title=value_name, height_per_row=170, hover_format=".4f",
                       index_name="digit")
 
 
@@ -266,7 +266,7 @@ def confusion_heatmap(matrix: np.ndarray, title: str, zmax: float) -> go.Figure:
     # counts at 15 px: two digits of "true 4, predicted 9" must be read from the back row
     figure = go.Figure(go.Heatmap(z=matrix, x=labels, y=labels, zmin=0, zmax=zmax, colorscale="Blues",
                                   text=matrix, texttemplate="%{text}", textfont=dict(size=15),
-                                  colorbar=dict(HORIZONTAL_COLOURBAR, y=-0.16, title=dict(text="images", side="top")),
+                                  colorbar=dict(HORIZONTAL_COLOURBAR, y=-0.2, title=dict(text="images", side="right")),
                                   hovertemplate="true %{y}, predicted %{x}: %{z} images<extra></extra>"))
     figure.update_xaxes(title="predicted", type="category", side="bottom", showgrid=False)
     figure.update_yaxes(title="true", type="category", autorange="reversed", scaleanchor="x", showgrid=False,
