@@ -45,7 +45,7 @@ HORIZONTAL_COLOURBAR = dict(orientation="h", y=-0.02, yanchor="top", thickness=1
 
 
 def title_lines(title: str | None) -> tuple[dict | None, int]:
-    """A chart title as plotly layout (broken over lines of at most TITLE_CHARACTERS) and the top margin it needs, px."""
+    """A chart title as plotly layout (lines of at most TITLE_CHARACTERS) and the top margin it needs, px."""
     if not title:
         return None, 30
     lines = textwrap.wrap(title, TITLE_CHARACTERS, break_long_words=False) or [title]
@@ -179,6 +179,11 @@ def scientific(value: float, digits: int = 3) -> str:
         return repr(float(value))
     mantissa, exponent = f"{value:.{digits - 1}e}".split("e")
     return f"{mantissa} × 10{str(int(exponent)).translate(SUPERSCRIPT)}"
+
+
+def with_article(digit: int) -> str:
+    """ "a 3", "an 8": the article as the digit is spoken (of 0-9, only "eight" starts with a vowel sound)."""
+    return f"{'an' if int(digit) == 8 else 'a'} {digit}"
 
 
 def pixel_picture(image: np.ndarray, scale: int) -> np.ndarray:

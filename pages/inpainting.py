@@ -28,8 +28,7 @@ if source == "A test image":
     choices = np.sort(np.concatenate([np.flatnonzero(splits.test_labels == digit)[:EXAMPLES_PER_DIGIT]
                                       for digit in range(10)]))
     index = controls[2].selectbox("Test image", choices.tolist(), key="inpaint_index",
-                                  format_func=lambda i: f"#{i}: a{'n' if splits.test_labels[i] == 8 else ''} "
-                                                        f"{splits.test_labels[i]}")
+                                  format_func=lambda i: f"#{i}: {figures.with_article(splits.test_labels[i])}")
     image, truth_label = splits.test_images[index], int(splits.test_labels[index])
 else:
     image, truth_label = st.session_state.draw_frame, None
@@ -48,6 +47,6 @@ display.chart(figures.image_grid(panels, titles, columns=3, value_name="value", 
                                  hover_format=".3f"), key="inpaint_panels")
 guess = int(np.argmax(class_posterior))
 caption = f"{observed.sum()} of 784 pixels observed. Most likely digit from them alone: {guess}"
-st.caption(caption + (f" (the image is a {truth_label})." if truth_label is not None else "."))
+st.caption(caption + (f" (the image is {figures.with_article(truth_label)})." if truth_label is not None else "."))
 display.chart(figures.class_bars(class_posterior, "p(y | observed pixels)", "probability", highlight=guess),
               key="inpaint_posterior")

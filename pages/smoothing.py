@@ -13,10 +13,10 @@ model = result.model
 splits = state.mnist()
 
 st.title("Smoothing: pseudo-counts α and β")
-st.markdown("p(xᵢ = 1 | y) = (nᵢᵧ + α) / (nᵧ + α + β), where nᵢᵧ counts the training images of digit y with "
-            "pixel i inked and nᵧ all training images of y. Move **α** and **β** in the sidebar (0 to 100): α acts "
-            "as α imaginary images with the pixel on, β as β with it off; α = β = 1 is Laplace smoothing. Nothing "
-            "is re-counted: the counts stay, only the fractions change.")
+st.markdown("p(xᵢ = 1 | y) = (nᵢᵧ + α) / (nᵧ + α + β), where nᵢᵧ counts the training images of digit y "
+            "with pixel i inked and nᵧ all training images of y. Move **α** and **β** in the sidebar (0 to 100): "
+            "α acts as α imaginary images with the pixel on, β as β with it off; α = β = 1 is Laplace smoothing. "
+            "Nothing is re-counted: the counts stay, only the fractions change.")
 
 left, right = st.columns([1.1, 1], gap="large")
 with left:

@@ -197,3 +197,7 @@ def test_log_probability_image_moves_with_smoothing_and_blanks_probability_zero(
     assert np.isnan(corner[0.0])  # exactly 0: blank
     assert corner[1.0] == pytest.approx(np.log10(1 / 6002)) and corner[100.0] == pytest.approx(np.log10(100 / 6200))
     assert images[1.0].data[0].zmin == images[100.0].data[0].zmin  # one fixed scale, so the change shows
+
+
+def test_with_article_speaks_the_digit():
+    assert [figures.with_article(digit) for digit in (8, 3, 0, 1)] == ["an 8", "a 3", "a 0", "a 1"]
