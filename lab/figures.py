@@ -6,6 +6,7 @@ Fonts are sized to be read from the back of a classroom.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 
 import numpy as np
@@ -29,12 +30,26 @@ CLASS_COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
 
 
 # transparent: the page's own background (light or dark theme) shows through
-LAYOUT = dict(font=FONT, plot_bgcolor="rgba(0,0,0,0)", paper_bgcolor="rgba(0,0,0,0)",
-              title_font=dict(size=18))
+LAYOUT = dict(font=FONT, plot_bgcolor="rgba(0,0,0,0)", paper_bgcolor="rgba(0,0,0,0)")
+# plotly never wraps a title, and a chart in a column at 1024 px with the sidebar open (or on a phone)
+# is about 260 px wide: titles longer than this many characters are broken over lines
+TITLE_CHARACTERS = 28
+TITLE_LINE_PX = 22
 HIDDEN_AXIS = dict(showgrid=False, zeroline=False, showticklabels=False, ticks="", showline=False)
 TITLE_ROWS = 9  # pixel rows of space above each image of a grid, for its title (14 px at 1.6 screen px per pixel)
-LEGEND_BELOW = dict(orientation="h", yanchor="top", y=-0.22, x=0, xanchor="left")
+# anchored to the bottom of the whole figure (not of the plot), so that plotly makes room for it under the
+# axis title instead of drawing it over the title; the theme's 12.75 px legend text is too small for the back row
+LEGEND_BELOW = dict(orientation="h", yref="container", y=0, yanchor="bottom", x=0, xanchor="left",
+                    font=dict(size=15, color=TEXT_COLOUR))
 HORIZONTAL_COLOURBAR = dict(orientation="h", y=-0.02, yanchor="top", thickness=14, len=1.0)
+
+
+def title_lines(title: str | None) -> tuple[dict | None, int]:
+    """A chart title as plotly layout (lines of at most TITLE_CHARACTERS) and the top margin it needs, px."""
+    if not title:
+        return None, 30
+    lines = textwrap.wrap(title, TITLE_CHARACTERS, break_long_words=False) or [title]
+    return dict(text="<br>".join(lines), font=dict(size=17)), 40 + TITLE_LINE_PX * len(lines)
 
 
 def style(figure: go.Figure, height: int, title: str | None = None, legend_below: bool = False) -> go.Figure:
@@ -42,8 +57,9 @@ def style(figure: go.Figure, height: int, title: str | None = None, legend_below
 
     Legends go below (not beside) so that they neither cover the plot nor squeeze it on a phone.
     """
-    figure.update_layout(height=height, margin=dict(l=10, r=10, t=60 if title else 30, b=10),
-                         title=title, **LAYOUT)
+    title_layout, top = title_lines(title)
+    figure.update_layout(height=height + top - 60, margin=dict(l=10, r=10, t=top, b=10), title=title_layout,
+                         **LAYOUT)
     if legend_below:
         figure.update_layout(legend=LEGEND_BELOW)
     figure.update_xaxes(**AXIS_TEXT)
@@ -90,9 +106,10 @@ def image_grid(images: np.ndarray, titles: Sequence[str], columns: int,
         hovertemplate=f"{which}row %{{customdata[0]}}, column %{{customdata[1]}}<br>{value_name} "
                       f"%{{z:{hover_format}}}<extra></extra>")
     bottom = 90 if colorbar_title is not None else 10
+    title_layout, top = title_lines(title) if title else (None, 10)
     return go.Figure(heatmap, layout=dict(
-        height=bottom + 50 + rows * height_per_row + (40 if title else 0), title=title, annotations=annotations,
-        margin=dict(l=10, r=10, t=60 if title else 10, b=bottom),
+        height=bottom + top + 40 + rows * height_per_row, title=title_layout, annotations=annotations,
+        margin=dict(l=10, r=10, t=top, b=bottom),
         xaxis=dict(HIDDEN_AXIS, constrain="domain"),
         yaxis=dict(HIDDEN_AXIS, autorange="reversed", scaleanchor="x", constrain="domain"), **LAYOUT))
 
@@ -126,7 +143,7 @@ def class_heatmaps(values: np.ndarray, value_name: str, colorscale: str = PROBAB
     """Ten (28, 28) per-class images in 2 rows of 5, one colour scale with a colour bar."""
     titles = titles or [f"y = {label}" for label in range(len(values))]
     return image_grid(values, titles, columns=5, value_name=value_name, colorscale=colorscale,
-                      zrange=zrange, colorbar_title=value_name, height_per_row=220, hover_format=".4f",
+                      zrange=zrange, colorbar_title=value_name, height_per_row=170, hover_format=".4f",
                       index_name="digit")
 
 
@@ -136,7 +153,7 @@ def single_image(image: np.ndarray, title: str, value_name: str = "pixel", color
     """One (28, 28) image with a title."""
     figure = image_grid(np.asarray(image)[None], [""], columns=1, value_name=value_name, colorscale=colorscale,
                         zrange=zrange, colorbar_title=colorbar_title, hover_format=hover_format, title=title)
-    figure.layout.height = height
+    figure.layout.height = height + figure.layout.margin.t - 60
     return figure
 
 
@@ -150,7 +167,7 @@ def log_probability_image(log_prob: np.ndarray, title: str, floor: float = -4.5,
     decimal = np.asarray(log_prob, dtype=np.float64) / np.log(10)
     shown = np.where(np.isneginf(decimal), np.nan, np.maximum(decimal, floor))
     return single_image(shown, title, value_name="log₁₀ p", colorscale=PROBABILITY_SCALE, zrange=(floor, 0),
-                        colorbar_title="log₁₀ P(xᵢ = 1 | y); blank: exactly 0", height=height, hover_format=".2f")
+                        colorbar_title="log₁₀ p (blank: p = 0)", height=height, hover_format=".2f")
 
 
 SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
@@ -162,6 +179,11 @@ def scientific(value: float, digits: int = 3) -> str:
         return repr(float(value))
     mantissa, exponent = f"{value:.{digits - 1}e}".split("e")
     return f"{mantissa} × 10{str(int(exponent)).translate(SUPERSCRIPT)}"
+
+
+def with_article(digit: int) -> str:
+    """ "a 3", "an 8": the article as the digit is spoken (of 0-9, only "eight" starts with a vowel sound)."""
+    return f"{'an' if int(digit) == 8 else 'a'} {digit}"
 
 
 def pixel_picture(image: np.ndarray, scale: int) -> np.ndarray:
@@ -189,8 +211,9 @@ def class_bars(values: np.ndarray, title: str, value_name: str, highlight: int |
     bars = go.Bar(x=[str(label) for label in range(len(values))], y=values, marker_color=colours,
                   text=[f"{value:{value_format}}" for value in values], textposition="outside",
                   hovertemplate=f"digit %{{x}}<br>{value_name} %{{y:{value_format}}}<extra></extra>")
+    title_layout, top = title_lines(title)
     return go.Figure(bars, layout=dict(
-        height=height, title=title, margin=dict(l=10, r=10, t=60, b=10),
+        height=height + top - 60, title=title_layout, margin=dict(l=10, r=10, t=top, b=10),
         xaxis=dict(AXIS_TEXT, title=dict(AXIS_TEXT["title"], text="digit"), type="category"),
         yaxis=dict(AXIS_TEXT, title=dict(AXIS_TEXT["title"], text=value_name),
                    range=[0, max(1e-9, float(np.max(values))) * 1.18]), **LAYOUT))
@@ -248,7 +271,7 @@ def confusion_heatmap(matrix: np.ndarray, title: str, zmax: float) -> go.Figure:
     # counts at 15 px: two digits of "true 4, predicted 9" must be read from the back row
     figure = go.Figure(go.Heatmap(z=matrix, x=labels, y=labels, zmin=0, zmax=zmax, colorscale="Blues",
                                   text=matrix, texttemplate="%{text}", textfont=dict(size=15),
-                                  colorbar=dict(HORIZONTAL_COLOURBAR, y=-0.16, title=dict(text="images", side="top")),
+                                  colorbar=dict(HORIZONTAL_COLOURBAR, y=-0.2, title=dict(text="images", side="right")),
                                   hovertemplate="true %{y}, predicted %{x}: %{z} images<extra></extra>"))
     figure.update_xaxes(title="predicted", type="category", side="bottom", showgrid=False)
     figure.update_yaxes(title="true", type="category", autorange="reversed", scaleanchor="x", showgrid=False,

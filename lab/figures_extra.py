@@ -17,8 +17,7 @@ SPAM_COLOUR = "#d62728"
 HAM_COLOUR = "#1f77b4"
 NEUTRAL_COLOUR = "#9e9e9e"
 SIGMA_LEVELS = (1.0, 2.0)
-# classes differ by marker shape as well as colour (colour must never be the only carrier);
-# these four exist both in 2-D and in Scatter3d
+# classes differ by marker shape as well as colour (colour must never be the only carrier)
 CLASS_SYMBOLS = ("circle", "diamond", "square", "x")
 
 
@@ -63,28 +62,27 @@ def decision_regions(xs: np.ndarray, ys: np.ndarray, proba: np.ndarray, points: 
             hovertemplate=f"{name}<br>{axis_titles[0]} %{{x}}<br>{axis_titles[1]} %{{y}}<extra></extra>"))
     figure.update_xaxes(title=axis_titles[0], range=[xs[0], xs[-1]], showgrid=False)
     figure.update_yaxes(title=axis_titles[1], range=[ys[0], ys[-1]], showgrid=False)
-    style(figure, height=height, title=title, legend_below=True)
-    figure.update_layout(legend=dict(y=-0.16), margin=dict(b=10))
-    return figure
+    return style(figure, height=height, title=title, legend_below=True)
 
 
-def pca_scatter_3d(scores: np.ndarray, labels: np.ndarray, class_names: Sequence[str],
-                   explained: np.ndarray, title: str, height: int = 560) -> go.Figure:
-    """Points (n, 3) on the first three principal components, coloured by class (labels (n,))."""
+def pca_scatter(scores: np.ndarray, labels: np.ndarray, class_names: Sequence[str],
+                explained: np.ndarray, title: str, height: int = 460) -> go.Figure:
+    """Points (n, 2) on the first two principal components, colour and marker shape by class (labels (n,)).
+
+    Flat on purpose: a plotly 3-D scene swallows every mouse-wheel event over it (its camera
+    listener always cancels the page scroll, whatever the chart configuration says), so a page with
+    one stops scrolling under the pointer.
+    """
     figure = go.Figure()
     for label, name in enumerate(class_names):
         members = labels == label
-        figure.add_trace(go.Scatter3d(x=scores[members, 0], y=scores[members, 1], z=scores[members, 2],
-                                      mode="markers", name=name,
-                                      marker=dict(size=5, color=CLASS_COLOURS[label % len(CLASS_COLOURS)],
-                                                  symbol=CLASS_SYMBOLS[label % len(CLASS_SYMBOLS)])))
-    scene_axis = dict(tickfont=dict(size=13, color=TEXT_COLOUR), backgroundcolor="rgba(0,0,0,0)")
-    # short axis titles: plotly draws them at the far end of each 3-D axis, where long ones run off or collide
-    scene = {f"{axis}axis": dict(scene_axis, title=dict(text=f"PC{index + 1} ({share:.0%})",
-                                                        font=dict(size=15, color=TEXT_COLOUR)))
-             for index, (axis, share) in enumerate(zip("xyz", explained))}
-    # "turntable" keeps the vertical axis upright while dragging, the least disorienting rotation on a touch screen
-    figure.update_layout(scene=dict(scene, dragmode="turntable"))
+        figure.add_trace(go.Scatter(
+            x=scores[members, 0], y=scores[members, 1], mode="markers", name=name,
+            marker=dict(size=10, color=CLASS_COLOURS[label % len(CLASS_COLOURS)],
+                        symbol=CLASS_SYMBOLS[label % len(CLASS_SYMBOLS)], line=dict(color="white", width=1)),
+            hovertemplate=f"{name}<br>PC1 %{{x:.2f}}, PC2 %{{y:.2f}}<extra></extra>"))
+    figure.update_xaxes(title=f"PC1 ({explained[0]:.0%} of the variance)", zeroline=False)
+    figure.update_yaxes(title=f"PC2 ({explained[1]:.0%})", zeroline=False)
     return style(figure, height=height, title=title, legend_below=True)
 
 

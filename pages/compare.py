@@ -37,11 +37,10 @@ bayes_confusion = confusion_matrix(labels, bayes.test_predictions)
 softmax_confusion = confusion_matrix(labels, softmax.test_predictions)
 off_diagonal = ~np.eye(10, dtype=bool)
 shared_max = float(max(bayes_confusion[off_diagonal].max(), softmax_confusion[off_diagonal].max()))
-left, right = st.columns(2)
-display.chart(figures.confusion_heatmap(bayes_confusion, "Naive Bayes", shared_max),
-              key="compare_confusion_bayes", container=left)
+# one under the other: side by side, at 1024 px with the sidebar open, each cell was too small for its count
+display.chart(figures.confusion_heatmap(bayes_confusion, "Naive Bayes", shared_max), key="compare_confusion_bayes")
 display.chart(figures.confusion_heatmap(softmax_confusion, "Softmax regression", shared_max),
-              key="compare_confusion_softmax", container=right)
+              key="compare_confusion_softmax")
 st.caption("Same colour scale for both, saturated at the largest off-diagonal count so that the mistakes show.")
 
 disagree = np.flatnonzero(bayes.test_predictions != softmax.test_predictions)
@@ -61,16 +60,16 @@ with np.errstate(divide="ignore", invalid="ignore"):
 log_odds_limit = float(np.max(np.abs(log_odds[np.isfinite(log_odds)])))
 weights = softmax.model.coef_.reshape(10, 28, 28).astype(np.float64)
 weight_limit = float(np.max(np.abs(weights)))
-left, right = st.columns(2)
+# one under the other, like the confusion matrices: ten digits side by side twice were ~35 px each at 1024 px
 display.chart(figures.class_heatmaps(np.clip(log_odds, -log_odds_limit, log_odds_limit),
                                      "log p/(1−p)", colorscale=figures.DIVERGING_SCALE,
                                      zrange=(-log_odds_limit, log_odds_limit)),
-              key="compare_log_odds", container=left)
-left.caption("Naive Bayes: per-pixel log-odds of ink for each digit.")
+              key="compare_log_odds")
+st.caption("Naive Bayes: per-pixel log-odds of ink for each digit.")
 display.chart(figures.class_heatmaps(weights, "weight", colorscale=figures.DIVERGING_SCALE,
                                      zrange=(-weight_limit, weight_limit)),
-              key="compare_weights", container=right)
-right.caption("Softmax regression: the weight on each pixel for each digit. Red regions vote against the digit: "
+              key="compare_weights")
+st.caption("Softmax regression: the weight on each pixel for each digit. Red regions vote against the digit: "
               "the model learned where ink must *not* be, which naive Bayes never compares across digits.")
 
 st.subheader("Calibration: does 90 % sure mean 90 % right?")

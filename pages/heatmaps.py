@@ -13,12 +13,6 @@ st.markdown("Each picture is one digit's 784 pixel probabilities — a blurred a
             "Hover a pixel for its digit, row, column and value.")
 
 
-def with_article(digit: int) -> str:
-    """ "a 3", "an 8": the article as the digit is spoken (only "eight" starts with a vowel sound)."""
-    return f"{'an' if digit == 8 else 'a'} {digit}"
-
-
-
 view = st.segmented_control(options=["Probability", "Log-odds", "Difference of two digits"], default="Probability",
                             **links.control("View", "heatmap_view", "Probability"))
 if view == "Log-odds":
@@ -39,8 +33,8 @@ elif view == "Difference of two digits":
     difference = pixel_prob[digit_a] - pixel_prob[digit_b]
     display.chart(figures.difference_map(difference, f"P(xᵢ=1 | {digit_a}) − P(xᵢ=1 | {digit_b})",
                                          "difference"), key="heatmap_difference")
-    st.caption(f"Blue pixels are inked more often in {with_article(digit_a)}, red ones more often in "
-               f"{with_article(digit_b)}: they are where the model tells the two apart.")
+    st.caption(f"Blue pixels are inked more often in {figures.with_article(digit_a)}, red ones more often in "
+               f"{figures.with_article(digit_b)}: they are where the model tells the two apart.")
 else:
     display.chart(figures.class_heatmaps(pixel_prob, "P(xᵢ = 1 | y)", zrange=(0, 1)), key="heatmap_probability")
 

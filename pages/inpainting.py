@@ -34,8 +34,7 @@ if source == "A test image":
                                       for digit in range(10)]))
     with controls[2]:
         index = st.selectbox(options=choices.tolist(),
-                             format_func=lambda i: f"#{i}: a{'n' if splits.test_labels[i] == 8 else ''} "
-                                                   f"{splits.test_labels[i]}",
+                             format_func=lambda i: f"#{i}: {figures.with_article(splits.test_labels[i])}",
                              **links.control("Test image", "inpaint_index", int(choices[0])))
     image, truth_label = splits.test_images[index], int(splits.test_labels[index])
 else:
@@ -51,10 +50,10 @@ completed = np.where(observed, features.astype(float), pixel_prob).reshape(28, 2
 panels = np.stack([shown, completed, features.reshape(28, 28).astype(float)])
 titles = ["What the model sees", "Seen + filled in", "The real image"]
 display.chart(figures.image_grid(panels, titles, columns=3, value_name="value", zrange=(0, 1),
-                                 colorbar_title="p(ink); seen pixels are 0 or 1", height_per_row=330,
+                                 colorbar_title="p(ink); seen pixels are 0 or 1", height_per_row=240,
                                  hover_format=".3f"), key="inpaint_panels")
 guess = int(np.argmax(class_posterior))
 caption = f"{observed.sum()} of 784 pixels observed. Most likely digit from them alone: {guess}"
-st.caption(caption + (f" (the image is a {truth_label})." if truth_label is not None else "."))
+st.caption(caption + (f" (the image is {figures.with_article(truth_label)})." if truth_label is not None else "."))
 display.chart(figures.class_bars(class_posterior, "p(y | observed pixels)", "probability", highlight=guess),
               key="inpaint_posterior")

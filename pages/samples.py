@@ -36,7 +36,8 @@ with grids:
                                      zrange=(0, 255), height_per_row=150), key="samples_generated")
     display.chart(figures.image_grid(splits.train_images[real], [f"#{i}" for i in real], columns,
                                      zrange=(0, 255), height_per_row=150), key="samples_real")
-    st.caption(f"Top: {count} samples from the model (seed {seed}). Bottom: {count} real training images of a {digit}.")
+    st.caption(f"Top: {count} samples from the model (seed {seed}). Bottom: {count} real training images of "
+               f"{figures.with_article(digit)}.")
 
 st.info("Why the samples look like noise sprinkled on a blurry digit: the model has no notion that pixels of a "
         "stroke come together. Every pixel is drawn on its own, so the samples get the *average* ink in the right "

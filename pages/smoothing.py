@@ -13,12 +13,12 @@ model = result.model
 splits = state.mnist()
 
 st.title("Smoothing: pseudo-counts α and β")
-st.markdown("p(xᵢ = 1 | y) = (nᵢᵧ + α) / (nᵧ + α + β), where nᵢᵧ counts the training images of digit y with "
-            "pixel i inked and nᵧ all training images of y. Move **α** and **β** in the sidebar (0 to 100): α acts "
-            "as α imaginary images with the pixel on, β as β with it off; α = β = 1 is Laplace smoothing. Nothing "
-            "is re-counted: the counts stay, only the fractions change.")
+st.markdown("p(xᵢ = 1 | y) = (nᵢᵧ + α) / (nᵧ + α + β), where nᵢᵧ counts the training images of digit y "
+            "with pixel i inked and nᵧ all training images of y. Move **α** and **β** in the sidebar (0 to 100): "
+            "α acts as α imaginary images with the pixel on, β as β with it off; α = β = 1 is Laplace smoothing. "
+            "Nothing is re-counted: the counts stay, only the fractions change.")
 
-left, right = st.columns([1, 1.4], gap="large")
+left, right = st.columns([1.1, 1], gap="large")
 with left:
     digit = st.selectbox(options=range(10), index=2, **links.control("Digit to show", "smoothing_digit", 2))
     # on a log scale: what smoothing moves is the many rarely inked pixels, invisible on a 0..1 scale
@@ -27,10 +27,10 @@ with left:
                                                 f"β = {settings.beta:g}", height=440),
                   key="smoothing_digit_image")
     corner_count, digit_count = int(model.feature_count_[digit, 0]), int(model.class_count_[digit])
-    st.metric(f"Top-left pixel, never inked in the {digit_count:,} training {digit}s",
-              figures.scientific(float(model.feature_prob_[digit, 0])),
-              help=f"({corner_count} + α) / ({digit_count:,} + α + β) with α = {settings.alpha:g}, "
-                   f"β = {settings.beta:g}")
+    st.metric(f"Top-left pixel for {digit}", figures.scientific(float(model.feature_prob_[digit, 0])))
+    st.caption(f"Inked in {corner_count} of the {digit_count:,} training images of {digit}: p = ({corner_count} + α) "
+               f"/ ({digit_count:,} + α + β) with α = {settings.alpha:g}, β = {settings.beta:g}. Pixels like it "
+               "make up the border of the picture above; without smoothing they are exactly 0 (blank).")
 first, second = st.columns(2)
 first.metric("Test accuracy", f"{result.test_accuracy:.4f}")
 second.metric("Mean log p(x, y) on training images", f"{result.mean_train_loglik:.2f}"
@@ -62,8 +62,9 @@ features = (splits.test_images[index].reshape(-1) >= settings.threshold).astype(
 true_label = int(splits.test_labels[index])
 pixel_terms = model.pixel_log_likelihoods(features)[true_label]
 log_sum = float(np.sum(pixel_terms))
-columns = st.columns(4)
-columns[0].metric(f"∏ p(xᵢ | {true_label}) in float32 (the textbook's tensors)",
+# two by two: four in a row cut the products to "1.58 …" at 1024 px with the sidebar open
+columns = [*st.columns(2), *st.columns(2)]
+columns[0].metric(f"∏ p(xᵢ | {true_label}) in float32 (textbook)",
                   figures.scientific(float(np.prod(np.exp(pixel_terms).astype(np.float32)))))
 columns[1].metric(f"∏ p(xᵢ | {true_label}) in float64", figures.scientific(float(np.prod(np.exp(pixel_terms)))))
 columns[2].metric("0.1 multiplied 784 times, float64", figures.scientific(0.1 ** 784))
@@ -75,7 +76,8 @@ st.caption(f"The true product is about 10^{log_sum / math.log(10):.0f}. float32 
 st.subheader("No smoothing at all (α = β = 0)")
 zero = state.zero_smoothing(settings.threshold, settings.prior)
 at_laplace = float(curve["test_accuracy"][list(curve["alpha"]).index(1.0)])
-first, second, third = st.columns(3)
+first, second = st.columns(2)
+third, _ = st.columns(2)
 first.metric("Test images with p(x | true digit) = 0", f"{zero['true_class_impossible']:,}")
 second.metric("…impossible under every digit", f"{zero['all_classes_impossible']:,}")
 third.metric("Test accuracy at α = β = 0", f"{zero['accuracy']:.4f}",

@@ -43,7 +43,9 @@ event_model = st.radio(options=list(MODEL_NAMES), format_func=MODEL_NAMES.get, h
 experiment = experiments[event_model]
 model = experiment.model
 
-chosen, heldout, test, baseline = st.columns(4)
+# two by two: four metrics in a row cut their labels ("k chosen on held…") at 1024 px with the sidebar open
+chosen, heldout = st.columns(2)
+test, baseline = st.columns(2)
 chosen.metric("k chosen on held-out data", f"{experiment.chosen_k:g}")
 heldout.metric("Held-out accuracy at that k", f"{experiment.chosen_heldout_accuracy:.4f}")
 test.metric("Test accuracy (measured once)", f"{experiment.test_accuracy:.4f}",
@@ -51,7 +53,7 @@ test.metric("Test accuracy (measured once)", f"{experiment.test_accuracy:.4f}",
 baseline.metric(f"Baseline: always '{experiment.baseline_label}'", f"{experiment.baseline_accuracy:.4f}",
                 help="The most frequent label in the training set, given to every test message.")
 
-curve, bars = st.columns([1.6, 1], gap="large")
+curve, bars = st.columns([1.4, 1], gap="medium")
 with curve:
     display.chart(figures_extra.log_x_curve(
         experiment.k_grid, {MODEL_NAMES[name]: result.heldout_accuracy for name, result in experiments.items()},
@@ -60,9 +62,9 @@ with curve:
         key="spam_heldout_curve")
 with bars:
     display.chart(figures_extra.accuracy_bars(
-        {**{MODEL_NAMES[name]: result.test_accuracy for name, result in experiments.items()},
-         f"Baseline (always '{experiment.baseline_label}')": experiment.baseline_accuracy},
-        "Test accuracy at the chosen k"), key="spam_test_bars")
+        {**{name.capitalize(): result.test_accuracy for name, result in experiments.items()},
+         "Baseline": experiment.baseline_accuracy},
+        "Test accuracy, chosen k"), key="spam_test_bars")
 st.caption("Stars mark the k with the best held-out accuracy (ties go to the smaller k). Too little smoothing "
            "trusts rare words too much; too much drowns the evidence in pseudo-counts.")
 

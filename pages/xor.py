@@ -41,12 +41,13 @@ with st.expander("Show the answer", icon=":material/visibility:"):
                       "p(x₁ = 1 | y)": network.x1_prob_.tolist(),
                       "p(x₂ = 1 | x₁ = 0, y)": network.x2_prob_[:, 0].tolist(),
                       "p(x₂ = 1 | x₁ = 1, y)": network.x2_prob_[:, 1].tolist()}, hide_index=True, width="stretch")
-        st.markdown("With the edge x₁ → x₂ the model learns p(x₂ | x₁, y): in class 0, x₂ copies x₁; in class 1, "
-                    "x₂ flips it. That dependence *is* XOR, and it is exactly what the naive assumption throws away.")
+        st.markdown("With the edge x₁ → x₂ the model learns p(x₂ | x₁, y): in class 0, x₂ copies x₁; in class "
+                    "1, x₂ flips it. That dependence *is* XOR, and it is exactly what the naive assumption throws "
+                    "away.")
 
-    display.chart(figures_extra.xor_posteriors(
-        xor.XOR_POINTS, xor.XOR_LABELS, {"Naive Bayes": naive_result.posterior,
-                                         "With the edge x₁ → x₂": network_result.posterior}), key="xor_posteriors")
+    display.chart(figures_extra.xor_posteriors(xor.XOR_POINTS, xor.XOR_LABELS, {
+        "Naive Bayes": naive_result.posterior, "With the edge x₁ → x₂": network_result.posterior}),
+        key="xor_posteriors")
 
     st.dataframe({"x₁": xor.XOR_POINTS[:, 0].tolist(), "x₂": xor.XOR_POINTS[:, 1].tolist(),
                   "true y": xor.XOR_LABELS.tolist(),

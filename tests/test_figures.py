@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import plotly.graph_objects as go
 import pytest
 
 from lab import figures
@@ -118,8 +119,8 @@ def every_figure() -> list:
         figures.learning_curves(np.array([10, 100]), {"m": rng.random((2, 3))}),
         figures_extra.decision_regions(xs, ys, proba, rng.random((6, 2)), np.array([0, 1, 2, 0, 1, 2]),
                                        ["a", "b", "c"], rng.random((3, 2)), rng.random((3, 2)) + 0.1, ("x", "y"), "t"),
-        figures_extra.pca_scatter_3d(rng.random((6, 3)), np.array([0, 1, 2, 0, 1, 2]), ["a", "b", "c"],
-                                     np.array([0.7, 0.2, 0.05]), "t"),
+        figures_extra.pca_scatter(rng.random((6, 2)), np.array([0, 1, 2, 0, 1, 2]), ["a", "b", "c"],
+                                  np.array([0.7, 0.2]), "t"),
         figures_extra.log_x_curve([0.1, 1, 10], {"s": [0.1, 0.5, 0.4]}, "x", "y", "t", marked={"s": 1}),
         figures_extra.accuracy_bars({"a": 0.9, "baseline": 0.8}, "t"),
         figures_extra.confidence_histogram(np.linspace(0, 1, 11), np.arange(10), np.full(10, 0.9), "t", 0.5),
@@ -137,15 +138,16 @@ def test_every_chart_has_large_axis_text_in_the_themes_text_colour_on_a_transpar
             if axis.showticklabels is not False:
                 assert axis.tickfont.size >= 16 and axis.tickfont.color == figures.TEXT_COLOUR, figure.layout.title
         if layout.legend.orientation is not None:  # a legend, if placed, lies under the plot, not over it
-            assert layout.legend.orientation == "h" and layout.legend.y < 0
+            assert layout.legend == figures.style(go.Figure(), 100, legend_below=True).layout.legend
 
 
 def test_the_theme_text_colour_becomes_high_contrast_text_in_both_themes():
     """TEXT_COLOUR is Streamlit's GRAY_90 placeholder: its frontend swaps it for gray90 (light) or gray10 (dark)."""
     from streamlit.elements.lib import streamlit_plotly_theme
     assert figures.TEXT_COLOUR == streamlit_plotly_theme.GRAY_90
-    # Streamlit's gray90 and gray10 (frontend theme palette) on the lab's background and Streamlit's dark one
-    assert contrast("#31333f", "#fbfaf7") >= 4.5 and contrast("#fafafa", "#0e1117") >= 4.5
+    # what Chromium computed for the axis numbers (rgb(38, 39, 48) light, rgb(250, 250, 250) dark),
+    # on the lab's background and on Streamlit's dark one
+    assert contrast("#262730", "#fbfaf7") >= 4.5 and contrast("#fafafa", "#0e1117") >= 4.5
 
 
 def test_confusion_counts_are_at_least_14_px_and_the_reliability_axes_stay_in_0_1():
@@ -160,14 +162,13 @@ def test_confusion_counts_are_at_least_14_px_and_the_reliability_axes_stay_in_0_
 
 def test_species_differ_by_marker_shape_as_well_as_colour():
     from lab import figures_extra
-    regions, scatter_3d = every_figure()[7:9]
-    for figure in (regions, scatter_3d):
+    regions, projection = every_figure()[7:9]
+    for figure in (regions, projection):
         points = [trace for trace in figure.data if getattr(trace, "mode", None) == "markers"]
         assert len({trace.marker.symbol for trace in points}) == 3, [trace.marker.symbol for trace in points]
-    scene = scatter_3d.layout.scene
-    assert all(len(scene[axis].title.text) <= 12 and scene[axis].title.font.size >= 14
-               for axis in ("xaxis", "yaxis", "zaxis"))
-    assert figures_extra.CLASS_SYMBOLS[0] != figures_extra.CLASS_SYMBOLS[1]
+    # flat: a 3-D scene would swallow the mouse wheel of the page scrolled over it
+    assert not any(trace.type == "scatter3d" for trace in projection.data)
+    assert len(set(figures_extra.CLASS_SYMBOLS)) == len(figures_extra.CLASS_SYMBOLS)
 
 
 def test_class_heatmaps_hover_names_the_digit_and_leave_room_for_titles():
@@ -197,3 +198,7 @@ def test_log_probability_image_moves_with_smoothing_and_blanks_probability_zero(
     assert np.isnan(corner[0.0])  # exactly 0: blank
     assert corner[1.0] == pytest.approx(np.log10(1 / 6002)) and corner[100.0] == pytest.approx(np.log10(100 / 6200))
     assert images[1.0].data[0].zmin == images[100.0].data[0].zmin  # one fixed scale, so the change shows
+
+
+def test_with_article_speaks_the_digit():
+    assert [figures.with_article(digit) for digit in (8, 3, 0, 1)] == ["an 8", "a 3", "a 0", "a 1"]

@@ -131,10 +131,10 @@ def test_decision_region_figure_has_expected_traces(iris):
     assert len(ellipses) == 3 * len(figures_extra.SIGMA_LEVELS)
 
 
-def test_pca_figure_has_one_3d_trace_per_species(iris):
+def test_pca_figure_has_one_trace_per_species(iris):
     features, labels, names = iris
-    scores, explained = pca(features, 3)
-    figure = figures_extra.pca_scatter_3d(scores, labels, names, explained, "title")
-    assert [trace.type for trace in figure.data] == ["scatter3d"] * 3
+    scores, explained = pca(features, 2)
+    figure = figures_extra.pca_scatter(scores, labels, names, explained, "title")
+    assert [trace.type for trace in figure.data] == ["scatter"] * 3  # flat: a 3-D scene traps the mouse wheel
     assert [len(trace.x) for trace in figure.data] == [50, 50, 50]
-    assert "PC1" in figure.layout.scene.xaxis.title.text
+    assert "PC1" in figure.layout.xaxis.title.text
