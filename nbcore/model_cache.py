@@ -118,6 +118,7 @@ def load_or_train_softmax(images, labels, preset: str = "default", seed: int = 0
     key = cache_key(model, checksum)
     path = cache_file(Path(cache_dir) if cache_dir is not None else default_data_dir() / "models", key)
     info = {"cache": "miss", "fit_seconds": None, "path": str(path), "saved": False, "error": None}
+    leave_in_place = False  # an odd entry or an unreadable file nbcore may not have made
     nbfiles.remove_stale_temporaries(path.parent)
     try:
         coef, intercept, fit_seconds = read_weights(path, key, n_features)
@@ -127,6 +128,7 @@ def load_or_train_softmax(images, labels, preset: str = "default", seed: int = 0
         info.update(cache="corrupt", error=f"{path.name}: {error}")
     except OSError as error:  # an odd entry or no permission: train, and say why the file was not used
         info.update(cache="corrupt", error=str(error))
+        leave_in_place = True
     else:
         model.coef_, model.intercept_, model.n_features_in_ = coef, intercept, n_features
         info.update(cache="hit", fit_seconds=fit_seconds)
@@ -134,6 +136,8 @@ def load_or_train_softmax(images, labels, preset: str = "default", seed: int = 0
     started = time.perf_counter()
     model.fit(images, labels, progress=progress)
     info["fit_seconds"] = time.perf_counter() - started
+    if leave_in_place:
+        return model, info
     try:
         write_weights(path, key, model, info["fit_seconds"])
         info["saved"] = True
