@@ -8,7 +8,8 @@ same fields (read from a recording of Chromium on this app, see ``devtools/drawi
 * open: websocket with subprotocol ``streamlit`` (optional tokens after it: XSRF, an existing
   session id to reconnect to), then ``rerun_script`` with the page's URL path as ``page_name``
   and the query string, plus a ``context_info`` like a browser's;
-* act: ``rerun_script`` with the session's ``page_script_hash``, every widget state the client
+* act: ``rerun_script`` with the ``page_script_hash`` of the page shown (from the last ``navigation``
+  message: with ``st.navigation``, ``new_session`` carries the main script's hash), every widget state the client
   holds (the browser resends them all on every run), and the widget's ``fragment_id`` when the
   widget lives in an ``st.fragment`` (a stroke on the Draw canvas reruns only its fragment);
 * a button press is ``trigger_value=True`` sent once; a select slider's value is its option
@@ -311,7 +312,9 @@ class StreamlitClient:
             kind = message.WhichOneof("type")
             if kind == "new_session":
                 self._on_new_session(message.new_session)
-            elif kind == "navigation":
+            elif kind == "navigation":  # its page_script_hash names the page shown (new_session's may be app.py's)
+                if message.navigation.page_script_hash:
+                    self.page_script_hash = message.navigation.page_script_hash
                 for page in message.navigation.app_pages:
                     self.pages[page.page_name] = page.page_script_hash
                     self.pages[page.url_pathname] = page.page_script_hash

@@ -82,6 +82,8 @@ def test_session_widgets_fragments_and_errors(server):
 def test_pages_cache_clear_and_second_session(server):
     with StreamlitClient(server.url, timeout=30) as client:
         assert client.connect(page="other").texts() == ["the other page, level None"]
+        # a rerun stays on the page shown (the hash of st.navigation's page, not new_session's app script)
+        assert client.rerun().texts() == ["the other page, level None"]
         assert client.goto("Main").metric("Level shown") == "a"
         client.select_slider("level", "b")
         client.click("press")
