@@ -5,7 +5,9 @@
 1. ``python -m nbcore prepare`` once: MNIST found, checked and decoded in the data directory
    ($NBCORE_DATA_DIR, or --data-dir) before any replica starts, so that the replicas only read it.
 2. N ``streamlit run app.py`` on free loopback ports (one process group each, one shared cookie
-   secret), each waited for on its ``/_stcore/health``.
+   secret), each waited for on its ``/_stcore/health``. The first one starts alone and is visited
+   once on /draw (devtools.streamlit_client), which trains the softmax weights and caches them in
+   <data>/models; the others then start and read that file instead of training too.
 3. nginx (Debian's package) in front, from ``deploy/nginx.conf`` filled into a temporary prefix:
    sticky by the ``nb_replica`` cookie (see the template), websocket upgrade headers.
 4. While serving, every replica's ``/_stcore/health`` is polled (every 5 s) and a change is printed.
@@ -68,6 +70,16 @@ def answers_health(url: str, timeout: float = 2.0) -> bool:
         return False
 
 
+def visit_draw(url: str, timeout: float) -> None:
+    """Open /draw once (MNIST loaded, naive Bayes and softmax trained or read from the model cache)."""
+    from devtools.streamlit_client import StreamlitClient
+
+    with StreamlitClient(url, timeout=timeout) as client:
+        run = client.connect(page="draw")
+    if run.errors:
+        raise RuntimeError(f"the first visit to {url}/draw failed: {run.errors}")
+
+
 def prepare_data(data_dir: Path) -> None:
     """``python -m nbcore prepare`` with NBCORE_DATA_DIR=data_dir; raises with its output if it fails."""
     done = subprocess.run([sys.executable, "-m", "nbcore", "prepare"], cwd=REPO, capture_output=True, text=True,
@@ -109,10 +121,14 @@ class ClassServer:
             raise FileNotFoundError("nginx is not installed (apt-get install -y nginx)")
         if self.prepare:
             prepare_data(self.data_dir)
-        for server in self.servers:
+        first, others = self.servers[0], self.servers[1:]
+        first.start().wait_ready(timeout)
+        visit_draw(first.url, timeout)
+        for server in others:
             server.start()
-        with ThreadPoolExecutor(len(self.servers)) as pool:
-            list(pool.map(lambda server: server.wait_ready(timeout), self.servers))
+        if others:
+            with ThreadPoolExecutor(len(others)) as pool:
+                list(pool.map(lambda server: server.wait_ready(timeout), others))
         for folder in TEMP_FOLDERS:
             (self.prefix / folder).mkdir(exist_ok=True)
         conf = self.prefix / "nginx.conf"
