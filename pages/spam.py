@@ -49,7 +49,9 @@ st.caption("Stars mark the k with the best held-out accuracy (ties go to the sma
 
 # -- one message ----------------------------------------------------------------------------------
 st.header("Try a message")
-message = st.text_area("Message", EXAMPLE, height=100, key="spam_message")
+# The longest SMS in the collection has 911 characters; the server cuts anything longer (#18: a
+# 20 MB message took 10.7 s and stalled every other session).
+message = st.text_area("Message", EXAMPLE, height=100, key="spam_message", max_chars=2000)
 explanation = model.explain(message)
 if not explanation.words:
     st.info("No words found in this message (it is empty, or only emoji, symbols or spaces), so the model "
