@@ -1,11 +1,12 @@
 """One student against the class (#18), probed over Streamlit's websocket protocol (no browser).
 
 ``devtools.streamlit_client`` speaks the protobufs the web frontend speaks, so these tests send
-what a script in the developer tools can send: five first runs at the same instant, a
+what a script in the developer tools can send: eight first runs at the same instant, a
 ``clear_cache`` message, oversized and forged canvas values, a huge Spam message, odd query
 strings and hostile HTTP paths. The outcomes are listed in docs/security-probes.md.
 
-``NBCORE_PROBE_SERVERS`` (default 1, to keep CI short) fresh servers are each hit by five simultaneous sessions;
+``NBCORE_PROBE_SERVERS`` (default 1, to keep CI short) fresh servers are each hit by eight simultaneous
+first runs (Home, Draw, Compare, Gaussian NB, Spam, and two more Draw and one more Home);
 ``NBCORE_PROBE_SERVERS=10 python -m pytest -q tests/e2e/test_protocol_probes.py -k first_runs``
 repeats the issue's ten.
 """
@@ -29,7 +30,9 @@ from nbcore.preprocess import MAX_CANVAS_URL_CHARS, PNG_DATA_URL
 from tests.conftest import REPO
 from tests.e2e import harness
 
-FIVE_PAGES = ("", "draw", "compare", "gaussian", "spam")  # Home, Draw, Compare, Gaussian NB, Spam filter
+# Home, Draw, Compare, Gaussian NB, Spam filter (#18's test), plus the issue's reproduction: three
+# sessions drawing while two open Home (whose table imported pandas for the first time)
+FIRST_PAGES = ("", "draw", "compare", "gaussian", "spam", "", "draw", "draw")
 SERVERS = int(os.environ.get("NBCORE_PROBE_SERVERS", "1"))
 RUN_TIMEOUT = 240  # s: a fresh server's first Compare run waits for the softmax learning curve on a loaded host
 DRAWINGS = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
@@ -51,14 +54,14 @@ def start_server(data_dir, folder, name: str) -> harness.StreamlitServer:
 
 
 def first_runs_at_once(url: str) -> dict[str, list[str]]:
-    """Five sessions open Home, Draw, Compare, Gaussian NB and Spam at the same instant; Draw then draws.
+    """``FIRST_PAGES``' sessions open their pages at the same instant; those on Draw then draw.
 
-    Returns each page's errors (exceptions, st.error boxes, protocol failures).
+    Returns each session's errors (exceptions, st.error boxes, protocol failures), by "index:page".
     """
-    barrier = threading.Barrier(len(FIVE_PAGES))
+    barrier = threading.Barrier(len(FIRST_PAGES))
     problems: dict[str, list[str]] = {}
 
-    def visit(page: str) -> None:
+    def visit(index: int, page: str) -> None:
         try:
             with StreamlitClient(url, timeout=RUN_TIMEOUT) as client:
                 client.open()
@@ -67,11 +70,11 @@ def first_runs_at_once(url: str) -> dict[str, list[str]]:
                 found = list(run.errors)
                 if page == "draw" and not found:
                     found += client.component(draw_canvas_key(client), drawing()).errors
-                problems[page or "home"] = found
+                problems[f"{index}:{page or 'home'}"] = found
         except Exception as error:  # a protocol failure is a finding too
-            problems[page or "home"] = [f"{type(error).__name__}: {error}"]
+            problems[f"{index}:{page or 'home'}"] = [f"{type(error).__name__}: {error}"]
 
-    threads = [threading.Thread(target=visit, args=(page,)) for page in FIVE_PAGES]
+    threads = [threading.Thread(target=visit, args=item) for item in enumerate(FIRST_PAGES)]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -88,7 +91,7 @@ def draw_canvas_key(client: StreamlitClient) -> str:
 
 @pytest.fixture(scope="module")
 def served(app_data_dir, tmp_path_factory):
-    """One fresh server, first hit by the five simultaneous sessions (test order), then probed."""
+    """One fresh server, first hit by the simultaneous first runs (test order), then probed."""
     folder = tmp_path_factory.mktemp("probes")
     server = start_server(app_data_dir, folder, "probed")
     try:
@@ -98,7 +101,7 @@ def served(app_data_dir, tmp_path_factory):
 
 
 # -- part 2: first imports -----------------------------------------------------------------------
-def test_five_first_runs_at_once_on_fresh_servers(served, app_data_dir, tmp_path_factory):
+def test_first_runs_at_once_on_fresh_servers(served, app_data_dir, tmp_path_factory):
     folder = tmp_path_factory.mktemp("fresh")
     outcomes = {"probed": first_runs_at_once(served.url)}
     for number in range(SERVERS - 1):
@@ -109,7 +112,7 @@ def test_five_first_runs_at_once_on_fresh_servers(served, app_data_dir, tmp_path
             server.stop()
     failures = {name: {page: found for page, found in pages.items() if found}
                 for name, pages in outcomes.items()}
-    assert all(len(pages) == len(FIVE_PAGES) for pages in outcomes.values()), outcomes
+    assert all(len(pages) == len(FIRST_PAGES) for pages in outcomes.values()), outcomes
     assert not any(failures.values()), failures
 
 
