@@ -85,8 +85,7 @@ def _extract_verified(source_gz: Path, target: Path, expected_md5: str) -> None:
         digest = hashlib.md5()
         try:
             with nbfiles.open_regular(source_gz) as raw, gzip.open(raw, "rb") as compressed:
-                blocks = iter(lambda: compressed.read(1 << 20), b"")
-                for block in blocks:
+                for block in iter(lambda: compressed.read(1 << 20), b""):  # write errors pass up: disk full
                     digest.update(block)
                     out.write(block)
         except nbfiles.FileProblem as error:

@@ -19,6 +19,7 @@ import json
 import os
 import struct
 import threading
+import tomllib
 import urllib.error
 import urllib.request
 import zlib
@@ -221,3 +222,25 @@ def test_upload_without_xsrf_token_is_refused(served):
     with pytest.raises(urllib.error.HTTPError) as refused:
         urllib.request.urlopen(request, timeout=10)
     assert refused.value.code in (400, 403)
+
+
+def test_every_page_fits_well_under_the_message_limit(served):
+    """server.maxMessageSize (MB, .streamlit/config.toml) leaves room: every page's largest message is under a quarter."""
+    limit = int(tomllib.loads((REPO / ".streamlit" / "config.toml").read_text())["server"]["maxMessageSize"]) << 20
+    largest: dict[str, int] = {}
+
+    class Measuring(StreamlitClient):
+        def receive(self, timeout=None):
+            message, received_at = super().receive(timeout)
+            largest[self.page] = max(largest.get(self.page, 0), message.ByteSize())
+            return message, received_at
+
+    with Measuring(served.url, timeout=RUN_TIMEOUT) as client:
+        client.page = "home"
+        assert client.connect().errors == []
+        url_paths = {page_hash: path for path, page_hash in client.pages.items() if path == path.lower()}
+        for page in sorted(path for path in url_paths.values() if path):  # one name per page: its url path
+            client.page = page
+            assert client.goto(page).errors == [], page
+    print("largest message per page (bytes):", largest)
+    assert len(largest) >= 10 and max(largest.values()) < limit / 4, largest
