@@ -143,8 +143,9 @@ def ensure_mnist(root: Path | None = None, download: bool = True,
     Raises MnistDataError with a fix-it message on any failure.
     """
     root = Path(root) if root is not None else default_data_dir()
-    for folder in (root, raw_folder(root), decoded_cache_path(root, True).parent):  # what killed runs left
-        nbfiles.remove_stale_temporaries(folder)
+    # what killed runs left behind
+    nbfiles.remove_stale_temporaries(raw_folder(root), MNIST_MD5)
+    nbfiles.remove_stale_temporaries(decoded_cache_path(root, True).parent, ("train.npz", "t10k.npz"))
     names = list(MNIST_MD5)
     for done, name in enumerate(names):
         if progress:

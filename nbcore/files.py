@@ -23,7 +23,7 @@ import json
 import os
 import stat
 import tempfile
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import BinaryIO
 
@@ -215,14 +215,17 @@ def write_checked_arrays(path: Path, arrays: Mapping[str, np.ndarray]) -> None:
     write_atomically(path, lambda out: np.savez(out, **arrays, **{DIGESTS_MEMBER: np.array(digests)}))
 
 
-def remove_stale_temporaries(folder: Path) -> int:
-    """Remove the temporaries killed runs left in ``folder``; returns how many were removed.
+def remove_stale_temporaries(folder: Path, targets: Iterable[str]) -> int:
+    """Remove the temporaries killed runs left in ``folder`` for these target names (glob patterns).
 
-    A temporary whose writer is alive holds its lock and is left alone.
+    Only ``.<target>.<random>.part`` files are candidates (what ``write_atomically`` makes, never
+    another program's file), and one whose writer is alive holds its lock and is left alone.
+    Returns how many were removed.
     """
     removed = 0
     try:
-        candidates = [entry for entry in Path(folder).glob(f".*{TEMPORARY_SUFFIX}") if entry.is_file()]
+        candidates = [entry for target in targets for entry in Path(folder).glob(f".{target}.*{TEMPORARY_SUFFIX}")
+                      if entry.is_file()]
     except OSError:
         return 0
     for candidate in candidates:

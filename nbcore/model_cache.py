@@ -119,7 +119,7 @@ def load_or_train_softmax(images, labels, preset: str = "default", seed: int = 0
     path = cache_file(Path(cache_dir) if cache_dir is not None else default_data_dir() / "models", key)
     info = {"cache": "miss", "fit_seconds": None, "path": str(path), "saved": False, "error": None}
     leave_in_place = False  # an odd entry or an unreadable file nbcore may not have made
-    nbfiles.remove_stale_temporaries(path.parent)
+    nbfiles.remove_stale_temporaries(path.parent, ("softmax-*.npz",))
     try:
         coef, intercept, fit_seconds = read_weights(path, key, n_features)
     except FileNotFoundError:

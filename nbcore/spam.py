@@ -125,7 +125,7 @@ def ensure_sms(root: Path | None = None, download: bool = True,
     """
     root = Path(root) if root is not None else default_data_dir()
     target = root / SMS_FILE
-    nbfiles.remove_stale_temporaries(root)
+    nbfiles.remove_stale_temporaries(root, (SMS_FILE,))
     if os.path.lexists(target):
         if progress:
             progress(0.0, f"Checking {target}")

@@ -275,7 +275,7 @@ def test_killed_writer_leaves_a_temporary_that_the_next_start_removes(tmp_path, 
         assert writer.stdout.readline().strip() == "writing"
         live = list(folder.glob(".*.part"))
         assert len(live) == 1
-        assert nbfiles.remove_stale_temporaries(folder) == 0 and live[0].exists()  # its writer is alive
+        assert nbfiles.remove_stale_temporaries(folder, ["train-*"]) == 0 and live[0].exists()  # writer alive
         os.kill(writer.pid, signal.SIGKILL)
     finally:
         writer.kill()
@@ -286,9 +286,13 @@ def test_killed_writer_leaves_a_temporary_that_the_next_start_removes(tmp_path, 
     assert md5_hex((folder / "train-images-idx3-ubyte").read_bytes()) == synthetic.md5["train-images-idx3-ubyte"]
 
 
-def test_a_locked_temporary_is_kept(tmp_path):
+def test_a_locked_temporary_is_kept_and_other_files_are_never_candidates(tmp_path):
     temporary = tmp_path / ".train.npz.abc.part"
+    others = [tmp_path / name for name in (".download.part", ".t10k.npz.part", "train.npz.abc.part")]
+    for other in others:
+        other.write_bytes(b"someone else's")
     with open(temporary, "wb") as handle:
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
-        assert nbfiles.remove_stale_temporaries(tmp_path) == 0 and temporary.exists()
-    assert nbfiles.remove_stale_temporaries(tmp_path) == 1 and not temporary.exists()
+        assert nbfiles.remove_stale_temporaries(tmp_path, ["train.npz", "t10k.npz"]) == 0 and temporary.exists()
+    assert nbfiles.remove_stale_temporaries(tmp_path, ["train.npz", "t10k.npz"]) == 1 and not temporary.exists()
+    assert all(other.exists() for other in others)
