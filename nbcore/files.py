@@ -63,6 +63,11 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
+def _odd_entry(path: Path, mode: int) -> OddEntryError:
+    return OddEntryError(f"{path} is {_kind(mode)}, not a file; nbcore will not open it. "
+                         "Remove it (or move it away) and start again.")
+
+
 def open_regular(path: Path) -> BinaryIO:
     """``path`` opened for binary reading, if it is a regular file (a symlink to one is fine).
 
@@ -74,8 +79,7 @@ def open_regular(path: Path) -> BinaryIO:
     try:
         mode = os.stat(path).st_mode
         if not stat.S_ISREG(mode):
-            raise OddEntryError(f"{path} is {_kind(mode)}, not a file; nbcore will not open it. "
-                                "Remove it (or move it away) and start again.")
+            raise _odd_entry(path, mode)
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except (FileNotFoundError, FileProblem):
         raise
@@ -85,8 +89,7 @@ def open_regular(path: Path) -> BinaryIO:
     mode = os.fstat(descriptor).st_mode
     if not stat.S_ISREG(mode):
         os.close(descriptor)
-        raise OddEntryError(f"{path} is {_kind(mode)}, not a file; nbcore will not open it. "
-                            "Remove it (or move it away) and start again.")
+        raise _odd_entry(path, mode)
     os.set_blocking(descriptor, True)
     return os.fdopen(descriptor, "rb")
 
