@@ -4,9 +4,9 @@
 process, before anyone connects. It starts one thread that loads both MNIST splits (on a first
 start that means extracting the *.gz files and importing torchvision: seconds), and imports what
 any page may import lazily (pandas, plotly's parts, the dashboard's modules) before the server
-takes its first session, so that no two sessions race through a first import. The first script run takes that load
-with ``take_prefetched`` instead of starting another, and shows the loader's progress while it
-waits. Under AppTest, or when no server started this, nothing is prefetched: the first run starts
+takes its first session, so that no two sessions race through a first import. The first script
+run takes that load with ``take_prefetched`` instead of starting another, and shows the loader's
+progress while it waits. Under AppTest, or when no server started this, nothing is prefetched: the first run starts
 the same kind of background job itself (``lab/state.py``) and waits for it the same way.
 """
 
