@@ -8,7 +8,10 @@ from pathlib import Path
 
 import streamlit as st
 
-SIZE = 280  # canvas side in pixels, ten times MNIST's 28
+from nbcore.preprocess import CANVAS_BITMAP_SIDE
+
+# canvas side in pixels, ten times MNIST's 28; the server refuses values longer than a PNG of this size can be
+SIZE = CANVAS_BITMAP_SIDE
 
 _digit_canvas = st.components.v2.component(
     "naive_bayes_lab_digit_canvas",

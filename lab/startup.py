@@ -2,10 +2,11 @@
 
 ``app.py`` hands ``lifespan`` to ``st.App``, so ``streamlit run app.py`` calls it once per server
 process, before anyone connects. It starts one thread that loads both MNIST splits (on a first
-start that means extracting the *.gz files and importing torchvision: seconds), then imports what
-the first page needs (the dashboard's modules, plotly). The first script run takes that load
-with ``take_prefetched`` instead of starting another, and shows the loader's progress while it
-waits. Under AppTest, or when no server started this, nothing is prefetched: the first run starts
+start that means extracting the *.gz files and importing torchvision: seconds), and imports what
+any page may import lazily (pandas, plotly's parts, the dashboard's modules) before the server
+takes its first session, so that no two sessions race through a first import. The first script
+run takes that load with ``take_prefetched`` instead of starting another, and shows the loader's
+progress while it waits. Under AppTest, or when no server started this, nothing is prefetched: the first run starts
 the same kind of background job itself (``lab/state.py``) and waits for it the same way.
 """
 
@@ -18,8 +19,14 @@ import threading
 
 from lab.jobs import BackgroundJob, ProgressCallback
 
-# what the first page run imports, warmed in the background after the data
-WARM_IMPORTS = ("lab.shell", "lab.figures")
+# Everything a page run may import lazily, imported before any session can run. Two sessions
+# importing the same module for the first time race: plotly looks pandas up in sys.modules
+# without the import lock and met it half-initialized ("partially initialized module 'pandas'
+# has no attribute 'Series'", #18). Streamlit imports pandas/pyarrow for st.table/st.dataframe
+# and plotly.io/plotly.tools for st.plotly_chart only when first used; PIL comes with the canvas.
+WARM_IMPORTS = ("pandas", "pyarrow", "plotly.graph_objs", "plotly.basedatatypes", "plotly.io", "plotly.io.json",
+                "plotly.tools", "plotly.subplots", "PIL.Image", "PIL.ImageOps",
+                "lab.shell", "lab.figures", "lab.figures_extra", "lab.display", "nbcore.preprocess")
 
 
 class MnistPrefetch(BackgroundJob):
@@ -39,12 +46,6 @@ class MnistPrefetch(BackgroundJob):
         finally:
             self.data_dir_known.set()
         return nbcore.load_mnist_splits(root=self.data_dir, progress=progress)
-
-    def run(self) -> None:
-        """Load, then warm the first run's imports (after the result, so that the first run need not wait)."""
-        super().run()
-        for module in WARM_IMPORTS:
-            importlib.import_module(module)
 
 
 _pending: list[MnistPrefetch] = []
@@ -70,9 +71,16 @@ def take_prefetched(data_dir: str) -> MnistPrefetch | None:
     return job if job.data_dir == data_dir else None
 
 
+def warm_imports() -> None:
+    """Import ``WARM_IMPORTS`` now, in this thread (each fully, one after the other)."""
+    for module in WARM_IMPORTS:
+        importlib.import_module(module)
+
+
 @contextlib.asynccontextmanager
 async def lifespan(_app):
-    """``st.App`` start-up hook: begin loading MNIST before the first visitor arrives."""
+    """``st.App`` start-up hook: begin loading MNIST, and finish every lazy import before the first visitor runs."""
     print("Naive Bayes Lab: loading MNIST in the background while the server starts", file=sys.stderr, flush=True)
     prefetch_mnist()
+    warm_imports()  # before the server takes sessions: no two first runs import a module at once
     yield

@@ -1,17 +1,19 @@
 """The one place where the dashboard caches shared data and models, and holds the sidebar settings.
 
-Shared by every session of the server (``st.cache_resource``), never mutated:
-the MNIST arrays (as published, and deskewed), the binarized features and the
-per-(threshold, deskew) counts. A session's settings (threshold, alpha, beta,
-prior, deskew) live in ``st.session_state``; a model for them is derived from the
-shared counts in about a millisecond.
+Shared by every session of the server (``st.cache_resource``, backed by ``_STORE`` so that a
+client's ``clear_cache`` message cannot drop it), never mutated: the MNIST arrays (as published, and
+deskewed), the binarized features and the per-(threshold, deskew) counts. A session's settings
+(threshold, alpha, beta, prior, deskew) live in ``st.session_state``; a model for them is derived
+from the shared counts in about a millisecond.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
+import threading
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
 
 import numpy as np
@@ -107,6 +109,72 @@ def _shared(function):
     return wrapper
 
 
+class _ServerStore:
+    """What every session shares, kept for the server's lifetime where a client's ``clear_cache`` cannot reach.
+
+    Any visitor can send Streamlit's ``clear_cache`` message (the menu item is hidden, the message
+    is not), and it empties every ``st.cache_resource`` for all sessions. The shared functions below
+    sit under ``st.cache_resource`` *and* keep their results here: after a clear, the cache's miss
+    calls them again and gets the same object back from this store in microseconds, so nothing is
+    reloaded or retrained and no background job is started a second time. Each function keeps at
+    most ``max_entries`` results (least recently used dropped first), as its cache does; both hold
+    the same objects, so this costs no memory beyond what the caches held before a clear.
+    """
+
+    def __init__(self) -> None:
+        self._values: dict[str, OrderedDict] = {}
+        self._making: dict[tuple, threading.Lock] = {}  # one lock per (function, key): each result is made once
+        self._lock = threading.Lock()
+
+    def get(self, name: str, key: tuple, make, max_entries: int | None):
+        with self._lock:
+            values = self._values.setdefault(name, OrderedDict())
+            making = self._making.setdefault((name, key), threading.Lock())
+        with making:
+            with self._lock:
+                if key in values:
+                    values.move_to_end(key)
+                    return values[key]
+            value = make()
+            with self._lock:
+                values[key] = value
+                while max_entries is not None and len(values) > max_entries:
+                    values.popitem(last=False)
+                self._making.pop((name, key), None)
+            return value
+
+    def forget(self, name: str, key: tuple | None = None) -> None:
+        """Drop one result of ``name`` (every result when ``key`` is None)."""
+        with self._lock:
+            if key is None:
+                self._values.pop(name, None)
+            else:
+                self._values.get(name, OrderedDict()).pop(key, None)
+
+
+_STORE = _ServerStore()
+
+
+def _kept(max_entries: int | None = None, key=lambda *args: args):
+    """Keep the decorated function's results in ``_STORE`` (place it under ``st.cache_resource``).
+
+    ``key(*args)`` names a result (default: all arguments; leave out those the cache ignores, ``_x``).
+    """
+    def decorate(function):
+        @functools.wraps(function)
+        def wrapper(*args):
+            return _STORE.get(function.__qualname__, key(*args), lambda: function(*args), max_entries)
+        return wrapper
+    return decorate
+
+
+def forget_shared(*cached_functions) -> None:
+    """Drop every result of these cached functions, from their caches and from ``_STORE``, as a restart would."""
+    for function in cached_functions:
+        _STORE.forget(function.__qualname__)
+        function.clear()
+
+
 def _finished(job_function, *args, label: str):
     """The result of the cached ``BackgroundJob`` ``job_function(*args)``; waits behind a progress bar headed ``label``.
 
@@ -121,11 +189,13 @@ def _finished(job_function, *args, label: str):
         job.wait(lambda fraction, message: slot.progress(min(max(fraction, 0.0), 1.0), text=f"{label}: {message}"))
         slot.empty()
     if job.future.exception() is not None:
+        _STORE.forget(job_function.__qualname__, args)
         job_function.clear(*args)
     return job.future.result()
 
 
 @st.cache_resource(show_spinner=False)
+@_kept()
 def _mnist_load(data_dir: str) -> jobs.BackgroundJob:
     """The server's one load of MNIST from ``data_dir``: the one begun at start-up (app.py's lifespan), else a new one."""
     return startup.take_prefetched(data_dir) or jobs.BackgroundJob(
@@ -133,6 +203,7 @@ def _mnist_load(data_dir: str) -> jobs.BackgroundJob:
 
 
 @st.cache_resource(show_spinner=False)
+@_kept()
 @_shared
 def _mnist_splits(data_dir: str) -> MnistSplits:
     """Both splits of the finished load (``mnist()`` has waited for it)."""
@@ -156,6 +227,7 @@ def _loaded() -> MnistSplits:
 
 
 @st.cache_resource(show_spinner=False)
+@_kept()
 def _deskew_job(data_dir: str) -> jobs.BackgroundJob:
     """Both splits deskewed (``nbcore.deskew``), in the background: (train images, test images), uint8."""
     splits = _mnist_splits(data_dir)
@@ -169,6 +241,7 @@ def _deskew_job(data_dir: str) -> jobs.BackgroundJob:
 
 
 @st.cache_resource(show_spinner=False)
+@_kept()
 @_shared
 def _deskewed_splits(data_dir: str) -> MnistSplits:
     """Both splits with every image deskewed (``deskewed_mnist()`` has waited for the job)."""
@@ -198,6 +271,7 @@ def _deskew_arg(deskew: bool) -> tuple[bool, ...]:
 
 
 @st.cache_resource(show_spinner="Binarizing MNIST…", max_entries=2 * len(THRESHOLDS))
+@_kept(max_entries=2 * len(THRESHOLDS))
 @_shared
 def features(threshold: int, deskew: bool = False) -> Features:
     splits = _training_splits(deskew)
@@ -207,6 +281,7 @@ def features(threshold: int, deskew: bool = False) -> Features:
 
 
 @st.cache_resource(show_spinner="Counting pixels…", max_entries=2 * len(THRESHOLDS))
+@_kept(max_entries=2 * len(THRESHOLDS))
 @_shared
 def counted_model(threshold: int, deskew: bool = False) -> nbcore.BernoulliNB:
     """BernoulliNB fitted (counted) on the training set at this threshold, deskewed or not; smoothing is
@@ -227,6 +302,7 @@ def counted_fit_seconds(threshold: int, deskew: bool = False) -> float:
 
 
 @st.cache_resource(show_spinner=False, max_entries=256)
+@_kept(max_entries=256)
 @_shared
 def evaluation(settings: Settings) -> Evaluation:
     """The naive Bayes model for these settings and its scores on MNIST (deskewed first if they say so)."""
@@ -311,6 +387,7 @@ CURVE_ALPHAS = (0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0)
 
 
 @st.cache_resource(show_spinner="Scoring MNIST for every α…", max_entries=16)
+@_kept(max_entries=16)
 @_shared
 def smoothing_curve(threshold: int, prior: str) -> dict[str, np.ndarray]:
     feats, splits = features(threshold), _loaded()
@@ -320,6 +397,7 @@ def smoothing_curve(threshold: int, prior: str) -> dict[str, np.ndarray]:
 
 
 @st.cache_resource(show_spinner=False, max_entries=16)
+@_kept(max_entries=16)
 @_shared
 def zero_smoothing(threshold: int, prior: str) -> dict[str, float]:
     unsmoothed = counted_model(threshold).with_params(alpha=0.0, beta=0.0, prior=prior)
@@ -341,6 +419,7 @@ class SoftmaxEvaluation:
 
 
 @st.cache_resource(show_spinner=False, max_entries=4)
+@_kept(max_entries=4)
 def _softmax_training(preset: str, deskew: bool = False) -> jobs.BackgroundJob:
     """Softmax regression loaded from its disk cache, or trained, in the background: (model, info).
 
@@ -352,6 +431,7 @@ def _softmax_training(preset: str, deskew: bool = False) -> jobs.BackgroundJob:
 
 
 @st.cache_resource(show_spinner=False, max_entries=4)
+@_kept(max_entries=4)
 @_shared
 def _softmax_evaluation(preset: str, deskew: bool = False) -> SoftmaxEvaluation:
     splits = _training_splits(deskew)
@@ -377,6 +457,7 @@ def softmax(preset: str = "default", deskew: bool = False) -> SoftmaxEvaluation:
 
 
 @st.cache_resource(show_spinner=False)
+@_kept()
 def _softmax_curve_job() -> jobs.BackgroundJob:
     splits = _loaded()
     return jobs.BackgroundJob(lambda progress: learning_curve(
@@ -386,6 +467,7 @@ def _softmax_curve_job() -> jobs.BackgroundJob:
 
 
 @st.cache_resource(show_spinner=False)
+@_kept()
 @_shared
 def _softmax_curve() -> dict[str, np.ndarray]:
     return _softmax_curve_job().future.result()
@@ -398,6 +480,7 @@ def softmax_learning_curve() -> dict[str, np.ndarray]:
 
 
 @st.cache_resource(show_spinner="Learning curve for naive Bayes…", max_entries=32)
+@_kept(max_entries=32)
 @_shared
 def bernoulli_learning_curve(settings: Settings) -> dict[str, np.ndarray]:
     """Naive Bayes (these settings) test accuracy over the same sizes and seeds (about a second)."""
@@ -434,6 +517,7 @@ class GaussianMnist:
 
 
 @st.cache_resource(show_spinner=False)
+@_kept()
 @_shared
 def iris() -> Iris:
     features, labels, class_names = load_iris()
@@ -441,6 +525,7 @@ def iris() -> Iris:
 
 
 @st.cache_resource(show_spinner="Fitting Gaussian naive Bayes on MNIST and scoring 13 var_smoothing values…")
+@_kept(key=lambda data_dir, _splits: (data_dir,))
 @_shared
 def _gaussian_mnist(data_dir: str, _splits: MnistSplits) -> GaussianMnist:
     train = _splits.train_images.reshape(len(_splits.train_images), -1) / 255.0
@@ -457,11 +542,13 @@ def gaussian_mnist(splits: MnistSplits) -> GaussianMnist:
 
 
 @st.cache_resource(show_spinner=False)
+@_kept()
 def _sms_load(data_dir: str) -> jobs.BackgroundJob:
     return jobs.BackgroundJob(lambda progress: spam.load_sms(data_dir, progress=progress)).start("nbcore-sms")
 
 
 @st.cache_resource(show_spinner=False)
+@_kept()
 @_shared
 def _sms(data_dir: str) -> tuple[tuple[str, ...], np.ndarray]:
     texts, labels = _sms_load(data_dir).future.result()
@@ -480,6 +567,7 @@ def sms() -> tuple[tuple[str, ...], np.ndarray]:
 
 
 @st.cache_resource(show_spinner="Splitting, counting words and tuning k on the held-out messages…")
+@_kept()
 @_shared
 def _spam_experiments(data_dir: str) -> dict[str, spam.SpamExperiment]:
     texts, labels = _sms(data_dir)
@@ -498,6 +586,7 @@ from nbcore import lesson  # noqa: E402
 
 
 @st.cache_resource(show_spinner="Multiplying 784 probabilities for every test image…", max_entries=32)
+@_kept(max_entries=32)
 @_shared
 def lesson_underflow(settings: Settings) -> dict[str, int]:
     """For the test images: how many products of p(xᵢ | true digit) become 0.0 in float32 and float64."""
@@ -506,6 +595,7 @@ def lesson_underflow(settings: Settings) -> dict[str, int]:
 
 
 @st.cache_resource(show_spinner="Classifying every test image from its top half…", max_entries=32)
+@_kept(max_entries=32)
 def lesson_top_half_accuracy(settings: Settings) -> float:
     """Test accuracy of naive Bayes (these settings) that sees only the top 14 rows of each image."""
     feats, splits = features(settings.threshold), _loaded()
@@ -514,6 +604,7 @@ def lesson_top_half_accuracy(settings: Settings) -> float:
 
 
 @st.cache_resource(show_spinner=False, max_entries=40)
+@_kept(max_entries=40)
 @_shared
 def lesson_neighbour_dependence(threshold: int, digit: int) -> np.ndarray:
     """(28, 28): how much a pixel's ink raises its right neighbour's chance of ink, in training images of ``digit``."""
@@ -525,6 +616,7 @@ from lab.gallery import ClassGallery  # noqa: E402  (kept with its section: the 
 
 
 @st.cache_resource(show_spinner=False)
+@_kept()
 def class_gallery() -> ClassGallery:
     """The server's one class gallery, shared by every session (bounded in drawings, codes and time)."""
     return ClassGallery()

@@ -4,22 +4,58 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 
 from .data import MnistDataError
 from .softmax import PRESETS
 
 
+MAX_PSEUDO_COUNT = 1e6  # far above any useful smoothing, far below where n + alpha + beta loses precision
+MAX_SEED = 2**32 - 1  # numpy's legacy seed range
+MAX_REPEATS = 1000
+
+
+def _number_in(low: float, high: float, integer: bool = False):
+    """An argparse ``type``: a finite number (an integer if asked) in [low, high], else a usage error saying so."""
+    def parse(text: str):
+        try:
+            value = int(text) if integer else float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not {'an integer' if integer else 'a number'}") from None
+        if not (math.isfinite(value) and low <= value <= high):
+            raise argparse.ArgumentTypeError(f"{text} is outside {low:g}..{high:g}")
+        return value
+    return parse
+
+
+def _json_safe(value):
+    """``value`` with non-finite floats as null (JSON has no -Infinity), numpy scalars as Python numbers."""
+    if isinstance(value, dict):
+        return {key: _json_safe(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_safe(item) for item in value]
+    if hasattr(value, "item") and not isinstance(value, (str, bytes)):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
 def _add_evaluate(commands) -> None:
     parser = commands.add_parser("evaluate", help="train on 60k MNIST images, evaluate on the 10k test images")
     parser.add_argument("--model", choices=["bernoulli", "softmax"], default="bernoulli")
-    parser.add_argument("--threshold", type=int, default=128, help="binarize: pixel >= T is ink (default 128)")
+    parser.add_argument("--threshold", type=_number_in(0, 256, integer=True), default=128,
+                        help="binarize: pixel >= T is ink, 0..256 (default 128)")
     parser.add_argument("--prior", choices=["empirical", "uniform"], default="empirical")
-    parser.add_argument("--alpha", type=float, default=1.0, help="pseudo-count for 'pixel on' (default 1)")
-    parser.add_argument("--beta", type=float, default=None, help="pseudo-count for 'pixel off' (default: alpha)")
+    parser.add_argument("--alpha", type=_number_in(0, MAX_PSEUDO_COUNT), default=1.0,
+                        help="pseudo-count for 'pixel on', 0..1e6 (default 1)")
+    parser.add_argument("--beta", type=_number_in(0, MAX_PSEUDO_COUNT), default=None,
+                        help="pseudo-count for 'pixel off', 0..1e6 (default: alpha)")
     parser.add_argument("--preset", choices=list(PRESETS), default="default",
                         help="softmax: training recipe (default: 'default'); always trained now, never cached")
-    parser.add_argument("--seed", type=int, default=0, help="softmax: seed of the minibatch shuffling (default 0)")
+    parser.add_argument("--seed", type=_number_in(0, MAX_SEED, integer=True), default=0,
+                        help="softmax: seed of the minibatch shuffling, 0..2**32-1 (default 0)")
     parser.add_argument("--deskew", action="store_true",
                         help="deskew every training and test image first (second moments, nbcore.deskew)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -57,10 +93,11 @@ def main(argv: list[str] | None = None) -> int:
                                      "both polarities; models trained on MNIST (needs scikit-learn)")
     handwriting.add_argument("--limit", type=int, default=None, help="only the first N digits (default: all 1,797)")
     bench = commands.add_parser("bench", help="time nbcore against scikit-learn on the same input")
-    bench.add_argument("--repeats", type=int, default=7)
+    bench.add_argument("--repeats", type=_number_in(1, MAX_REPEATS, integer=True), default=7, help="1..1000")
     bench_softmax = commands.add_parser(
         "bench-softmax", help="our default softmax regression against scikit-learn's LogisticRegression()")
-    bench_softmax.add_argument("--repeats", type=int, default=3, help="fits of ours; the median time is reported")
+    bench_softmax.add_argument("--repeats", type=_number_in(1, MAX_REPEATS, integer=True), default=3,
+                               help="fits of ours, 1..1000; the median time is reported")
     args = parser.parse_args(argv)
     try:
         if args.command == "prepare":
@@ -87,11 +124,11 @@ def main(argv: list[str] | None = None) -> int:
             run_bench_softmax(repeats=args.repeats)
             return 0
         result = _run_evaluate(args)
-    except (MnistDataError, ValueError) as error:
+    except (MnistDataError, ValueError, OSError) as error:  # OSError: nbcore.files.FileProblem sentences
         print(f"error: {error}", file=sys.stderr)
         return 2
     if args.json:
-        print(json.dumps(result))
+        print(json.dumps(_json_safe(result), allow_nan=False))
     else:
         width = max(map(len, result))
         for key, value in result.items():

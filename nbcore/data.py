@@ -7,7 +7,7 @@ Layouts understood in the data directory ``root``:
 * torchvision's own ``root/MNIST/raw`` folder, with ``.gz`` and/or extracted files.
 
 Whatever is found is extracted into ``root/MNIST/raw`` (torchvision's layout)
-through a temporary name and an atomic rename, and every extracted file is
+through a temporary name and an atomic rename (``nbcore.files``), and every extracted file is
 checked against the official md5 of its uncompressed content before torchvision
 reads it. Only when no copy exists is anything downloaded.
 """
@@ -17,13 +17,13 @@ from __future__ import annotations
 import gzip
 import hashlib
 import os
-import tempfile
-import zipfile
 import zlib
 from pathlib import Path
 from typing import Callable
 
 import numpy as np
+
+from . import files as nbfiles
 
 # Uncompressed file name -> official md5 of its content.
 MNIST_MD5 = {
@@ -60,8 +60,9 @@ def raw_folder(root: Path) -> Path:
 
 
 def md5_of(path: Path) -> str:
+    """md5 (hex) of a regular file's bytes; FileNotFoundError, or FileProblem (an OSError) with a sentence."""
     digest = hashlib.md5()
-    with open(path, "rb") as handle:
+    with nbfiles.open_regular(path) as handle:
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
@@ -75,54 +76,62 @@ def _fix_hint(root: Path) -> str:
 
 
 def _extract_verified(source_gz: Path, target: Path, expected_md5: str) -> None:
-    """Decompress ``source_gz`` to ``target`` atomically, only if the content's md5 matches."""
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
-    except OSError as error:
-        raise MnistDataError(
-            f"Cannot write to {target.parent} ({error.strerror}). Set NBCORE_DATA_DIR to a writable "
-            "directory; the MNIST files are copied and extracted there."
-        ) from error
-    temporary = Path(temporary_name)
-    digest = hashlib.md5()
-    try:
-        with os.fdopen(handle, "wb") as out, gzip.open(source_gz, "rb") as compressed:
-            for block in iter(lambda: compressed.read(1 << 20), b""):
-                digest.update(block)
-                out.write(block)
+    """Decompress ``source_gz`` to ``target`` atomically, only if the content's md5 matches.
+
+    A bad ``.gz`` (truncated, not gzip, wrong content) says "truncated or corrupted"; a full
+    disk or a read-only folder says so (the ``.gz`` is fine then, and is never deleted).
+    """
+    def decompress(out) -> None:
+        digest = hashlib.md5()
+        try:
+            with nbfiles.open_regular(source_gz) as raw, gzip.open(raw, "rb") as compressed:
+                for block in iter(lambda: compressed.read(1 << 20), b""):  # write errors pass up: disk full
+                    digest.update(block)
+                    out.write(block)
+        except nbfiles.FileProblem as error:
+            raise MnistDataError(str(error)) from error
+        except (EOFError, gzip.BadGzipFile, zlib.error) as error:
+            raise MnistDataError(
+                f"{source_gz} is truncated or corrupted ({error}). {_fix_hint(source_gz.parent)}") from error
         if digest.hexdigest() != expected_md5:
             raise MnistDataError(
                 f"{source_gz} is not the official MNIST file: the md5 of its content is "
                 f"{digest.hexdigest()}, expected {expected_md5}. {_fix_hint(source_gz.parent)}"
             )
-        os.replace(temporary, target)
-    except (OSError, EOFError, gzip.BadGzipFile, zlib.error) as error:
-        raise MnistDataError(
-            f"{source_gz} is truncated or corrupted ({error}). {_fix_hint(source_gz.parent)}"
-        ) from error
-    finally:
-        temporary.unlink(missing_ok=True)
+
+    try:
+        nbfiles.write_atomically(target, decompress)
+    except nbfiles.FileProblem as error:
+        raise MnistDataError(f"Could not extract {source_gz.name}: {error}") from error
+
+
+def _is_verified(path: Path, expected_md5: str) -> bool:
+    """Whether ``path`` is a regular file with this md5; False when missing; MnistDataError for odd entries."""
+    try:
+        return md5_of(path) == expected_md5
+    except FileNotFoundError:
+        return False
+    except OSError as error:
+        raise MnistDataError(str(error)) from error
 
 
 def _ensure_file(root: Path, name: str) -> bool:
-    """Make ``raw/name`` exist and verified; False when no copy of it is anywhere in ``root``."""
+    """Make ``raw/name`` exist and verified; False when no copy of it is anywhere in ``root``.
+
+    A wrong extracted file is replaced (atomically) from a ``.gz``; without one it is left
+    where it is and named in the error: it may be someone's source file, not ours to delete.
+    """
     target = raw_folder(root) / name
     expected = MNIST_MD5[name]
-    if target.exists():
-        if md5_of(target) == expected:
-            return True
-        try:  # a bad extracted file must never count as valid later
-            target.unlink()
-        except OSError as error:
-            raise MnistDataError(
-                f"{target} is corrupted (wrong md5) and cannot be removed ({error.strerror}). "
-                f"{_fix_hint(root)}"
-            ) from error
+    if _is_verified(target, expected):
+        return True
     for candidate in (root / f"{name}.gz", raw_folder(root) / f"{name}.gz"):
-        if candidate.exists():
+        if os.path.lexists(candidate):
             _extract_verified(candidate, target, expected)
             return True
+    if os.path.lexists(target):
+        raise MnistDataError(f"{target} is not the official MNIST file (wrong md5). Delete it and put the four "
+                             f"MNIST *-ubyte.gz files in {root}, or point NBCORE_DATA_DIR at a folder that has them.")
     return False
 
 
@@ -134,6 +143,9 @@ def ensure_mnist(root: Path | None = None, download: bool = True,
     Raises MnistDataError with a fix-it message on any failure.
     """
     root = Path(root) if root is not None else default_data_dir()
+    # what killed runs left behind
+    nbfiles.remove_stale_temporaries(raw_folder(root), MNIST_MD5)
+    nbfiles.remove_stale_temporaries(decoded_cache_path(root, True).parent, ("train.npz", "t10k.npz"))
     names = list(MNIST_MD5)
     for done, name in enumerate(names):
         if progress:
@@ -196,36 +208,42 @@ def _source_md5(train: bool) -> np.ndarray:
     return np.array([MNIST_MD5[name] for name in SPLIT_FILES[train]])
 
 
+def _decoded_spec(train: bool) -> nbfiles.ArraySpec:
+    """The decoded cache's arrays: uint8 images (n, 28, 28), uint8 labels (n,), the source files' md5s."""
+    source = _source_md5(train)
+    return {"images": (np.uint8, (None, 28, 28)), "labels": (np.uint8, (None,)),
+            "source_md5": (source.dtype, source.shape)}
+
+
 def _read_decoded(path: Path, train: bool) -> tuple[np.ndarray, np.ndarray] | None:
-    """The cached arrays if the file is whole (zip CRC), of the right shapes and from the official files."""
+    """The cached arrays, if the file holds exactly what ``_write_decoded`` wrote for these source files.
+
+    None when there is no cache or it is damaged (removed then, if the folder allows:
+    the caller decodes again and rewrites it); MnistDataError when ``path`` is an odd entry.
+    """
     try:
-        with np.load(path, allow_pickle=False) as stored:
-            images, labels, source = stored["images"], stored["labels"], stored["source_md5"]
+        arrays = nbfiles.read_checked_arrays(path, _decoded_spec(train))
     except FileNotFoundError:
         return None
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
-        path.unlink(missing_ok=True)  # damaged: decode again
+    except nbfiles.DamagedFileError:
+        nbfiles.discard_damaged(path)
         return None
-    well_formed = (images.dtype == np.uint8 and labels.dtype == np.uint8 and images.shape[1:] == (28, 28)
-                   and labels.shape == images.shape[:1])
-    return (images, labels) if well_formed and np.array_equal(source, _source_md5(train)) else None
+    except OSError as error:
+        raise MnistDataError(str(error)) from error
+    images, labels = arrays["images"], arrays["labels"]
+    if labels.shape != images.shape[:1] or not np.array_equal(arrays["source_md5"], _source_md5(train)):
+        nbfiles.discard_damaged(path)
+        return None
+    return images, labels
 
 
-def _write_decoded(path: Path, train: bool, images: np.ndarray, labels: np.ndarray) -> None:
-    """Best effort: a read-only data directory just means every start decodes with torchvision."""
+def _write_decoded(path: Path, train: bool, images: np.ndarray, labels: np.ndarray) -> str | None:
+    """Best effort: None when written, else why not (a read-only or full disk means decoding at every start)."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=".npz", dir=path.parent)
-    except OSError:
-        return
-    try:
-        with os.fdopen(handle, "wb") as out:
-            np.savez(out, images=images, labels=labels, source_md5=_source_md5(train))
-        os.replace(temporary, path)
-    except OSError:
-        pass
-    finally:
-        Path(temporary).unlink(missing_ok=True)
+        nbfiles.write_checked_arrays(path, {"images": images, "labels": labels, "source_md5": _source_md5(train)})
+    except OSError as error:
+        return str(error)
+    return None
 
 
 def load_mnist(train: bool, root: Path | None = None, download: bool = True,
@@ -234,8 +252,9 @@ def load_mnist(train: bool, root: Path | None = None, download: bool = True,
 
     Returns ``(images, labels)``: uint8 arrays of shape (n, 28, 28) and (n,),
     n = 60,000 for ``train=True`` and 10,000 otherwise. The source files are md5-checked on
-    every call; the decoded arrays are kept in ``MNIST/nbcore/*.npz`` (checked by the zip's
-    CRC) so that later calls skip importing torchvision, which takes seconds.
+    every call; the decoded arrays are kept in ``MNIST/nbcore/*.npz`` (each array checked
+    against its stored sha256, see ``nbcore.files``) so that later calls skip importing
+    torchvision, which takes seconds; a damaged cache is decoded again and rewritten.
     """
     return _load((train,), root, download, progress)
 

@@ -3,30 +3,29 @@
 One file per (preset, seed, hyperparameters, training data):
 ``<cache_dir>/softmax-<sha256 of the key>.npz``, ``cache_dir`` defaulting to
 ``default_data_dir() / "models"``. The file holds ``coef`` float32 (10, n_features),
-``intercept`` float32 (10,), ``meta`` (JSON text: the key and the original
-``fit_seconds``) and ``payload_md5`` over those three; it is read with
-``allow_pickle=False``. A file that cannot be read, fails the checksum, or has
-the wrong key, shapes or dtypes counts as corrupt: the model is retrained and
-the file rewritten. Files are written to a temporary name and renamed into
-place (``os.replace``). When the directory is not writable nothing is cached
-and nothing fails.
+``intercept`` float32 (10,), ``meta`` (UTF-8 JSON bytes: the key and the original
+``fit_seconds``) and the sha256 of each (``nbcore.files.write_checked_arrays``); it is
+read with ``allow_pickle=False``. A file that cannot be read, fails a digest, or has the
+wrong key, shapes or dtypes counts as corrupt: the model is retrained and the file
+rewritten. Files are written to a temporary name and renamed into place. When the
+directory is not writable or the disk is full nothing is cached and nothing fails; a
+directory, FIFO or device in the file's place is never opened (the model is trained).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
 
+from . import files as nbfiles
 from .data import ProgressCallback, default_data_dir
 from .softmax import SoftmaxRegression
 
-CACHE_FORMAT = 1  # bump when the file layout or the training code changes what a key means
+CACHE_FORMAT = 2  # bump when the file layout or the training code changes what a key means
 
 
 class CacheFileError(ValueError):
@@ -60,63 +59,42 @@ def cache_file(cache_dir: Path, key: dict) -> Path:
     return Path(cache_dir) / f"softmax-{key_hash}.npz"
 
 
-def _payload_md5(coef: np.ndarray, intercept: np.ndarray, meta_text: str) -> str:
-    digest = hashlib.md5()
-    for part in (coef.dtype.str, str(coef.shape), coef.tobytes(), intercept.dtype.str, str(intercept.shape),
-                 intercept.tobytes(), meta_text):
-        digest.update(part.encode() if isinstance(part, str) else part)
-    return digest.hexdigest()
+def _weights_spec(n_features: int) -> nbfiles.ArraySpec:
+    n_classes = SoftmaxRegression.n_classes
+    return {"coef": (np.float32, (n_classes, n_features)), "intercept": (np.float32, (n_classes,)),
+            "meta": (np.uint8, (None,))}
 
 
 def read_weights(path: Path, key: dict, n_features: int) -> tuple[np.ndarray, np.ndarray, float]:
     """(coef (10, n_features), intercept (10,), fit_seconds) from ``path``.
 
-    FileNotFoundError when there is no file; CacheFileError when it is not valid for ``key``.
+    FileNotFoundError when there is no file; CacheFileError when it is not valid for ``key``
+    (damaged: see ``nbcore.files.read_checked_arrays``); other OSErrors (an odd entry, no
+    permission) as ``nbcore.files.FileProblem`` with a fix-it sentence.
     """
     try:
-        archive = np.load(path, allow_pickle=False)
-        if not isinstance(archive, np.lib.npyio.NpzFile):
-            raise CacheFileError("not an .npz archive")
-        with archive:
-            coef, intercept = archive["coef"], archive["intercept"]
-            meta_text, stored_md5 = str(archive["meta"][()]), str(archive["payload_md5"][()])
-    except (FileNotFoundError, CacheFileError):
-        raise
-    except Exception as error:  # a damaged archive or .npy header fails in many ways (e.g. tokenize.TokenError)
-        raise CacheFileError(f"unreadable ({type(error).__name__}: {error})") from error
-    if _payload_md5(coef, intercept, meta_text) != stored_md5:
-        raise CacheFileError("payload checksum mismatch")
+        arrays = nbfiles.read_checked_arrays(path, _weights_spec(n_features))
+    except nbfiles.DamagedFileError as error:
+        raise CacheFileError(str(error)) from error
     try:
-        meta = json.loads(meta_text)
+        meta = json.loads(arrays["meta"].tobytes().decode("utf-8"))
         fit_seconds = float(meta["fit_seconds"])
+        stored_key = meta["key"]
     except (ValueError, KeyError, TypeError) as error:
         raise CacheFileError(f"bad metadata ({error})") from error
-    if meta.get("key") != key:
+    if stored_key != key:
         raise CacheFileError("written for other settings or data")
-    n_classes = SoftmaxRegression.n_classes
-    if coef.shape != (n_classes, n_features) or intercept.shape != (n_classes,):
-        raise CacheFileError(f"wrong shapes {coef.shape}, {intercept.shape}")
-    if coef.dtype != np.float32 or intercept.dtype != np.float32:
-        raise CacheFileError(f"wrong dtypes {coef.dtype}, {intercept.dtype}")
+    coef, intercept = arrays["coef"], arrays["intercept"]
     if not (np.all(np.isfinite(coef)) and np.all(np.isfinite(intercept))):
         raise CacheFileError("non-finite weights")
     return coef, intercept, fit_seconds
 
 
 def write_weights(path: Path, key: dict, model: SoftmaxRegression, fit_seconds: float) -> None:
-    """Write the model's weights to ``path`` atomically (temporary file + os.replace); OSError on failure."""
+    """Write the model's weights to ``path`` atomically (``nbcore.files``); FileProblem (an OSError) on failure."""
     meta_text = json.dumps({"key": key, "fit_seconds": fit_seconds}, sort_keys=True)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
-    try:
-        with os.fdopen(handle, "wb") as out:
-            np.savez(out, coef=model.coef_, intercept=model.intercept_, meta=np.array(meta_text),
-                     payload_md5=np.array(_payload_md5(model.coef_, model.intercept_, meta_text)))
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary_name, path)
-    finally:
-        Path(temporary_name).unlink(missing_ok=True)
+    nbfiles.write_checked_arrays(path, {"coef": model.coef_, "intercept": model.intercept_,
+                                        "meta": np.frombuffer(meta_text.encode("utf-8"), dtype=np.uint8)})
 
 
 def load_or_train_softmax(images, labels, preset: str = "default", seed: int = 0, cache_dir: Path | None = None,
@@ -140,12 +118,17 @@ def load_or_train_softmax(images, labels, preset: str = "default", seed: int = 0
     key = cache_key(model, checksum)
     path = cache_file(Path(cache_dir) if cache_dir is not None else default_data_dir() / "models", key)
     info = {"cache": "miss", "fit_seconds": None, "path": str(path), "saved": False, "error": None}
+    leave_in_place = False  # an odd entry or an unreadable file nbcore may not have made
+    nbfiles.remove_stale_temporaries(path.parent, ("softmax-*.npz",))
     try:
         coef, intercept, fit_seconds = read_weights(path, key, n_features)
     except FileNotFoundError:
         pass
     except CacheFileError as error:
         info.update(cache="corrupt", error=f"{path.name}: {error}")
+    except OSError as error:  # an odd entry or no permission: train, and say why the file was not used
+        info.update(cache="corrupt", error=str(error))
+        leave_in_place = True
     else:
         model.coef_, model.intercept_, model.n_features_in_ = coef, intercept, n_features
         info.update(cache="hit", fit_seconds=fit_seconds)
@@ -153,10 +136,12 @@ def load_or_train_softmax(images, labels, preset: str = "default", seed: int = 0
     started = time.perf_counter()
     model.fit(images, labels, progress=progress)
     info["fit_seconds"] = time.perf_counter() - started
+    if leave_in_place:
+        return model, info
     try:
         write_weights(path, key, model, info["fit_seconds"])
         info["saved"] = True
-    except OSError as error:
-        not_saved = f"not cached: cannot write {path} ({error.strerror or error})"
+    except OSError as error:  # nbcore.files.FileProblem: disk full, read-only folder, ...
+        not_saved = f"not cached: {error}"
         info["error"] = f"{info['error']}; {not_saved}" if info["error"] else not_saved
     return model, info

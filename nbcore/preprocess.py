@@ -30,7 +30,11 @@ INK_LEVEL = 0.1  # fraction of 255 above which a pixel counts as ink for the bou
 MIN_CONTRAST = 40  # ink less bright than this over the background means "blank"
 PNG_DATA_URL = "data:image/png;base64,"
 MAX_CANVAS_SIDE = 2048  # px; the app's canvas is 280
-MAX_CANVAS_URL_CHARS = 4 * MAX_CANVAS_SIDE * MAX_CANVAS_SIDE  # generous for a PNG of that size
+# The largest value the app's 280x280 canvas can send (#18): an incompressible RGBA PNG is its rows
+# (a filter byte + 4 bytes per pixel) plus zlib/chunk overhead well under 16 kB, base64-encoded.
+CANVAS_BITMAP_SIDE = 280  # lab/canvas.py's SIZE: the canvas's bitmap, whatever its CSS size
+MAX_CANVAS_PNG_BYTES = CANVAS_BITMAP_SIDE * (1 + 4 * CANVAS_BITMAP_SIDE) + 16_384
+MAX_CANVAS_URL_CHARS = len(PNG_DATA_URL) + 4 * -(-MAX_CANVAS_PNG_BYTES // 3)
 
 
 class ImageInputError(ValueError):
@@ -54,10 +58,7 @@ def ink_from_canvas_png(data_url: str) -> np.ndarray:
 
     Raises ImageInputError for anything else (the URL comes from the browser, so it is checked).
     """
-    if not isinstance(data_url, str) or not data_url.startswith(PNG_DATA_URL):
-        raise ImageInputError("The canvas sent something that is not a PNG drawing.")
-    if len(data_url) > MAX_CANVAS_URL_CHARS:
-        raise ImageInputError("The canvas sent a drawing too large to process.")
+    check_canvas_value(data_url)
     try:
         image = Image.open(io.BytesIO(base64.b64decode(data_url[len(PNG_DATA_URL):], validate=True)))
         if image.format != "PNG" or max(image.size) > MAX_CANVAS_SIDE:
@@ -65,9 +66,22 @@ def ink_from_canvas_png(data_url: str) -> np.ndarray:
         rgba = np.asarray(image.convert("RGBA"))
     except ImageInputError:
         raise
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as error:  # a forged header
+        raise ImageInputError("The canvas sent a drawing too large to process.") from error
     except (binascii.Error, UnidentifiedImageError, OSError, ValueError, SyntaxError, EOFError) as error:
         raise ImageInputError(f"The canvas sent a damaged drawing ({error}).") from error
     return ink_from_canvas(rgba)
+
+
+def check_canvas_value(data_url) -> None:
+    """ImageInputError unless ``data_url`` is a PNG data URL no longer than the 280x280 canvas can send.
+
+    Checked before anything is decoded: a visitor's script can send any value in the canvas's place.
+    """
+    if not isinstance(data_url, str) or not data_url.startswith(PNG_DATA_URL):
+        raise ImageInputError("The canvas sent something that is not a PNG drawing.")
+    if len(data_url) > MAX_CANVAS_URL_CHARS:
+        raise ImageInputError("The canvas sent a drawing too large to process.")
 
 
 def ink_from_upload(data: bytes) -> np.ndarray:

@@ -19,19 +19,22 @@ k > 0 is Laplace's smoothing strength ("pretend every outcome was seen k more ti
 
 from __future__ import annotations
 
+import hashlib
+import io
 import os
 import re
-import tempfile
 import urllib.error
 import urllib.request
 import zipfile
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from .data import ProgressCallback, default_data_dir, md5_of
+from . import files as nbfiles
+from .data import ProgressCallback, default_data_dir
 from .naive_bayes import PRIORS, BaseNaiveBayes, check_labels, check_number
 
 SMS_FILE = "SMSSpamCollection"
@@ -58,19 +61,14 @@ def _fix_hint(root: Path) -> str:
             f"or point NBCORE_DATA_DIR at a folder that has it.")
 
 
-def read_sms(path: Path) -> tuple[list[str], np.ndarray]:
-    """Parse ``label<TAB>text`` lines: (texts, int64 labels (n,) with 0 = ham, 1 = spam).
-
-    Raises SpamDataError naming the first bad line (no tab, unknown label, not UTF-8).
-    """
+def _parse_sms(content: bytes, path: Path) -> tuple[list[str], np.ndarray]:
+    """Parse ``label<TAB>text`` lines of ``path``'s bytes: (texts, int64 labels (n,), 0 = ham, 1 = spam)."""
     try:
-        content = Path(path).read_text(encoding="utf-8")
+        text_content = content.decode("utf-8")
     except UnicodeDecodeError as error:
         raise SpamDataError(f"{path} is not UTF-8 text ({error}). {_fix_hint(Path(path).parent)}") from error
-    except OSError as error:
-        raise SpamDataError(f"Cannot read {path} ({error.strerror}). {_fix_hint(Path(path).parent)}") from error
     texts, labels = [], []
-    for number, line in enumerate(content.splitlines(), start=1):
+    for number, line in enumerate(text_content.splitlines(), start=1):
         label, tab, text = line.partition("\t")
         if not tab or label not in LABEL_NAMES:
             raise SpamDataError(f"{path}, line {number}, is not 'ham<TAB>text' or 'spam<TAB>text': "
@@ -80,17 +78,41 @@ def read_sms(path: Path) -> tuple[list[str], np.ndarray]:
     return texts, np.array(labels, dtype=np.int64)
 
 
-def verify_sms(path: Path) -> None:
+def _read_bytes(path: Path) -> bytes:
+    """The bytes of a regular file (a directory, FIFO or device is refused unopened); SpamDataError if unreadable."""
+    try:
+        with nbfiles.open_regular(path) as handle:
+            return handle.read()
+    except FileNotFoundError as error:
+        raise SpamDataError(f"{path} is missing. {_fix_hint(Path(path).parent)}") from error
+    except OSError as error:
+        raise SpamDataError(f"{error} {_fix_hint(Path(path).parent)}") from error
+
+
+def read_sms(path: Path) -> tuple[list[str], np.ndarray]:
+    """Parse ``label<TAB>text`` lines: (texts, int64 labels (n,) with 0 = ham, 1 = spam).
+
+    Raises SpamDataError naming the first bad line (no tab, unknown label, not UTF-8), or why
+    the file cannot be read.
+    """
+    return _parse_sms(_read_bytes(Path(path)), Path(path))
+
+
+def _verify_content(content: bytes, path: Path) -> None:
     """Check md5, then that the lines parse and the label counts are 4,827 ham / 747 spam; SpamDataError if not."""
-    path = Path(path)
-    actual = md5_of(path)
+    actual = hashlib.md5(content).hexdigest()
     if actual != SMS_MD5:
         raise SpamDataError(f"{path} is not the original SMS Spam Collection: its md5 is {actual}, "
                             f"expected {SMS_MD5}. Delete it. {_fix_hint(path.parent)}")
-    _, labels = read_sms(path)
+    _, labels = _parse_sms(content, path)
     counts = {name: int(np.sum(labels == index)) for index, name in enumerate(LABEL_NAMES)}
     if counts != SMS_LABEL_COUNTS:
         raise SpamDataError(f"{path} has {counts}, expected {SMS_LABEL_COUNTS}. {_fix_hint(path.parent)}")
+
+
+def verify_sms(path: Path) -> None:
+    """Check md5, then that the lines parse and the label counts are 4,827 ham / 747 spam; SpamDataError if not."""
+    _verify_content(_read_bytes(Path(path)), Path(path))
 
 
 def ensure_sms(root: Path | None = None, download: bool = True,
@@ -103,7 +125,8 @@ def ensure_sms(root: Path | None = None, download: bool = True,
     """
     root = Path(root) if root is not None else default_data_dir()
     target = root / SMS_FILE
-    if target.exists():
+    nbfiles.remove_stale_temporaries(root, (SMS_FILE,))
+    if os.path.lexists(target):
         if progress:
             progress(0.0, f"Checking {target}")
         verify_sms(target)
@@ -117,32 +140,22 @@ def ensure_sms(root: Path | None = None, download: bool = True,
 
 
 def _download_and_extract(root: Path, target: Path, progress: ProgressCallback | None) -> None:
+    """Fetch the zip into memory (about 200 kB), verify the member, write it through ``nbcore.files``."""
+    archive = io.BytesIO()
+    _download(SMS_URL, archive, root, progress)
+    if progress:
+        progress(0.95, f"Extracting {SMS_FILE}")
     try:
-        root.mkdir(parents=True, exist_ok=True)
-        zip_handle, zip_name = tempfile.mkstemp(prefix=".sms.", suffix=".zip.part", dir=root)
-        file_handle, file_name = tempfile.mkstemp(prefix=f".{SMS_FILE}.", suffix=".part", dir=root)
+        with zipfile.ZipFile(archive) as bundle:
+            content = bundle.read(SMS_FILE)
+    except (zipfile.BadZipFile, KeyError, OSError, EOFError, zlib.error) as error:
+        raise SpamDataError(f"The download from {SMS_URL} is not a zip holding {SMS_FILE} ({error}). "
+                            f"{_fix_hint(root)}") from error
+    _verify_content(content, target)
+    try:
+        nbfiles.write_atomically(target, lambda out: out.write(content))
     except OSError as error:
-        raise SpamDataError(f"Cannot write to {root} ({error.strerror}). Set NBCORE_DATA_DIR to a "
-                            "writable directory.") from error
-    os.close(file_handle)
-    archive, extracted = Path(zip_name), Path(file_name)
-    try:
-        with os.fdopen(zip_handle, "wb") as out:
-            _download(SMS_URL, out, root, progress)
-        if progress:
-            progress(0.95, f"Extracting {SMS_FILE}")
-        try:
-            with zipfile.ZipFile(archive) as bundle, bundle.open(SMS_FILE) as member, open(extracted, "wb") as out:
-                for block in iter(lambda: member.read(1 << 20), b""):
-                    out.write(block)
-        except (zipfile.BadZipFile, KeyError, OSError) as error:
-            raise SpamDataError(f"The download from {SMS_URL} is not a zip holding {SMS_FILE} ({error}). "
-                                f"{_fix_hint(root)}") from error
-        verify_sms(extracted)
-        os.replace(extracted, target)
-    finally:
-        archive.unlink(missing_ok=True)
-        extracted.unlink(missing_ok=True)
+        raise SpamDataError(f"Could not save {SMS_FILE}: {error}") from error
 
 
 def _download(url: str, out, root: Path, progress: ProgressCallback | None) -> None:

@@ -17,6 +17,7 @@ import pytest
 from idx_fixtures import FILE_NAMES, SyntheticMnist, make_synthetic_mnist, md5_hex, write_gz
 
 import nbcore.data as data
+import nbcore.files
 from nbcore import MnistDataError, default_data_dir, ensure_mnist, load_mnist, load_mnist_splits
 from nbcore.data import decoded_cache_path
 from tests.conftest import REPO, require
@@ -206,13 +207,14 @@ def test_corrupted_extracted_file_is_replaced_from_the_gz(tmp_path, synthetic):
     assert md5_hex(extracted.read_bytes()) == synthetic.md5["t10k-images-idx3-ubyte"]
 
 
-def test_corrupted_extracted_file_without_gz_is_removed_and_reported_missing(tmp_path, synthetic):
+def test_corrupted_extracted_file_without_gz_is_kept_and_reported(tmp_path, synthetic):
+    # #18: nbcore never deletes a source file it did not make (this one came without a .gz)
     synthetic.write(tmp_path, "raw-extracted")
     extracted = tmp_path / "MNIST" / "raw" / "train-labels-idx1-ubyte"
     extracted.write_bytes(extracted.read_bytes()[:-1])
-    with pytest.raises(MnistDataError, match="train-labels-idx1-ubyte is missing"):
+    with pytest.raises(MnistDataError, match="train-labels-idx1-ubyte is not the official MNIST file"):
         ensure_mnist(tmp_path, download=False)
-    assert not extracted.exists()
+    assert extracted.exists()
 
 
 def test_interrupted_extraction_leaves_no_valid_looking_file(tmp_path, synthetic, monkeypatch):
@@ -321,7 +323,7 @@ def test_unwritable_directory_simulated(tmp_path, synthetic, monkeypatch):
     def denied(*args, **kwargs):
         raise PermissionError(errno.EACCES, "Permission denied", kwargs.get("dir"))
 
-    monkeypatch.setattr(data.tempfile, "mkstemp", denied)
+    monkeypatch.setattr(nbcore.files.tempfile, "mkstemp", denied)  # the one writer since #18
     with pytest.raises(MnistDataError) as caught:
         load_mnist(True, root=tmp_path, download=False)
     message = str(caught.value)

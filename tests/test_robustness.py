@@ -280,8 +280,7 @@ def test_every_shared_cache_returns_read_only_arrays(data_dir, quiet_streamlit):
 # -- 3. files going bad while the app runs --------------------------------------------------------
 def forget_softmax() -> None:
     """Drop the server's softmax regression from memory, as a restart would."""
-    state._softmax_training.clear()
-    state._softmax_evaluation.clear()
+    state.forget_shared(state._softmax_training, state._softmax_evaluation)
 
 
 def test_corrupted_softmax_cache_file_while_the_app_runs(data_dir, test_images, quiet_streamlit):

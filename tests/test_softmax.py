@@ -11,6 +11,7 @@ import pytest
 
 from nbcore import SoftmaxRegression, load_or_train_softmax, training_data_checksum
 from nbcore import __main__ as cli
+import nbcore.files
 from nbcore import evaluate, model_cache
 
 PUBLISHED_COURSE_NOTE = {"train": 0.8933, "test": 0.8997}
@@ -171,13 +172,11 @@ def corrupt_flipped_weight(path):
 
 
 def corrupt_wrong_shape(path):
-    """A self-consistent file (valid payload checksum) whose weights have the wrong shape."""
+    """A self-consistent file (valid digests) whose weights have the wrong shape."""
     with np.load(path) as archive:
-        arrays = dict(archive)
+        arrays = {name: archive[name] for name in ("coef", "intercept", "meta")}
     arrays["coef"] = arrays["coef"][:, :100].copy()
-    meta_text = str(arrays["meta"][()])
-    arrays["payload_md5"] = np.array(model_cache._payload_md5(arrays["coef"], arrays["intercept"], meta_text))
-    np.savez(path, **arrays)
+    nbcore.files.write_checked_arrays(path, arrays)
 
 
 def corrupt_pickled(path):
@@ -204,7 +203,7 @@ def make_read_only(tmp_path, monkeypatch):
         raise PermissionError(13, "Permission denied")
 
     def make() -> None:
-        monkeypatch.setattr(model_cache.tempfile, "mkstemp", refuse)
+        monkeypatch.setattr(nbcore.files.tempfile, "mkstemp", refuse)  # the one writer since #18
         tmp_path.chmod(0o555)
 
     yield make

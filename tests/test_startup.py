@@ -20,13 +20,11 @@ HOME = (f"import sys; sys.path.insert(0, {str(REPO)!r})\n"
 def fresh_cache(mnist_root, monkeypatch):
     """MNIST from ``mnist_root``, no splits cached in memory and no prefetch pending, before and after."""
     monkeypatch.setenv("NBCORE_DATA_DIR", str(mnist_root))
-    state._mnist_load.clear()
-    state._mnist_splits.clear()
+    state.forget_shared(state._mnist_load, state._mnist_splits)
     while startup.take_prefetched(str(mnist_root)) is not None:
         pass
     yield mnist_root
-    state._mnist_load.clear()
-    state._mnist_splits.clear()
+    state.forget_shared(state._mnist_load, state._mnist_splits)
 
 
 def counting_loader(monkeypatch, replacement=None) -> list[str]:

@@ -1,0 +1,491 @@
+"""A lecture hall at once (#16): N simulated students on the Draw page, speaking Streamlit's protocol.
+
+    python scripts/load_protocol.py [--students 30 60 120 240] [--duration 60] [--think 2 5]
+                                    [--replicas 0] [--server-cpus 1 --client-cpus 0] [--nice -10]
+    python scripts/load_protocol.py --churn 500          # sessions opened and closed, memory after
+    locust -f scripts/load_protocol.py --host http://HOST:PORT   # Locust's own UI/CLI, several machines
+
+No browser: each student is a Locust user (gevent) holding one ``devtools.streamlit_client``
+session. It opens /draw, then repeats, thinking ``--think`` seconds (uniform) after each step:
+
+  send a drawing (a canvas state recorded from Chromium, devtools/drawings.json, digits in turn)
+      -> wait for the run to finish, check the "Naive Bayes prediction" it got back;
+  move the sidebar's alpha one stop (1 -> 2, next time back) -> wait for the run;
+  press Clear -> wait for the run.
+
+For each N: a fresh server (or ``--replicas k``: k replicas behind nginx, scripts/serve_class.py),
+warmed by one visitor (MNIST loaded, models trained, both alphas), then N students spawned over
+``--spawn-seconds``; measured over ``--duration`` seconds once every student has its page:
+
+* errors: an exception, st.error, a lost connection or a run not finished within ``--timeout``;
+  wrong: predictions differing from the digit drawn (each recorded drawing was predicted right
+  in Chromium at the default settings);
+* drawing sent -> run finished, and drawing sent -> "Naive Bayes prediction" received: p50/p95/p99;
+* runs/s served (all three kinds of step), and the p95 of the alpha and Clear runs;
+* server CPU (cores, utime+stime of its process groups / wall) and RSS (sum of VmRSS) idle -> peak,
+  per student; this process's own CPU (the load generator must not be the bottleneck); the
+  machine's busy cores and load average (other work shares the machine).
+
+``--churn K``: one fresh server; K sessions each open /draw, draw once, close (``--churn-parallel``
+at a time); RSS before, after, and after Streamlit's disconnected-session TTL
+(server.disconnectedSessionTTL, 120 s by default: closed sessions are kept for reconnects in a
+TTL cache of at most 128, runtime/memory_session_storage.py, reaped only on a later write) plus
+one more session closed, which makes the cache reap.
+"""
+
+from __future__ import annotations
+
+from gevent import monkey
+
+monkey.patch_all()  # before anything imports socket/ssl/threading (locust would do it, with a warning)
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import os  # noqa: E402
+import random  # noqa: E402
+import shutil  # noqa: E402
+import signal  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+import uuid  # noqa: E402
+from dataclasses import dataclass, field  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import gevent  # noqa: E402
+import psutil  # noqa: E402
+from locust import User, events, task  # noqa: E402
+from locust.env import Environment  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "scripts"))
+
+from devtools.streamlit_client import ProtocolError, RunResult, StreamlitClient  # noqa: E402
+from tests.e2e import harness  # noqa: E402
+
+DRAWINGS = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
+PREDICTION = "Naive Bayes prediction"
+ALPHA_KEY, ALPHA_STOPS = "setting_alpha", ("1", "2")  # the default stop and the next one (lab/state.py)
+CLEAR_KEY = "draw_clear"
+TARGETS = {60: 0.300, 120: 1.0}  # students -> p95 of drawing sent -> run finished, seconds
+RSS_TARGET_MB = 2048  # at 240 students
+
+
+def percentile(values: list[float], q: float) -> float:
+    """Linear-interpolated percentile ``q`` (0-100) of ``values``; nan when empty."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    position = (len(ordered) - 1) * q / 100
+    low = int(position)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+
+
+def canvas_key(client: StreamlitClient) -> str:
+    """The Draw canvas's current key: canvas_<generation>, the highest one shown (Clear makes a new one)."""
+    keys = [key for key in client.widget_ids if key.startswith("canvas_")]
+    if not keys:
+        raise KeyError("no Draw canvas shown")
+    return max(keys, key=lambda key: int(key.split("_")[1]))
+
+
+# -- what the students record -------------------------------------------------------------------
+@dataclass
+class Sample:
+    kind: str  # "draw", "alpha", "clear"
+    sent_at: float  # time.perf_counter()
+    finished: float  # seconds, request sent -> script_finished
+    prediction: float | None = None  # seconds, request sent -> the prediction metric (draw only)
+    wrong: bool = False
+
+
+@dataclass
+class Tally:
+    """Everything the students of one phase saw; samples and errors count when sent within [start, end)."""
+
+    samples: list[Sample] = field(default_factory=list)
+    errors: list[tuple[float, str]] = field(default_factory=list)
+    connected: int = 0
+    start: float = float("inf")
+    end: float = float("inf")
+
+    def in_window(self, at: float) -> bool:
+        return self.start <= at < self.end
+
+
+TALLY = Tally()
+SETTINGS = {"think": (2.0, 5.0), "timeout": 30.0}
+
+
+class Student(User):
+    """One student at the Draw page (see the module docstring); the host is the app's URL."""
+
+    def on_start(self) -> None:
+        self.client: StreamlitClient | None = None
+        self.turn = random.randrange(len(DRAWINGS))
+        self.alpha_index = 0
+
+    def open(self) -> None:
+        # a browser carries nginx's routing cookie; a fresh random one here routes like a new visitor
+        self.client = StreamlitClient(self.host, timeout=SETTINGS["timeout"], origin=self.host,
+                                      cookie=f"nb_replica={uuid.uuid4().hex}")
+        run = self.client.connect(page="draw")
+        self.report("open", run)
+        TALLY.connected += 1
+        self.alpha_index = 0
+
+    def report(self, name: str, run: RunResult, problem: str | None = None) -> None:
+        events.request.fire(request_type="WS", name=name, response_time=run.seconds * 1000,
+                            response_length=run.messages, exception=problem and ProtocolError(problem),
+                            context={})
+        if problem:
+            TALLY.errors.append((run.sent_at, f"{name}: {problem}"))
+
+    def think(self) -> None:
+        gevent.sleep(random.uniform(*SETTINGS["think"]))
+
+    @task
+    def lesson(self) -> None:
+        """Draw -> think -> alpha -> think -> Clear -> think; any failure reconnects (a reload)."""
+        try:
+            if self.client is None:
+                self.open()
+                self.think()
+            self.draw()
+            self.think()
+            self.move_alpha()
+            self.think()
+            self.clear()
+            self.think()
+        except (ProtocolError, KeyError, OSError) as error:
+            TALLY.errors.append((time.perf_counter(), f"{type(error).__name__}: {error}"))
+            events.request.fire(request_type="WS", name="session", response_time=0, response_length=0,
+                                exception=error, context={})
+            self.close()
+            self.think()
+
+    def draw(self) -> None:
+        drawing = DRAWINGS[self.turn % len(DRAWINGS)]
+        self.turn += 1
+        run = self.client.component(canvas_key(self.client), json.loads(drawing["json_value"]))
+        shown = run.metric_element(PREDICTION)
+        problem = "; ".join(run.errors) or (None if shown else "no prediction shown")
+        wrong = shown is not None and shown.proto.body != str(drawing["digit"])
+        TALLY.samples.append(Sample("draw", run.sent_at, run.seconds,
+                                    shown.received_at - run.sent_at if shown else None, wrong))
+        self.report("draw", run, problem)
+
+    def move_alpha(self) -> None:
+        self.alpha_index = 1 - self.alpha_index
+        run = self.client.select_slider(ALPHA_KEY, ALPHA_STOPS[self.alpha_index])
+        TALLY.samples.append(Sample("alpha", run.sent_at, run.seconds))
+        self.report("alpha", run, "; ".join(run.errors) or None)
+
+    def clear(self) -> None:
+        run = self.client.click(CLEAR_KEY)
+        TALLY.samples.append(Sample("clear", run.sent_at, run.seconds))
+        problem = "; ".join(run.errors) or (None if run.metric(PREDICTION) is None else "Clear left a prediction")
+        self.report("clear", run, problem)
+
+    def close(self) -> None:
+        if self.client is not None:
+            self.client.close()
+            self.client = None
+
+    def on_stop(self) -> None:
+        self.close()
+
+
+# -- measuring the server -----------------------------------------------------------------------
+class ProcessGroups:
+    """CPU seconds and RSS summed over the process groups of the given leader pids."""
+
+    def __init__(self, leaders: list[int]) -> None:
+        self.groups = {os.getpgid(pid) for pid in leaders}
+
+    def processes(self) -> list[psutil.Process]:
+        found = []
+        for process in psutil.process_iter(["pid"]):
+            try:
+                if os.getpgid(process.pid) in self.groups:
+                    found.append(process)
+            except (ProcessLookupError, PermissionError):
+                pass
+        return found
+
+    def cpu_seconds(self) -> float:
+        total = 0.0
+        for process in self.processes():
+            try:
+                times = process.cpu_times()
+                total += times.user + times.system
+            except psutil.Error:
+                pass
+        return total
+
+    def rss_mb(self) -> float:
+        total = 0
+        for process in self.processes():
+            try:
+                total += process.memory_info().rss
+            except psutil.Error:
+                pass
+        return total / 2**20
+
+
+class Gauge:
+    """CPU of the server groups, of this process and of the machine between ``begin()`` and ``end()``; RSS peak."""
+
+    def __init__(self, groups: ProcessGroups) -> None:
+        self.groups = groups
+        self.me = psutil.Process()
+        self.peak_rss = 0.0
+        self._sampler: gevent.Greenlet | None = None
+
+    def _sample(self) -> None:
+        while True:
+            self.peak_rss = max(self.peak_rss, self.groups.rss_mb())
+            gevent.sleep(0.5)
+
+    def watch(self) -> None:
+        self._sampler = gevent.spawn(self._sample)
+
+    def begin(self) -> None:
+        self.t0 = time.perf_counter()
+        self.server0 = self.groups.cpu_seconds()
+        mine = self.me.cpu_times()
+        self.me0 = mine.user + mine.system
+        self.machine0 = psutil.cpu_times()
+
+    def end(self) -> dict:
+        wall = time.perf_counter() - self.t0
+        mine = self.me.cpu_times()
+        machine = psutil.cpu_times()
+        busy = lambda t: t.user + t.nice + t.system + t.irq + t.softirq + t.steal  # noqa: E731
+        if self._sampler is not None:
+            self._sampler.kill()
+        return {"server_cores": (self.groups.cpu_seconds() - self.server0) / wall,
+                "client_cores": (mine.user + mine.system - self.me0) / wall,
+                "machine_busy_cores": (busy(machine) - busy(self.machine0)) / wall,
+                "load_average_1min": os.getloadavg()[0], "peak_rss_mb": self.peak_rss}
+
+
+# -- servers ------------------------------------------------------------------------------------
+class Served:
+    """One plain server (replicas=0) or ``serve_class.ClassServer``; ``url`` and ``leaders`` (pids)."""
+
+    def __init__(self, replicas: int, data_dir: Path, log_dir: Path, server_prefix: list[str]) -> None:
+        from serve_class import ClassServer, PrefixedServer
+
+        if replicas:
+            self.inner = ClassServer(replicas, data_dir, log_dir=log_dir, server_prefix=server_prefix)
+        else:
+            self.inner = PrefixedServer(data_dir, log_dir / "server.log", prefix=server_prefix)
+
+    def __enter__(self) -> "Served":
+        self.inner.__enter__()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.inner.__exit__(*exc)
+
+    @property
+    def url(self) -> str:
+        return self.inner.url
+
+    @property
+    def leaders(self) -> list[int]:
+        servers = getattr(self.inner, "servers", [self.inner])
+        return [server.process.pid for server in servers]
+
+
+def warm_up(url: str) -> None:
+    """One visitor per replica-ish (a few cookies): page, a drawing, alpha both ways, Clear."""
+    for _ in range(4):  # with replicas, several routing cookies reach every replica with high probability
+        with StreamlitClient(url, timeout=240, origin=url, cookie=f"nb_replica={uuid.uuid4().hex}") as client:
+            client.connect(page="draw")
+            client.component(canvas_key(client), json.loads(DRAWINGS[0]["json_value"]))
+            for stop in (*ALPHA_STOPS[1:], ALPHA_STOPS[0]):
+                client.select_slider(ALPHA_KEY, stop)
+            client.click(CLEAR_KEY)
+
+
+def run_phase(students: int, served: Served, args) -> dict:
+    """N students against ``served``; the figures of the steady window."""
+    global TALLY
+    TALLY = Tally()
+    groups = ProcessGroups(served.leaders)
+    warm_up(served.url)
+    gevent.sleep(2)
+    idle_rss = groups.rss_mb()
+    gauge = Gauge(groups)
+    gauge.watch()
+    environment = Environment(user_classes=[Student], events=events, host=served.url)
+    runner = environment.create_local_runner()
+    runner.start(students, spawn_rate=students / args.spawn_seconds)
+    deadline = time.monotonic() + args.spawn_seconds + 120
+    while TALLY.connected < students and time.monotonic() < deadline:
+        gevent.sleep(0.2)
+    TALLY.start = time.perf_counter()
+    gauge.begin()
+    gevent.sleep(args.duration)
+    TALLY.end = time.perf_counter()
+    figures = gauge.end()
+    runner.quit()
+    return summarize(students, TALLY, figures, idle_rss, args.duration)
+
+
+def summarize(students: int, tally: Tally, figures: dict, idle_rss: float, duration: float) -> dict:
+    window = [sample for sample in tally.samples if tally.in_window(sample.sent_at)]
+    draws = [sample for sample in window if sample.kind == "draw"]
+    finished = [sample.finished for sample in draws]
+    predicted = [sample.prediction for sample in draws if sample.prediction is not None]
+    errors = [text for at, text in tally.errors if tally.in_window(at)]
+    result = {
+        "students": students, "connected": tally.connected, "errors": len(errors), "error_examples": errors[:5],
+        "draws": len(draws), "wrong": sum(sample.wrong for sample in draws),
+        "runs_per_s": len(window) / duration,
+        **{f"finished_p{q}": percentile(finished, q) for q in (50, 95, 99)},
+        **{f"prediction_p{q}": percentile(predicted, q) for q in (50, 95, 99)},
+        "alpha_p95": percentile([s.finished for s in window if s.kind == "alpha"], 95),
+        "clear_p95": percentile([s.finished for s in window if s.kind == "clear"], 95),
+        "idle_rss_mb": idle_rss, **figures,
+    }
+    result["rss_per_student_mb"] = (result["peak_rss_mb"] - idle_rss) / students
+    return result
+
+
+def print_table(results: list[dict]) -> None:
+    print("\n| students | errors | wrong | draws | sent→finished p50 / p95 / p99 (ms) | sent→prediction p50 / p95 / p99 (ms)"
+          " | runs/s | α p95 / Clear p95 (ms) | server CPU (cores) | server RSS idle → peak (MB/student) "
+          "| load generator CPU | machine busy cores (load avg) |")
+    print("|---:|---:|---:|---:|---|---|---:|---|---:|---|---:|---|")
+    ms = lambda value: f"{value * 1000:.0f}"  # noqa: E731
+    for r in results:
+        print(f"| {r['students']} | {r['errors']} | {r['wrong']} | {r['draws']} "
+              f"| {ms(r['finished_p50'])} / {ms(r['finished_p95'])} / {ms(r['finished_p99'])} "
+              f"| {ms(r['prediction_p50'])} / {ms(r['prediction_p95'])} / {ms(r['prediction_p99'])} "
+              f"| {r['runs_per_s']:.1f} | {ms(r['alpha_p95'])} / {ms(r['clear_p95'])} | {r['server_cores']:.2f} "
+              f"| {r['idle_rss_mb']:.0f} → {r['peak_rss_mb']:.0f} ({r['rss_per_student_mb']:.2f}) "
+              f"| {r['client_cores']:.2f} | {r['machine_busy_cores']:.2f} ({r['load_average_1min']:.1f}) |")
+    over = [r["students"] for r in results if r["finished_p95"] > 1.0]
+    print(f"\nfirst N with p95 (sent→finished) > 1 s: {over[0] if over else 'none of ' + str([r['students'] for r in results])}")
+    for r in results:
+        for text in r["error_examples"]:
+            print(f"  N={r['students']} error: {text}")
+
+
+def targets_met(results: list[dict]) -> bool:
+    ok = True
+    for r in results:
+        limit = TARGETS.get(r["students"])
+        if r["errors"] or (limit is not None and r["finished_p95"] > limit):
+            ok = False
+        if r["students"] >= 240 and r["peak_rss_mb"] > RSS_TARGET_MB:
+            ok = False
+    return ok
+
+
+# -- churn: sessions opened and closed ----------------------------------------------------------
+def churn(served: Served, count: int, parallel: int, ttl_wait: float) -> dict:
+    groups = ProcessGroups(served.leaders)
+    warm_up(served.url)
+    gevent.sleep(3)
+    before = groups.rss_mb()
+    failures: list[str] = []
+    peak = before
+    done = 0
+
+    def one(index: int) -> None:
+        nonlocal done
+        try:
+            with StreamlitClient(served.url, timeout=60, origin=served.url,
+                                 cookie=f"nb_replica={uuid.uuid4().hex}") as client:
+                client.connect(page="draw")
+                run = client.component(canvas_key(client), json.loads(DRAWINGS[index % len(DRAWINGS)]["json_value"]))
+                if run.errors or run.metric(PREDICTION) is None:
+                    failures.append(f"session {index}: {run.errors or 'no prediction'}")
+        except (ProtocolError, KeyError, OSError) as error:
+            failures.append(f"session {index}: {error}")
+        done += 1
+
+    started = time.perf_counter()
+    queue = list(range(count))
+
+    def worker() -> None:
+        while queue:
+            one(queue.pop())
+
+    workers = [gevent.spawn(worker) for _ in range(parallel)]
+    while not all(w.dead for w in workers):
+        peak = max(peak, groups.rss_mb())
+        gevent.sleep(0.5)
+    churn_seconds = time.perf_counter() - started
+    gevent.sleep(3)
+    after = groups.rss_mb()
+    print(f"{count} sessions in {churn_seconds:.0f} s; RSS {before:.0f} -> {after:.0f} MB; waiting {ttl_wait:.0f} s "
+          f"(disconnected-session TTL) ...", flush=True)
+    gevent.sleep(ttl_wait)
+    one(count)  # its disconnect writes to the session storage, which reaps the expired sessions
+    gevent.sleep(5)
+    after_ttl = groups.rss_mb()
+    return {"sessions": count, "failures": len(failures), "failure_examples": failures[:5],
+            "seconds": churn_seconds, "before_mb": before, "peak_mb": peak, "after_mb": after,
+            "after_ttl_mb": after_ttl, "ttl_wait_s": ttl_wait}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--students", type=int, nargs="+", default=[30, 60, 120, 240])
+    parser.add_argument("--duration", type=float, default=60.0, help="steady window per N, seconds")
+    parser.add_argument("--spawn-seconds", type=float, default=10.0, help="students join over this many seconds")
+    parser.add_argument("--think", type=float, nargs=2, default=(2.0, 5.0))
+    parser.add_argument("--timeout", type=float, default=30.0, help="seconds a run may take before it is an error")
+    parser.add_argument("--replicas", type=int, default=0, help="0: one plain server; k: k replicas behind nginx")
+    parser.add_argument("--server-cpus", help="taskset CPU list for the server(s), e.g. 1")
+    parser.add_argument("--client-cpus", help="CPU list for this load generator, e.g. 0")
+    parser.add_argument("--nice", type=int, help="niceness for the server(s) and this process (e.g. -10 as root: "
+                                                   "other work on a shared machine then waits for the class)")
+    parser.add_argument("--churn", type=int, default=0, help="open and close this many sessions instead")
+    parser.add_argument("--churn-parallel", type=int, default=4)
+    parser.add_argument("--ttl-wait", type=float, default=125.0, help="seconds to wait after the churn")
+    parser.add_argument("--data-dir", type=Path)
+    parser.add_argument("--json", type=Path, help="also write the results here")
+    args = parser.parse_args()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # run the finally blocks: stop the servers
+    SETTINGS.update(think=tuple(args.think), timeout=args.timeout)
+    if args.client_cpus:
+        os.sched_setaffinity(0, {int(cpu) for cpu in args.client_cpus.split(",")})
+    server_prefix = ["taskset", "-c", args.server_cpus] if args.server_cpus else []
+    if args.nice is not None:  # the servers started below inherit it
+        os.setpriority(os.PRIO_PROCESS, 0, args.nice)
+    data_dir, scratch = harness.data_dir_for_script(args.data_dir, None, "load-protocol-")
+    log_dir = Path(subprocess.check_output(["mktemp", "-d", "/tmp/load-protocol-logs-XXXX"], text=True).strip())
+    results: list[dict] = []
+    try:
+        if args.churn:
+            with Served(args.replicas, data_dir, log_dir, server_prefix) as served:
+                result = churn(served, args.churn, args.churn_parallel, args.ttl_wait)
+            print(json.dumps(result, indent=1))
+            results.append(result)
+            return 0 if not result["failures"] and result["after_ttl_mb"] - result["before_mb"] <= 50 else 1
+        for students in args.students:
+            print(f"--- {students} students ({args.replicas or 'one plain'} "
+                  f"{'replicas behind nginx' if args.replicas else 'server'}) ...", flush=True)
+            with Served(args.replicas, data_dir, log_dir, server_prefix) as served:
+                results.append(run_phase(students, served, args))
+            print_table(results)
+        return 0 if targets_met(results) else 1
+    finally:
+        if args.json:
+            args.json.write_text(json.dumps({"args": {k: str(v) for k, v in vars(args).items()},
+                                             "results": results}, indent=1))
+        if scratch:
+            shutil.rmtree(scratch, ignore_errors=True)
+        print(f"server logs: {log_dir}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

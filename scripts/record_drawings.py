@@ -1,0 +1,117 @@
+"""Record what Chromium sends when a student draws on the Draw page, for the protocol load generator.
+
+    python scripts/record_drawings.py [--out devtools/drawings.json] [--digits 0 1 2 3 4 6 7 9]
+
+Starts ``streamlit run app.py`` on a scratch copy of MNIST, opens /draw in the Debian Chromium
+(Playwright), draws each digit with mouse strokes (the shapes of scripts/load_bench.py, moves every
+12 px as a 60 Hz pointer would report a quick stroke), and keeps, from the websocket frames the
+page sent (``page.on("websocket")`` / ``framesent``), the ``BackMsg`` carrying the canvas's
+widget state: its ``json_value`` (the component's state, ``{"drawing": "data:image/png;base64,..."}``)
+is what ``scripts/load_protocol.py`` replays. Each drawing also records the digit the app
+predicted for it in the browser (the "Naive Bayes prediction" metric) and the widget states
+the browser sent alongside (ids and value kinds, to document the message).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "scripts"))
+
+from streamlit.proto.BackMsg_pb2 import BackMsg  # noqa: E402
+
+import load_bench  # noqa: E402  (its digit shapes)
+from tests.e2e import harness  # noqa: E402
+
+DEFAULT_OUT = REPO / "devtools" / "drawings.json"
+
+
+def canvas_message(frames: list[bytes]) -> BackMsg | None:
+    """The last rerun request among ``frames`` that carries a canvas drawing."""
+    found = None
+    for payload in frames:
+        if not isinstance(payload, bytes):
+            continue
+        message = BackMsg()
+        message.ParseFromString(payload)
+        if message.WhichOneof("type") != "rerun_script":
+            continue
+        for widget in message.rerun_script.widget_states.widgets:
+            if "-canvas_" in widget.id and widget.WhichOneof("value") == "json_value":
+                found = message
+    return found
+
+
+def record(url: str, digits: list[int]) -> list[dict]:
+    from playwright.sync_api import sync_playwright
+
+    recorded = []
+    with sync_playwright() as playwright:
+        browser = harness.launch_chromium(playwright)
+        try:
+            page = browser.new_page(viewport=harness.VIEWPORT)
+            frames: list[bytes] = []
+            page.on("websocket", lambda ws: ws.on("framesent", lambda payload: frames.append(payload)))
+            page.goto(url + "/draw", timeout=180_000)
+            harness.wait_for_run(page, timeout=180)
+            for digit in digits:
+                origin = harness.canvas_origin(page)
+                before = len(frames)
+                for points in load_bench.DIGITS[digit]:
+                    harness.stroke(page, points, origin, step_px=load_bench.STROKE_STEP_PX)
+                predicted, _ = harness.wait_for_prediction(page, expect_change_from=None)
+                message = canvas_message(frames[before:])
+                if message is None:
+                    raise RuntimeError(f"no canvas state among the frames sent after drawing {digit}")
+                request = message.rerun_script
+                canvas = next(w for w in request.widget_states.widgets if "-canvas_" in w.id)
+                recorded.append({
+                    "digit": digit,
+                    "predicted_in_browser": int(predicted),
+                    "json_value": canvas.json_value,
+                    "sent_with": {"fragment_id_set": bool(request.fragment_id),
+                                  "page_script_hash_set": bool(request.page_script_hash),
+                                  "widgets": [[w.id.split("-", 2)[-1], w.WhichOneof("value")]
+                                              for w in request.widget_states.widgets]},
+                    "bytes": len(message.SerializeToString()),
+                })
+                print(f"digit {digit}: predicted {predicted}, BackMsg {recorded[-1]['bytes']} bytes", flush=True)
+                harness.run_after(page, lambda: page.get_by_role("button", name="Clear").click(),
+                                  shown_js=f"() => document.body.innerText.includes({harness.BLANK_PROMPT!r})",
+                                  charts=False)
+        finally:
+            browser.close()
+    return recorded
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--digits", type=int, nargs="+", default=sorted(load_bench.DIGITS))
+    parser.add_argument("--data-dir", type=Path, help="NBCORE_DATA_DIR to use (default: a scratch copy of MNIST)")
+    args = parser.parse_args()
+    data_dir, scratch = harness.data_dir_for_script(args.data_dir, None, "record-drawings-")
+    try:
+        log = (scratch or Path("/tmp")) / "record-drawings-server.log"
+        with harness.StreamlitServer(data_dir, log) as server:
+            drawings = record(server.url, args.digits)
+    finally:
+        if scratch:
+            shutil.rmtree(scratch, ignore_errors=True)
+    args.out.write_text(json.dumps({
+        "recorded": time.strftime("%Y-%m-%d"),
+        "how": "scripts/record_drawings.py: Chromium strokes on /draw, the canvas widget's json_value as sent",
+        "drawings": drawings}, indent=1) + "\n")
+    print(f"{len(drawings)} drawings -> {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,73 @@
+"""``python -m nbcore``: every flag validated (a usage error, never a traceback), every --json line is JSON (#18)."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from nbcore import __main__ as cli
+from nbcore import evaluate
+
+
+@pytest.fixture
+def small_mnist(mnist, monkeypatch):
+    """The CLI on a slice of the real MNIST (a few hundred ms per evaluation)."""
+    small = evaluate.MnistSplits(mnist["train_images"][:3000], mnist["train_labels"][:3000],
+                                 mnist["test_images"][:500], mnist["test_labels"][:500])
+    monkeypatch.setattr(evaluate, "mnist_splits", lambda: small)
+    return small
+
+
+def strict_json(text: str) -> dict:
+    """Parse as RFC 8259 JSON: NaN, Infinity and -Infinity are refused."""
+    def refuse(constant):
+        raise ValueError(f"{constant} is not JSON")
+    return json.loads(text, parse_constant=refuse)
+
+
+@pytest.mark.parametrize("argv", [
+    ["evaluate", "--alpha", "1e308"], ["evaluate", "--alpha", "-1"], ["evaluate", "--alpha", "nan"],
+    ["evaluate", "--alpha", "inf"], ["evaluate", "--alpha", "x"], ["evaluate", "--beta", "-inf"],
+    ["evaluate", "--beta", "1e7"], ["evaluate", "--threshold", "257"], ["evaluate", "--threshold", "-1"],
+    ["evaluate", "--threshold", "1.5"], ["evaluate", "--seed", "-1"], ["evaluate", "--seed", str(2**32)],
+    ["evaluate", "--model", "svm"], ["evaluate", "--prior", "flat"], ["evaluate", "--preset", "fast"],
+    ["bench", "--repeats", "0"], ["bench", "--repeats", "-3"], ["bench", "--repeats", "1e9"],
+    ["bench-softmax", "--repeats", "0"], ["bench-softmax", "--repeats", "1001"], ["no-such-command"], [],
+])
+def test_bad_flags_are_usage_errors(argv, capsys):
+    with pytest.raises(SystemExit) as stopped:
+        cli.main(argv)
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert "error:" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("flags", [
+    ["--alpha", "0"], ["--alpha", "0", "--beta", "0"], ["--alpha", "1e6", "--beta", "1e6"], ["--threshold", "0"],
+    ["--threshold", "256"], ["--prior", "uniform", "--alpha", "1e-300"],
+])
+def test_every_accepted_bernoulli_setting_prints_json(flags, small_mnist, capsys):
+    assert cli.main(["evaluate", "--json", *flags]) == 0
+    result = strict_json(capsys.readouterr().out)
+    assert 0 <= result["test_accuracy"] <= 1 and 0 <= result["train_accuracy"] <= 1
+    loglik = result["mean_train_loglik"]
+    assert math.isfinite(loglik) and loglik <= 0  # 1e6 is far from where n + alpha + beta overflows
+
+
+def test_json_safe_turns_non_finite_and_numpy_values_into_json():
+    value = {"a": float("-inf"), "b": np.float32(0.5), "c": [np.int64(3), float("nan")], "d": "text"}
+    assert strict_json(json.dumps(cli._json_safe(value), allow_nan=False)) == {"a": None, "b": 0.5, "c": [3, None],
+                                                                              "d": "text"}
+
+
+def test_data_errors_are_a_sentence_not_a_traceback(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("NBCORE_DATA_DIR", str(tmp_path))
+    (tmp_path / "MNIST" / "raw").mkdir(parents=True)
+    (tmp_path / "MNIST" / "raw" / "train-images-idx3-ubyte").mkdir()  # a directory where a file belongs
+    monkeypatch.setattr("nbcore.data._download_with_torchvision", lambda *args: pytest.fail("no download"))
+    assert cli.main(["prepare"]) == 2
+    err = capsys.readouterr().err
+    assert "not a file" in err and "Traceback" not in err

@@ -1,0 +1,101 @@
+"""devtools.streamlit_client against a real ``streamlit run`` of a small app (no browser, no MNIST).
+
+The app has what the Draw page uses: a keyed select slider, a button in a fragment, a
+components-v2 widget in that fragment, metrics, an st.error and an uncaught exception, two
+pages. Each test checks what the client reports against what that app must show.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from devtools.streamlit_client import StreamlitClient
+from tests.e2e import harness
+
+APP = '''
+import streamlit as st
+
+def main():
+    level = st.select_slider("Level", ["a", "b", "c"], value="a", key="level")
+    st.metric("Level shown", level)
+    st.session_state.setdefault("presses", 0)
+
+    echo = st.components.v2.component("client_test_echo", html="<div></div>", js="export default function() {}")
+
+    @st.fragment
+    def part():
+        if st.button("Press", key="press"):
+            st.session_state.presses += 1
+        value = echo(key="echo", default={"text": None}, on_text_change=lambda: None)
+        st.metric("Echo", str(value.get("text")))
+        st.metric("Presses", str(st.session_state.presses))
+        if value.get("text") == "error":
+            st.error("asked for an error")
+        if value.get("text") == "raise":
+            raise ValueError("asked to raise")
+
+    part()
+
+def other():
+    st.markdown("the other page, level " + str(st.session_state.get("level")))
+
+st.navigation([st.Page(main, title="Main", url_path="main", default=True),
+               st.Page(other, title="Other", url_path="other")]).run()
+'''
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("client-app")
+    app = folder / "client_app.py"
+    app.write_text(textwrap.dedent(APP))
+    with harness.StreamlitServer(folder, folder / "server.log", app=str(app)) as running:
+        yield running
+
+
+def test_session_widgets_fragments_and_errors(server):
+    with StreamlitClient(server.url, timeout=30) as client:
+        first = client.connect()
+        assert first.status == "finished" and first.errors == []
+        assert first.metric("Level shown") == "a" and first.metric("Echo") == "None"
+        assert client.session_id and client.page_script_hash
+        assert {"level", "press", "echo"} <= set(client.widget_ids)
+
+        moved = client.select_slider("level", "c")
+        assert moved.status == "finished" and moved.metric("Level shown") == "c"
+
+        echoed = client.component("echo", {"text": "hello"})
+        assert echoed.status == "fragment"  # the component lives in the fragment: only it reran
+        assert echoed.metric("Echo") == "hello" and echoed.metric("Level shown") is None
+        assert echoed.seconds > 0
+
+        assert client.click("press").metric("Presses") == "1"
+        assert client.rerun().metric("Presses") == "1"  # a trigger is sent once, not kept
+
+        assert client.component("echo", {"text": "error"}).errors == ["st.error: asked for an error"]
+        raised = client.component("echo", {"text": "raise"})
+        assert raised.exceptions == ["ValueError: asked to raise"]
+
+
+def test_pages_cache_clear_and_second_session(server):
+    with StreamlitClient(server.url, timeout=30) as client:
+        assert client.connect(page="other").texts() == ["the other page, level None"]
+        # a rerun stays on the page shown (the hash of st.navigation's page, not new_session's app script)
+        assert client.rerun().texts() == ["the other page, level None"]
+        assert client.goto("Main").metric("Level shown") == "a"
+        client.select_slider("level", "b")
+        client.click("press")
+        client.clear_cache()  # clears this session's state too
+        assert client.rerun().metric("Presses") == "0"
+        with StreamlitClient(server.url, timeout=30) as other:
+            assert other.connect(page="main").metric("Level shown") == "a"  # sessions do not share widgets
+            assert other.session_id != client.session_id
+
+
+def test_unknown_widget_key_is_named(server):
+    with StreamlitClient(server.url, timeout=30) as client:
+        client.connect()
+        with pytest.raises(KeyError, match="no widget with key 'nope'"):
+            client.click("nope")
