@@ -401,9 +401,9 @@ def step_independence() -> None:
                      f"{sure.count:,} of 10,000 test images get p ≥ {CONFIDENT:.0%} (mean "
                      f"{sure.mean_confidence:.4f}), and naive Bayes is right on {sure.accuracy:.1%} of them (you "
                      f"said {calibration_answer:.0%}). A calibrated model would be right as often as it is sure, "
-                     f"on about {sure.mean_confidence:.1%} of them.")
+                     f"on about {sure.mean_confidence:.2%} of them.")
     try_this("solve the XOR exercise, then compare both models' calibration.", "pages/xor.py",
-             "XOR exercise: and the one edge that fixes it")
+             "XOR exercise: why it fails, and the one edge that fixes it")
     shell.page_link("pages/compare.py", "Compare: reliability of naive Bayes and softmax regression")
     sources(D2L, CS188)
 

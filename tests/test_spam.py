@@ -16,7 +16,7 @@ from sklearn.naive_bayes import BernoulliNB as SklearnBernoulliNB
 from sklearn.naive_bayes import MultinomialNB as SklearnMultinomialNB
 
 from conftest import REPO, require
-from lab import figures_extra
+from lab import figures, figures_extra
 from nbcore import metrics, spam
 
 SHARED_SMS = REPO.parent / "shared" / "sms-spam" / spam.SMS_FILE
@@ -228,10 +228,12 @@ def test_spam_figures(experiments):
     assert sum(sum(trace.y) for trace in histogram.data) == len(experiment.test_labels)
     wrong = int(np.sum((experiment.test_spam_probability > 0.5) != (experiment.test_labels == 1)))
     assert sum(histogram.data[1].y) == wrong == round((1 - experiment.test_accuracy) * len(experiment.test_labels))
-    diagram = figures_extra.reliability_diagram(calibration.bin_edges, calibration.confidence, calibration.accuracy,
-                                                calibration.count, "title", x_min=0.5)
-    assert [trace.type for trace in diagram.data] == ["bar", "scatter", "scatter"]
-    assert len(diagram.data[0].x) == int(np.sum(calibration.count > 0))
+    # the lab's one reliability diagram (lab.figures), as Compare draws it: the diagonal, then a point per filled bin
+    diagram = figures.reliability_diagram({"multinomial": (calibration.confidence, calibration.accuracy,
+                                                           calibration.count, calibration.ece)},
+                                          "title", unit="messages", x_min=0.5)
+    assert [trace.type for trace in diagram.data] == ["scatter", "scatter"]
+    assert len(diagram.data[1].x) == int(np.sum(calibration.count > 0))
     explanation = experiment.model.explain("FREE prize " + "y" * 5000 + " 😀")
     bars = figures_extra.word_contributions(explanation.words, explanation.contributions, explanation.known,
                                             "prior", explanation.base_log_odds, "title")
