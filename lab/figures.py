@@ -59,8 +59,8 @@ def image_grid(images: np.ndarray, titles: Sequence[str], columns: int,
                                 font=dict(size=FONT["size"] - 2)))
     finite = images[np.isfinite(images)]
     low, high = zrange if zrange is not None else (float(finite.min(initial=0)), float(finite.max(initial=1)))
-    heatmap = go.Heatmap(
-        z=mosaic, customdata=local, zmin=low, zmax=high, colorscale=colorscale, hoverongaps=False,
+    heatmap = dict(  # a plain trace dict: go.Figure validates it once (a go.Heatmap would be validated twice)
+        type="heatmap", z=mosaic, customdata=local, zmin=low, zmax=high, colorscale=colorscale, hoverongaps=False,
         showscale=colorbar_title is not None, colorbar=dict(title=dict(text=colorbar_title or "")),
         hovertemplate=f"row %{{customdata[0]}}, column %{{customdata[1]}}<br>{value_name} "
                       f"%{{z:{hover_format}}}<extra></extra>")
@@ -151,8 +151,11 @@ def posterior_comparison(posteriors: dict[str, np.ndarray], height: int = 340) -
     70 ms more per redraw, and this chart is redrawn on every stroke.
     """
     colours = (OK_COLOUR, "#e9a23b")
-    bars = [go.Bar(x=[str(label) for label in range(len(posterior))], y=np.asarray(posterior, dtype=float), name=name,
-                   marker_color=colour, hovertemplate=f"{name}<br>digit %{{x}}<br>p(y | x) %{{y:.4f}}<extra></extra>")
+    # plain trace dicts, validated once by go.Figure (go.Bar objects are validated again when the figure copies
+    # them: 1.9 -> 1.1 ms per call, and this chart is rebuilt on every stroke)
+    bars = [dict(type="bar", x=[str(label) for label in range(len(posterior))], y=np.asarray(posterior, dtype=float),
+                 name=name, marker_color=colour,
+                 hovertemplate=f"{name}<br>digit %{{x}}<br>p(y | x) %{{y:.4f}}<extra></extra>")
             for colour, (name, posterior) in zip(colours, posteriors.items())]
     names = " vs ".join(f'<span style="color:{colour}">{name}</span>' for colour, name in zip(colours, posteriors))
     # built in one go: plotly validates on every update_* call, which cost 8 ms more here (per stroke)
