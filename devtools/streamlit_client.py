@@ -318,8 +318,6 @@ class StreamlitClient:
                 for page in message.navigation.app_pages:
                     self.pages[page.page_name] = page.page_script_hash
                     self.pages[page.url_pathname] = page.page_script_hash
-            elif kind == "page_info_changed":
-                pass
             elif kind == "delta" and message.delta.WhichOneof("type") == "new_element":
                 element = self._on_element(message, received_at, shown_ids)
                 result.elements.append(element)
