@@ -16,7 +16,10 @@ same fields (read from a recording of Chromium on this app, see ``devtools/drawi
   label(s) in ``string_array_value``; a numeric slider's ``double_array_value``; a
   components-v2 value is ``json_value`` (the component's whole state, e.g. ``{"drawing": ...}``);
 * ``clear_cache`` (the "Clear caches" menu item: ``st.cache_data/resource`` and this session's
-  state cleared, no rerun).
+  state cleared, no rerun);
+* an upload into ``st.file_uploader``: ``file_urls_request`` -> ``file_urls_response`` (an upload URL
+  for this session), an HTTP PUT of the file (multipart, with the XSRF cookie that ``/_stcore/health``
+  sets and its value in ``X-Xsrftoken``), then a rerun with the file's ``file_uploader_state_value``.
 
 A run ends with ``script_finished`` (status FINISHED_SUCCESSFULLY, FINISHED_FRAGMENT_RUN_SUCCESSFULLY
 or FINISHED_WITH_COMPILE_ERROR; a run cut short by the next one, FINISHED_EARLY_FOR_RERUN, is
@@ -34,6 +37,7 @@ Usage::
         print(run.metric("Naive Bayes prediction"), run.errors, run.seconds)
         run = client.select_slider("setting_alpha", "2")
         run = client.click("draw_clear")
+        run = client.upload("draw_upload", "seven.png", png_bytes, "image/png")
         client.clear_cache()
 
 Widgets are named by their user ``key`` (``st.slider(..., key="draw_brush")`` -> "draw_brush") or
@@ -43,20 +47,26 @@ runs unchanged under gevent (Locust) or in plain threads. Dev-only: nothing in t
 
 from __future__ import annotations
 
+import http.cookies
 import json
 import time
+import urllib.error
 import urllib.parse
+import urllib.request
+import uuid
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 import websocket  # websocket-client
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ClientState_pb2 import ClientState
+from streamlit.proto.Common_pb2 import FileURLs, FileURLsRequest
 from streamlit.proto.Element_pb2 import Element
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 STREAM_PATH = "/_stcore/stream"
+XSRF_COOKIE = "_streamlit_xsrf"
 FINISHED = ForwardMsg.ScriptFinishedStatus
 ENDING_STATUSES = {FINISHED.FINISHED_SUCCESSFULLY: "finished", FINISHED.FINISHED_FRAGMENT_RUN_SUCCESSFULLY: "fragment",
                    FINISHED.FINISHED_WITH_COMPILE_ERROR: "compile_error"}
@@ -66,6 +76,14 @@ ALERT_ERROR = 1  # streamlit.proto.Alert_pb2.Alert.Format.ERROR
 
 class ProtocolError(RuntimeError):
     """The server closed the connection, sent nothing in time, or sent something unexpected."""
+
+
+class UploadError(RuntimeError):
+    """The server refused a file upload (``status``: the HTTP status, ``body``: its text)."""
+
+    def __init__(self, status: int, body: str) -> None:
+        super().__init__(f"upload refused: HTTP {status}: {body[:300]}")
+        self.status, self.body = status, body
 
 
 @dataclass
@@ -181,6 +199,7 @@ class StreamlitClient:
         self.widget_fragments: dict[str, str] = {}  # widget id -> the fragment that shows it ("" if none)
         self.bytes_sent = 0
         self.bytes_received = 0
+        self._xsrf: str | None = None
 
     # -- connection ---------------------------------------------------------------------------
     def open(self) -> None:
@@ -255,6 +274,66 @@ class StreamlitClient:
         request.widget_states.widgets.extend(self.widgets.values())
         return self._run(BackMsg(rerun_script=request))
 
+    def upload(self, key: str, name: str, data: bytes, mime: str = "application/octet-stream") -> RunResult:
+        """Put one file into ``st.file_uploader(key=key)`` as the frontend does, and rerun; ``UploadError`` if refused."""
+        widget_id = self.widget_id(key)
+        urls = self.request_upload_urls([name])[0]
+        self.put_file(urls.upload_url, name, data, mime)
+        state = WidgetState(id=widget_id)
+        info = state.file_uploader_state_value.uploaded_file_info.add()
+        info.name, info.size, info.file_id = name, len(data), urls.file_id
+        info.file_urls.CopyFrom(urls)
+        self.widgets[widget_id] = state
+        return self.rerun(self.widget_fragments.get(widget_id, ""))
+
+    def request_upload_urls(self, file_names: list[str], session_id: str | None = None) -> list[FileURLs]:
+        """``file_urls_request`` (for this session unless ``session_id``): one FileURLs (upload/delete URL) per name."""
+        request_id = uuid.uuid4().hex
+        self.send(BackMsg(file_urls_request=FileURLsRequest(
+            request_id=request_id, file_names=file_names,
+            session_id=self.session_id if session_id is None else session_id)))
+        while True:  # messages of runs still being flushed may come first
+            message, _ = self.receive()
+            if message.WhichOneof("type") == "file_urls_response" and message.file_urls_response.response_id == request_id:
+                response = message.file_urls_response
+                if response.error_msg:
+                    raise UploadError(0, response.error_msg)
+                return list(response.file_urls)
+
+    def put_file(self, upload_url: str, name: str, data: bytes, mime: str) -> None:
+        """HTTP PUT of one file to ``upload_url`` (as in a FileURLs), multipart like the frontend's FormData."""
+        boundary = uuid.uuid4().hex
+        safe_name = name.replace('"', "_").replace("\r", "_").replace("\n", "_")
+        body = (f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="{safe_name}"\r\n'
+                f"Content-Type: {mime}\r\n\r\n").encode() + data + f"\r\n--{boundary}--\r\n".encode()
+        xsrf = self.xsrf_token()
+        cookies = "; ".join(part for part in (self.cookie, f"{XSRF_COOKIE}={xsrf}" if xsrf else "") if part)
+        headers = {"Content-Type": f"multipart/form-data; boundary={boundary}", "Cookie": cookies}
+        if xsrf:
+            headers["X-Xsrftoken"] = xsrf
+        if self.origin:
+            headers["Origin"] = self.origin
+        # a path on the app, like the frontend's buildHttpUri: under the app's base URL (its path prefix included)
+        url = upload_url if "://" in upload_url else self.base_url + "/" + upload_url.lstrip("/")
+        request = urllib.request.Request(url, data=body, method="PUT", headers=headers)
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                response.read()
+        except urllib.error.HTTPError as error:
+            raise UploadError(error.code, error.read().decode(errors="replace")) from None
+
+    def xsrf_token(self) -> str:
+        """The XSRF cookie's value, as set by ``/_stcore/health`` (which the frontend polls first); "" if XSRF is off."""
+        if self._xsrf is None:
+            headers = {"Cookie": self.cookie} if self.cookie else {}
+            with urllib.request.urlopen(urllib.request.Request(self.base_url + "/_stcore/health", headers=headers),
+                                        timeout=self.timeout) as response:
+                jar = http.cookies.SimpleCookie()
+                for header in response.headers.get_all("Set-Cookie") or []:
+                    jar.load(header)
+            self._xsrf = jar[XSRF_COOKIE].value if XSRF_COOKIE in jar else ""
+        return self._xsrf
+
     def clear_cache(self) -> None:
         """The menu's "Clear caches": the server clears st.cache_data/st.cache_resource and this session's state."""
         self.send(BackMsg(clear_cache=True))
@@ -318,8 +397,6 @@ class StreamlitClient:
                 for page in message.navigation.app_pages:
                     self.pages[page.page_name] = page.page_script_hash
                     self.pages[page.url_pathname] = page.page_script_hash
-            elif kind == "page_info_changed":
-                pass
             elif kind == "delta" and message.delta.WhichOneof("type") == "new_element":
                 element = self._on_element(message, received_at, shown_ids)
                 result.elements.append(element)

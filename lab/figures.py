@@ -99,8 +99,8 @@ def image_grid(images: np.ndarray, titles: Sequence[str], columns: int,
     finite = images[np.isfinite(images)]
     low, high = zrange if zrange is not None else (float(finite.min(initial=0)), float(finite.max(initial=1)))
     which = f"{index_name} %{{customdata[2]}}, " if index_name else ""
-    heatmap = go.Heatmap(
-        z=mosaic, customdata=local, zmin=low, zmax=high, colorscale=colorscale, hoverongaps=False,
+    heatmap = dict(  # a plain trace dict: go.Figure validates it once (a go.Heatmap would be validated twice)
+        type="heatmap", z=mosaic, customdata=local, zmin=low, zmax=high, colorscale=colorscale, hoverongaps=False,
         showscale=colorbar_title is not None,
         colorbar=dict(HORIZONTAL_COLOURBAR, title=dict(text=colorbar_title or "", side="top")),
         hovertemplate=f"{which}row %{{customdata[0]}}, column %{{customdata[1]}}<br>{value_name} "
@@ -226,8 +226,11 @@ def posterior_comparison(posteriors: dict[str, np.ndarray], height: int = 340) -
     70 ms more per redraw, and this chart is redrawn on every stroke.
     """
     colours = (OK_COLOUR, "#e9a23b")
-    bars = [go.Bar(x=[str(label) for label in range(len(posterior))], y=np.asarray(posterior, dtype=float), name=name,
-                   marker_color=colour, hovertemplate=f"{name}<br>digit %{{x}}<br>p(y | x) %{{y:.4f}}<extra></extra>")
+    # plain trace dicts, validated once by go.Figure (go.Bar objects are validated again when the figure copies
+    # them: 1.9 -> 1.1 ms per call, and this chart is rebuilt on every stroke)
+    bars = [dict(type="bar", x=[str(label) for label in range(len(posterior))], y=np.asarray(posterior, dtype=float),
+                 name=name, marker_color=colour,
+                 hovertemplate=f"{name}<br>digit %{{x}}<br>p(y | x) %{{y:.4f}}<extra></extra>")
             for colour, (name, posterior) in zip(colours, posteriors.items())]
     names = " vs ".join(f'<span style="color:{colour}">{name}</span>' for colour, name in zip(colours, posteriors))
     # built in one go: plotly validates on every update_* call, which cost 8 ms more here (per stroke)
@@ -343,15 +346,15 @@ def evidence_map(evidence: np.ndarray, ink: np.ndarray, favoured: int, other: in
     finite = np.abs(evidence[np.isfinite(evidence)])
     limit = max(float(finite.max(initial=0.0)), 1e-9)
     rows, columns = np.indices(evidence.shape)
-    heatmap = go.Heatmap(
-        z=np.clip(evidence, -limit, limit), zmin=-limit, zmax=limit, colorscale=DIVERGING_SCALE,
+    # plain trace dicts, validated once by go.Figure: this map is rebuilt on every stroke
+    heatmap = dict(
+        type="heatmap", z=np.clip(evidence, -limit, limit), zmin=-limit, zmax=limit, colorscale=DIVERGING_SCALE,
         customdata=np.stack([rows, columns, ink], axis=-1),
         colorbar=dict(title=dict(text="nats", side="top"), thickness=14, len=0.9),
         hovertemplate=f"row %{{customdata[0]}}, column %{{customdata[1]}}, ink %{{customdata[2]}}<br>"
                       f"%{{z:.3f}} nats for {favoured} over {other}<extra></extra>")
-    outline = go.Contour(z=np.asarray(ink, dtype=float), showscale=False, hoverinfo="skip",
-                         contours=dict(start=0.5, end=0.5, size=1, coloring="none"),
-                         line=dict(color="#222222", width=1.5))
+    outline = dict(type="contour", z=np.asarray(ink, dtype=float), showscale=False, hoverinfo="skip",
+                   contours=dict(start=0.5, end=0.5, size=1, coloring="none"), line=dict(color="#222222", width=1.5))
     return go.Figure([heatmap, outline], layout=dict(
         height=height, margin=dict(l=4, r=4, t=4, b=4), showlegend=False,
         xaxis=dict(HIDDEN_AXIS, constrain="domain"),

@@ -11,7 +11,7 @@ import textwrap
 
 import pytest
 
-from devtools.streamlit_client import StreamlitClient
+from devtools.streamlit_client import StreamlitClient, UploadError
 from tests.e2e import harness
 
 APP = '''
@@ -37,6 +37,10 @@ def main():
             raise ValueError("asked to raise")
 
     part()
+
+    upload = st.file_uploader("A file", key="file")
+    if upload is not None:
+        st.metric("Uploaded", f"{upload.name}:{len(upload.getvalue())}")
 
 def other():
     st.markdown("the other page, level " + str(st.session_state.get("level")))
@@ -94,6 +98,20 @@ def test_pages_cache_clear_and_second_session(server):
         with StreamlitClient(server.url, timeout=30) as other:
             assert other.connect(page="main").metric("Level shown") == "a"  # sessions do not share widgets
             assert other.session_id != client.session_id
+
+
+def test_upload_goes_through_put_and_widget_state(server):
+    with StreamlitClient(server.url, timeout=30) as client:
+        client.connect()
+        assert client.upload("file", "notes.txt", b"hello", "text/plain").metric("Uploaded") == "notes.txt:5"
+        # the upload URL belongs to this session: another session id is refused by the server
+        with StreamlitClient(server.url, timeout=30) as other:
+            other.connect()
+            urls = other.request_upload_urls(["x.txt"])[0]
+            forged = urls.upload_url.replace(other.session_id, "not-a-session")
+            with pytest.raises(UploadError) as refused:
+                other.put_file(forged, "x.txt", b"x", "text/plain")
+            assert refused.value.status == 400 and "Invalid session_id" in refused.value.body
 
 
 def test_unknown_widget_key_is_named(server):
