@@ -6,7 +6,6 @@ import base64
 import io
 import re
 
-import numpy as np
 import pytest
 from PIL import Image, ImageDraw
 from streamlit.testing.v1 import AppTest
