@@ -9,10 +9,10 @@ import nbcore
 from lab import figures
 from nbcore.deskew import deskew
 from nbcore.preprocess import ModelInput
-from nbcore.strokes import MNIST_STROKE_WIDTH, stroke_width
+from nbcore.strokes import MNIST_STROKE_RANGE, MNIST_STROKE_WIDTH, stroke_width
 
 # the Draw canvas's brush default (px on the 280 px canvas): a digit about 200 px tall drawn with it is framed
-# to a stroke width of 2.7 px, MNIST's median being 2.64 (method in docs/preprocessing.md)
+# to a stroke width of 2.7 px, MNIST's median being 2.64 px (method in docs/preprocessing.md)
 MNIST_LIKE_BRUSH = 24
 PICTURE_SCALE = 5  # 140 px: under the canvas, beside the evidence map of the same pixels
 
@@ -54,7 +54,8 @@ def show(frame: np.ndarray, made_from: ModelInput | None, deskewed: bool, thresh
 
 def _stroke_sentence(frame: np.ndarray, made_from: ModelInput | None) -> str:
     """The measured stroke width, and what the stroke step did to it."""
-    mnist_width = f"MNIST's median is {MNIST_STROKE_WIDTH:.2f} px"
+    mnist_width = (f"MNIST's: median {MNIST_STROKE_WIDTH:.1f} px, 80 % between {MNIST_STROKE_RANGE[0]:.1f} and "
+                   f"{MNIST_STROKE_RANGE[1]:.1f} px")
     if made_from is None or not np.isfinite(made_from.width_before):
         width = stroke_width(frame)
         return f"Stroke width {width:.1f} px ({mnist_width})." if np.isfinite(width) else ""

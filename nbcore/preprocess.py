@@ -12,7 +12,6 @@ import base64
 import binascii
 import io
 import warnings
-
 from dataclasses import dataclass
 
 import numpy as np

@@ -8,7 +8,7 @@ from PIL import Image, ImageDraw
 
 from nbcore.deskew import deskew, deskew_all, skew
 from nbcore.preprocess import centre_of_mass
-from nbcore.strokes import MNIST_STROKE_WIDTH, normalise_stroke, reshape_stroke, skeleton, stroke_width
+from nbcore.strokes import MNIST_STROKE_RANGE, normalise_stroke, reshape_stroke, skeleton, stroke_width
 
 
 def line_image(start, end, width: int, side: int = 28) -> np.ndarray:
@@ -54,13 +54,18 @@ def test_stroke_width_of_a_line_is_its_width(width):
     assert stroke_width(line) == pytest.approx(width, abs=0.6)
 
 
-def test_thick_strokes_are_thinned_and_thin_ones_thickened_towards_mnist():
+def test_thick_strokes_are_thinned_thin_ones_thickened_and_mnist_like_ones_kept():
+    low, high = MNIST_STROKE_RANGE
     thick, thin = line_image((14, 4), (14, 23), width=6), line_image((14, 4), (14, 23), width=1)
     frame, before, after, action = normalise_stroke(thick)
-    assert action == "thinned" and abs(after - MNIST_STROKE_WIDTH) < abs(before - MNIST_STROKE_WIDTH)
+    assert action == "thinned" and before > high and after < before and abs(after - high) < before - high
     frame, before, after, action = normalise_stroke(thin)
-    assert action == "thickened" and abs(after - MNIST_STROKE_WIDTH) < abs(before - MNIST_STROKE_WIDTH)
+    assert action == "thickened" and before < low and after > before and abs(after - low) < low - before
     assert frame.max() == 255
+    usual = line_image((14, 4), (14, 23), width=3)
+    assert low <= stroke_width(usual) <= high
+    frame, before, after, action = normalise_stroke(usual)
+    assert action == "kept" and np.array_equal(frame, usual) and before == after
     assert stroke_width(reshape_stroke(thick, -1)) < stroke_width(thick) < stroke_width(reshape_stroke(thick, 1))
 
 

@@ -11,7 +11,7 @@ from PIL import Image
 from nbcore import BernoulliNB, binarize, load_or_train_softmax
 from nbcore.deskew import deskew_all, skew
 from nbcore.preprocess import BOX, CENTRE, INK_LEVEL, RESAMPLING, ink_from_upload, mnist_frame
-from nbcore.strokes import MNIST_STROKE_WIDTH, stroke_width
+from nbcore.strokes import MNIST_STROKE_RANGE, MNIST_STROKE_WIDTH, stroke_width
 
 ANTI_ALIASING = (Image.Resampling.BOX, Image.Resampling.BILINEAR, Image.Resampling.HAMMING,
                  Image.Resampling.BICUBIC, Image.Resampling.LANCZOS)
@@ -56,7 +56,9 @@ def test_resampling_constant_reframes_mnist_digits_best(mnist):
 def test_stroke_width_constant_is_mnists(mnist):
     rng = np.random.default_rng(1)
     sample = mnist["train_images"][rng.choice(len(mnist["train_images"]), 5000, replace=False)]
-    assert abs(np.nanmedian(stroke_width(sample)) - MNIST_STROKE_WIDTH) < 0.05  # all 60,000: 2.640
+    widths = stroke_width(sample)
+    assert abs(np.nanmedian(widths) - MNIST_STROKE_WIDTH) < 0.05  # all 60,000: 2.640
+    assert np.allclose(np.nanpercentile(widths, [10, 90]), MNIST_STROKE_RANGE, atol=0.05)  # all: 1.855, 4.041
 
 
 def png(image: np.ndarray) -> bytes:
