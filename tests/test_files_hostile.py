@@ -322,3 +322,13 @@ def test_concurrent_prepares_agree_and_leave_no_temporaries(tmp_path, synthetic)
                  for path in folder.glob(".*")]
     assert leftovers == []
     assert data._read_decoded(decoded_cache_path(tmp_path, False), False) is not None  # the cache is whole
+
+
+@pytest.mark.parametrize("kind", ["directory", "fifo", "device link"])
+def test_odd_sms_collection_is_refused_with_a_sentence(tmp_path, kind):
+    from nbcore import spam
+
+    make_odd(tmp_path / spam.SMS_FILE, kind)
+    with pytest.raises(spam.SpamDataError, match="not a file; nbcore will not open it"):
+        spam.load_sms(tmp_path, download=False)
+    assert os.path.lexists(tmp_path / spam.SMS_FILE)
