@@ -55,7 +55,9 @@ def server(tmp_path_factory):
     folder = tmp_path_factory.mktemp("client-app")
     app = folder / "client_app.py"
     app.write_text(textwrap.dedent(APP))
-    with harness.StreamlitServer(folder, folder / "server.log", app=str(app)) as running:
+    # the repository's config shows exception types only (#18); this test reads the messages
+    with harness.StreamlitServer(folder, folder / "server.log", app=str(app),
+                                 extra_env={"STREAMLIT_CLIENT_SHOW_ERROR_DETAILS": "full"}) as running:
         yield running
 
 
