@@ -320,7 +320,7 @@ def step_evidence() -> None:
                  "the 10,000 test images, how many does naive Bayes get wrong while softmax gets right?", "guess",
                  COUNT_STOPS, format_func=count, value=100)
     if answer is not None:
-        softmax = state.softmax()
+        softmax = state.softmax(deskew=settings.deskew)
         rescued = lesson.bayes_wrong_softmax_right(result.test_predictions, softmax.test_predictions,
                                                    splits.test_labels)
         feedback(lesson.grade_count(answer, len(rescued)),

@@ -16,6 +16,7 @@ import signal
 import struct
 import subprocess
 import sys
+import threading
 import time
 import zipfile
 from pathlib import Path
@@ -296,3 +297,38 @@ def test_a_locked_temporary_is_kept_and_other_files_are_never_candidates(tmp_pat
         assert nbfiles.remove_stale_temporaries(tmp_path, ["train.npz", "t10k.npz"]) == 0 and temporary.exists()
     assert nbfiles.remove_stale_temporaries(tmp_path, ["train.npz", "t10k.npz"]) == 1 and not temporary.exists()
     assert all(other.exists() for other in others)
+
+
+def test_concurrent_prepares_agree_and_leave_no_temporaries(tmp_path, synthetic):
+    """Four loads of one fresh folder at once (a held probe of #18): each extracts, cleans and writes; all agree."""
+    synthetic.write(tmp_path)
+    results, failures = [], []
+
+    def load() -> None:
+        try:
+            results.append(load_mnist(False, root=tmp_path, download=False))
+        except Exception as error:  # any failure is the finding
+            failures.append(repr(error))
+
+    threads = [threading.Thread(target=load) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    assert failures == [] and len(results) == 4
+    for images, labels in results:
+        assert np.array_equal(images, synthetic.test_images) and np.array_equal(labels, synthetic.test_labels)
+    leftovers = [path for folder in (raw_folder(tmp_path), decoded_cache_path(tmp_path, False).parent)
+                 for path in folder.glob(".*")]
+    assert leftovers == []
+    assert data._read_decoded(decoded_cache_path(tmp_path, False), False) is not None  # the cache is whole
+
+
+@pytest.mark.parametrize("kind", ["directory", "fifo", "device link"])
+def test_odd_sms_collection_is_refused_with_a_sentence(tmp_path, kind):
+    from nbcore import spam
+
+    make_odd(tmp_path / spam.SMS_FILE, kind)
+    with pytest.raises(spam.SpamDataError, match="not a file; nbcore will not open it"):
+        spam.load_sms(tmp_path, download=False)
+    assert os.path.lexists(tmp_path / spam.SMS_FILE)

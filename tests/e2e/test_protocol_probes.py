@@ -14,7 +14,6 @@ repeats the issue's ten.
 from __future__ import annotations
 
 import base64
-import io
 import json
 import os
 import struct
