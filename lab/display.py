@@ -28,5 +28,10 @@ def chart(figure: go.Figure, *, key: str | None = None, container=None, width: s
         figure.update_xaxes(tickfont_size=font_px, title_font_size=font_px)
         figure.update_yaxes(tickfont_size=font_px, title_font_size=font_px)
         figure.update_annotations(font_size=font_px)
+        for trace in figure.data:  # colour bars' numbers too
+            if "colorbar" in trace:
+                trace.colorbar.tickfont.size = font_px
+            elif "marker" in trace and "colorbar" in trace.marker:
+                trace.marker.colorbar.tickfont.size = font_px
     target = container if container is not None else st
     target.plotly_chart(figure, key=key, width=width, config=CHART_CONFIG, alt=alt)

@@ -312,7 +312,7 @@ def reliability_diagram(curves_by_model: dict[str, tuple[np.ndarray, np.ndarray,
     lowest_accuracy = min([x_min] + [float(np.min(np.asarray(accuracy)[np.asarray(count) > 0], initial=1.0))
                                      for _, accuracy, count, _ in curves_by_model.values()])
     margin = 0.02 * (1 - x_min)  # room for the end markers; the ranges stay [x_min, 1], not stretched to fit
-    figure.update_xaxes(title=f"mean confidence (top p) · marker size: {unit} per bin",
+    figure.update_xaxes(title="mean confidence (top p)",
                         range=[x_min - margin, 1 + margin])
     figure.update_yaxes(title="accuracy", range=[lowest_accuracy - margin, 1 + margin])
     return style(figure, height=height, title=title, legend_below=True)

@@ -148,7 +148,7 @@ def word_contributions(words: Sequence[str], contributions: np.ndarray, known: n
     rows = list(range(len(values)))  # positions, so equal labels stay separate bars
     figure = go.Figure(go.Bar(x=values, y=rows, orientation="h", marker_color=colours, customdata=labels,
                               hovertemplate="%{customdata}: %{x:+.3f} nats<extra></extra>"))
-    figure.update_xaxes(title="← ham · adds to log p(spam|x) − log p(ham|x), nats · spam →",
+    figure.update_xaxes(title="← ham · nats · spam →",
                         zeroline=True, zerolinecolor="#555")
     figure.update_yaxes(autorange="reversed", tickvals=rows, ticktext=labels)
     return style(figure, height=max(260, 90 + 26 * len(values)), title=title)
@@ -174,7 +174,7 @@ def confidence_histogram(edges: np.ndarray, counts: np.ndarray, accuracy: np.nda
         figure.add_trace(go.Bar(x=centres, y=values[shown], name=name, marker_color=colour,
                                 hovertemplate=f"{name}<br>confidence ≈ %{{x:.3f}}: %{{y}} messages<extra></extra>"))
     figure.update_layout(barmode="group", bargap=0.15)
-    figure.update_xaxes(title="confidence: top posterior probability", range=[x_min, edges[-1]])
+    figure.update_xaxes(title="top posterior", range=[x_min, edges[-1]])
     figure.update_yaxes(title="messages (log scale)", type="log")
     return style(figure, height=height, title=title, legend_below=True)
 

@@ -93,9 +93,10 @@ def sidebar_tools(settings_keys: tuple[str, ...]) -> None:
     page_defaults = {key: default for key, default in defaults.items() if key not in settings_keys}
     with st.sidebar:
         left, right = st.columns(2)
-        left.button("Reset this page", icon=":material/restart_alt:", on_click=_reset, args=(page_defaults,),
-                    disabled=not page_defaults, width="stretch", key="links_reset_page",
-                    help="This page's own choices back to their defaults (the model settings stay).")
+        if page_defaults:  # a page without choices of its own gets no button (a disabled one is hard to read)
+            left.button("Reset this page", icon=":material/restart_alt:", on_click=_reset, args=(page_defaults,),
+                        width="stretch", key="links_reset_page",
+                        help="This page's own choices back to their defaults (the model settings stay).")
         right.button("Reset all", icon=":material/history:", on_click=_reset, args=(defaults,), width="stretch",
                      key="links_reset_all", help="Everything back to the textbook settings and page defaults.")
         with st.popover("Copy link for students", icon=":material/link:", width="stretch"):

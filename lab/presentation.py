@@ -22,6 +22,10 @@ _CSS = """
 @media (max-width: 1280px) {
   [data-testid="stMainBlockContainer"] { padding-left: 1.5rem; padding-right: 1.5rem; }
 }
+/* Columns wrap onto the next row instead of squeezing below a readable width (Streamlit only stacks
+   them below 640 px): metric labels, chart titles and images need about 240 px. */
+[data-testid="stHorizontalBlock"] { flex-wrap: wrap; }
+[data-testid="stColumn"] { min-width: min(240px, 100%); }
 /* Draw: the canvas's column never shrinks below the canvas; the explanation beside it wraps below it
    (a phone, 150 % zoom with the sidebar open) rather than squeeze or overlap the canvas. The rules go
    on the flex items, the layout wrappers around the two keyed containers. */

@@ -55,7 +55,7 @@ def run(default_page: str = "pages/home.py") -> None:
             section: [st.Page(str(ROOT / path), title=title, icon=icon, default=path == default_page)
                       for path, title, icon in pages]
             for section, pages in PAGES.items()
-        })
+        }, expanded=True)  # every page listed: collapsed, the navigation hides all but ten behind "View more"
         state.sidebar_settings()
         presentation.sidebar_toggle()
         presentation.apply_style(presenting)

@@ -5,7 +5,7 @@ import dataclasses
 import numpy as np
 import streamlit as st
 
-from lab import display, figures, state
+from lab import display, figures, links, state
 
 settings = state.current_settings()
 splits, deskewed = state.mnist(), state.deskewed_mnist()
@@ -21,14 +21,13 @@ st.markdown("People slant their digits by different amounts, and naive Bayes has
             "Training and test images are deskewed alike, so both models are retrained on upright digits. "
             "Turn it on for every page (Draw included) with **Deskew** in the sidebar.")
 
-st.session_state.setdefault("deskew_batch", 0)
-if st.button("🔀 Other digits", key="deskew_new_batch"):
-    st.session_state.deskew_batch += 1
-shown = np.random.default_rng(st.session_state.deskew_batch).choice(len(splits.test_labels), size=6, replace=False)
+batch = links.counter("Batch", "deskew_batch", "Other digits", "deskew_new_batch", ":material/shuffle:")
+shown = np.random.default_rng(batch).choice(len(splits.test_labels), size=6, replace=False)
 images = np.concatenate([splits.test_images[shown], deskewed.test_images[shown]])
-titles = [f"{splits.test_labels[index]} as written" for index in shown] + [
-    f"{splits.test_labels[index]} deskewed" for index in shown]
-display.chart(figures.image_grid(images, titles, columns=6, zrange=(0, 255)), key="deskew_grid")
+# the digit above each column only: "5 as written" and "5 deskewed" ran into each other on a phone
+titles = [str(splits.test_labels[index]) for index in shown] + [""] * len(shown)
+display.chart(figures.image_grid(images, titles, columns=6, zrange=(0, 255),
+                                 title="Top row: as written · bottom row: deskewed"), key="deskew_grid")
 
 st.subheader("Accuracy on the 10,000 test images")
 st.table({

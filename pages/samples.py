@@ -32,12 +32,15 @@ with mean_column:
                                        height=330, hover_format=".3f"), key="samples_mean")
 with grids:
     columns = min(count, 8)
-    display.chart(figures.image_grid(generated * 255, [f"sample {i + 1}" for i in range(count)], columns,
-                                     zrange=(0, 255), height_per_row=150), key="samples_generated")
-    display.chart(figures.image_grid(splits.train_images[real], [f"#{i}" for i in real], columns,
-                                     zrange=(0, 255), height_per_row=150), key="samples_real")
+    # numbered titles only ("1" … "16"): longer ones ran into each other on a phone and at 150 % zoom
+    display.chart(figures.image_grid(generated * 255, [str(i + 1) for i in range(count)], columns,
+                                     zrange=(0, 255), height_per_row=150, title="Sampled from the model"),
+                  key="samples_generated")
+    display.chart(figures.image_grid(splits.train_images[real], [str(i + 1) for i in range(count)], columns,
+                                     zrange=(0, 255), height_per_row=150, title="Real training images"),
+                  key="samples_real")
     st.caption(f"Top: {count} samples from the model (seed {seed}). Bottom: {count} real training images of "
-               f"{figures.with_article(digit)}.")
+               f"{figures.with_article(digit)} (training images {', '.join(f'#{i}' for i in real)}).")
 
 st.info("Why the samples look like noise sprinkled on a blurry digit: the model has no notion that pixels of a "
         "stroke come together. Every pixel is drawn on its own, so the samples get the *average* ink in the right "

@@ -59,7 +59,7 @@ curve, bars = st.columns([1.4, 1], gap="medium")
 with curve:
     display.chart(figures_extra.log_x_curve(
         experiment.k_grid, {MODEL_NAMES[name]: result.heldout_accuracy for name, result in experiments.items()},
-        "smoothing strength k (log scale)", "held-out accuracy", "Choosing k on the held-out messages",
+        "k (log scale)", "held-out accuracy", "Choosing k on the held-out messages",
         marked={MODEL_NAMES[name]: result.chosen_k for name, result in experiments.items()}),
         key="spam_heldout_curve")
 with bars:

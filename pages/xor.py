@@ -15,6 +15,8 @@ SMOOTHING_PAGE = Path(__file__).resolve().parents[1] / "pages" / "smoothing.py"
 st.title("Exercise: naive Bayes on XOR")
 st.markdown("Four points, labelled by whether exactly one coordinate is 1: (0,0) → 0, (0,1) → 1, (1,0) → 1, "
             "(1,1) → 0. Which probabilities does naive Bayes learn, and does it classify the points correctly?")
+st.table({"x₁": xor.XOR_POINTS[:, 0].tolist(), "x₂": xor.XOR_POINTS[:, 1].tolist(), "y": xor.XOR_LABELS.tolist()},
+         hide_index=True, width="content")
 k = st.select_slider(options=SMOOTHING_STOPS, value=1.0, format_func=lambda value: f"{value:g}",
                      **links.control("Laplace smoothing strength k (pseudo-counts per outcome)", "xor_k", 1.0))
 
