@@ -221,6 +221,7 @@ PAGE_CONTROLS = {
     "home_batch": (0, links.COUNTER_MAX),
     "compare_batch": (0, links.COUNTER_MAX),
     "samples_seed": (0, links.COUNTER_MAX),
+    "deskew_batch": (0, links.COUNTER_MAX),
 }
 # other page choices worth combining with extreme settings (each a session_state preset)
 PAGE_VARIANTS = {
