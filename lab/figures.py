@@ -64,6 +64,9 @@ def style(figure: go.Figure, height: int, title: str | None = None, legend_below
         figure.update_layout(legend=LEGEND_BELOW)
     figure.update_xaxes(**AXIS_TEXT)
     figure.update_yaxes(**AXIS_TEXT)
+    # log axes: numbers at the decades only (plotly draws the 2s and 5s between them at 3/4 size)
+    figure.update_xaxes(dtick=1, selector=dict(type="log"))
+    figure.update_yaxes(dtick=1, selector=dict(type="log"))
     return figure
 
 

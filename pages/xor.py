@@ -48,7 +48,7 @@ with st.expander("Show the answer", icon=":material/visibility:"):
                     "away.")
 
     display.chart(figures_extra.xor_posteriors(xor.XOR_POINTS, xor.XOR_LABELS, {
-        "Naive Bayes": naive_result.posterior, "With the edge x₁ → x₂": network_result.posterior}),
+        "Naive Bayes": naive_result.posterior, "With x₁ → x₂": network_result.posterior}),
         key="xor_posteriors")
 
     st.dataframe({"x₁": xor.XOR_POINTS[:, 0].tolist(), "x₂": xor.XOR_POINTS[:, 1].tolist(),
