@@ -35,7 +35,7 @@ Usage::
         run = client.connect(page="draw")                 # RunResult of the first full run
         run = client.component("canvas_0", {"drawing": png_data_url})
         print(run.metric("Naive Bayes prediction"), run.errors, run.seconds)
-        run = client.select_slider("setting_alpha", "2")
+        run = client.select_slider("alpha", "2")
         run = client.click("draw_clear")
         run = client.upload("draw_upload", "seven.png", png_bytes, "image/png")
         client.clear_cache()

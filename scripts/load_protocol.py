@@ -66,7 +66,7 @@ from tests.e2e import harness  # noqa: E402
 
 DRAWINGS = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
 PREDICTION = "Naive Bayes prediction"
-ALPHA_KEY, ALPHA_STOPS = "setting_alpha", ("1", "2")  # the default stop and the next one (lab/state.py)
+ALPHA_KEY, ALPHA_STOPS = "alpha", ("1", "2")  # the default stop and the next one (lab/state.py, its name in the link)
 CLEAR_KEY = "draw_clear"
 TARGETS = {60: 0.300, 120: 1.0}  # students -> p95 of drawing sent -> run finished, seconds
 RSS_TARGET_MB = 2048  # at 240 students

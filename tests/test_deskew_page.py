@@ -11,27 +11,13 @@ from PIL import Image, ImageDraw
 from streamlit.testing.v1 import AppTest
 
 from lab import state
-from tests.conftest import REPO
-
-TIMEOUT = 240
+from tests.apptest import data_dir, open_page  # noqa: F401 (data_dir: a fixture)
 
 
-@pytest.fixture(scope="module", autouse=True)
-def data_dir(mnist_root):
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("NBCORE_DATA_DIR", str(mnist_root))
-        yield mnist_root
 
 
-def open_page(page: str, **session) -> AppTest:
-    script = f"import sys; sys.path.insert(0, {str(REPO)!r})\nfrom lab import shell\nshell.run(default_page={page!r})\n"
-    app = AppTest.from_string(script, default_timeout=TIMEOUT)
-    for key, value in session.items():
-        app.session_state[key] = value
-    app.run()
-    assert not app.exception, [item.value for item in app.exception]
-    assert not app.error, [item.value for item in app.error]
-    return app
+
+
 
 
 def caption_with(app: AppTest, text: str) -> str:

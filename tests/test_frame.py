@@ -3,38 +3,21 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
 from streamlit.testing.v1 import AppTest
 
 import nbcore
 from lab import model_view, presentation
 from lab.shell import PAGES
-from tests.conftest import REPO
-
-TIMEOUT = 180
+from tests.apptest import app_at, data_dir, rerun  # noqa: F401 (data_dir: a fixture)
 
 
-@pytest.fixture(scope="module", autouse=True)
-def data_dir(mnist_root):
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("NBCORE_DATA_DIR", str(mnist_root))
-        yield mnist_root
 
 
-def app_for(page: str, query: dict[str, str] | None = None, **session) -> AppTest:
-    script = f"import sys; sys.path.insert(0, {str(REPO)!r})\nfrom lab import shell\nshell.run(default_page={page!r})\n"
-    app = AppTest.from_string(script, default_timeout=TIMEOUT)
-    for key, value in (query or {}).items():
-        app.query_params[key] = value
-    for key, value in session.items():
-        app.session_state[key] = value
-    return app
 
 
-def run(app: AppTest) -> AppTest:
-    app.run()
-    assert not app.exception, [item.value for item in app.exception]
-    return app
+
+
+
 
 
 def presenter_toggle(app: AppTest):
@@ -42,18 +25,18 @@ def presenter_toggle(app: AppTest):
 
 
 def test_presenter_mode_comes_from_the_link():
-    app = run(app_for("pages/home.py", {"presenter": "true"}))
+    app = rerun(app_at("pages/home.py", {"presenter": "true"}))
     assert presenter_toggle(app).value is True
     assert app.query_params["presenter"] == "true"
     assert not app.toast
-    plain = run(app_for("pages/home.py"))
+    plain = rerun(app_at("pages/home.py"))
     assert presenter_toggle(plain).value is False
 
 
 def test_link_values_a_control_cannot_take_give_defaults_and_a_notice_that_names_the_control():
     hostile = {"presenter": "<script>x</script>" * 500, "alpha": "banana", "threshold": "-1e308",
                "prior": "../../etc/passwd", "beta": "1" * 10_000}
-    app = run(app_for("pages/home.py", hostile))
+    app = rerun(app_at("pages/home.py", hostile))
     assert presenter_toggle(app).value is False
     assert [app.sidebar.select_slider(key=key).value for key in ("threshold", "alpha", "beta")] == [128, 1.0, 1.0]
     assert app.sidebar.radio(key="prior").value == "empirical"
@@ -86,47 +69,48 @@ def test_draw_says_what_a_confidently_wrong_naive_bayes_means(mnist):
     agreeing = np.flatnonzero(bayes_proba.argmax(axis=1) == softmax_predicted)
     assert len(confident_and_disagreeing), "no test image where naive Bayes is sure and softmax disagrees"
 
-    sure = run(app_for("pages/draw.py", draw_frame=images[confident_and_disagreeing[0]]))
+    sure = rerun(app_at("pages/draw.py", draw_frame=images[confident_and_disagreeing[0]]))
     [warning] = [item.value for item in sure.warning if "all but certain" in item.value]
     assert f"softmax reads a {softmax_predicted[confident_and_disagreeing[0]]}" in warning
     assert any("Compare" in link.label for link in sure.get("page_link"))
 
-    calm = run(app_for("pages/draw.py", draw_frame=images[agreeing[0]]))
+    calm = rerun(app_at("pages/draw.py", draw_frame=images[agreeing[0]]))
     assert not [item for item in calm.warning if "all but certain" in item.value]
     assert any("A nat is" in item.value for item in calm.caption)
 
 
 def test_draw_upload_mode_speaks_of_uploading_and_a_removed_file_takes_its_message_along():
-    app = run(app_for("pages/draw.py"))
+    app = rerun(app_at("pages/draw.py"))
     app.segmented_control(key="draw_mode").set_value("Upload a picture")
-    run(app)
+    rerun(app)
     assert any("Upload a photo" in item.value for item in app.info)
     assert any("MB" in item.value for item in app.caption)
     app.file_uploader(key="draw_upload").set_value(("notes.png", b"not a picture", "image/png"))
-    run(app)
+    app.run()
+    assert not app.exception
     assert app.error, "a file that is not a picture gets a message"
     app.file_uploader(key="draw_upload").set_value(None)
-    run(app)
+    rerun(app)
     assert not app.error
     assert any("Upload a photo" in item.value for item in app.info)
 
 
 def test_a_locked_setting_cannot_be_moved_and_reset_all_spares_it():
-    app = run(app_for("pages/home.py", {"alpha": "0.1", "beta": "3", "lock": "alpha,not-a-key,../x"}))
+    app = rerun(app_at("pages/home.py", {"alpha": "0.1", "beta": "3", "lock": "alpha,not-a-key,../x"}))
     alpha, beta = app.sidebar.select_slider(key="alpha"), app.sidebar.select_slider(key="beta")
     assert (alpha.value, alpha.disabled, "(locked)" in alpha.label) == (0.1, True, True)
     assert (beta.value, beta.disabled) == (3.0, False)
     assert all(button.disabled for button in app.sidebar.button if button.label in ("Textbook", "Course note"))
     app.sidebar.button(key="links_reset_all").click()
-    run(app)
+    rerun(app)
     assert app.sidebar.select_slider(key="alpha").value == 0.1
     assert app.sidebar.select_slider(key="beta").value == 1.0
 
 
 def test_reset_this_page_resets_its_own_choices_and_keeps_the_model_settings():
-    app = run(app_for("pages/draw.py", {"draw_brush": "33", "alpha": "3"}))
+    app = rerun(app_at("pages/draw.py", {"draw_brush": "33", "alpha": "3"}))
     assert app.slider(key="draw_brush").value == 33
     app.sidebar.button(key="links_reset_page").click()
-    run(app)
+    rerun(app)
     assert app.slider(key="draw_brush").value == model_view.MNIST_LIKE_BRUSH
     assert app.sidebar.select_slider(key="alpha").value == 3.0

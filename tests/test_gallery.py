@@ -16,10 +16,9 @@ from streamlit.testing.v1 import AppTest
 from lab import gallery, gallery_figures
 from lab.gallery import ClassGallery
 from nbcore.metrics import class_errors, confusion_matrix
-from tests.conftest import REPO
+from tests.apptest import data_dir, open_page, rerun  # noqa: F401 (data_dir: a fixture)
 from tests.test_pages import array
 
-TIMEOUT = 180
 HOSTILE_CODES = ["<script>alert(1)</script>", "ABC", "ABCDEFGHI", "AB CD", "../../etc", "ABCD%00", "ÄBCD",
                  "X" * 10_000, "", "ab-cd", "1e5'"]
 
@@ -222,29 +221,12 @@ def test_class_errors_counts_misreadings_per_meant_digit():
 
 
 # -- the pages (AppTest) -----------------------------------------------------------------------
-@pytest.fixture(scope="module", autouse=True)
-def data_dir(mnist_root):
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("NBCORE_DATA_DIR", str(mnist_root))
-        yield mnist_root
 
 
-def open_page(page: str, query: dict[str, str] | None = None, **session) -> AppTest:
-    """Run the app at ``page`` with this query string and session state; no exception, no error box."""
-    script = f"import sys; sys.path.insert(0, {str(REPO)!r})\nfrom lab import shell\nshell.run(default_page={page!r})\n"
-    app = AppTest.from_string(script, default_timeout=TIMEOUT)
-    for key, value in (query or {}).items():
-        app.query_params[key] = value
-    for key, value in session.items():
-        app.session_state[key] = value
-    return rerun(app)
 
 
-def rerun(app: AppTest) -> AppTest:
-    app.run()
-    assert not app.exception, [item.value for item in app.exception]
-    assert not app.error, [item.value for item in app.error]
-    return app
+
+
 
 
 def send_from_draw(code: str | None, digit_image: np.ndarray, meant: int) -> AppTest:
