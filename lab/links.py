@@ -5,7 +5,7 @@ Every control that changes what a page shows is bound to the URL query with Stre
 a reload keeps it, and the browser's back button goes back through it. This module adds what a
 classroom needs on top:
 
-* ``control(label, key)``: the keyword arguments for such a widget, disabled and marked "(locked)"
+* ``control(label, key, default)``: the keyword arguments for such a widget, disabled and marked "(locked)"
   when the teacher's link locks it (``?lock=alpha,threshold``);
 * a notice naming each control whose value in the link could not be used (Streamlit then shows
   the default and drops the value); the link's own text is never shown back;
@@ -31,8 +31,7 @@ def begin_run() -> None:
     """Before any widget: note what the link asks for, and the locks it sets (they hold for the session)."""
     query = {key: st.query_params.get(key) for key in st.query_params.keys()}
     st.session_state[_REQUESTED] = query
-    st.session_state[_BOUND] = {}  # key -> label, in the order the page draws them
-
+    st.session_state[_BOUND] = {}  # key -> (label, default), in the order the page draws them
     if LOCK_PARAM in query:
         names = str(query[LOCK_PARAM])[:1000].split(",")
         st.session_state[_LOCKED] = {name for name in names[:_MAX_LOCKS] if _NAME.fullmatch(name)}
