@@ -11,6 +11,7 @@ from streamlit.testing.v1 import AppTest
 import nbcore
 from lab import state
 from nbcore import lesson
+from tests.apptest import rerun
 from tests.conftest import REPO
 
 TIMEOUT = 180
@@ -121,12 +122,6 @@ def open_lesson(query: dict | None = None) -> AppTest:
     app.query_params.update(query or {})
     return rerun(app)
 
-
-def rerun(app: AppTest) -> AppTest:
-    app.run()
-    assert not app.exception, [item.value for item in app.exception]
-    assert not app.error, [item.value for item in app.error]
-    return app
 
 
 def step_shown(app: AppTest) -> int:

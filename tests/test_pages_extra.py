@@ -13,6 +13,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from conftest import REPO, require
+from tests.apptest import rerun
 from nbcore import spam
 
 TIMEOUT = 240
@@ -46,12 +47,6 @@ def open_page(page: str) -> AppTest:
     app = AppTest.from_string(script, default_timeout=TIMEOUT)
     return rerun(app)
 
-
-def rerun(app: AppTest) -> AppTest:
-    app.run()
-    assert not app.exception, [item.value for item in app.exception]
-    assert not app.error, [item.value for item in app.error]
-    return app
 
 
 def metric(app: AppTest, label_start: str) -> str:
