@@ -11,6 +11,8 @@ phone drawn on by touch), every page of the navigation:
 * in presenter mode: axis numbers of at least 16 px, the sidebar folded, and the page's first
   figure (chart, picture, metric or canvas) starting within the first screen.
 
+The keyboard reaches every control of Draw and the sidebar, and charts add no tab stops.
+
 A fresh server whose first visits are links to /xor and /spam, and every page opened by its link in
 a new session, show the whole app (sections, every page link, the model settings); a reload keeps
 the page.
@@ -160,3 +162,27 @@ def test_links_opened_cold_on_a_fresh_server_show_the_whole_app(browser, fresh_s
 def test_every_page_opened_by_its_link_shows_the_whole_app(browser, warm_app):
     failures = {path: link_problems(browser, f"{warm_app.url}/{path}") for path in URL_PATHS}
     assert not any(failures.values()), {path: problems for path, problems in failures.items() if problems}
+
+
+FOCUSED_JS = """() => {
+    const el = document.activeElement;
+    const label = el.getAttribute('aria-label') || el.innerText || el.getAttribute('aria-valuetext') || '';
+    return `${el.tagName.toLowerCase()} ${el.getAttribute('role') || ''} ${label}`.replace(/\\s+/g, ' ').trim();
+}"""
+
+
+def test_the_keyboard_reaches_every_control_of_draw_and_charts_add_no_tab_stops(page, base_url):
+    open_path(page, base_url, "draw")
+    harness.draw_digit(page, 1)
+    harness.wait_for_prediction(page)
+    harness.wait_for_run(page)
+    page.locator('[data-testid="stMainBlockContainer"] h1').first.click()  # start from the page, not the address bar
+    stops = []
+    for _ in range(80):
+        page.keyboard.press("Tab")
+        stops.append(page.evaluate(FOCUSED_JS))
+    reached = " | ".join(stops)
+    # the input choice is one radio group (one tab stop, arrow keys between "Draw" and "Upload a picture")
+    for control in ("radio Draw", "Brush width", "Clear", "Binarization threshold", "Presenter mode", "Course note"):
+        assert control in reached, f"Tab never reaches {control!r}: {stops}"
+    assert page.locator(".modebar-btn").count() == 0, "a chart shows its toolbar (8 tab stops each)"
