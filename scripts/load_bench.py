@@ -49,6 +49,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
@@ -411,13 +413,7 @@ async def student(browser, url: str, index: int, phase: Phase, args) -> None:
 
 # -- one N ------------------------------------------------------------------------------------
 def percentile(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    position = (len(ordered) - 1) * q / 100
-    low = int(position)
-    high = min(low + 1, len(ordered) - 1)
-    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+    return float(np.percentile(values, q)) if values else float("nan")
 
 
 async def warm_up(browser, url: str, step_px: float) -> None:

@@ -53,6 +53,7 @@ from dataclasses import dataclass, field  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import gevent  # noqa: E402
+import numpy as np  # noqa: E402
 import psutil  # noqa: E402
 from locust import User, events, task  # noqa: E402
 from locust.env import Environment  # noqa: E402
@@ -73,14 +74,8 @@ RSS_TARGET_MB = 2048  # at 240 students
 
 
 def percentile(values: list[float], q: float) -> float:
-    """Linear-interpolated percentile ``q`` (0-100) of ``values``; nan when empty."""
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    position = (len(ordered) - 1) * q / 100
-    low = int(position)
-    high = min(low + 1, len(ordered) - 1)
-    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+    """Percentile ``q`` (0-100) of ``values``, linearly interpolated; nan when empty."""
+    return float(np.percentile(values, q)) if values else float("nan")
 
 
 def canvas_key(client: StreamlitClient) -> str:
