@@ -23,7 +23,9 @@ from .strokes import normalise_stroke
 FRAME = 28
 BOX = 20  # px, the longer side of the ink's bounding box (MNIST training set: 20 px in 99.98 % of digits)
 CENTRE = FRAME / 2  # where the centre of mass goes, row and column (MNIST training set: mean 14.00, sd 0.29)
-RESAMPLING = Image.Resampling.BICUBIC  # scales the ink to BOX px: least error re-framing MNIST digits drawn large
+RESAMPLING = Image.Resampling.BICUBIC  # reduces the ink to BOX px: least error re-framing MNIST digits drawn large
+# enlarges ink smaller than BOX px (a small picture, e.g. 8x8): least error re-framing MNIST digits reduced to 8x8
+ENLARGING = Image.Resampling.LANCZOS
 MAX_UPLOAD_PIXELS = 40_000_000  # about a 48-megapixel photo; anything larger is refused
 INK_LEVEL = 0.1  # fraction of 255 above which a pixel counts as ink for the bounding box (crop)
 MIN_CONTRAST = 40  # ink less bright than this over the background means "blank"
@@ -160,10 +162,12 @@ def _grayscale(image: Image.Image) -> np.ndarray:
     return np.asarray(image.convert("L"), dtype=np.float64)
 
 
-def mnist_frame(ink: np.ndarray, resampling: Image.Resampling = RESAMPLING) -> np.ndarray | None:
+def mnist_frame(ink: np.ndarray, resampling: Image.Resampling = RESAMPLING,
+                enlarging: Image.Resampling = ENLARGING) -> np.ndarray | None:
     """Ink (height, width) -> uint8 (28, 28) framed like MNIST, or None if there is no ink.
 
-    ``resampling`` is the filter that scales the cropped ink to the 20 px box (tests compare filters).
+    ``resampling`` is the filter that scales the cropped ink down (or keeps it) to the 20 px box,
+    ``enlarging`` the one that scales up ink smaller than the box (tests compare filters).
     """
     ink = np.asarray(ink, dtype=np.float64)
     if ink.ndim != 2 or ink.size == 0 or not np.all(np.isfinite(ink)):
@@ -176,7 +180,8 @@ def mnist_frame(ink: np.ndarray, resampling: Image.Resampling = RESAMPLING) -> n
     height, width = cropped.shape
     scale = BOX / max(height, width)
     new_size = (max(1, round(width * scale)), max(1, round(height * scale)))
-    resized = Image.fromarray(cropped.astype(np.float32), mode="F").resize(new_size, resampling)
+    resized = Image.fromarray(cropped.astype(np.float32), mode="F").resize(
+        new_size, enlarging if scale > 1 else resampling)
     box = np.clip(np.asarray(resized, dtype=np.float64), 0, 255)
     if box.sum() <= 0:
         return None
