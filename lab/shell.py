@@ -11,7 +11,7 @@ from pathlib import Path
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from lab import links, presentation, state
+from lab import links, presentation, settings, state
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -56,12 +56,13 @@ def run(default_page: str = "pages/home.py") -> None:
                       for path, title, icon in pages]
             for section, pages in PAGES.items()
         }, expanded=True)  # every page listed: collapsed, the navigation hides all but ten behind "View more"
-        state.sidebar_settings()
+        if settings.sidebar().deskew:  # every page's models need the deskewed images: made here, with a progress bar
+            state.deskewed_mnist()
         presentation.sidebar_toggle()
         presentation.apply_style(presenting)
         state.mnist()
         navigation.run()
-        links.sidebar_tools(tuple(state._KEYS.values()) + (presentation.STATE_KEY,))
+        links.sidebar_tools(tuple(settings.KEYS.values()) + (presentation.STATE_KEY,))
         links.end_run()
     except BaseException as error:  # st.stop() and an interrupted rerun arrive as exceptions too
         outcome = type(error).__name__

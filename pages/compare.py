@@ -4,9 +4,11 @@ import numpy as np
 import streamlit as st
 
 from lab import display, figures, links, state
+from lab.settings import current_settings
+from nbcore.explain import pixel_log_odds
 from nbcore.metrics import confusion_matrix, reliability
 
-settings = state.current_settings()
+settings = current_settings()
 splits = state.mnist()
 bayes = state.evaluation(settings)
 softmax = state.softmax(deskew=settings.deskew)
@@ -55,14 +57,11 @@ display.chart(figures.image_grid(splits.test_images[shown], titles, columns=4, z
               key="compare_disagreements")
 
 st.subheader("What each model looks at")
-with np.errstate(divide="ignore", invalid="ignore"):
-    log_odds = (bayes.model.feature_log_prob_ - bayes.model.feature_log_neg_prob_).reshape(10, 28, 28)
-log_odds_limit = float(np.max(np.abs(log_odds[np.isfinite(log_odds)])))
+log_odds, log_odds_limit = pixel_log_odds(bayes.model)
 weights = softmax.model.coef_.reshape(10, 28, 28).astype(np.float64)
 weight_limit = float(np.max(np.abs(weights)))
 # one under the other, like the confusion matrices: ten digits side by side twice were ~35 px each at 1024 px
-display.chart(figures.class_heatmaps(np.clip(log_odds, -log_odds_limit, log_odds_limit),
-                                     "log p/(1−p)", colorscale=figures.DIVERGING_SCALE,
+display.chart(figures.class_heatmaps(log_odds.reshape(-1, 28, 28), "log p/(1−p)", colorscale=figures.DIVERGING_SCALE,
                                      zrange=(-log_odds_limit, log_odds_limit)),
               key="compare_log_odds")
 st.caption("Naive Bayes: per-pixel log-odds of ink for each digit.")

@@ -6,8 +6,9 @@ import numpy as np
 import streamlit as st
 
 from lab import display, figures, links, state
+from lab.settings import current_settings
 
-settings = state.current_settings()
+settings = current_settings()
 splits, deskewed = state.mnist(), state.deskewed_mnist()
 as_published = dataclasses.replace(settings, deskew=False)
 upright = dataclasses.replace(settings, deskew=True)

@@ -12,13 +12,14 @@ import streamlit as st
 import nbcore
 from lab import display, figures, gallery_ui, links, model_view, shell, state
 from lab.canvas import digit_canvas
+from lab.settings import Settings, current_settings
 from nbcore.preprocess import ImageInputError, ModelInput, ink_from_canvas_png, ink_from_upload, model_input
 
 VERDICT_HEIGHT = 118  # px: two metrics, or the prompt on three lines of a phone
 CONFIDENT = 0.99  # naive Bayes this sure while softmax reads another digit: say what that means
 UPLOAD_TYPES = "PNG, JPEG, GIF, BMP, WebP or TIFF"
 
-settings = state.current_settings()
+settings = current_settings()
 with st.sidebar:  # a new threshold's "Binarizing…" and "Counting pixels…" spinners show here: the canvas stays put
     model = state.model(settings)
 softmax = state.softmax(deskew=settings.deskew).model
@@ -79,7 +80,7 @@ def drawn_input() -> tuple[np.ndarray | None, ModelInput | None]:
 
 
 @shell.fragment(page="draw")
-def digit_and_verdict(settings: state.Settings, model: nbcore.BernoulliNB, softmax: nbcore.SoftmaxRegression) -> None:
+def digit_and_verdict(settings: Settings, model: nbcore.BernoulliNB, softmax: nbcore.SoftmaxRegression) -> None:
     """Canvas or upload, both predictions and the evidence map: a stroke reruns this part only, not the page."""
     with st.container(horizontal=True, gap="medium"):
         source = st.container(key="draw_source")
@@ -97,7 +98,6 @@ def digit_and_verdict(settings: state.Settings, model: nbcore.BernoulliNB, softm
                      icon=":material/upload:" if uploading else ":material/draw:")
         return
 
-    frame = model_view.model_frame(frame, settings.deskew)
     frame = model_view.model_frame(frame, settings.deskew)
     features = nbcore.binarize(frame[None], settings.threshold)
     posterior = model.predict_proba(features)[0]

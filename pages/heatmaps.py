@@ -4,6 +4,7 @@ import numpy as np
 import streamlit as st
 
 from lab import display, figures, links, state
+from nbcore.explain import pixel_log_odds
 
 model = state.model()
 pixel_prob = model.feature_prob_.reshape(10, 28, 28)
@@ -16,10 +17,8 @@ st.markdown("Each picture is one digit's 784 pixel probabilities — a blurred a
 view = st.segmented_control(options=["Probability", "Log-odds", "Difference of two digits"], default="Probability",
                             **links.control("View", "heatmap_view", "Probability"))
 if view == "Log-odds":
-    with np.errstate(divide="ignore"):
-        log_odds = (model.feature_log_prob_ - model.feature_log_neg_prob_).reshape(10, 28, 28)
-    limit = float(np.max(np.abs(log_odds[np.isfinite(log_odds)])))
-    display.chart(figures.class_heatmaps(np.clip(log_odds, -limit, limit), "log p/(1−p)",
+    log_odds, limit = pixel_log_odds(model)
+    display.chart(figures.class_heatmaps(log_odds.reshape(-1, 28, 28), "log p/(1−p)",
                                          colorscale=figures.DIVERGING_SCALE, zrange=(-limit, limit)),
                   key="heatmap_log_odds")
     st.caption("Blue: the pixel is more often on than off for this digit; red: more often off. "

@@ -4,8 +4,9 @@ import numpy as np
 import streamlit as st
 
 from lab import figures, links, state
+from lab.settings import current_settings
 
-settings = state.current_settings()
+settings = current_settings()
 splits = state.mnist()
 result = state.evaluation(settings)
 

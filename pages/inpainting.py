@@ -5,10 +5,11 @@ import streamlit as st
 
 import nbcore
 from lab import display, figures, links, state
+from lab.settings import current_settings
 
 EXAMPLES_PER_DIGIT = 3
 
-settings = state.current_settings()
+settings = current_settings()
 model = state.model(settings)
 splits = state.mnist()
 

@@ -15,6 +15,7 @@ import streamlit as st
 
 import nbcore
 from lab import display, figures, figures_extra, lesson_figures, shell, state
+from lab.settings import current_settings
 from nbcore import lesson, xor
 
 QUERY_KEY = "lesson"
@@ -34,7 +35,7 @@ NG_JORDAN = ("[Ng & Jordan (2002), “On discriminative vs. generative classifie
 MNIST_PAPER = ("[LeCun, Bottou, Bengio & Haffner (1998), “Gradient-based learning applied to document "
                "recognition”](https://doi.org/10.1109/5.726791)")
 
-settings = state.current_settings()
+settings = current_settings()
 splits = state.mnist()
 result = state.evaluation(settings)
 model = result.model

@@ -4,8 +4,9 @@ import numpy as np
 import streamlit as st
 
 from lab import display, figures, links, state
+from lab.settings import current_settings
 
-settings = state.current_settings()
+settings = current_settings()
 model = state.model(settings)
 splits = state.mnist()
 

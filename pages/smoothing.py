@@ -2,12 +2,14 @@
 
 import math
 
-import numpy as np
 import streamlit as st
 
+import nbcore
 from lab import display, figures, links, state
+from lab.settings import current_settings
+from nbcore.explain import likelihood_product
 
-settings = state.current_settings()
+settings = current_settings()
 result = state.evaluation(settings)
 model = result.model
 splits = state.mnist()
@@ -58,18 +60,16 @@ with right:
 st.subheader("Why logarithms: underflow")
 index = st.number_input(min_value=0, max_value=len(splits.test_labels) - 1, value=0,
                         **links.control("Test image", "smoothing_image", 0))
-features = (splits.test_images[index].reshape(-1) >= settings.threshold).astype(np.uint8)
 true_label = int(splits.test_labels[index])
-pixel_terms = model.pixel_log_likelihoods(features)[true_label]
-log_sum = float(np.sum(pixel_terms))
+product = likelihood_product(model, nbcore.binarize(splits.test_images[index][None], settings.threshold)[0],
+                             true_label)
 # two by two: four in a row cut the products to "1.58 …" at 1024 px with the sidebar open
 columns = [*st.columns(2), *st.columns(2)]
-columns[0].metric(f"∏ p(xᵢ | {true_label}) in float32 (textbook)",
-                  figures.scientific(float(np.prod(np.exp(pixel_terms).astype(np.float32)))))
-columns[1].metric(f"∏ p(xᵢ | {true_label}) in float64", figures.scientific(float(np.prod(np.exp(pixel_terms)))))
+columns[0].metric(f"∏ p(xᵢ | {true_label}) in float32 (textbook)", figures.scientific(product.float32))
+columns[1].metric(f"∏ p(xᵢ | {true_label}) in float64", figures.scientific(product.float64))
 columns[2].metric("0.1 multiplied 784 times, float64", figures.scientific(0.1 ** 784))
-columns[3].metric(f"∑ log p(xᵢ | {true_label})", f"{log_sum:.2f}")
-st.caption(f"The true product is about 10^{log_sum / math.log(10):.0f}. float32 stops at about 10^-45 and float64 at "
+columns[3].metric(f"∑ log p(xᵢ | {true_label})", f"{product.log:.2f}")
+st.caption(f"The true product is about 10^{product.log10:.0f}. float32 stops at about 10^-45 and float64 at "
            "10^-324: a product of 784 probabilities sinks below that easily and becomes exactly 0.0, and two zeros "
            "cannot be compared. The sum of logarithms is an ordinary number for every digit.")
 
