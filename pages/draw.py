@@ -10,7 +10,8 @@ import numpy as np
 import streamlit as st
 
 import nbcore
-from lab import display, figures, gallery_ui, links, model_view, shell, state
+from lab import display, gallery_ui, links, model_view, shell, state
+from lab.figures import charts, digits
 from lab.canvas import digit_canvas
 from lab.settings import Settings, current_settings
 from nbcore.preprocess import ImageInputError, ModelInput, ink_from_canvas_png, ink_from_upload, model_input
@@ -122,7 +123,7 @@ def digit_and_verdict(settings: Settings, model: nbcore.BernoulliNB, softmax: nb
                        icon=":material/warning:")
             shell.page_link("pages/compare.py", "How sure each model is, and how often rightly: Compare's calibration")
         st.markdown(f"**Evidence of each pixel: {predicted} against the runner-up {runner_up}**")
-        display.chart(figures.evidence_map(evidence, ink, predicted, runner_up), key="draw_evidence",
+        display.chart(digits.evidence_map(evidence, ink, predicted, runner_up), key="draw_evidence",
                       alt=f"Evidence map: each pixel of the framed digit coloured by how much it speaks for "
                           f"{predicted} (blue) or {runner_up} (red)")
         with np.errstate(invalid="ignore"):  # +inf and -inf pixels (no smoothing) have no sum
@@ -136,7 +137,7 @@ def digit_and_verdict(settings: Settings, model: nbcore.BernoulliNB, softmax: nb
             st.caption(f"Blue pixels speak for {predicted}, red ones for the runner-up {runner_up}; "
                        f"{int(np.isinf(evidence).sum())} pixels are impossible for one of them (no smoothing), so "
                        f"the log-likelihood ratio of the two is {ratio}.")
-        display.chart(figures.posterior_comparison({"naive Bayes": posterior, "softmax": softmax_posterior}),
+        display.chart(charts.posterior_comparison({"naive Bayes": posterior, "softmax": softmax_posterior}),
                       key="draw_posteriors")
         gallery_ui.offer(frame, posterior, softmax_posterior)
     with source:

@@ -3,7 +3,9 @@
 import numpy as np
 import streamlit as st
 
-from lab import display, figures, figures_extra, links, state
+from lab import display, links, state
+from lab.figures import charts, digits, notation, regions
+
 from lab.settings import current_settings
 from nbcore.gaussian import GaussianNB, pca, probability_grid
 
@@ -49,12 +51,12 @@ if distinct:
     with plot:
         low, high = pair.min(axis=0) - GRID_MARGIN, pair.max(axis=0) + GRID_MARGIN
         xs, ys, proba = probability_grid(model, (low[0], high[0]), (low[1], high[1]))
-        display.chart(figures_extra.decision_regions(
+        display.chart(regions.decision_regions(
             xs, ys, proba, pair, data.labels, data.class_names, model.theta_, model.var_,
             (names[first], names[second]), "Most probable species, and each species' Gaussian"), key="gauss_regions")
 
 scores, explained = pca(data.features, 2)
-display.chart(figures_extra.pca_scatter(scores, data.labels, data.class_names, explained,
+display.chart(regions.pca_scatter(scores, data.labels, data.class_names, explained,
                                         "All four measurements, on 2 principal components"), key="gauss_pca")
 st.caption("PC1 and PC2 are the two directions along which the four measurements vary most together; the "
            f"percentages are their shares of the variance ({explained.sum():.0%} between them). Setosa stands "
@@ -82,9 +84,9 @@ third_metric, _ = st.columns(2)
 first_metric.metric(f"Test accuracy at var_smoothing = {chosen:.0e}", f"{mnist.test_accuracy[position]:.4f}",
                     f"{mnist.test_accuracy[position] - default_accuracy:+.4f} vs. the default "
                     f"{default_var_smoothing:.0e}" if chosen != default_var_smoothing else None)
-second_metric.metric("ε added to every variance", figures.scientific(chosen * mnist.model.max_feature_var_))
+second_metric.metric("ε added to every variance", notation.scientific(chosen * mnist.model.max_feature_var_))
 third_metric.metric("Pixel × digit pairs with zero variance", f"{zero_variance:.1%}")
-display.chart(figures_extra.log_x_curve(
+display.chart(charts.log_x_curve(
     mnist.var_smoothing, {"Gaussian NB, test accuracy": mnist.test_accuracy}, "var_smoothing (log scale)",
     "test accuracy", "Gaussian NB on MNIST against var_smoothing",
     marked={"Gaussian NB, test accuracy": chosen},
@@ -92,6 +94,6 @@ display.chart(figures_extra.log_x_curve(
     key="gauss_curve")
 st.caption("This curve is measured on the test set to show how much the setting matters. To choose a value for "
            "real, compare values on held-out data and test once at the end (the Spam filter page does that).")
-display.chart(figures.class_heatmaps(mnist.model.theta_.reshape(-1, 28, 28), "mean μ",
+display.chart(digits.class_heatmaps(mnist.model.theta_.reshape(-1, 28, 28), "mean μ",
                                      zrange=(0.0, 1.0), titles=[f"μ for {digit}" for digit in range(10)]),
               key="gauss_means")

@@ -5,7 +5,8 @@ import math
 import streamlit as st
 
 import nbcore
-from lab import display, figures, links, state
+from lab import display, links, state
+from lab.figures import charts, digits, notation
 from lab.settings import current_settings
 from nbcore.explain import likelihood_product
 
@@ -24,12 +25,12 @@ left, right = st.columns([1.1, 1], gap="large")
 with left:
     digit = st.selectbox(options=range(10), index=2, **links.control("Digit to show", "smoothing_digit", 2))
     # on a log scale: what smoothing moves is the many rarely inked pixels, invisible on a 0..1 scale
-    display.chart(figures.log_probability_image(model.feature_log_prob_[digit].reshape(28, 28),
+    display.chart(digits.log_probability_image(model.feature_log_prob_[digit].reshape(28, 28),
                                                 f"log₁₀ P(xᵢ = 1 | {digit}), α = {settings.alpha:g}, "
                                                 f"β = {settings.beta:g}", height=440),
                   key="smoothing_digit_image")
     corner_count, digit_count = int(model.feature_count_[digit, 0]), int(model.class_count_[digit])
-    st.metric(f"Top-left pixel for {digit}", figures.scientific(float(model.feature_prob_[digit, 0])))
+    st.metric(f"Top-left pixel for {digit}", notation.scientific(float(model.feature_prob_[digit, 0])))
     st.caption(f"Inked in {corner_count} of the {digit_count:,} training images of {digit}: p = ({corner_count} + α) "
                f"/ ({digit_count:,} + α + β) with α = {settings.alpha:g}, β = {settings.beta:g}. Pixels like it "
                "make up the border of the picture above; without smoothing they are exactly 0 (blank).")
@@ -41,13 +42,13 @@ with right:
     curve = state.smoothing_curve(settings.threshold, settings.prior)
     on_curve = settings.alpha == settings.beta
     current = f"now (α = {settings.alpha:g}, β = {settings.beta:g})"
-    display.chart(figures.curves(curve["alpha"], {"train": curve["train_accuracy"], "test": curve["test_accuracy"]},
+    display.chart(charts.curves(curve["alpha"], {"train": curve["train_accuracy"], "test": curve["test_accuracy"]},
                                  "α = β (log scale)", "accuracy", "Accuracy against smoothing",
                                  marker_x=settings.alpha, log_x=True, current_label=current,
                                  current={"test": result.test_accuracy, "train": result.train_accuracy}
                                  if not on_curve else None),
                   key="smoothing_accuracy")
-    display.chart(figures.curves(curve["alpha"], {"train": curve["mean_train_loglik"],
+    display.chart(charts.curves(curve["alpha"], {"train": curve["mean_train_loglik"],
                                                   "test": curve["mean_test_loglik"]},
                                  "α = β (log scale)", "nats per image", "Mean log p(x, y_true)",
                                  marker_x=settings.alpha, log_x=True, current_label=current,
@@ -65,9 +66,9 @@ product = likelihood_product(model, nbcore.binarize(splits.test_images[index][No
                              true_label)
 # two by two: four in a row cut the products to "1.58 …" at 1024 px with the sidebar open
 columns = [*st.columns(2), *st.columns(2)]
-columns[0].metric(f"∏ p(xᵢ | {true_label}) in float32 (textbook)", figures.scientific(product.float32))
-columns[1].metric(f"∏ p(xᵢ | {true_label}) in float64", figures.scientific(product.float64))
-columns[2].metric("0.1 multiplied 784 times, float64", figures.scientific(0.1 ** 784))
+columns[0].metric(f"∏ p(xᵢ | {true_label}) in float32 (textbook)", notation.scientific(product.float32))
+columns[1].metric(f"∏ p(xᵢ | {true_label}) in float64", notation.scientific(product.float64))
+columns[2].metric("0.1 multiplied 784 times, float64", notation.scientific(0.1 ** 784))
 columns[3].metric(f"∑ log p(xᵢ | {true_label})", f"{product.log:.2f}")
 st.caption(f"The true product is about 10^{product.log10:.0f}. float32 stops at about 10^-45 and float64 at "
            "10^-324: a product of 784 probabilities sinks below that easily and becomes exactly 0.0, and two zeros "

@@ -262,8 +262,8 @@ def test_inpainting_completes_the_digit_and_offers_several_images(mnist):
     titles = [annotation["text"] for annotation in panels["layout"]["annotations"]]
     assert titles == ["What the model sees", "Seen + filled in", "The real image"]
     mosaic = array(panels["data"][0]["z"])
-    from lab import figures
-    top, width = figures.TITLE_ROWS, 28
+    from lab.figures import style
+    top, width = style.TITLE_ROWS, 28
     seen, completed = mosaic[top:top + 28, :width], mosaic[top:top + 28, 30:30 + width]
     assert np.isfinite(completed).all()  # one whole digit: no gaps where the model filled in
     assert np.isnan(seen).any() and np.array_equal(completed[np.isfinite(seen)], seen[np.isfinite(seen)])
