@@ -93,6 +93,12 @@ class ServerStore:
 
 
 STORE = ServerStore()
+_DECLARED: list = []  # every shared function and background resource made here, for ``is_shared``
+
+
+def is_shared(value) -> bool:
+    """Whether ``value`` is a shared function or a background resource made by this module."""
+    return any(value is declared for declared in _DECLARED)
 
 
 def shared(spinner: str | bool = False, max_entries: int | None = None, key: Callable[..., tuple] | None = None,
@@ -112,7 +118,9 @@ def shared(spinner: str | bool = False, max_entries: int | None = None, key: Cal
                 value = function(*args)
                 return value if writable else read_only(value)
             return STORE.get(name, args if key is None else key(*args), make, max_entries)
-        return st.cache_resource(show_spinner=spinner, max_entries=max_entries)(kept)
+        cached = st.cache_resource(show_spinner=spinner, max_entries=max_entries)(kept)
+        _DECLARED.append(cached)
+        return cached
     return decorate
 
 
@@ -133,9 +141,9 @@ class BackgroundResource:
 
         def job(*args) -> jobs.BackgroundJob:
             return STORE.get(self._name, args, lambda: start(*args), max_entries)
-        # named after the work, whose source keys the cache (so an edit to it starts a new cache, as for st.cache_resource)
+        # named after the work, whose source keys the cache (an edit to it starts a new cache, as st.cache_resource does)
         job.__module__, job.__qualname__, job.__wrapped__ = work.__module__, f"{self._name}.job", work
-        # Streamlit keys a cache entry by the arguments as passed: callers go through ``arguments`` (defaults filled in)
+        # Streamlit keys an entry by the arguments as passed: callers go through ``arguments`` (defaults filled in)
         self.job = st.cache_resource(show_spinner=False, max_entries=max_entries)(job)
 
     def arguments(self, *args, **kwargs) -> tuple:
@@ -187,7 +195,9 @@ def background(label: str | Callable[..., str], thread_name: str, max_entries: i
     Calling the resource waits with a progress bar; ``.result(*args)`` waits silently.
     """
     def decorate(work) -> BackgroundResource:
-        return BackgroundResource(work, label, thread_name, max_entries, stop_on)
+        resource = BackgroundResource(work, label, thread_name, max_entries, stop_on)
+        _DECLARED.append(resource)
+        return resource
     return decorate
 
 

@@ -29,13 +29,11 @@ import tomllib
 import numpy as np
 import pytest
 from PIL import Image, ImageDraw
-from streamlit.runtime.caching.cache_utils import CachedFunc
 from streamlit.testing.v1 import AppTest
 
 import nbcore
 import nbcore.preprocess
 from lab import caching, links, shell, settings, state
-from lab.caching import BackgroundResource
 from nbcore import spam
 from nbcore.preprocess import ink_from_canvas, mnist_frame
 from tests.conftest import REPO, require
@@ -271,9 +269,9 @@ def test_every_shared_cache_returns_read_only_arrays(data_dir, quiet_streamlit):
         "lesson_neighbour_dependence": (128, 1),
         "class_gallery": (),  # the one mutable share, by design: its drawings are read-only (tests/test_gallery.py)
     }
-    cached = sorted(name for name, value in vars(state).items() if isinstance(value, (CachedFunc, BackgroundResource)))
+    cached = sorted(name for name, value in vars(state).items() if caching.is_shared(value))
     assert cached == sorted(calls), f"lab.state's cached functions changed: add them here ({cached})"
-    resources = {name for name, value in vars(state).items() if isinstance(value, BackgroundResource)}
+    resources = {name for name, value in vars(state).items() if isinstance(value, caching.BackgroundResource)}
     writable = [problem for name, args in calls.items()
                 for problem in read_only_problems(getattr(state, name).result(*args) if name in resources
                                                   else getattr(state, name)(*args), name)]
