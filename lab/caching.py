@@ -93,12 +93,39 @@ class ServerStore:
 
 
 STORE = ServerStore()
-_DECLARED: list = []  # every shared function and background resource made here, for ``is_shared``
 
 
-def is_shared(value) -> bool:
-    """Whether ``value`` is a shared function or a background resource made by this module."""
-    return any(value is declared for declared in _DECLARED)
+def _bound(signature: inspect.Signature, args: tuple, kwargs: dict) -> tuple:
+    """The arguments as one positional tuple, defaults filled in: Streamlit keys a cache entry by the arguments
+    as passed, and ``f(1)``, ``f(1, False)`` and ``f(1, deskew=False)`` must share one."""
+    bound = signature.bind(*args, **kwargs)
+    bound.apply_defaults()
+    return tuple(bound.arguments.values())
+
+
+class SharedFunction:
+    """A function whose results every session shares; see ``shared``."""
+
+    def __init__(self, function: Callable, spinner: str | bool, max_entries: int | None,
+                 key: Callable[..., tuple] | None, writable: bool) -> None:
+        self._signature, self._name = inspect.signature(function), function.__qualname__
+        functools.update_wrapper(self, function)  # its name and docstring
+
+        @functools.wraps(function)  # its module, name and source key the cache, as for any st.cache_resource
+        def kept(*args):
+            def make():
+                value = function(*args)
+                return value if writable else read_only(value)
+            return STORE.get(self._name, args if key is None else key(*args), make, max_entries)
+        self._cached = st.cache_resource(show_spinner=spinner, max_entries=max_entries)(kept)
+
+    def __call__(self, *args, **kwargs):
+        return self._cached(*_bound(self._signature, args, kwargs))
+
+    def clear(self) -> None:
+        """Drop every result, from the cache and from ``STORE``, as a restart would."""
+        STORE.forget(self._name)
+        self._cached.clear()
 
 
 def shared(spinner: str | bool = False, max_entries: int | None = None, key: Callable[..., tuple] | None = None,
@@ -109,18 +136,8 @@ def shared(spinner: str | bool = False, max_entries: int | None = None, key: Cal
     result in ``STORE`` (default: all arguments; leave out those the cache ignores, ``_x``). Arrays in
     the result are made read-only unless ``writable`` (an object that guards its own state).
     """
-    def decorate(function):
-        name = function.__qualname__
-
-        @functools.wraps(function)
-        def kept(*args):
-            def make():
-                value = function(*args)
-                return value if writable else read_only(value)
-            return STORE.get(name, args if key is None else key(*args), make, max_entries)
-        cached = st.cache_resource(show_spinner=spinner, max_entries=max_entries)(kept)
-        _DECLARED.append(cached)
-        return cached
+    def decorate(function) -> SharedFunction:
+        return SharedFunction(function, spinner, max_entries, key, writable)
     return decorate
 
 
@@ -143,14 +160,12 @@ class BackgroundResource:
             return STORE.get(self._name, args, lambda: start(*args), max_entries)
         # named after the work, whose source keys the cache (an edit to it starts a new cache, as st.cache_resource does)
         job.__module__, job.__qualname__, job.__wrapped__ = work.__module__, f"{self._name}.job", work
-        # Streamlit keys an entry by the arguments as passed: callers go through ``arguments`` (defaults filled in)
+        # called with ``arguments(...)``, defaults filled in (see ``_bound``)
         self.job = st.cache_resource(show_spinner=False, max_entries=max_entries)(job)
 
     def arguments(self, *args, **kwargs) -> tuple:
         """The arguments as one tuple, defaults filled in: the key of the job's cache entry."""
-        bound = self._parameters.bind(*args, **kwargs)
-        bound.apply_defaults()
-        return tuple(bound.arguments.values())
+        return _bound(self._parameters, args, kwargs)
 
     def __call__(self, *args, **kwargs):
         """The result; waits behind a progress bar while the work runs.
@@ -195,17 +210,16 @@ def background(label: str | Callable[..., str], thread_name: str, max_entries: i
     Calling the resource waits with a progress bar; ``.result(*args)`` waits silently.
     """
     def decorate(work) -> BackgroundResource:
-        resource = BackgroundResource(work, label, thread_name, max_entries, stop_on)
-        _DECLARED.append(resource)
-        return resource
+        return BackgroundResource(work, label, thread_name, max_entries, stop_on)
     return decorate
 
 
-def forget_shared(*cached) -> None:
+def is_shared(value) -> bool:
+    """Whether ``value`` is a shared function or a background resource (what ``lab/state.py`` declares)."""
+    return isinstance(value, (SharedFunction, BackgroundResource))
+
+
+def forget_shared(*cached: SharedFunction | BackgroundResource) -> None:
     """Drop every result of these shared functions or background resources, as a restart would."""
     for function in cached:
-        if isinstance(function, BackgroundResource):
-            function.clear()
-        else:
-            STORE.forget(function.__qualname__)
-            function.clear()
+        function.clear()

@@ -99,12 +99,6 @@ def _training_splits(deskew: bool) -> MnistSplits:
     return _deskewed.result(_data_dir()) if deskew else _loaded()
 
 
-def _deskew_arg(deskew: bool) -> tuple[bool, ...]:
-    """The deskew argument for a cached function: left out when False, because Streamlit keys a cache entry by
-    the arguments as passed, and callers that omit the default must share the entry."""
-    return (True,) if deskew else ()
-
-
 @shared("Binarizing MNIST…", max_entries=2 * len(THRESHOLDS))
 def features(threshold: int, deskew: bool = False) -> Features:
     splits = _training_splits(deskew)
@@ -120,7 +114,7 @@ def counted_model(threshold: int, deskew: bool = False) -> nbcore.BernoulliNB:
 
     ``fit_seconds_`` records how long the counting took.
     """
-    train, labels = features(threshold, *_deskew_arg(deskew)).train, _loaded().train_labels
+    train, labels = features(threshold, deskew).train, _loaded().train_labels
     started = time.perf_counter()
     model = nbcore.BernoulliNB().fit(train, labels)
     model.fit_seconds_ = time.perf_counter() - started
@@ -129,15 +123,15 @@ def counted_model(threshold: int, deskew: bool = False) -> nbcore.BernoulliNB:
 
 def counted_fit_seconds(threshold: int, deskew: bool = False) -> float:
     """How long counting the training set took for this threshold (the naive Bayes fit), in seconds."""
-    return counted_model(threshold, *_deskew_arg(deskew)).fit_seconds_
+    return counted_model(threshold, deskew).fit_seconds_
 
 
 @shared(max_entries=256)
 def evaluation(settings: Settings) -> Evaluation:
     """The naive Bayes model for these settings and its scores on MNIST (deskewed first if they say so)."""
-    model = counted_model(settings.threshold, *_deskew_arg(settings.deskew)).with_params(
+    model = counted_model(settings.threshold, settings.deskew).with_params(
         alpha=settings.alpha, beta=settings.beta, prior=settings.prior)
-    splits, feats = _loaded(), features(settings.threshold, *_deskew_arg(settings.deskew))
+    splits, feats = _loaded(), features(settings.threshold, settings.deskew)
     train_scores = model.joint_log_likelihood(feats.train_packed)
     test_log_proba = model.predict_log_proba(feats.test_packed)
     test_predictions = model.predict(feats.test_packed)
