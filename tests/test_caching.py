@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import logging
 import threading
 
@@ -10,6 +11,7 @@ import pytest
 import streamlit as st
 
 from lab import caching
+from tests.conftest import REPO
 
 
 @pytest.fixture(autouse=True)
@@ -76,3 +78,21 @@ def test_work_that_failed_starts_again_on_the_next_call():
         loaded("mnist")
     assert loaded("mnist") == "MNIST" and attempts == ["mnist", "mnist"]
     caching.forget_shared(loaded)
+
+
+def test_only_lab_state_declares_shared_caches():
+    """Caching has one home: st.cache_* only in lab/caching.py, and its decorators only used in lab/state.py."""
+    sources = [*REPO.glob("lab/**/*.py"), *REPO.glob("pages/*.py"), REPO / "app.py"]
+    assert len(sources) > 20
+    for path in sources:
+        relative = path.relative_to(REPO).as_posix()
+        tree = ast.parse(path.read_text())
+        cache_calls = [node.attr for node in ast.walk(tree)
+                       if isinstance(node, ast.Attribute) and node.attr in ("cache_resource", "cache_data")]
+        imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)} | {
+            f"{node.module}.{alias.name}" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+            for alias in node.names}
+        if relative != "lab/caching.py":
+            assert not cache_calls, f"{relative} caches by itself: declare it in lab/state.py"
+        if relative not in ("lab/caching.py", "lab/state.py"):
+            assert "lab.caching" not in imported, f"{relative} imports lab.caching: declare it in lab/state.py"
