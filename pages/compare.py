@@ -64,11 +64,11 @@ weights = softmax.model.coef_.reshape(10, 28, 28).astype(np.float64)
 weight_limit = float(np.max(np.abs(weights)))
 # one under the other, like the confusion matrices: ten digits side by side twice were ~35 px each at 1024 px
 display.chart(digits.class_heatmaps(log_odds.reshape(-1, 28, 28), "log p/(1−p)", colorscale=style.DIVERGING_SCALE,
-                                     zrange=(-log_odds_limit, log_odds_limit)),
+                                    zrange=(-log_odds_limit, log_odds_limit)),
               key="compare_log_odds")
 st.caption("Naive Bayes: per-pixel log-odds of ink for each digit.")
 display.chart(digits.class_heatmaps(weights, "weight", colorscale=style.DIVERGING_SCALE,
-                                     zrange=(-weight_limit, weight_limit)),
+                                    zrange=(-weight_limit, weight_limit)),
               key="compare_weights")
 st.caption("Softmax regression: the weight on each pixel for each digit. Red regions vote against the digit: "
               "the model learned where ink must *not* be, which naive Bayes never compares across digits.")
@@ -91,7 +91,7 @@ st.subheader("Learning curve: how much data each model needs")
 curve = state.softmax_learning_curve()
 bayes_curve = state.bernoulli_learning_curve(settings)
 display.chart(charts.learning_curves(curve["sizes"], {"naive Bayes": bayes_curve["naive Bayes"],
-                                                       "softmax regression": curve["softmax regression"]}),
+                                                      "softmax regression": curve["softmax regression"]}),
               key="compare_learning_curve")
 bayes_ahead = curve["sizes"][bayes_curve["naive Bayes"].mean(axis=1) > curve["softmax regression"].mean(axis=1)]
 if len(bayes_ahead):

@@ -30,7 +30,7 @@ images = np.concatenate([splits.test_images[shown], deskewed.test_images[shown]]
 # the digit above each column only: "5 as written" and "5 deskewed" ran into each other on a phone
 titles = [str(splits.test_labels[index]) for index in shown] + [""] * len(shown)
 display.chart(digits.image_grid(images, titles, columns=6, zrange=(0, 255),
-                                 title="Top row: as written · bottom row: deskewed"), key="deskew_grid")
+                                title="Top row: as written · bottom row: deskewed"), key="deskew_grid")
 
 st.subheader("Accuracy on the 10,000 test images")
 st.table({

@@ -57,7 +57,7 @@ if distinct:
 
 scores, explained = pca(data.features, 2)
 display.chart(regions.pca_scatter(scores, data.labels, data.class_names, explained,
-                                        "All four measurements, on 2 principal components"), key="gauss_pca")
+                                  "All four measurements, on 2 principal components"), key="gauss_pca")
 st.caption("PC1 and PC2 are the two directions along which the four measurements vary most together; the "
            f"percentages are their shares of the variance ({explained.sum():.0%} between them). Setosa stands "
            "apart on all four; versicolor and virginica overlap, which is where every model errs.")
@@ -95,5 +95,5 @@ display.chart(charts.log_x_curve(
 st.caption("This curve is measured on the test set to show how much the setting matters. To choose a value for "
            "real, compare values on held-out data and test once at the end (the Spam filter page does that).")
 display.chart(digits.class_heatmaps(mnist.model.theta_.reshape(-1, 28, 28), "mean μ",
-                                     zrange=(0.0, 1.0), titles=[f"μ for {digit}" for digit in range(10)]),
+                                    zrange=(0.0, 1.0), titles=[f"μ for {digit}" for digit in range(10)]),
               key="gauss_means")

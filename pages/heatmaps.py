@@ -21,7 +21,7 @@ view = st.segmented_control(options=["Probability", "Log-odds", "Difference of t
 if view == "Log-odds":
     log_odds, limit = pixel_log_odds(model)
     display.chart(digits.class_heatmaps(log_odds.reshape(-1, 28, 28), "log p/(1−p)",
-                                         colorscale=style.DIVERGING_SCALE, zrange=(-limit, limit)),
+                                        colorscale=style.DIVERGING_SCALE, zrange=(-limit, limit)),
                   key="heatmap_log_odds")
     st.caption("Blue: the pixel is more often on than off for this digit; red: more often off. "
                "These are the weights naive Bayes puts on each inked pixel.")
@@ -33,7 +33,7 @@ elif view == "Difference of two digits":
         digit_b = st.selectbox(options=range(10), index=8, **links.control("versus", "heatmap_digit_b", 8))
     difference = pixel_prob[digit_a] - pixel_prob[digit_b]
     display.chart(digits.difference_map(difference, f"P(xᵢ=1 | {digit_a}) − P(xᵢ=1 | {digit_b})",
-                                         "difference"), key="heatmap_difference")
+                                        "difference"), key="heatmap_difference")
     st.caption(f"Blue pixels are inked more often in {notation.with_article(digit_a)}, red ones more often in "
                f"{notation.with_article(digit_b)}: they are where the model tells the two apart.")
 else:

@@ -52,8 +52,8 @@ completed = np.where(observed, features.astype(float), pixel_prob).reshape(28, 2
 panels = np.stack([shown, completed, features.reshape(28, 28).astype(float)])
 titles = ["What the model sees", "Seen + filled in", "The real image"]
 display.chart(digits.image_grid(panels, titles, columns=3, value_name="value", zrange=(0, 1),
-                                 colorbar_title="p(ink); seen pixels are 0 or 1", height_per_row=240,
-                                 hover_format=".3f"), key="inpaint_panels")
+                                colorbar_title="p(ink); seen pixels are 0 or 1", height_per_row=240,
+                                hover_format=".3f"), key="inpaint_panels")
 guess = int(np.argmax(class_posterior))
 caption = f"{observed.sum()} of 784 pixels observed. Most likely digit from them alone: {guess}"
 st.caption(caption + (f" (the image is {notation.with_article(truth_label)})." if truth_label is not None else "."))

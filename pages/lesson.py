@@ -222,9 +222,9 @@ def step_logs() -> None:
     true_label = int(splits.test_labels[index])
     pixel_terms = model.pixel_log_likelihoods(test_features[index])[true_label]
     display.chart(digits.single_image(np.exp(pixel_terms).reshape(28, 28),
-                                       f"The 784 factors p(xᵢ | {true_label}) of test image {index}",
-                                       value_name="p(xᵢ | y)", colorscale=style.PROBABILITY_SCALE, zrange=(0, 1),
-                                       colorbar_title="p", height=340, hover_format=".4f"),
+                                      f"The 784 factors p(xᵢ | {true_label}) of test image {index}",
+                                      value_name="p(xᵢ | y)", colorscale=style.PROBABILITY_SCALE, zrange=(0, 1),
+                                      colorbar_title="p", height=340, hover_format=".4f"),
                   key="lesson_underflow_factors", alt="The probability of each pixel's value under the true digit")
     st.markdown("p(x | y) is the product of these 784 numbers, one per pixel. Most are close to 1, but the "
                 "product of hundreds of numbers below 1 shrinks towards 0 very fast, and a computer's floating "
@@ -267,9 +267,9 @@ STUCK = ("That is not the true value either: below about 10⁻³⁸ float32 keep
 def step_smoothing() -> None:
     digit = st.selectbox("Digit", range(10), index=2, key="lesson_smoothing_digit")
     display.chart(digits.single_image(model.feature_prob_[digit].reshape(28, 28),
-                                       f"P(xᵢ = 1 | {digit}) at α = {settings.alpha:g}, β = {settings.beta:g}",
-                                       value_name="probability", colorscale=style.PROBABILITY_SCALE, zrange=(0, 1),
-                                       colorbar_title="p", height=340, hover_format=".4f"),
+                                      f"P(xᵢ = 1 | {digit}) at α = {settings.alpha:g}, β = {settings.beta:g}",
+                                      value_name="probability", colorscale=style.PROBABILITY_SCALE, zrange=(0, 1),
+                                      colorbar_title="p", height=340, hover_format=".4f"),
                   key="lesson_smoothing_image")
     st.markdown("A pixel that never had ink in any training 2 gets p = 0 for a 2, and then a single stray ink "
                 "dot there makes a 2 impossible, however well the other 783 pixels fit. Smoothing pretends "
@@ -294,7 +294,7 @@ def step_smoothing() -> None:
         curve = state.smoothing_curve(settings.threshold, settings.prior)
         marker = settings.alpha if settings.alpha == settings.beta and settings.alpha > 0 else None
         display.chart(charts.curves(curve["alpha"], {"train": curve["train_accuracy"],
-                                                      "test": curve["test_accuracy"]},
+                                                     "test": curve["test_accuracy"]},
                                      "α = β (log scale)", "accuracy", "Accuracy against smoothing", marker_x=marker,
                                      log_x=True), key="lesson_smoothing_curve")
         feedback(lesson.grade_guess(accuracy_answer, truth, close=0.01),
@@ -338,7 +338,7 @@ def step_generating() -> None:
     digit = st.selectbox("Digit to generate", range(10), index=7, key="lesson_sample_digit")
     samples = model.sample(8, digit, rng=np.random.default_rng([0, digit])).reshape(8, 28, 28) * 255.0
     display.chart(digits.image_grid(samples, [f"sample {i + 1}" for i in range(8)], columns=4, zrange=(0, 255),
-                                     height_per_row=130), key="lesson_samples",
+                                    height_per_row=130), key="lesson_samples",
                   alt=f"Eight digits {digit} written by the model, every pixel drawn on its own")
     st.markdown("Naive Bayes is generative: it can write digits. Pick y, then flip 784 independent coins, "
                 "pixel i landing on ink with probability p(xᵢ = 1 | y). The same model fills in hidden pixels: "
@@ -355,7 +355,7 @@ def step_generating() -> None:
                            np.where(observed, np.nan, filled).reshape(28, 28),
                            test_features[0].reshape(28, 28).astype(float)])
         display.chart(digits.image_grid(panels, ["seen", "filled in", "truth"], columns=3, value_name="p(ink)",
-                                         zrange=(0, 1), height_per_row=200, hover_format=".3f"),
+                                        zrange=(0, 1), height_per_row=200, hover_format=".3f"),
                       key="lesson_inpainting", alt="Test image 0: its top half, the filled-in bottom, the truth")
         feedback(lesson.grade_guess(answer, truth, close=0.1),
                  f"From the top half alone, naive Bayes names {truth:.1%} of the test images right (you said "
@@ -371,7 +371,7 @@ def step_independence() -> None:
     digit = st.selectbox("Digit", range(10), index=1, key="lesson_dependence_digit")
     dependence = state.lesson_neighbour_dependence(settings.threshold, digit)
     display.chart(digits.difference_map(np.nan_to_num(dependence), f"Neighbours inked together, {digit}s",
-                                         "change", height=380),
+                                        "change", height=380),
                   key="lesson_dependence_map")
     st.markdown("Naive Bayes assumes that, once the digit is known, one pixel says nothing about another. The map "
                 "measures that in the training images: p(right neighbour ink | this pixel ink) − p(right neighbour "
@@ -386,7 +386,7 @@ def step_independence() -> None:
         outcome = xor.evaluate(xor.naive_bayes(k))
         right = int(round(outcome.accuracy * len(xor.XOR_LABELS)))
         display.chart(regions.xor_posteriors(xor.XOR_POINTS, xor.XOR_LABELS, {"Naive Bayes": outcome.posterior},
-                                                   height=340), key="lesson_xor")
+                                             height=340), key="lesson_xor")
         feedback(lesson.grade_choice(str(xor_answer), str(right)),
                  f"{right} of 4 (smoothing k = α = {k:g}): every p(xⱼ = 1 | y) is ½, so p(y = 1 | x) = "
                  f"{outcome.posterior[0]:.2f} at every point and the tie goes to class 0. The class lives in how "

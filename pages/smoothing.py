@@ -26,8 +26,8 @@ with left:
     digit = st.selectbox(options=range(10), index=2, **links.control("Digit to show", "smoothing_digit", 2))
     # on a log scale: what smoothing moves is the many rarely inked pixels, invisible on a 0..1 scale
     display.chart(digits.log_probability_image(model.feature_log_prob_[digit].reshape(28, 28),
-                                                f"log₁₀ P(xᵢ = 1 | {digit}), α = {settings.alpha:g}, "
-                                                f"β = {settings.beta:g}", height=440),
+                                               f"log₁₀ P(xᵢ = 1 | {digit}), α = {settings.alpha:g}, "
+                                               f"β = {settings.beta:g}", height=440),
                   key="smoothing_digit_image")
     corner_count, digit_count = int(model.feature_count_[digit, 0]), int(model.class_count_[digit])
     st.metric(f"Top-left pixel for {digit}", notation.scientific(float(model.feature_prob_[digit, 0])))
@@ -43,13 +43,13 @@ with right:
     on_curve = settings.alpha == settings.beta
     current = f"now (α = {settings.alpha:g}, β = {settings.beta:g})"
     display.chart(charts.curves(curve["alpha"], {"train": curve["train_accuracy"], "test": curve["test_accuracy"]},
-                                 "α = β (log scale)", "accuracy", "Accuracy against smoothing",
-                                 marker_x=settings.alpha, log_x=True, current_label=current,
-                                 current={"test": result.test_accuracy, "train": result.train_accuracy}
-                                 if not on_curve else None),
+                                "α = β (log scale)", "accuracy", "Accuracy against smoothing",
+                                marker_x=settings.alpha, log_x=True, current_label=current,
+                                current={"test": result.test_accuracy, "train": result.train_accuracy}
+                                if not on_curve else None),
                   key="smoothing_accuracy")
     display.chart(charts.curves(curve["alpha"], {"train": curve["mean_train_loglik"],
-                                                  "test": curve["mean_test_loglik"]},
+                                                 "test": curve["mean_test_loglik"]},
                                  "α = β (log scale)", "nats per image", "Mean log p(x, y_true)",
                                  marker_x=settings.alpha, log_x=True, current_label=current,
                                  current={"train": result.mean_train_loglik} if not on_curve else None),

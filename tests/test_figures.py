@@ -86,7 +86,7 @@ def test_posterior_comparison_groups_two_models_per_digit():
 
 def test_curves_draw_every_series_on_a_log_axis():
     figure = charts.curves(np.array([0.1, 1, 10]), {"train": np.ones(3), "test": np.zeros(3)},
-                            "alpha", "accuracy", "title", marker_x=1.0, log_x=True)
+                           "alpha", "accuracy", "title", marker_x=1.0, log_x=True)
     assert [trace.name for trace in figure.data] == ["train", "test"]
     assert figure.layout.xaxis.type == "log"
     assert len(figure.layout.shapes) == 1
@@ -117,9 +117,9 @@ def every_figure() -> list:
         diagnostics.reliability_diagram({"m": curve}),
         charts.learning_curves(np.array([10, 100]), {"m": rng.random((2, 3))}),
         regions.decision_regions(xs, ys, proba, rng.random((6, 2)), np.array([0, 1, 2, 0, 1, 2]),
-                                       ["a", "b", "c"], rng.random((3, 2)), rng.random((3, 2)) + 0.1, ("x", "y"), "t"),
+                                 ["a", "b", "c"], rng.random((3, 2)), rng.random((3, 2)) + 0.1, ("x", "y"), "t"),
         regions.pca_scatter(rng.random((6, 2)), np.array([0, 1, 2, 0, 1, 2]), ["a", "b", "c"],
-                                  np.array([0.7, 0.2]), "t"),
+                            np.array([0.7, 0.2]), "t"),
         charts.log_x_curve([0.1, 1, 10], {"s": [0.1, 0.5, 0.4]}, "x", "y", "t", marked={"s": 1}),
         charts.accuracy_bars({"a": 0.9, "baseline": 0.8}, "t"),
         diagnostics.confidence_histogram(np.linspace(0, 1, 11), np.arange(10), np.full(10, 0.9), "t", 0.5),

@@ -198,7 +198,7 @@ def test_png_shows_every_drawing_and_grows_with_the_gallery():
             send(store, "ABCD", 1, 2, 1, seed=len(store.drawings("ABCD")))
         arrays = gallery.as_arrays(store.drawings("ABCD"))
         png = export.gallery_png(arrays.frames, arrays.meant, arrays.bayes, arrays.softmax, "Class ABCD",
-                                          {"Meant vs naive Bayes": confusion_matrix(arrays.meant, arrays.bayes)})
+                                 {"Meant vs naive Bayes": confusion_matrix(arrays.meant, arrays.bayes)})
         picture = Image.open(io.BytesIO(png))
         assert picture.format == "PNG"
         sizes.append(picture.size)

@@ -119,7 +119,7 @@ def test_decision_region_figure_has_expected_traces(iris):
     model = GaussianNB().fit(pair, labels)
     xs, ys, proba = probability_grid(model, (0.5, 7.5), (-0.5, 3.0), resolution=50)
     figure = regions.decision_regions(xs, ys, proba, pair, labels, names, model.theta_, model.var_,
-                                            ("petal length", "petal width"), "title")
+                                      ("petal length", "petal width"), "title")
     kinds = [trace.type for trace in figure.data]
     assert kinds.count("heatmap") == 1 and kinds.count("contour") == 3
     contours = [trace for trace in figure.data if trace.type == "contour"]
