@@ -16,8 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from lab import startup
-from lab.gallery import ClassGallery
 from lab.caching import background, shared
+from lab.gallery import ClassGallery
 from lab.settings import THRESHOLDS, Settings, current_settings
 import nbcore
 import nbcore.evaluate
