@@ -1,6 +1,6 @@
 """How a page puts a figure on screen: one place for the chart configuration and the presentation style.
 
-Figure builders (``lab/figures*.py``) stay pure; this module applies what depends on the session
+Figure builders (``lab/figures/``) stay pure; this module applies what depends on the session
 (presenter mode) and on the room (no toolbar to cover titles or add tab stops, no wheel capture).
 """
 

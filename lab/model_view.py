@@ -6,7 +6,7 @@ import numpy as np
 import streamlit as st
 
 import nbcore
-from lab import figures
+from lab.figures import digits
 from nbcore.deskew import deskew
 from nbcore.preprocess import ModelInput
 from nbcore.strokes import MNIST_STROKE_RANGE, MNIST_STROKE_WIDTH, stroke_width
@@ -35,7 +35,7 @@ def show(frame: np.ndarray, made_from: ModelInput | None, deskewed: bool, thresh
         help="What the models would get if the picture were only squeezed to 28×28, without MNIST's framing.")
     if plain_view:
         plain = nbcore.binarize(made_from.plain[None], threshold)
-        st.image(figures.pixel_picture(plain[0].reshape(28, 28) * 255, scale=PICTURE_SCALE),
+        st.image(digits.pixel_picture(plain[0].reshape(28, 28) * 255, scale=PICTURE_SCALE),
                  alt="The picture merely squeezed to 28 × 28 pixels, ink or no ink")
         bayes_says = int(model.predict(plain)[0])
         softmax_says = int(softmax.predict(made_from.plain[None])[0])
@@ -45,7 +45,7 @@ def show(frame: np.ndarray, made_from: ModelInput | None, deskewed: bool, thresh
                    "have not learned it.")
         return
     features = nbcore.binarize(frame[None], threshold)
-    st.image(figures.pixel_picture(features[0].reshape(28, 28) * 255, scale=PICTURE_SCALE),
+    st.image(digits.pixel_picture(features[0].reshape(28, 28) * 255, scale=PICTURE_SCALE),
              alt="The digit as the model sees it: 28 × 28 pixels, ink or no ink")
     st.caption(f"Your digit, cropped, scaled to 20 px and centred by its centre of mass in 28×28 like MNIST"
                f"{', deskewed' if deskewed else ''}, then ink wherever a pixel is ≥ {threshold}: "

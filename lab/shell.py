@@ -5,15 +5,17 @@ from __future__ import annotations
 import functools
 import os
 import sys
+import threading
 import time
 from pathlib import Path
 
 import streamlit as st
-from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from lab import links, presentation, state
+from lab import links, presentation, settings, state
 
 ROOT = Path(__file__).resolve().parents[1]
+# set while ``run`` draws a whole page in this script thread: a fragment called outside it reruns on its own
+_whole_run = threading.local()
 
 # section -> (page file relative to the repository, title, Material icon: bundled with Streamlit, so
 # it shows on lab PCs without an emoji font)
@@ -46,6 +48,7 @@ def run(default_page: str = "pages/home.py") -> None:
     ``default_page`` is what the bare URL shows (tests use it to open one page directly).
     """
     started, navigation, outcome = time.perf_counter(), None, "ok"
+    _whole_run.active = True
     try:
         links.begin_run()
         presenting = presentation.presenter_mode()
@@ -56,17 +59,19 @@ def run(default_page: str = "pages/home.py") -> None:
                       for path, title, icon in pages]
             for section, pages in PAGES.items()
         }, expanded=True)  # every page listed: collapsed, the navigation hides all but ten behind "View more"
-        state.sidebar_settings()
+        if settings.sidebar().deskew:  # every page's models need the deskewed images: made here, with a progress bar
+            state.deskewed_mnist()
         presentation.sidebar_toggle()
         presentation.apply_style(presenting)
         state.mnist()
         navigation.run()
-        links.sidebar_tools(tuple(state._KEYS.values()) + (presentation.STATE_KEY,))
+        links.sidebar_tools(tuple(settings.KEYS.values()) + (presentation.STATE_KEY,))
         links.end_run()
     except BaseException as error:  # st.stop() and an interrupted rerun arrive as exceptions too
         outcome = type(error).__name__
         raise
     finally:
+        _whole_run.active = False
         if os.environ.get("NBCORE_LOG_RERUN_MS") == "1":
             _log_rerun(navigation, outcome, time.perf_counter() - started)
 
@@ -85,8 +90,7 @@ def fragment(page: str):
     def decorate(function):
         @functools.wraps(function)
         def logged(*args, **kwargs):
-            context = get_script_run_ctx()
-            if os.environ.get("NBCORE_LOG_RERUN_MS") != "1" or context is None or not context.fragment_ids_this_run:
+            if os.environ.get("NBCORE_LOG_RERUN_MS") != "1" or getattr(_whole_run, "active", False):
                 return function(*args, **kwargs)
             started, outcome = time.perf_counter(), "ok"
             try:

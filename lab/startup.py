@@ -26,7 +26,8 @@ from lab.jobs import BackgroundJob, ProgressCallback
 # and plotly.io/plotly.tools for st.plotly_chart only when first used; PIL comes with the canvas.
 WARM_IMPORTS = ("pandas", "pyarrow", "plotly.graph_objs", "plotly.basedatatypes", "plotly.io", "plotly.io.json",
                 "plotly.tools", "plotly.subplots", "PIL.Image", "PIL.ImageOps",
-                "lab.shell", "lab.figures", "lab.figures_extra", "lab.display", "nbcore.preprocess")
+                "lab.shell", "lab.figures.charts", "lab.figures.diagnostics", "lab.figures.digits",
+                "lab.figures.notation", "lab.figures.regions", "lab.figures.export", "lab.display", "nbcore.preprocess")
 
 
 class MnistPrefetch(BackgroundJob):

@@ -3,10 +3,14 @@
 import numpy as np
 import streamlit as st
 
-from lab import display, figures, links, state
+from lab import display, links, state
+from lab.figures import charts, diagnostics, digits, style
+
+from lab.settings import current_settings
+from nbcore.explain import pixel_log_odds
 from nbcore.metrics import confusion_matrix, reliability
 
-settings = state.current_settings()
+settings = current_settings()
 splits = state.mnist()
 bayes = state.evaluation(settings)
 softmax = state.softmax(deskew=settings.deskew)
@@ -38,8 +42,8 @@ softmax_confusion = confusion_matrix(labels, softmax.test_predictions)
 off_diagonal = ~np.eye(10, dtype=bool)
 shared_max = float(max(bayes_confusion[off_diagonal].max(), softmax_confusion[off_diagonal].max()))
 # one under the other: side by side, at 1024 px with the sidebar open, each cell was too small for its count
-display.chart(figures.confusion_heatmap(bayes_confusion, "Naive Bayes", shared_max), key="compare_confusion_bayes")
-display.chart(figures.confusion_heatmap(softmax_confusion, "Softmax regression", shared_max),
+display.chart(diagnostics.confusion_heatmap(bayes_confusion, "Naive Bayes", shared_max), key="compare_confusion_bayes")
+display.chart(diagnostics.confusion_heatmap(softmax_confusion, "Softmax regression", shared_max),
               key="compare_confusion_softmax")
 st.caption("Same colour scale for both, saturated at the largest off-diagonal count so that the mistakes show.")
 
@@ -51,23 +55,20 @@ shown = np.random.default_rng(batch).choice(disagree, size=min(12, len(disagree)
                                                                        replace=False)
 # short titles, four images a row: "NB 3 · SM 5 · true 5" ran into its neighbours at six a row
 titles = [f"{bayes.test_predictions[i]} · {softmax.test_predictions[i]} · {labels[i]}" for i in shown]
-display.chart(figures.image_grid(splits.test_images[shown], titles, columns=4, zrange=(0, 255), height_per_row=170),
+display.chart(digits.image_grid(splits.test_images[shown], titles, columns=4, zrange=(0, 255), height_per_row=170),
               key="compare_disagreements")
 
 st.subheader("What each model looks at")
-with np.errstate(divide="ignore", invalid="ignore"):
-    log_odds = (bayes.model.feature_log_prob_ - bayes.model.feature_log_neg_prob_).reshape(10, 28, 28)
-log_odds_limit = float(np.max(np.abs(log_odds[np.isfinite(log_odds)])))
+log_odds, log_odds_limit = pixel_log_odds(bayes.model)
 weights = softmax.model.coef_.reshape(10, 28, 28).astype(np.float64)
 weight_limit = float(np.max(np.abs(weights)))
 # one under the other, like the confusion matrices: ten digits side by side twice were ~35 px each at 1024 px
-display.chart(figures.class_heatmaps(np.clip(log_odds, -log_odds_limit, log_odds_limit),
-                                     "log p/(1−p)", colorscale=figures.DIVERGING_SCALE,
-                                     zrange=(-log_odds_limit, log_odds_limit)),
+display.chart(digits.class_heatmaps(log_odds.reshape(-1, 28, 28), "log p/(1−p)", colorscale=style.DIVERGING_SCALE,
+                                    zrange=(-log_odds_limit, log_odds_limit)),
               key="compare_log_odds")
 st.caption("Naive Bayes: per-pixel log-odds of ink for each digit.")
-display.chart(figures.class_heatmaps(weights, "weight", colorscale=figures.DIVERGING_SCALE,
-                                     zrange=(-weight_limit, weight_limit)),
+display.chart(digits.class_heatmaps(weights, "weight", colorscale=style.DIVERGING_SCALE,
+                                    zrange=(-weight_limit, weight_limit)),
               key="compare_weights")
 st.caption("Softmax regression: the weight on each pixel for each digit. Red regions vote against the digit: "
               "the model learned where ink must *not* be, which naive Bayes never compares across digits.")
@@ -75,7 +76,7 @@ st.caption("Softmax regression: the weight on each pixel for each digit. Red reg
 st.subheader("Calibration: does 90 % sure mean 90 % right?")
 bayes_reliability = reliability(np.exp(bayes.test_log_proba), labels, n_bins=10)
 softmax_reliability = reliability(softmax.test_proba, labels, n_bins=10)
-display.chart(figures.reliability_diagram({
+display.chart(diagnostics.reliability_diagram({
     "naive Bayes": (bayes_reliability.confidence, bayes_reliability.accuracy, bayes_reliability.count,
                     bayes_reliability.ece),
     "softmax regression": (softmax_reliability.confidence, softmax_reliability.accuracy,
@@ -89,8 +90,8 @@ st.caption(f"Naive Bayes puts {top_bin:,} of 10,000 test images in the top confi
 st.subheader("Learning curve: how much data each model needs")
 curve = state.softmax_learning_curve()
 bayes_curve = state.bernoulli_learning_curve(settings)
-display.chart(figures.learning_curves(curve["sizes"], {"naive Bayes": bayes_curve["naive Bayes"],
-                                                       "softmax regression": curve["softmax regression"]}),
+display.chart(charts.learning_curves(curve["sizes"], {"naive Bayes": bayes_curve["naive Bayes"],
+                                                      "softmax regression": curve["softmax regression"]}),
               key="compare_learning_curve")
 bayes_ahead = curve["sizes"][bayes_curve["naive Bayes"].mean(axis=1) > curve["softmax regression"].mean(axis=1)]
 if len(bayes_ahead):

@@ -5,9 +5,12 @@ import dataclasses
 import numpy as np
 import streamlit as st
 
-from lab import display, figures, links, state
+from lab import display, links, state
+from lab.figures import digits
 
-settings = state.current_settings()
+from lab.settings import current_settings
+
+settings = current_settings()
 splits, deskewed = state.mnist(), state.deskewed_mnist()
 as_published = dataclasses.replace(settings, deskew=False)
 upright = dataclasses.replace(settings, deskew=True)
@@ -26,8 +29,8 @@ shown = np.random.default_rng(batch).choice(len(splits.test_labels), size=6, rep
 images = np.concatenate([splits.test_images[shown], deskewed.test_images[shown]])
 # the digit above each column only: "5 as written" and "5 deskewed" ran into each other on a phone
 titles = [str(splits.test_labels[index]) for index in shown] + [""] * len(shown)
-display.chart(figures.image_grid(images, titles, columns=6, zrange=(0, 255),
-                                 title="Top row: as written · bottom row: deskewed"), key="deskew_grid")
+display.chart(digits.image_grid(images, titles, columns=6, zrange=(0, 255),
+                                title="Top row: as written · bottom row: deskewed"), key="deskew_grid")
 
 st.subheader("Accuracy on the 10,000 test images")
 st.table({

@@ -10,15 +10,17 @@ import numpy as np
 import streamlit as st
 
 import nbcore
-from lab import display, figures, gallery_ui, links, model_view, shell, state
+from lab import display, gallery_ui, links, model_view, shell, state
+from lab.figures import charts, digits
 from lab.canvas import digit_canvas
+from lab.settings import Settings, current_settings
 from nbcore.preprocess import ImageInputError, ModelInput, ink_from_canvas_png, ink_from_upload, model_input
 
 VERDICT_HEIGHT = 118  # px: two metrics, or the prompt on three lines of a phone
 CONFIDENT = 0.99  # naive Bayes this sure while softmax reads another digit: say what that means
 UPLOAD_TYPES = "PNG, JPEG, GIF, BMP, WebP or TIFF"
 
-settings = state.current_settings()
+settings = current_settings()
 with st.sidebar:  # a new threshold's "Binarizing…" and "Counting pixels…" spinners show here: the canvas stays put
     model = state.model(settings)
 softmax = state.softmax(deskew=settings.deskew).model
@@ -79,7 +81,7 @@ def drawn_input() -> tuple[np.ndarray | None, ModelInput | None]:
 
 
 @shell.fragment(page="draw")
-def digit_and_verdict(settings: state.Settings, model: nbcore.BernoulliNB, softmax: nbcore.SoftmaxRegression) -> None:
+def digit_and_verdict(settings: Settings, model: nbcore.BernoulliNB, softmax: nbcore.SoftmaxRegression) -> None:
     """Canvas or upload, both predictions and the evidence map: a stroke reruns this part only, not the page."""
     with st.container(horizontal=True, gap="medium"):
         source = st.container(key="draw_source")
@@ -97,7 +99,6 @@ def digit_and_verdict(settings: state.Settings, model: nbcore.BernoulliNB, softm
                      icon=":material/upload:" if uploading else ":material/draw:")
         return
 
-    frame = model_view.model_frame(frame, settings.deskew)
     frame = model_view.model_frame(frame, settings.deskew)
     features = nbcore.binarize(frame[None], settings.threshold)
     posterior = model.predict_proba(features)[0]
@@ -122,7 +123,7 @@ def digit_and_verdict(settings: state.Settings, model: nbcore.BernoulliNB, softm
                        icon=":material/warning:")
             shell.page_link("pages/compare.py", "How sure each model is, and how often rightly: Compare's calibration")
         st.markdown(f"**Evidence of each pixel: {predicted} against the runner-up {runner_up}**")
-        display.chart(figures.evidence_map(evidence, ink, predicted, runner_up), key="draw_evidence",
+        display.chart(digits.evidence_map(evidence, ink, predicted, runner_up), key="draw_evidence",
                       alt=f"Evidence map: each pixel of the framed digit coloured by how much it speaks for "
                           f"{predicted} (blue) or {runner_up} (red)")
         with np.errstate(invalid="ignore"):  # +inf and -inf pixels (no smoothing) have no sum
@@ -136,7 +137,7 @@ def digit_and_verdict(settings: state.Settings, model: nbcore.BernoulliNB, softm
             st.caption(f"Blue pixels speak for {predicted}, red ones for the runner-up {runner_up}; "
                        f"{int(np.isinf(evidence).sum())} pixels are impossible for one of them (no smoothing), so "
                        f"the log-likelihood ratio of the two is {ratio}.")
-        display.chart(figures.posterior_comparison({"naive Bayes": posterior, "softmax": softmax_posterior}),
+        display.chart(charts.posterior_comparison({"naive Bayes": posterior, "softmax": softmax_posterior}),
                       key="draw_posteriors")
         gallery_ui.offer(frame, posterior, softmax_posterior)
     with source:

@@ -3,7 +3,9 @@
 import numpy as np
 import streamlit as st
 
-from lab import display, gallery, gallery_figures, gallery_ui, state
+from lab import display, gallery, gallery_ui, state
+from lab.figures import diagnostics, digits, export
+
 from nbcore.metrics import class_errors, confusion_matrix
 
 REFRESH_SECONDS = 5
@@ -48,7 +50,7 @@ def live_gallery(code: str) -> None:
 
     st.subheader("What the class drew")
     newest = slice(None, -SHOWN - 1, -1)
-    tiles, captions = gallery_figures.drawing_tiles(frames[newest], meant[newest], bayes[newest], softmax[newest])
+    tiles, captions = digits.drawing_tiles(frames[newest], meant[newest], bayes[newest], softmax[newest])
     st.image(tiles, caption=captions, width=tiles[0].shape[1])
     st.caption(("Newest first. " if len(drawings) <= SHOWN else f"The newest {SHOWN} of {len(drawings)}. ")
                + "Red frame and ✗: naive Bayes (NB) read another digit than the one meant; SM: softmax.")
@@ -58,7 +60,7 @@ def live_gallery(code: str) -> None:
         for matrix, name, key in ((bayes_confusion, "naive Bayes", "gallery_confusion_bayes"),
                                   (softmax_confusion, "softmax", "gallery_confusion_softmax")):
             with st.container(width=440):
-                display.chart(gallery_figures.meant_confusion(matrix, name), key=key,
+                display.chart(diagnostics.meant_confusion(matrix, name), key=key,
                               alt=f"Confusion matrix of the digit meant against {name}'s reading, "
                                   f"{len(drawings)} drawings")
 
@@ -94,7 +96,7 @@ def gallery_png(code: str) -> bytes:
     """The PNG of the gallery as it is when the button is clicked."""
     drawings = store.drawings(code)
     arrays = gallery.as_arrays(drawings)
-    return gallery_figures.gallery_png(
+    return export.gallery_png(
         arrays.frames, arrays.meant, arrays.bayes, arrays.softmax,
         title=f"Class {code}: {drawings_sentence(len(drawings))}",
         confusions={"Meant vs naive Bayes": confusion_matrix(arrays.meant, arrays.bayes),

@@ -3,7 +3,10 @@
 import numpy as np
 import streamlit as st
 
-from lab import display, figures, links, state
+from lab import display, links, state
+from lab.figures import charts, digits, notation, style
+
+from nbcore.explain import pixel_log_odds
 
 model = state.model()
 pixel_prob = model.feature_prob_.reshape(10, 28, 28)
@@ -16,11 +19,9 @@ st.markdown("Each picture is one digit's 784 pixel probabilities — a blurred a
 view = st.segmented_control(options=["Probability", "Log-odds", "Difference of two digits"], default="Probability",
                             **links.control("View", "heatmap_view", "Probability"))
 if view == "Log-odds":
-    with np.errstate(divide="ignore"):
-        log_odds = (model.feature_log_prob_ - model.feature_log_neg_prob_).reshape(10, 28, 28)
-    limit = float(np.max(np.abs(log_odds[np.isfinite(log_odds)])))
-    display.chart(figures.class_heatmaps(np.clip(log_odds, -limit, limit), "log p/(1−p)",
-                                         colorscale=figures.DIVERGING_SCALE, zrange=(-limit, limit)),
+    log_odds, limit = pixel_log_odds(model)
+    display.chart(digits.class_heatmaps(log_odds.reshape(-1, 28, 28), "log p/(1−p)",
+                                        colorscale=style.DIVERGING_SCALE, zrange=(-limit, limit)),
                   key="heatmap_log_odds")
     st.caption("Blue: the pixel is more often on than off for this digit; red: more often off. "
                "These are the weights naive Bayes puts on each inked pixel.")
@@ -31,12 +32,12 @@ elif view == "Difference of two digits":
     with second:
         digit_b = st.selectbox(options=range(10), index=8, **links.control("versus", "heatmap_digit_b", 8))
     difference = pixel_prob[digit_a] - pixel_prob[digit_b]
-    display.chart(figures.difference_map(difference, f"P(xᵢ=1 | {digit_a}) − P(xᵢ=1 | {digit_b})",
-                                         "difference"), key="heatmap_difference")
-    st.caption(f"Blue pixels are inked more often in {figures.with_article(digit_a)}, red ones more often in "
-               f"{figures.with_article(digit_b)}: they are where the model tells the two apart.")
+    display.chart(digits.difference_map(difference, f"P(xᵢ=1 | {digit_a}) − P(xᵢ=1 | {digit_b})",
+                                        "difference"), key="heatmap_difference")
+    st.caption(f"Blue pixels are inked more often in {notation.with_article(digit_a)}, red ones more often in "
+               f"{notation.with_article(digit_b)}: they are where the model tells the two apart.")
 else:
-    display.chart(figures.class_heatmaps(pixel_prob, "P(xᵢ = 1 | y)", zrange=(0, 1)), key="heatmap_probability")
+    display.chart(digits.class_heatmaps(pixel_prob, "P(xᵢ = 1 | y)", zrange=(0, 1)), key="heatmap_probability")
 
 prior = np.exp(model.class_log_prior_)
-display.chart(figures.class_bars(prior, f"Class prior p(y) ({model.prior})", "p(y)"), key="heatmap_prior")
+display.chart(charts.class_bars(prior, f"Class prior p(y) ({model.prior})", "p(y)"), key="heatmap_prior")

@@ -3,9 +3,12 @@
 import numpy as np
 import streamlit as st
 
-from lab import figures, links, state
+from lab import links, state
+from lab.figures import digits
 
-settings = state.current_settings()
+from lab.settings import current_settings
+
+settings = current_settings()
 splits = state.mnist()
 result = state.evaluation(settings)
 
@@ -38,7 +41,7 @@ st.subheader("Test images: predicted / true")
 batch_number = links.counter("Batch", "home_batch", "Another random batch", "home_new_batch", ":material/shuffle:")
 batch = np.random.default_rng(batch_number).choice(len(splits.test_labels), size=18, replace=False)
 predicted = result.test_predictions[batch]
-tiles, captions = figures.prediction_tiles(splits.test_images[batch], predicted, splits.test_labels[batch])
+tiles, captions = digits.prediction_tiles(splits.test_images[batch], predicted, splits.test_labels[batch])
 truth = splits.test_labels[batch]
 # what a screen reader says instead of the picture: the frame colour and the ✗ are for the eye
 descriptions = [f"Handwritten {true}, predicted {guess}: {'wrong' if guess != true else 'right'}"

@@ -4,11 +4,13 @@ import numpy as np
 import streamlit as st
 
 import nbcore
-from lab import display, figures, links, state
+from lab import display, links, state
+from lab.figures import charts, digits, notation
+from lab.settings import current_settings
 
 EXAMPLES_PER_DIGIT = 3
 
-settings = state.current_settings()
+settings = current_settings()
 model = state.model(settings)
 splits = state.mnist()
 
@@ -34,7 +36,7 @@ if source == "A test image":
                                       for digit in range(10)]))
     with controls[2]:
         index = st.selectbox(options=choices.tolist(),
-                             format_func=lambda i: f"#{i}: {figures.with_article(splits.test_labels[i])}",
+                             format_func=lambda i: f"#{i}: {notation.with_article(splits.test_labels[i])}",
                              **links.control("Test image", "inpaint_index", int(choices[0])))
     image, truth_label = splits.test_images[index], int(splits.test_labels[index])
 else:
@@ -49,11 +51,11 @@ shown = np.where(observed, features.astype(float), np.nan).reshape(28, 28)
 completed = np.where(observed, features.astype(float), pixel_prob).reshape(28, 28)
 panels = np.stack([shown, completed, features.reshape(28, 28).astype(float)])
 titles = ["What the model sees", "Seen + filled in", "The real image"]
-display.chart(figures.image_grid(panels, titles, columns=3, value_name="value", zrange=(0, 1),
-                                 colorbar_title="p(ink); seen pixels are 0 or 1", height_per_row=240,
-                                 hover_format=".3f"), key="inpaint_panels")
+display.chart(digits.image_grid(panels, titles, columns=3, value_name="value", zrange=(0, 1),
+                                colorbar_title="p(ink); seen pixels are 0 or 1", height_per_row=240,
+                                hover_format=".3f"), key="inpaint_panels")
 guess = int(np.argmax(class_posterior))
 caption = f"{observed.sum()} of 784 pixels observed. Most likely digit from them alone: {guess}"
-st.caption(caption + (f" (the image is {figures.with_article(truth_label)})." if truth_label is not None else "."))
-display.chart(figures.class_bars(class_posterior, "p(y | observed pixels)", "probability", highlight=guess),
+st.caption(caption + (f" (the image is {notation.with_article(truth_label)})." if truth_label is not None else "."))
+display.chart(charts.class_bars(class_posterior, "p(y | observed pixels)", "probability", highlight=guess),
               key="inpaint_posterior")

@@ -14,7 +14,9 @@ import numpy as np
 import streamlit as st
 
 import nbcore
-from lab import display, figures, figures_extra, lesson_figures, shell, state
+from lab import display, shell, state
+from lab.figures import charts, digits, regions, style
+from lab.settings import current_settings
 from nbcore import lesson, xor
 
 QUERY_KEY = "lesson"
@@ -34,7 +36,7 @@ NG_JORDAN = ("[Ng & Jordan (2002), “On discriminative vs. generative classifie
 MNIST_PAPER = ("[LeCun, Bottou, Bengio & Haffner (1998), “Gradient-based learning applied to document "
                "recognition”](https://doi.org/10.1109/5.726791)")
 
-settings = state.current_settings()
+settings = current_settings()
 splits = state.mnist()
 result = state.evaluation(settings)
 model = result.model
@@ -164,9 +166,9 @@ def step_data() -> None:
     ink = nbcore.binarize(raw, settings.threshold).reshape(-1, 28, 28) * 255
     # pictures, not a chart: ten small squares wrap onto as many rows as the screen needs
     st.markdown("**As written**: grey levels 0 to 255")
-    st.image([figures.pixel_picture(image, scale=2) for image in raw], caption=[str(d) for d in range(10)], width=56)
+    st.image([digits.pixel_picture(image, scale=2) for image in raw], caption=[str(d) for d in range(10)], width=56)
     st.markdown(f"**As the model sees them**: ink where the grey level is ≥ {settings.threshold}")
-    st.image([figures.pixel_picture(image, scale=2) for image in ink], caption=[str(d) for d in range(10)], width=56)
+    st.image([digits.pixel_picture(image, scale=2) for image in ink], caption=[str(d) for d in range(10)], width=56)
     st.markdown(f"MNIST holds {len(splits.train_labels):,} training images and {len(splits.test_labels):,} test "
                 "images of handwritten digits, each 28 × 28 pixels with grey levels from 0 to 255. The lab "
                 f"turns every pixel into a yes/no question, *is there ink here?*, by comparing it with the "
@@ -186,11 +188,11 @@ def step_counting() -> None:
                  "which digit is it furthest from the share of that digit among the 10,000 test images?",
                  "choice", list(range(10)), format_func=lambda digit: f"digit {digit}")
     if answer is None:
-        display.chart(figures.class_bars(prior, f"Class prior p(y) ({model.prior})", "p(y)"),
+        display.chart(charts.class_bars(prior, f"Class prior p(y) ({model.prior})", "p(y)"),
                       key="lesson_prior_bars")
     else:
         gap = lesson.prior_gap(model, splits.test_labels)
-        display.chart(lesson_figures.prior_against_frequency(gap.prior, gap.test_frequency, gap.most_wrong),
+        display.chart(charts.prior_against_frequency(gap.prior, gap.test_frequency, gap.most_wrong),
                       key="lesson_prior_against_test")
         feedback(lesson.grade_choice(str(answer), str(gap.most_wrong)),
                  f"With the {model.prior} prior, digit {gap.most_wrong} is off most: p(y) = "
@@ -203,7 +205,7 @@ def step_counting() -> None:
 
 
 def step_images() -> None:
-    display.chart(figures.class_heatmaps(model.feature_prob_.reshape(10, 28, 28), "P(xᵢ = 1 | y)", zrange=(0, 1)),
+    display.chart(digits.class_heatmaps(model.feature_prob_.reshape(10, 28, 28), "P(xᵢ = 1 | y)", zrange=(0, 1)),
                   key="lesson_pixel_probabilities")
     st.markdown("Divide each pixel's ink count by the number of images of the digit and you get p(xᵢ = 1 | y), "
                 "one probability per pixel and digit: ten blurred average digits. They are the whole model. "
@@ -219,10 +221,10 @@ def step_logs() -> None:
     index = st.number_input("Test image", 0, len(splits.test_labels) - 1, 0, key="lesson_underflow_image")
     true_label = int(splits.test_labels[index])
     pixel_terms = model.pixel_log_likelihoods(test_features[index])[true_label]
-    display.chart(figures.single_image(np.exp(pixel_terms).reshape(28, 28),
-                                       f"The 784 factors p(xᵢ | {true_label}) of test image {index}",
-                                       value_name="p(xᵢ | y)", colorscale=figures.PROBABILITY_SCALE, zrange=(0, 1),
-                                       colorbar_title="p", height=340, hover_format=".4f"),
+    display.chart(digits.single_image(np.exp(pixel_terms).reshape(28, 28),
+                                      f"The 784 factors p(xᵢ | {true_label}) of test image {index}",
+                                      value_name="p(xᵢ | y)", colorscale=style.PROBABILITY_SCALE, zrange=(0, 1),
+                                      colorbar_title="p", height=340, hover_format=".4f"),
                   key="lesson_underflow_factors", alt="The probability of each pixel's value under the true digit")
     st.markdown("p(x | y) is the product of these 784 numbers, one per pixel. Most are close to 1, but the "
                 "product of hundreds of numbers below 1 shrinks towards 0 very fast, and a computer's floating "
@@ -238,7 +240,7 @@ def step_logs() -> None:
         truth = lesson.product_outcome(product)
         running = lesson.running_log10_product(model, test_features[index], true_label)
         counts = state.lesson_underflow(settings)
-        display.chart(lesson_figures.running_product(running, {
+        display.chart(charts.running_product(running, {
             "float32's smallest positive number": math.log10(lesson.FLOAT32_SMALLEST),
             "float64's smallest positive number": math.log10(lesson.FLOAT64_SMALLEST)}),
             key="lesson_running_product")
@@ -264,10 +266,10 @@ STUCK = ("That is not the true value either: below about 10⁻³⁸ float32 keep
 
 def step_smoothing() -> None:
     digit = st.selectbox("Digit", range(10), index=2, key="lesson_smoothing_digit")
-    display.chart(figures.single_image(model.feature_prob_[digit].reshape(28, 28),
-                                       f"P(xᵢ = 1 | {digit}) at α = {settings.alpha:g}, β = {settings.beta:g}",
-                                       value_name="probability", colorscale=figures.PROBABILITY_SCALE, zrange=(0, 1),
-                                       colorbar_title="p", height=340, hover_format=".4f"),
+    display.chart(digits.single_image(model.feature_prob_[digit].reshape(28, 28),
+                                      f"P(xᵢ = 1 | {digit}) at α = {settings.alpha:g}, β = {settings.beta:g}",
+                                      value_name="probability", colorscale=style.PROBABILITY_SCALE, zrange=(0, 1),
+                                      colorbar_title="p", height=340, hover_format=".4f"),
                   key="lesson_smoothing_image")
     st.markdown("A pixel that never had ink in any training 2 gets p = 0 for a 2, and then a single stray ink "
                 "dot there makes a 2 impossible, however well the other 783 pixels fit. Smoothing pretends "
@@ -291,8 +293,8 @@ def step_smoothing() -> None:
         truth = state.evaluation(stronger).test_accuracy
         curve = state.smoothing_curve(settings.threshold, settings.prior)
         marker = settings.alpha if settings.alpha == settings.beta and settings.alpha > 0 else None
-        display.chart(figures.curves(curve["alpha"], {"train": curve["train_accuracy"],
-                                                      "test": curve["test_accuracy"]},
+        display.chart(charts.curves(curve["alpha"], {"train": curve["train_accuracy"],
+                                                     "test": curve["test_accuracy"]},
                                      "α = β (log scale)", "accuracy", "Accuracy against smoothing", marker_x=marker,
                                      log_x=True), key="lesson_smoothing_curve")
         feedback(lesson.grade_guess(accuracy_answer, truth, close=0.01),
@@ -309,7 +311,7 @@ def step_evidence() -> None:
                              format_func=lambda i: f"test image {i}"))
     predicted, true_label = int(result.test_predictions[index]), int(splits.test_labels[index])
     evidence = model.evidence(test_features[index], predicted, true_label).reshape(28, 28)
-    display.chart(figures.evidence_map(evidence, test_features[index].reshape(28, 28), predicted, true_label),
+    display.chart(digits.evidence_map(evidence, test_features[index].reshape(28, 28), predicted, true_label),
                   key="lesson_evidence_map",
                   alt=f"Evidence map of test image {index}: blue pixels speak for {predicted}, red for {true_label}")
     st.markdown(f"This is a {true_label} that naive Bayes reads as a {predicted}. Because log p(x | y) is a sum "
@@ -335,8 +337,8 @@ def step_evidence() -> None:
 def step_generating() -> None:
     digit = st.selectbox("Digit to generate", range(10), index=7, key="lesson_sample_digit")
     samples = model.sample(8, digit, rng=np.random.default_rng([0, digit])).reshape(8, 28, 28) * 255.0
-    display.chart(figures.image_grid(samples, [f"sample {i + 1}" for i in range(8)], columns=4, zrange=(0, 255),
-                                     height_per_row=130), key="lesson_samples",
+    display.chart(digits.image_grid(samples, [f"sample {i + 1}" for i in range(8)], columns=4, zrange=(0, 255),
+                                    height_per_row=130), key="lesson_samples",
                   alt=f"Eight digits {digit} written by the model, every pixel drawn on its own")
     st.markdown("Naive Bayes is generative: it can write digits. Pick y, then flip 784 independent coins, "
                 "pixel i landing on ink with probability p(xᵢ = 1 | y). The same model fills in hidden pixels: "
@@ -352,8 +354,8 @@ def step_generating() -> None:
         panels = np.stack([np.where(observed, test_features[0], np.nan).reshape(28, 28),
                            np.where(observed, np.nan, filled).reshape(28, 28),
                            test_features[0].reshape(28, 28).astype(float)])
-        display.chart(figures.image_grid(panels, ["seen", "filled in", "truth"], columns=3, value_name="p(ink)",
-                                         zrange=(0, 1), height_per_row=200, hover_format=".3f"),
+        display.chart(digits.image_grid(panels, ["seen", "filled in", "truth"], columns=3, value_name="p(ink)",
+                                        zrange=(0, 1), height_per_row=200, hover_format=".3f"),
                       key="lesson_inpainting", alt="Test image 0: its top half, the filled-in bottom, the truth")
         feedback(lesson.grade_guess(answer, truth, close=0.1),
                  f"From the top half alone, naive Bayes names {truth:.1%} of the test images right (you said "
@@ -368,8 +370,8 @@ def step_generating() -> None:
 def step_independence() -> None:
     digit = st.selectbox("Digit", range(10), index=1, key="lesson_dependence_digit")
     dependence = state.lesson_neighbour_dependence(settings.threshold, digit)
-    display.chart(figures.difference_map(np.nan_to_num(dependence), f"Neighbours inked together, {digit}s",
-                                         "change", height=380),
+    display.chart(digits.difference_map(np.nan_to_num(dependence), f"Neighbours inked together, {digit}s",
+                                        "change", height=380),
                   key="lesson_dependence_map")
     st.markdown("Naive Bayes assumes that, once the digit is known, one pixel says nothing about another. The map "
                 "measures that in the training images: p(right neighbour ink | this pixel ink) − p(right neighbour "
@@ -383,8 +385,8 @@ def step_independence() -> None:
         k = settings.alpha
         outcome = xor.evaluate(xor.naive_bayes(k))
         right = int(round(outcome.accuracy * len(xor.XOR_LABELS)))
-        display.chart(figures_extra.xor_posteriors(xor.XOR_POINTS, xor.XOR_LABELS, {"Naive Bayes": outcome.posterior},
-                                                   height=340), key="lesson_xor")
+        display.chart(regions.xor_posteriors(xor.XOR_POINTS, xor.XOR_LABELS, {"Naive Bayes": outcome.posterior},
+                                             height=340), key="lesson_xor")
         feedback(lesson.grade_choice(str(xor_answer), str(right)),
                  f"{right} of 4 (smoothing k = α = {k:g}): every p(xⱼ = 1 | y) is ½, so p(y = 1 | x) = "
                  f"{outcome.posterior[0]:.2f} at every point and the tie goes to class 0. The class lives in how "
@@ -417,7 +419,7 @@ def step_versus_softmax() -> None:
     if answer is not None:
         softmax_curve = state.softmax_learning_curve()
         curves["softmax regression"] = softmax_curve["softmax regression"]
-    display.chart(figures.learning_curves(bayes_curve["sizes"], curves), key="lesson_learning_curves")
+    display.chart(charts.learning_curves(bayes_curve["sizes"], curves), key="lesson_learning_curves")
     st.markdown("Naive Bayes models how digits are written, p(x | y), and turns it around with Bayes' rule; "
                 "softmax regression fits the decision p(y | x) directly. Ng and Jordan (2002) argue that the "
                 "generative model reaches its (lower) best with fewer examples, while the discriminative one ends "

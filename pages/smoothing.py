@@ -2,12 +2,15 @@
 
 import math
 
-import numpy as np
 import streamlit as st
 
-from lab import display, figures, links, state
+import nbcore
+from lab import display, links, state
+from lab.figures import charts, digits, notation
+from lab.settings import current_settings
+from nbcore.explain import likelihood_product
 
-settings = state.current_settings()
+settings = current_settings()
 result = state.evaluation(settings)
 model = result.model
 splits = state.mnist()
@@ -22,12 +25,12 @@ left, right = st.columns([1.1, 1], gap="large")
 with left:
     digit = st.selectbox(options=range(10), index=2, **links.control("Digit to show", "smoothing_digit", 2))
     # on a log scale: what smoothing moves is the many rarely inked pixels, invisible on a 0..1 scale
-    display.chart(figures.log_probability_image(model.feature_log_prob_[digit].reshape(28, 28),
-                                                f"log₁₀ P(xᵢ = 1 | {digit}), α = {settings.alpha:g}, "
-                                                f"β = {settings.beta:g}", height=440),
+    display.chart(digits.log_probability_image(model.feature_log_prob_[digit].reshape(28, 28),
+                                               f"log₁₀ P(xᵢ = 1 | {digit}), α = {settings.alpha:g}, "
+                                               f"β = {settings.beta:g}", height=440),
                   key="smoothing_digit_image")
     corner_count, digit_count = int(model.feature_count_[digit, 0]), int(model.class_count_[digit])
-    st.metric(f"Top-left pixel for {digit}", figures.scientific(float(model.feature_prob_[digit, 0])))
+    st.metric(f"Top-left pixel for {digit}", notation.scientific(float(model.feature_prob_[digit, 0])))
     st.caption(f"Inked in {corner_count} of the {digit_count:,} training images of {digit}: p = ({corner_count} + α) "
                f"/ ({digit_count:,} + α + β) with α = {settings.alpha:g}, β = {settings.beta:g}. Pixels like it "
                "make up the border of the picture above; without smoothing they are exactly 0 (blank).")
@@ -39,14 +42,14 @@ with right:
     curve = state.smoothing_curve(settings.threshold, settings.prior)
     on_curve = settings.alpha == settings.beta
     current = f"now (α = {settings.alpha:g}, β = {settings.beta:g})"
-    display.chart(figures.curves(curve["alpha"], {"train": curve["train_accuracy"], "test": curve["test_accuracy"]},
-                                 "α = β (log scale)", "accuracy", "Accuracy against smoothing",
-                                 marker_x=settings.alpha, log_x=True, current_label=current,
-                                 current={"test": result.test_accuracy, "train": result.train_accuracy}
-                                 if not on_curve else None),
+    display.chart(charts.curves(curve["alpha"], {"train": curve["train_accuracy"], "test": curve["test_accuracy"]},
+                                "α = β (log scale)", "accuracy", "Accuracy against smoothing",
+                                marker_x=settings.alpha, log_x=True, current_label=current,
+                                current={"test": result.test_accuracy, "train": result.train_accuracy}
+                                if not on_curve else None),
                   key="smoothing_accuracy")
-    display.chart(figures.curves(curve["alpha"], {"train": curve["mean_train_loglik"],
-                                                  "test": curve["mean_test_loglik"]},
+    display.chart(charts.curves(curve["alpha"], {"train": curve["mean_train_loglik"],
+                                                 "test": curve["mean_test_loglik"]},
                                  "α = β (log scale)", "nats per image", "Mean log p(x, y_true)",
                                  marker_x=settings.alpha, log_x=True, current_label=current,
                                  current={"train": result.mean_train_loglik} if not on_curve else None),
@@ -58,18 +61,16 @@ with right:
 st.subheader("Why logarithms: underflow")
 index = st.number_input(min_value=0, max_value=len(splits.test_labels) - 1, value=0,
                         **links.control("Test image", "smoothing_image", 0))
-features = (splits.test_images[index].reshape(-1) >= settings.threshold).astype(np.uint8)
 true_label = int(splits.test_labels[index])
-pixel_terms = model.pixel_log_likelihoods(features)[true_label]
-log_sum = float(np.sum(pixel_terms))
+product = likelihood_product(model, nbcore.binarize(splits.test_images[index][None], settings.threshold)[0],
+                             true_label)
 # two by two: four in a row cut the products to "1.58 …" at 1024 px with the sidebar open
 columns = [*st.columns(2), *st.columns(2)]
-columns[0].metric(f"∏ p(xᵢ | {true_label}) in float32 (textbook)",
-                  figures.scientific(float(np.prod(np.exp(pixel_terms).astype(np.float32)))))
-columns[1].metric(f"∏ p(xᵢ | {true_label}) in float64", figures.scientific(float(np.prod(np.exp(pixel_terms)))))
-columns[2].metric("0.1 multiplied 784 times, float64", figures.scientific(0.1 ** 784))
-columns[3].metric(f"∑ log p(xᵢ | {true_label})", f"{log_sum:.2f}")
-st.caption(f"The true product is about 10^{log_sum / math.log(10):.0f}. float32 stops at about 10^-45 and float64 at "
+columns[0].metric(f"∏ p(xᵢ | {true_label}) in float32 (textbook)", notation.scientific(product.float32))
+columns[1].metric(f"∏ p(xᵢ | {true_label}) in float64", notation.scientific(product.float64))
+columns[2].metric("0.1 multiplied 784 times, float64", notation.scientific(0.1 ** 784))
+columns[3].metric(f"∑ log p(xᵢ | {true_label})", f"{product.log:.2f}")
+st.caption(f"The true product is about 10^{product.log10:.0f}. float32 stops at about 10^-45 and float64 at "
            "10^-324: a product of 784 probabilities sinks below that easily and becomes exactly 0.0, and two zeros "
            "cannot be compared. The sum of logarithms is an ordinary number for every digit.")
 

@@ -3,7 +3,8 @@
 import streamlit as st
 
 import nbcore
-from lab import display, figures, figures_extra, links, state
+from lab import display, links, state
+from lab.figures import charts, diagnostics
 from nbcore import metrics, spam
 
 CALIBRATION_BINS = 20  # over [0, 1]; the top posterior of two classes fills the upper 10
@@ -57,13 +58,13 @@ baseline.metric(f"Baseline: always '{experiment.baseline_label}'", f"{experiment
 
 curve, bars = st.columns([1.4, 1], gap="medium")
 with curve:
-    display.chart(figures_extra.log_x_curve(
+    display.chart(charts.log_x_curve(
         experiment.k_grid, {MODEL_NAMES[name]: result.heldout_accuracy for name, result in experiments.items()},
         "k (log scale)", "held-out accuracy", "Choosing k on the held-out messages",
         marked={MODEL_NAMES[name]: result.chosen_k for name, result in experiments.items()}),
         key="spam_heldout_curve")
 with bars:
-    display.chart(figures_extra.accuracy_bars(
+    display.chart(charts.accuracy_bars(
         {**{name.capitalize(): result.test_accuracy for name, result in experiments.items()},
          "Baseline": experiment.baseline_accuracy},
         "Test accuracy, chosen k"), key="spam_test_bars")
@@ -87,7 +88,7 @@ else:
                "(ignored). Log-odds = base + the sum of the bars = "
                f"{explanation.log_odds:+.2f} nats.")
 base_label = "prior" if event_model == "multinomial" else "prior + all words absent"
-display.chart(figures_extra.word_contributions(
+display.chart(charts.word_contributions(
     explanation.words, explanation.contributions, explanation.known, base_label, explanation.base_log_odds,
     "What each word adds to the spam log-odds"), key="spam_contributions")
 
@@ -110,11 +111,11 @@ calibration = metrics.reliability(experiment.test_probabilities, experiment.test
 least = 1 / model.n_classes  # the top posterior is never below this
 histogram, diagram = st.columns(2, gap="large")
 with histogram:
-    display.chart(figures_extra.confidence_histogram(
+    display.chart(diagnostics.confidence_histogram(
         calibration.bin_edges, calibration.count, calibration.accuracy,
         "Confidence on the test messages", x_min=least), key="spam_confidence")
 with diagram:
-    display.chart(figures.reliability_diagram(
+    display.chart(diagnostics.reliability_diagram(
         {MODEL_NAMES[event_model]: (calibration.confidence, calibration.accuracy, calibration.count,
                                     calibration.ece)},
         title="Reliability on the test messages", unit="messages", x_min=least, height=460),

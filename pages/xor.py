@@ -5,7 +5,9 @@ from pathlib import Path
 import numpy as np
 import streamlit as st
 
-from lab import display, figures_extra, links
+from lab import display, links
+from lab.figures import regions
+
 from nbcore import xor
 
 SMOOTHING_STOPS = (0.0, 0.1, 0.5, 1.0, 2.0, 5.0, 10.0)
@@ -47,7 +49,7 @@ with st.expander("Show the answer", icon=":material/visibility:"):
                     "1, x₂ flips it. That dependence *is* XOR, and it is exactly what the naive assumption throws "
                     "away.")
 
-    display.chart(figures_extra.xor_posteriors(xor.XOR_POINTS, xor.XOR_LABELS, {
+    display.chart(regions.xor_posteriors(xor.XOR_POINTS, xor.XOR_LABELS, {
         "Naive Bayes": naive_result.posterior, "With x₁ → x₂": network_result.posterior}),
         key="xor_posteriors")
 

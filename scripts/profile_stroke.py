@@ -10,7 +10,7 @@ Python work that one server process can do at a time, whichever thread does it.
 
 Every sample is charged to the innermost frame that is either the app's (a file under this
 repository: pages/, lab/, nbcore/) or Streamlit's (site-packages/streamlit): numpy, PIL or plotly
-work is charged to whoever called it, so plotly's figure building inside ``lab/figures.py`` is the
+work is charged to whoever called it, so plotly's figure building inside ``lab/figures/`` is the
 app's, and plotly's JSON export inside ``st.plotly_chart`` is Streamlit's. Samples with neither
 (the event loop's own asyncio/uvicorn frames, protobuf) are "server plumbing".
 
@@ -41,7 +41,7 @@ from tests.e2e import harness  # noqa: E402
 
 DRAWINGS = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
 FRAME = re.compile(r"^(?P<function>.*) \((?P<file>.*?)(?::(?P<line>\d+))?\)$")
-# py-spy prints files relative to their sys.path entry: "streamlit/...", "lab/figures.py", and a page
+# py-spy prints files relative to their sys.path entry: "streamlit/...", "lab/figures/digits.py", and a page
 # script (run from pages/, which Streamlit puts on sys.path) as "draw.py"
 APP_PACKAGES = ("lab/", "nbcore/", "pages/")
 APP_SCRIPTS = {path.name for path in (REPO / "pages").glob("*.py")} | {"app.py"}

@@ -10,7 +10,7 @@ import pytest
 from PIL import Image, ImageDraw
 from streamlit.testing.v1 import AppTest
 
-from lab import state
+from lab import settings
 from tests.apptest import data_dir, open_page  # noqa: F401 (data_dir: a fixture)
 
 
@@ -41,7 +41,7 @@ def test_deskew_setting_changes_the_models_everywhere_and_textbook_resets_it():
     app = open_page("pages/home.py")
     accuracy = [item for item in app.metric if item.label == "Test accuracy (10,000 images)"]
     assert accuracy and accuracy[0].value == "0.8427"
-    app.radio(key=state._KEYS["deskew"]).set_value(True)
+    app.radio(key=settings.KEYS["deskew"]).set_value(True)
     app.run()
     assert not app.exception
     accuracy = [item for item in app.metric if item.label == "Test accuracy (10,000 images)"]
@@ -49,7 +49,7 @@ def test_deskew_setting_changes_the_models_everywhere_and_textbook_resets_it():
     [textbook] = [button for button in app.button if button.label == "Textbook"]
     textbook.click()
     app.run()
-    assert app.radio(key=state._KEYS["deskew"]).value is False
+    assert app.radio(key=settings.KEYS["deskew"]).value is False
 
 
 def canvas_url(width: int) -> str:
@@ -74,7 +74,7 @@ def test_draw_shows_the_stroke_width_deskews_the_input_and_offers_plain_resizing
     assert before > after and "MNIST's: median 2.6 px, 80 % between 1.9 and 4.0 px" in caption and "deskewed" not in caption
     upright_pixels = app.get("image")[0]
 
-    app.radio(key=state._KEYS["deskew"]).set_value(True)
+    app.radio(key=settings.KEYS["deskew"]).set_value(True)
     app.run()
     assert not app.exception and "deskewed" in caption_with(app, "of 784 pixels")
 

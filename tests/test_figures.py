@@ -6,12 +6,12 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
-from lab import figures
+from lab.figures import charts, diagnostics, digits, notation, regions, style
 
 
 def test_class_heatmaps_share_one_colour_scale_with_a_colour_bar_and_equal_aspect():
     values = np.random.default_rng(0).random((10, 28, 28))
-    figure = figures.class_heatmaps(values, "P(x=1|y)", zrange=(0, 1))
+    figure = digits.class_heatmaps(values, "P(x=1|y)", zrange=(0, 1))
     [heatmap] = figure.data  # one tiled heatmap: one colour scale by construction
     assert heatmap.zmin == 0 and heatmap.zmax == 1 and heatmap.showscale
     assert figure.layout.yaxis.autorange == "reversed" and figure.layout.yaxis.scaleanchor == "x"
@@ -22,10 +22,10 @@ def test_class_heatmaps_share_one_colour_scale_with_a_colour_bar_and_equal_aspec
 
 def test_image_grid_places_every_image_with_its_own_pixel_coordinates():
     images = np.arange(3 * 28 * 28, dtype=float).reshape(3, 28, 28)
-    figure = figures.image_grid(images, ["a", "b", "c"], columns=2)
+    figure = digits.image_grid(images, ["a", "b", "c"], columns=2)
     mosaic, local = np.asarray(figure.data[0].z, dtype=float), np.asarray(figure.data[0].customdata)
     for index, image in enumerate(images):
-        top = (index // 2) * (28 + figures.TITLE_ROWS) + figures.TITLE_ROWS
+        top = (index // 2) * (28 + style.TITLE_ROWS) + style.TITLE_ROWS
         left = (index % 2) * 30
         np.testing.assert_array_equal(mosaic[top: top + 28, left: left + 28], image)
         assert tuple(local[top + 3, left + 5]) == (3, 5)
@@ -35,12 +35,12 @@ def test_image_grid_places_every_image_with_its_own_pixel_coordinates():
 def test_prediction_tiles_frame_errors_in_red_and_keep_the_pixels():
     images = np.zeros((3, 28, 28), dtype=np.uint8)
     images[1, 10, 20] = 255
-    tiles, captions = figures.prediction_tiles(images, np.array([1, 2, 3]), np.array([1, 5, 3]), scale=2, frame=3)
+    tiles, captions = digits.prediction_tiles(images, np.array([1, 2, 3]), np.array([1, 5, 3]), scale=2, frame=3)
     assert captions == ["1 / 1", "✗ 2 / 5", "3 / 3"]
     assert all(tile.shape == (28 * 2 + 6, 28 * 2 + 6, 3) and tile.dtype == np.uint8 for tile in tiles)
-    assert tuple(tiles[1][0, 0]) == (0xd6, 0x27, 0x28) == tuple(int(figures.ERROR_COLOUR[i:i + 2], 16)
+    assert tuple(tiles[1][0, 0]) == (0xd6, 0x27, 0x28) == tuple(int(style.ERROR_COLOUR[i:i + 2], 16)
                                                               for i in (1, 3, 5))
-    assert tuple(tiles[0][-1, -1]) == tuple(int(figures.OK_COLOUR[i:i + 2], 16) for i in (1, 3, 5))
+    assert tuple(tiles[0][-1, -1]) == tuple(int(style.OK_COLOUR[i:i + 2], 16) for i in (1, 3, 5))
     inside = tiles[1][3:-3, 3:-3]
     assert (inside[..., 0] == inside[..., 2]).all()  # grey inside the frame
     assert inside[20, 40, 0] == inside[21, 41, 0] == 255 and inside[:, :, 0].sum() == 4 * 255
@@ -49,25 +49,25 @@ def test_prediction_tiles_frame_errors_in_red_and_keep_the_pixels():
 def test_difference_map_is_symmetric_around_zero_and_survives_infinities():
     values = np.zeros((28, 28))
     values[0, 0], values[1, 1], values[2, 2] = -3.0, 1.0, -np.inf
-    figure = figures.difference_map(values, "difference", "nats")
+    figure = digits.difference_map(values, "difference", "nats")
     heatmap = figure.data[0]
     assert heatmap.zmin == -3.0 and heatmap.zmax == 3.0 and heatmap.colorscale[0][1] != heatmap.colorscale[-1][1]
     z = np.asarray(heatmap.z, dtype=float)
-    assert np.isfinite(z[figures.TITLE_ROWS:]).all() and np.nanmin(z) == -3.0
-    flat = np.asarray(figures.difference_map(np.zeros((28, 28)), "t", "v").data[0].z, dtype=float)
-    assert np.isfinite(flat[figures.TITLE_ROWS:]).all()
+    assert np.isfinite(z[style.TITLE_ROWS:]).all() and np.nanmin(z) == -3.0
+    flat = np.asarray(digits.difference_map(np.zeros((28, 28)), "t", "v").data[0].z, dtype=float)
+    assert np.isfinite(flat[style.TITLE_ROWS:]).all()
 
 
 def test_class_bars_highlight_the_chosen_digit():
-    figure = figures.class_bars(np.linspace(0, 1, 10), "posterior", "p", highlight=9)
+    figure = charts.class_bars(np.linspace(0, 1, 10), "posterior", "p", highlight=9)
     colours = list(figure.data[0].marker.color)
-    assert colours[9] == figures.OK_COLOUR and colours.count(figures.OK_COLOUR) == 1
+    assert colours[9] == style.OK_COLOUR and colours.count(style.OK_COLOUR) == 1
     assert list(figure.data[0].x) == [str(digit) for digit in range(10)]
 
 
 def test_pixel_picture_blows_each_pixel_up_to_a_square():
     image = np.array([[0, 255], [128.4, 300]])
-    picture = figures.pixel_picture(image, scale=3)
+    picture = digits.pixel_picture(image, scale=3)
     assert picture.shape == (6, 6) and picture.dtype == np.uint8
     assert (picture[:3, :3] == 0).all() and (picture[:3, 3:] == 255).all()
     assert (picture[3:, :3] == 128).all() and (picture[3:, 3:] == 255).all()  # rounded, clipped to 0..255
@@ -75,7 +75,7 @@ def test_pixel_picture_blows_each_pixel_up_to_a_square():
 
 def test_posterior_comparison_groups_two_models_per_digit():
     certain, unsure = np.eye(10)[3], np.full(10, 0.1)
-    figure = figures.posterior_comparison({"naive Bayes": certain, "softmax": unsure})
+    figure = charts.posterior_comparison({"naive Bayes": certain, "softmax": unsure})
     assert [trace.name for trace in figure.data] == ["naive Bayes", "softmax"]
     assert figure.layout.barmode == "group" and "naive Bayes" in figure.layout.title.text
     colours = [trace.marker.color for trace in figure.data]
@@ -85,8 +85,8 @@ def test_posterior_comparison_groups_two_models_per_digit():
 
 
 def test_curves_draw_every_series_on_a_log_axis():
-    figure = figures.curves(np.array([0.1, 1, 10]), {"train": np.ones(3), "test": np.zeros(3)},
-                            "alpha", "accuracy", "title", marker_x=1.0, log_x=True)
+    figure = charts.curves(np.array([0.1, 1, 10]), {"train": np.ones(3), "test": np.zeros(3)},
+                           "alpha", "accuracy", "title", marker_x=1.0, log_x=True)
     assert [trace.name for trace in figure.data] == ["train", "test"]
     assert figure.layout.xaxis.type == "log"
     assert len(figure.layout.shapes) == 1
@@ -104,26 +104,25 @@ def contrast(foreground: str, background: str) -> float:
 
 def every_figure() -> list:
     """One figure from every builder, on small made-up inputs."""
-    from lab import figures_extra
     rng = np.random.default_rng(0)
     curve = (np.linspace(0.55, 0.95, 5), np.linspace(0.5, 0.97, 5), np.array([3, 0, 10, 40, 900]), 0.02)
     xs, ys = np.linspace(0, 1, 4), np.linspace(0, 1, 3)
     proba = rng.dirichlet(np.ones(3), size=(3, 4))
     return [
-        figures.class_heatmaps(rng.random((10, 28, 28)), "p"),
-        figures.class_bars(np.linspace(0, 1, 10), "t", "p"),
-        figures.posterior_comparison({"a": np.full(10, 0.1), "b": np.eye(10)[2]}),
-        figures.curves(np.array([0.1, 1, 10]), {"train": np.ones(3)}, "x", "y", "t", marker_x=1.0, log_x=True),
-        figures.confusion_heatmap(rng.integers(0, 50, (10, 10)), "t", 50),
-        figures.reliability_diagram({"m": curve}),
-        figures.learning_curves(np.array([10, 100]), {"m": rng.random((2, 3))}),
-        figures_extra.decision_regions(xs, ys, proba, rng.random((6, 2)), np.array([0, 1, 2, 0, 1, 2]),
-                                       ["a", "b", "c"], rng.random((3, 2)), rng.random((3, 2)) + 0.1, ("x", "y"), "t"),
-        figures_extra.pca_scatter(rng.random((6, 2)), np.array([0, 1, 2, 0, 1, 2]), ["a", "b", "c"],
-                                  np.array([0.7, 0.2]), "t"),
-        figures_extra.log_x_curve([0.1, 1, 10], {"s": [0.1, 0.5, 0.4]}, "x", "y", "t", marked={"s": 1}),
-        figures_extra.accuracy_bars({"a": 0.9, "baseline": 0.8}, "t"),
-        figures_extra.confidence_histogram(np.linspace(0, 1, 11), np.arange(10), np.full(10, 0.9), "t", 0.5),
+        digits.class_heatmaps(rng.random((10, 28, 28)), "p"),
+        charts.class_bars(np.linspace(0, 1, 10), "t", "p"),
+        charts.posterior_comparison({"a": np.full(10, 0.1), "b": np.eye(10)[2]}),
+        charts.curves(np.array([0.1, 1, 10]), {"train": np.ones(3)}, "x", "y", "t", marker_x=1.0, log_x=True),
+        diagnostics.confusion_heatmap(rng.integers(0, 50, (10, 10)), "t", 50),
+        diagnostics.reliability_diagram({"m": curve}),
+        charts.learning_curves(np.array([10, 100]), {"m": rng.random((2, 3))}),
+        regions.decision_regions(xs, ys, proba, rng.random((6, 2)), np.array([0, 1, 2, 0, 1, 2]),
+                                 ["a", "b", "c"], rng.random((3, 2)), rng.random((3, 2)) + 0.1, ("x", "y"), "t"),
+        regions.pca_scatter(rng.random((6, 2)), np.array([0, 1, 2, 0, 1, 2]), ["a", "b", "c"],
+                            np.array([0.7, 0.2]), "t"),
+        charts.log_x_curve([0.1, 1, 10], {"s": [0.1, 0.5, 0.4]}, "x", "y", "t", marked={"s": 1}),
+        charts.accuracy_bars({"a": 0.9, "baseline": 0.8}, "t"),
+        diagnostics.confidence_histogram(np.linspace(0, 1, 11), np.arange(10), np.full(10, 0.9), "t", 0.5),
     ]
 
 
@@ -132,28 +131,28 @@ def test_every_chart_has_large_axis_text_in_the_themes_text_colour_on_a_transpar
     for figure in every_figure():
         layout = figure.layout
         assert layout.paper_bgcolor == layout.plot_bgcolor == "rgba(0,0,0,0)"
-        assert layout.font.color == figures.TEXT_COLOUR and layout.font.size >= 16
+        assert layout.font.color == style.TEXT_COLOUR and layout.font.size >= 16
         axes = [layout[name] for name in layout if name.startswith(("xaxis", "yaxis"))]
         for axis in axes:
             if axis.showticklabels is not False:
-                assert axis.tickfont.size >= 16 and axis.tickfont.color == figures.TEXT_COLOUR, figure.layout.title
+                assert axis.tickfont.size >= 16 and axis.tickfont.color == style.TEXT_COLOUR, figure.layout.title
         if layout.legend.orientation is not None:  # a legend, if placed, lies under the plot, not over it
-            assert layout.legend == figures.style(go.Figure(), 100, legend_below=True).layout.legend
+            assert layout.legend == style.style(go.Figure(), 100, legend_below=True).layout.legend
 
 
 def test_the_theme_text_colour_becomes_high_contrast_text_in_both_themes():
     """TEXT_COLOUR is Streamlit's GRAY_90 placeholder: its frontend swaps it for gray90 (light) or gray10 (dark)."""
     from streamlit.elements.lib import streamlit_plotly_theme
-    assert figures.TEXT_COLOUR == streamlit_plotly_theme.GRAY_90
+    assert style.TEXT_COLOUR == streamlit_plotly_theme.GRAY_90
     # what Chromium computed for the axis numbers (rgb(38, 39, 48) light, rgb(250, 250, 250) dark),
     # on the lab's background and on Streamlit's dark one
     assert contrast("#262730", "#fbfaf7") >= 4.5 and contrast("#fafafa", "#0e1117") >= 4.5
 
 
 def test_confusion_counts_are_at_least_14_px_and_the_reliability_axes_stay_in_0_1():
-    assert figures.confusion_heatmap(np.eye(10, dtype=int), "t", 1).data[0].textfont.size >= 14
+    assert diagnostics.confusion_heatmap(np.eye(10, dtype=int), "t", 1).data[0].textfont.size >= 14
     curve = (np.array([0.55, 0.99]), np.array([0.4, 0.98]), np.array([5, 900]), 0.03)
-    figure = figures.reliability_diagram({"spam NB": curve}, x_min=0.5, unit="messages")
+    figure = diagnostics.reliability_diagram({"spam NB": curve}, x_min=0.5, unit="messages")
     low, high = figure.layout.xaxis.range
     assert 0.45 < low < 0.5 and 1 < high < 1.02 and figure.layout.yaxis.scaleanchor is None
     assert figure.layout.yaxis.range[0] < 0.4  # a bin less accurate than x_min stays in view
@@ -161,39 +160,38 @@ def test_confusion_counts_are_at_least_14_px_and_the_reliability_axes_stay_in_0_
 
 
 def test_species_differ_by_marker_shape_as_well_as_colour():
-    from lab import figures_extra
-    regions, projection = every_figure()[7:9]
-    for figure in (regions, projection):
+    decision, projection = every_figure()[7:9]
+    for figure in (decision, projection):
         points = [trace for trace in figure.data if getattr(trace, "mode", None) == "markers"]
         assert len({trace.marker.symbol for trace in points}) == 3, [trace.marker.symbol for trace in points]
     # flat: a 3-D scene would swallow the mouse wheel of the page scrolled over it
     assert not any(trace.type == "scatter3d" for trace in projection.data)
-    assert len(set(figures_extra.CLASS_SYMBOLS)) == len(figures_extra.CLASS_SYMBOLS)
+    assert len(set(style.CLASS_SYMBOLS)) == len(style.CLASS_SYMBOLS)
 
 
 def test_class_heatmaps_hover_names_the_digit_and_leave_room_for_titles():
-    figure = figures.class_heatmaps(np.zeros((10, 28, 28)), "p")
+    figure = digits.class_heatmaps(np.zeros((10, 28, 28)), "p")
     heatmap = figure.data[0]
     assert heatmap.hovertemplate.startswith("digit %{customdata[2]}")
     local = np.asarray(heatmap.customdata)
-    top = figures.TITLE_ROWS  # five images a row: the second row starts with digit 5
-    assert tuple(local[top + 28 + figures.TITLE_ROWS + 2, 3]) == (2, 3, 5) and local[top + 1, 30 + 2][2] == 1
+    top = style.TITLE_ROWS  # five images a row: the second row starts with digit 5
+    assert tuple(local[top + 28 + style.TITLE_ROWS + 2, 3]) == (2, 3, 5) and local[top + 1, 30 + 2][2] == 1
     assert heatmap.colorbar.orientation == "h"  # under the images: on a phone it does not take their width
 
 
 def test_scientific_notation_keeps_the_exponent():
-    assert figures.scientific(1.5812e-49) == "1.58 × 10⁻⁴⁹"
-    assert figures.scientific(2.5e5) == "2.50 × 10⁵"
-    assert figures.scientific(0.0) == "0.0"
+    assert notation.scientific(1.5812e-49) == "1.58 × 10⁻⁴⁹"
+    assert notation.scientific(2.5e5) == "2.50 × 10⁵"
+    assert notation.scientific(0.0) == "0.0"
 
 
 def test_log_probability_image_moves_with_smoothing_and_blanks_probability_zero():
     counts, total = np.zeros((28, 28)), 6000
     counts[10:18, 10:18] = 3000
     with np.errstate(divide="ignore"):  # log 0 = -inf is the point at alpha = 0
-        images = {alpha: figures.log_probability_image(np.log((counts + alpha) / (total + 2 * alpha)), "t")
+        images = {alpha: digits.log_probability_image(np.log((counts + alpha) / (total + 2 * alpha)), "t")
                   for alpha in (0.0, 1.0, 100.0)}
-    corner = {alpha: np.asarray(figure.data[0].z, dtype=float)[figures.TITLE_ROWS, 0]
+    corner = {alpha: np.asarray(figure.data[0].z, dtype=float)[style.TITLE_ROWS, 0]
               for alpha, figure in images.items()}
     assert np.isnan(corner[0.0])  # exactly 0: blank
     assert corner[1.0] == pytest.approx(np.log10(1 / 6002)) and corner[100.0] == pytest.approx(np.log10(100 / 6200))
@@ -201,4 +199,4 @@ def test_log_probability_image_moves_with_smoothing_and_blanks_probability_zero(
 
 
 def test_with_article_speaks_the_digit():
-    assert [figures.with_article(digit) for digit in (8, 3, 0, 1)] == ["an 8", "a 3", "a 0", "a 1"]
+    assert [notation.with_article(digit) for digit in (8, 3, 0, 1)] == ["an 8", "a 3", "a 0", "a 1"]

@@ -13,7 +13,8 @@ import pytest
 from PIL import Image
 from streamlit.testing.v1 import AppTest
 
-from lab import gallery, gallery_figures
+from lab import gallery
+from lab.figures import export
 from lab.gallery import ClassGallery
 from nbcore.metrics import class_errors, confusion_matrix
 from tests.apptest import data_dir, open_page, rerun  # noqa: F401 (data_dir: a fixture)
@@ -196,8 +197,8 @@ def test_png_shows_every_drawing_and_grows_with_the_gallery():
         while len(store.drawings("ABCD")) < count:
             send(store, "ABCD", 1, 2, 1, seed=len(store.drawings("ABCD")))
         arrays = gallery.as_arrays(store.drawings("ABCD"))
-        png = gallery_figures.gallery_png(arrays.frames, arrays.meant, arrays.bayes, arrays.softmax, "Class ABCD",
-                                          {"Meant vs naive Bayes": confusion_matrix(arrays.meant, arrays.bayes)})
+        png = export.gallery_png(arrays.frames, arrays.meant, arrays.bayes, arrays.softmax, "Class ABCD",
+                                 {"Meant vs naive Bayes": confusion_matrix(arrays.meant, arrays.bayes)})
         picture = Image.open(io.BytesIO(png))
         assert picture.format == "PNG"
         sizes.append(picture.size)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from sklearn.naive_bayes import GaussianNB as SklearnGaussianNB
 
-from lab import figures_extra
+from lab.figures import regions
 from nbcore import GaussianNB
 from nbcore.gaussian import load_iris, pca, probability_grid
 
@@ -118,8 +118,8 @@ def test_decision_region_figure_has_expected_traces(iris):
     pair = features[:, 2:]
     model = GaussianNB().fit(pair, labels)
     xs, ys, proba = probability_grid(model, (0.5, 7.5), (-0.5, 3.0), resolution=50)
-    figure = figures_extra.decision_regions(xs, ys, proba, pair, labels, names, model.theta_, model.var_,
-                                            ("petal length", "petal width"), "title")
+    figure = regions.decision_regions(xs, ys, proba, pair, labels, names, model.theta_, model.var_,
+                                      ("petal length", "petal width"), "title")
     kinds = [trace.type for trace in figure.data]
     assert kinds.count("heatmap") == 1 and kinds.count("contour") == 3
     contours = [trace for trace in figure.data if trace.type == "contour"]
@@ -128,13 +128,13 @@ def test_decision_region_figure_has_expected_traces(iris):
     assert [trace.name for trace in points] == list(names)
     assert sum(len(trace.x) for trace in points) == 150
     ellipses = [trace for trace in figure.data if trace.type == "scatter" and trace.mode == "lines"]
-    assert len(ellipses) == 3 * len(figures_extra.SIGMA_LEVELS)
+    assert len(ellipses) == 3 * len(regions.SIGMA_LEVELS)
 
 
 def test_pca_figure_has_one_trace_per_species(iris):
     features, labels, names = iris
     scores, explained = pca(features, 2)
-    figure = figures_extra.pca_scatter(scores, labels, names, explained, "title")
+    figure = regions.pca_scatter(scores, labels, names, explained, "title")
     assert [trace.type for trace in figure.data] == ["scatter"] * 3  # flat: a 3-D scene traps the mouse wheel
     assert [len(trace.x) for trace in figure.data] == [50, 50, 50]
     assert "PC1" in figure.layout.xaxis.title.text

@@ -9,7 +9,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import nbcore
-from lab import state
+from lab import settings
 from nbcore import lesson
 from tests.apptest import rerun
 from tests.conftest import REPO
@@ -96,14 +96,14 @@ def test_float32_product_underflows_where_the_log_sum_does_not():
 
 
 def test_lesson_figures():
-    from lab import lesson_figures
+    from lab.figures import charts
 
     prior, frequency = np.full(10, 0.1), np.linspace(0.05, 0.15, 10)
-    figure = lesson_figures.prior_against_frequency(prior, frequency / frequency.sum(), most_wrong=9)
+    figure = charts.prior_against_frequency(prior, frequency / frequency.sum(), most_wrong=9)
     outlines = figure.data[0].marker.line.color
     assert len(figure.data) == 2 and outlines[9] != outlines[0] and figure.layout.annotations[0].x == "9"
     running = np.linspace(0, -100, 784)
-    figure = lesson_figures.running_product(running, {"float32": -44.9, "float64": -323.3})
+    figure = charts.running_product(running, {"float32": -44.9, "float64": -323.3})
     assert [trace.y[0] for trace in figure.data[1:]] == [-44.9, -323.3] and len(figure.data[0].y) == 784
 
 
@@ -219,7 +219,7 @@ def test_the_prior_question_is_measured_for_the_sidebar_prior(mnist):
     assert expected["empirical"] != expected["uniform"]  # so the sidebar changes the right answer
     shown = reveal(app, "prior", expected["empirical"])
     assert shown.startswith("**Right.**") and f"digit {expected['empirical']} is off most" in shown
-    app.radio(key=state._KEYS["prior"]).set_value("uniform")
+    app.radio(key=settings.KEYS["prior"]).set_value("uniform")
     shown = feedback(rerun(app), "is off most")
     assert shown.startswith("**Not quite.**") and f"digit {expected['uniform']} is off most" in shown
 
@@ -236,8 +236,8 @@ def test_the_calibration_answer_follows_alpha_and_xor_grades_right_and_wrong(mni
     at_laplace = reveal(app, "calibration", 0.99)
     sure = confident_at(mnist, 1.0)
     assert f"{sure.count:,} of 10,000 test images" in at_laplace and f"right on {sure.accuracy:.1%}" in at_laplace
-    app.select_slider(key=state._KEYS["alpha"]).set_value(0.01)
-    app.select_slider(key=state._KEYS["beta"]).set_value(0.01)
+    app.select_slider(key=settings.KEYS["alpha"]).set_value(0.01)
+    app.select_slider(key=settings.KEYS["beta"]).set_value(0.01)
     at_light = feedback(rerun(app), "test images get p ≥ 99%")
     sure = confident_at(mnist, 0.01)
     assert f"{sure.count:,} of 10,000 test images" in at_light and f"right on {sure.accuracy:.1%}" in at_light
@@ -263,6 +263,6 @@ def test_every_question_reveals_a_measured_answer(mnist):
     app = open_lesson({"lesson": "5"})
     truth = accuracy_at(mnist, 128, 100.0)
     assert f"the test accuracy is {truth:.4f}" in reveal(app, "alpha_100", 0.85)
-    app.select_slider(key=state._KEYS["threshold"]).set_value(1)
+    app.select_slider(key=settings.KEYS["threshold"]).set_value(1)
     truth_at_1 = accuracy_at(mnist, 1, 100.0)
     assert truth_at_1 != truth and f"the test accuracy is {truth_at_1:.4f}" in feedback(rerun(app), "At α = β = 100")

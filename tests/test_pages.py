@@ -9,7 +9,7 @@ import re
 import numpy as np
 from streamlit.testing.v1 import AppTest
 
-from lab import state
+from lab import settings
 from tests.apptest import data_dir, open_page  # noqa: F401 (data_dir: a fixture)
 
 
@@ -69,7 +69,7 @@ def test_home_shows_textbook_accuracy_and_reacts_to_alpha_and_batch_button():
     app.button(key="home_new_batch").click()
     rerun(app)
     assert gallery_captions(app) != captions_before
-    app.select_slider(key=state._KEYS["alpha"]).set_value(100.0)
+    app.select_slider(key=settings.KEYS["alpha"]).set_value(100.0)
     rerun(app)
     assert metric(app, "Test accuracy (10,000 images)") != "0.8427"
 
@@ -110,7 +110,7 @@ def test_draw_page_blank_prompt_then_prediction_for_an_injected_digit(mnist):
     assert len(app.get("image")) == 1  # "What the model sees"
     ink_pixels = int(re.search(r"(\d+) of 784 pixels", caption_with(app, "of 784 pixels")).group(1))
     assert ink_pixels == int((digit >= 128).sum())
-    app.select_slider(key=state._KEYS["threshold"]).set_value(1)
+    app.select_slider(key=settings.KEYS["threshold"]).set_value(1)
     rerun(app)
     after = int(re.search(r"(\d+) of 784 pixels", caption_with(app, "of 784 pixels")).group(1))
     assert after == int((digit >= 1).sum()) > ink_pixels  # more pixels count as ink
@@ -132,8 +132,8 @@ def test_smoothing_page_alpha_changes_accuracy_and_reports_zero_smoothing():
     assert metric(app, "Test accuracy at α = β = 0") == "0.8437"
     assert int(metric(app, "Test images with p(x | true digit) = 0")) > 0
     assert metric(app, "0.1 multiplied 784 times, float64") == "0.0"
-    app.select_slider(key=state._KEYS["alpha"]).set_value(0.0)
-    app.select_slider(key=state._KEYS["beta"]).set_value(0.0)
+    app.select_slider(key=settings.KEYS["alpha"]).set_value(0.0)
+    app.select_slider(key=settings.KEYS["beta"]).set_value(0.0)
     rerun(app)
     assert metric(app, "Test accuracy") == "0.8437"
     assert metric(app, "Mean log p(x, y) on training images") == "−∞"
@@ -196,7 +196,7 @@ def test_compare_page_table_figures_and_reactions():
     app.button(key="compare_new_batch").click()
     rerun(app)
     assert charts(app)[2] != figures_before[2]  # other disagreements
-    app.select_slider(key=state._KEYS["alpha"]).set_value(0.1)
+    app.select_slider(key=settings.KEYS["alpha"]).set_value(0.1)
     rerun(app)
     assert "0.8427" not in app.table[0].value.to_string()
 
@@ -208,8 +208,8 @@ def test_smoothing_picture_moves_with_alpha_and_beta_and_says_why_no_smoothing_c
     app = open_page("pages/smoothing.py")
     pictures = {}
     for alpha in (1.0, 0.0, 100.0):
-        app.select_slider(key=state._KEYS["alpha"]).set_value(alpha)
-        app.select_slider(key=state._KEYS["beta"]).set_value(alpha)
+        app.select_slider(key=settings.KEYS["alpha"]).set_value(alpha)
+        app.select_slider(key=settings.KEYS["beta"]).set_value(alpha)
         rerun(app)
         pictures[alpha] = array(charts(app)[0]["data"][0]["z"])
         corner = [item.value for item in app.metric if item.label.startswith("Top-left pixel")]
@@ -221,12 +221,12 @@ def test_smoothing_picture_moves_with_alpha_and_beta_and_says_why_no_smoothing_c
     top_left = {alpha: picture[9, 0] for alpha, picture in pictures.items()}  # below the title rows
     assert np.isnan(top_left[0.0]) and top_left[1.0] < top_left[100.0] - 1.5
     # at the textbook settings no smoothing scores higher (0.8437 > 0.8427), and the page says why, there
-    app.select_slider(key=state._KEYS["alpha"]).set_value(1.0)
-    app.select_slider(key=state._KEYS["beta"]).set_value(1.0)
+    app.select_slider(key=settings.KEYS["alpha"]).set_value(1.0)
+    app.select_slider(key=settings.KEYS["beta"]).set_value(1.0)
     rerun(app)
     assert any(item.value.startswith("Why does α = β = 0 score higher") for item in app.info)
     assert not any("now (α" in trace.get("name", "") for trace in charts(app)[1]["data"])
-    app.select_slider(key=state._KEYS["beta"]).set_value(3.0)  # α ≠ β: off the curve, still marked
+    app.select_slider(key=settings.KEYS["beta"]).set_value(3.0)  # α ≠ β: off the curve, still marked
     rerun(app)
     accuracy_chart = charts(app)[1]
     stars = [trace for trace in accuracy_chart["data"] if "now (α = 1, β = 3)" in trace.get("name", "")]
@@ -262,8 +262,8 @@ def test_inpainting_completes_the_digit_and_offers_several_images(mnist):
     titles = [annotation["text"] for annotation in panels["layout"]["annotations"]]
     assert titles == ["What the model sees", "Seen + filled in", "The real image"]
     mosaic = array(panels["data"][0]["z"])
-    from lab import figures
-    top, width = figures.TITLE_ROWS, 28
+    from lab.figures import style
+    top, width = style.TITLE_ROWS, 28
     seen, completed = mosaic[top:top + 28, :width], mosaic[top:top + 28, 30:30 + width]
     assert np.isfinite(completed).all()  # one whole digit: no gaps where the model filled in
     assert np.isnan(seen).any() and np.array_equal(completed[np.isfinite(seen)], seen[np.isfinite(seen)])

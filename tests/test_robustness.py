@@ -29,12 +29,11 @@ import tomllib
 import numpy as np
 import pytest
 from PIL import Image, ImageDraw
-from streamlit.runtime.caching.cache_utils import CachedFunc
 from streamlit.testing.v1 import AppTest
 
 import nbcore
 import nbcore.preprocess
-from lab import links, shell, state
+from lab import caching, links, shell, settings, state
 from nbcore import spam
 from nbcore.preprocess import ink_from_canvas, mnist_frame
 from tests.conftest import REPO, require
@@ -42,7 +41,7 @@ from tests.conftest import REPO, require
 TIMEOUT = 300
 SHARED_SMS = REPO.parent / "shared" / "sms-spam" / spam.SMS_FILE
 PAGES = [path for section in shell.PAGES.values() for path, _, _ in section]
-KEYS = state._KEYS  # setting name -> session_state key of its sidebar widget
+KEYS = settings.KEYS  # setting name -> session_state key of its sidebar widget
 
 
 # -- fixtures --------------------------------------------------------------------------------
@@ -152,7 +151,7 @@ def colour_range(spec) -> list[float]:
 
 
 def read_only_problems(value, path: str, seen: set[int] | None = None) -> list[str]:
-    """Paths of writable numpy arrays reachable from ``value`` (same walk as lab.state._read_only)."""
+    """Paths of writable numpy arrays reachable from ``value`` (same walk as lab.caching.read_only)."""
     seen = set() if seen is None else seen
     if id(value) in seen:
         return []
@@ -177,7 +176,7 @@ def test_two_sessions_keep_their_own_settings_and_the_shared_counts_stay(quiet_s
     first = run_clean(app_for("pages/home.py"), "session 1")
     counted = state.counted_model(128)
     counts = counted.feature_count_.copy(), counted.class_count_.copy()
-    textbook_log_prob = state.evaluation(state.TEXTBOOK).model.feature_log_prob_.copy()
+    textbook_log_prob = state.evaluation(settings.TEXTBOOK).model.feature_log_prob_.copy()
     accuracy = "Test accuracy (10,000 images)"
     assert metric(first, accuracy).value == "0.8427"
 
@@ -197,7 +196,7 @@ def test_two_sessions_keep_their_own_settings_and_the_shared_counts_stay(quiet_s
     assert state.counted_model(128) is counted  # one model for every session
     np.testing.assert_array_equal(counted.feature_count_, counts[0])
     np.testing.assert_array_equal(counted.class_count_, counts[1])
-    np.testing.assert_array_equal(state.evaluation(state.TEXTBOOK).model.feature_log_prob_, textbook_log_prob)
+    np.testing.assert_array_equal(state.evaluation(settings.TEXTBOOK).model.feature_log_prob_, textbook_log_prob)
     with pytest.raises(ValueError, match="read-only"):
         counted.feature_count_[0, 0] += 1
 
@@ -260,28 +259,29 @@ def test_every_shared_cache_returns_read_only_arrays(data_dir, quiet_streamlit):
         run_clean(app_for(page), page)
     folder = str(nbcore.default_data_dir())
     splits = state._loaded()
-    calls = {  # the background jobs' own results are checked through the caches that shape them
-        "_mnist_load": (folder,), "_mnist_splits": (folder,), "features": (128,), "counted_model": (128,),
-        "evaluation": (state.TEXTBOOK,), "smoothing_curve": (128, "empirical"), "zero_smoothing": (128, "empirical"),
-        "_softmax_training": ("default",), "_softmax_evaluation": ("default",), "_softmax_curve_job": (),
-        "_softmax_curve": (), "bernoulli_learning_curve": (state.TEXTBOOK,), "iris": (),
-        "_gaussian_mnist": (folder, splits), "_sms_load": (folder,), "_sms": (folder,), "_spam_experiments": (folder,),
-        "_deskew_job": (folder,), "_deskewed_splits": (folder,),
-        "lesson_underflow": (state.TEXTBOOK,), "lesson_top_half_accuracy": (state.TEXTBOOK,),
+    calls = {  # background resources are checked through their results
+        "_mnist": (folder,), "features": (128,), "counted_model": (128,),
+        "evaluation": (settings.TEXTBOOK,), "smoothing_curve": (128, "empirical"), "zero_smoothing": (128, "empirical"),
+        "_softmax": ("default",), "softmax_learning_curve": (), "bernoulli_learning_curve": (settings.TEXTBOOK,),
+        "iris": (), "_gaussian_mnist": (folder, splits), "_sms": (folder,), "_spam_experiments": (folder,),
+        "_deskewed": (folder,),
+        "lesson_underflow": (settings.TEXTBOOK,), "lesson_top_half_accuracy": (settings.TEXTBOOK,),
         "lesson_neighbour_dependence": (128, 1),
         "class_gallery": (),  # the one mutable share, by design: its drawings are read-only (tests/test_gallery.py)
     }
-    cached = sorted(name for name, value in vars(state).items() if isinstance(value, CachedFunc))
+    cached = sorted(name for name, value in vars(state).items() if caching.is_shared(value))
     assert cached == sorted(calls), f"lab.state's cached functions changed: add them here ({cached})"
+    resources = {name for name, value in vars(state).items() if isinstance(value, caching.BackgroundResource)}
     writable = [problem for name, args in calls.items()
-                for problem in read_only_problems(getattr(state, name)(*args), name)]
+                for problem in read_only_problems(getattr(state, name).result(*args) if name in resources
+                                                  else getattr(state, name)(*args), name)]
     assert not writable, f"writable arrays in shared caches: {writable}"
 
 
 # -- 3. files going bad while the app runs --------------------------------------------------------
 def forget_softmax() -> None:
     """Drop the server's softmax regression from memory, as a restart would."""
-    state.forget_shared(state._softmax_training, state._softmax_evaluation)
+    caching.forget_shared(state._softmax)
 
 
 def test_corrupted_softmax_cache_file_while_the_app_runs(data_dir, test_images, quiet_streamlit):
@@ -394,7 +394,7 @@ def test_an_upload_is_decoded_once_and_its_outcome_kept_across_reruns(monkeypatc
         raise AssertionError("the same upload was decoded again on a rerun")
 
     monkeypatch.setattr(nbcore.preprocess, "ink_from_upload", decode_again)  # the page imports it on every run
-    app.select_slider(key=state._KEYS["threshold"]).set_value(1)
+    app.select_slider(key=settings.KEYS["threshold"]).set_value(1)
     run_clean(app, "draw, the same upload after a settings change")
     assert metric(app, "Naive Bayes prediction").value == "7"
     assert any("≥ 1:" in item.value for item in app.caption), "the new threshold was not applied"

@@ -16,7 +16,7 @@ from sklearn.naive_bayes import BernoulliNB as SklearnBernoulliNB
 from sklearn.naive_bayes import MultinomialNB as SklearnMultinomialNB
 
 from conftest import REPO, require
-from lab import figures, figures_extra
+from lab.figures import charts, diagnostics
 from nbcore import metrics, spam
 
 SHARED_SMS = REPO.parent / "shared" / "sms-spam" / spam.SMS_FILE
@@ -221,25 +221,25 @@ def test_spam_figures(experiments):
     experiment = experiments["multinomial"]
     calibration = metrics.reliability(experiment.test_probabilities, experiment.test_labels, n_bins=20)
     assert calibration.count[:10].sum() == 0  # two classes: the top posterior is at least 0.5
-    histogram = figures_extra.confidence_histogram(calibration.bin_edges, calibration.count, calibration.accuracy,
-                                                   "title", x_min=0.5)
+    histogram = diagnostics.confidence_histogram(calibration.bin_edges, calibration.count, calibration.accuracy,
+                                                 "title", x_min=0.5)
     assert [trace.name for trace in histogram.data] == ["correct", "wrong"]
     assert all(len(trace.x) == 10 for trace in histogram.data)
     assert sum(sum(trace.y) for trace in histogram.data) == len(experiment.test_labels)
     wrong = int(np.sum((experiment.test_spam_probability > 0.5) != (experiment.test_labels == 1)))
     assert sum(histogram.data[1].y) == wrong == round((1 - experiment.test_accuracy) * len(experiment.test_labels))
     # the lab's one reliability diagram (lab.figures), as Compare draws it: the diagonal, then a point per filled bin
-    diagram = figures.reliability_diagram({"multinomial": (calibration.confidence, calibration.accuracy,
-                                                           calibration.count, calibration.ece)},
-                                          "title", unit="messages", x_min=0.5)
+    diagram = diagnostics.reliability_diagram({"multinomial": (calibration.confidence, calibration.accuracy,
+                                                               calibration.count, calibration.ece)},
+                                              "title", unit="messages", x_min=0.5)
     assert [trace.type for trace in diagram.data] == ["scatter", "scatter"]
     assert len(diagram.data[1].x) == int(np.sum(calibration.count > 0))
     explanation = experiment.model.explain("FREE prize " + "y" * 5000 + " 😀")
-    bars = figures_extra.word_contributions(explanation.words, explanation.contributions, explanation.known,
-                                            "prior", explanation.base_log_odds, "title")
+    bars = charts.word_contributions(explanation.words, explanation.contributions, explanation.known,
+                                     "prior", explanation.base_log_odds, "title")
     labels = list(bars.layout.yaxis.ticktext)
     assert labels[0] == "prior" and len(labels) == 4 and max(len(label) for label in labels) < 50
-    curve = figures_extra.log_x_curve(experiment.k_grid, {"m": experiment.heldout_accuracy}, "k", "acc", "t",
-                                      marked={"m": experiment.chosen_k})
+    curve = charts.log_x_curve(experiment.k_grid, {"m": experiment.heldout_accuracy}, "k", "acc", "t",
+                               marked={"m": experiment.chosen_k})
     assert curve.data[1].x[0] == experiment.chosen_k
 

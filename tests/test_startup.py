@@ -9,7 +9,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import nbcore
-from lab import startup, state
+from lab import caching, startup, state
 from tests.conftest import REPO
 
 HOME = (f"import sys; sys.path.insert(0, {str(REPO)!r})\n"
@@ -20,11 +20,11 @@ HOME = (f"import sys; sys.path.insert(0, {str(REPO)!r})\n"
 def fresh_cache(mnist_root, monkeypatch):
     """MNIST from ``mnist_root``, no splits cached in memory and no prefetch pending, before and after."""
     monkeypatch.setenv("NBCORE_DATA_DIR", str(mnist_root))
-    state.forget_shared(state._mnist_load, state._mnist_splits)
+    caching.forget_shared(state._mnist)
     while startup.take_prefetched(str(mnist_root)) is not None:
         pass
     yield mnist_root
-    state.forget_shared(state._mnist_load, state._mnist_splits)
+    caching.forget_shared(state._mnist)
 
 
 def counting_loader(monkeypatch, replacement=None) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from lab import figures_extra
+from lab.figures import regions
 from nbcore import ChainBayesNet, xor
 
 
@@ -49,7 +49,7 @@ def test_network_rejects_bad_input():
 
 
 def test_xor_figure_has_one_panel_per_model():
-    figure = figures_extra.xor_posteriors(xor.XOR_POINTS, xor.XOR_LABELS,
-                                          {"naive": np.full(4, 0.5), "network": np.array([0, 1, 1, 0.0])})
+    figure = regions.xor_posteriors(xor.XOR_POINTS, xor.XOR_LABELS,
+                                    {"naive": np.full(4, 0.5), "network": np.array([0, 1, 1, 0.0])})
     assert len(figure.data) == 2 and [trace.xaxis for trace in figure.data] == ["x", "x2"]
     assert list(figure.data[1].marker.color) == [0, 1, 1, 0]

@@ -1,8 +1,7 @@
-"""Pure figure builders for the class gallery: arrays in; plotly figures, pictures or PNG bytes out.
+"""The class gallery as one PNG to download, drawn with Pillow from the frames themselves.
 
-The PNG export is drawn with Pillow from the frames themselves: plotly's own PNG export needs the kaleido
-package (not among the requirements), which drives a Chrome or Chromium browser on the server and took
-seconds per figure here.
+plotly's own PNG export needs the kaleido package (not among the requirements), which drives a Chrome or
+Chromium browser on the server and took seconds per figure here.
 """
 
 from __future__ import annotations
@@ -10,41 +9,11 @@ from __future__ import annotations
 import io
 
 import numpy as np
-import plotly.graph_objects as go
 from PIL import Image, ImageDraw, ImageFont
 
-from lab import figures
-
-TILE_SCALE = 4  # screen pixels per MNIST pixel in a gallery tile on the page (as Home's test images)
-PNG_TILE_SCALE = 3  # the same in the PNG export
-TILE_FRAME = 3  # px of coloured frame: red where naive Bayes misread the drawing, green where it did not
+from lab.figures.digits import PNG_TILE_SCALE, TILE_FRAME, drawing_tiles
 
 
-def drawing_tiles(frames: np.ndarray, meant: np.ndarray, bayes: np.ndarray, softmax: np.ndarray,
-                  scale: int = TILE_SCALE, frame: int = TILE_FRAME) -> tuple[list[np.ndarray], list[str]]:
-    """Drawings as st.image pictures, RGB uint8 squares of side 28 * scale + 2 * frame, and their captions.
-
-    ``frames`` (n, 28, 28) 0-255; ``meant``, ``bayes``, ``softmax`` (n,) digits. A red frame and a
-    cross mark where naive Bayes read another digit than the one meant; captions "meant 3 · NB 5 · SM 3".
-    """
-    tiles, _ = figures.prediction_tiles(frames, bayes, meant, scale=scale, frame=frame)
-    captions = [f"{'✗ ' if b != m else ''}meant {m} · NB {b} · SM {s}" for m, b, s in zip(meant, bayes, softmax)]
-    return tiles, captions
-
-
-def meant_confusion(matrix: np.ndarray, model_name: str) -> go.Figure:
-    """The (10, 10) counts of digit meant (rows) against ``model_name``'s reading (columns); empty cells left blank."""
-    figure = figures.confusion_heatmap(matrix, title=f"Meant vs {model_name}", zmax=max(int(np.max(matrix)), 1))
-    counts = np.asarray(matrix)
-    figure.update_traces(colorbar=dict(title="drawings"), text=np.where(counts > 0, counts.astype(str), ""),
-                         hovertemplate=f"meant %{{y}}, {model_name} read %{{x}}: %{{z}} drawings<extra></extra>")
-    figure.update_xaxes(title=f"{model_name} read")
-    figure.update_yaxes(title="meant")
-    figure.update_layout(height=420)
-    return figure
-
-
-# -- the PNG export ------------------------------------------------------------------------------
 _INK = (20, 20, 20)
 _PAGE = (255, 255, 255)
 _CELL = 34  # px per confusion-matrix cell

@@ -1,0 +1,75 @@
+"""The lab's one chart style: colours, fonts, title and legend placement, shared by every figure builder.
+
+Fonts are sized to be read from the back of a classroom; backgrounds are transparent, so that a
+figure sits on the page's light or dark theme.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import plotly.graph_objects as go
+from streamlit.elements.lib.streamlit_plotly_theme import GRAY_90
+
+# Streamlit's chart theme (st.plotly_chart, theme="streamlit") sets axis numbers to its grey-70 at 12.75 px:
+# 3.6:1 on the lab's #fbfaf7. GRAY_90 is the placeholder that theme swaps, in the browser, for its
+# strongest text grey of the active theme (dark text on a light background, light text on a dark one),
+# so one figure stays readable in both; plain plotly (theme=None) shows it as #2a3f5f.
+# A Streamlit internal, kept on purpose: the public way to know the theme, st.context.theme.type, is documented
+# as possibly wrong on a session's first load and while the visitor switches theme (streamlit#11920), and would
+# make every figure depend on the session; tests/test_figures.py fails if the placeholder changes.
+TEXT_COLOUR = GRAY_90
+FONT = dict(size=16, color=TEXT_COLOUR)
+AXIS_TEXT = dict(tickfont=dict(size=16, color=TEXT_COLOUR), title=dict(font=dict(size=16, color=TEXT_COLOUR)))
+INK_SCALE = "gray"  # 0 = black, 1 = white: light ink on dark, as MNIST
+PROBABILITY_SCALE = "Viridis"
+DIVERGING_SCALE = "RdBu"
+ERROR_COLOUR = "#d62728"
+OK_COLOUR = "#2a9d8f"
+CLASS_COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+                 "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"]
+SPAM_COLOUR = "#d62728"
+HAM_COLOUR = "#1f77b4"
+NEUTRAL_COLOUR = "#9e9e9e"
+PRIOR_COLOUR = "#9bb7d4"
+# classes differ by marker shape as well as colour (colour must never be the only carrier)
+CLASS_SYMBOLS = ("circle", "diamond", "square", "x")
+# transparent: the page's own background (light or dark theme) shows through
+LAYOUT = dict(font=FONT, plot_bgcolor="rgba(0,0,0,0)", paper_bgcolor="rgba(0,0,0,0)")
+# plotly never wraps a title, and a chart in a column at 1024 px with the sidebar open (or on a phone)
+# is about 260 px wide: titles longer than this many characters are broken over lines
+TITLE_CHARACTERS = 28
+TITLE_LINE_PX = 22
+HIDDEN_AXIS = dict(showgrid=False, zeroline=False, showticklabels=False, ticks="", showline=False)
+TITLE_ROWS = 9  # pixel rows of space above each image of a grid, for its title (14 px at 1.6 screen px per pixel)
+# anchored to the bottom of the whole figure (not of the plot), so that plotly makes room for it under the
+# axis title instead of drawing it over the title; the theme's 12.75 px legend text is too small for the back row
+LEGEND_BELOW = dict(orientation="h", yref="container", y=0, yanchor="bottom", x=0, xanchor="left",
+                    font=dict(size=15, color=TEXT_COLOUR))
+HORIZONTAL_COLOURBAR = dict(orientation="h", y=-0.02, yanchor="top", thickness=14, len=1.0)
+
+
+def title_lines(title: str | None) -> tuple[dict | None, int]:
+    """A chart title as plotly layout (lines of at most TITLE_CHARACTERS) and the top margin it needs, px."""
+    if not title:
+        return None, 30
+    lines = textwrap.wrap(title, TITLE_CHARACTERS, break_long_words=False) or [title]
+    return dict(text="<br>".join(lines), font=dict(size=17)), 40 + TITLE_LINE_PX * len(lines)
+
+
+def style(figure: go.Figure, height: int, title: str | None = None, legend_below: bool = False) -> go.Figure:
+    """The lab's one chart style: readable axis text, transparent background, title room, legend under the plot.
+
+    Legends go below (not beside) so that they neither cover the plot nor squeeze it on a phone.
+    """
+    title_layout, top = title_lines(title)
+    figure.update_layout(height=height + top - 60, margin=dict(l=10, r=10, t=top, b=10), title=title_layout,
+                         **LAYOUT)
+    if legend_below:
+        figure.update_layout(legend=LEGEND_BELOW)
+    figure.update_xaxes(**AXIS_TEXT)
+    figure.update_yaxes(**AXIS_TEXT)
+    # log axes: numbers at the decades only (plotly draws the 2s and 5s between them at 3/4 size)
+    figure.update_xaxes(dtick=1, selector=dict(type="log"))
+    figure.update_yaxes(dtick=1, selector=dict(type="log"))
+    return figure

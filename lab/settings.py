@@ -1,0 +1,88 @@
+"""The model settings every page shares: what they are, their presets, and their widgets in the sidebar.
+
+A session's settings live in ``st.session_state`` under the sidebar widgets' keys (``KEYS``), which
+are also their names in a page's link (``lab/links.py``). A model for them is derived from the
+shared counts in ``lab/state.py``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import streamlit as st
+
+from lab import links
+
+THRESHOLDS = (1, 64, 128, 192)
+# alpha/beta slider stops: 0, then a log-like scale up to 100
+SMOOTHING_STOPS = (0.0, 0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0, 30.0, 100.0)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Binarization threshold (pixel >= threshold is ink), Beta(alpha, beta) smoothing, class prior, and
+    whether every image (training, test, drawn) is deskewed first."""
+
+    threshold: int = 128
+    alpha: float = 1.0
+    beta: float = 1.0
+    prior: str = "empirical"
+    deskew: bool = False
+
+
+TEXTBOOK = Settings()
+COURSE_NOTE = Settings(threshold=1, alpha=1.0, beta=1.0, prior="uniform")
+# setting name -> its sidebar widget's key in st.session_state, which is also its name in the link
+KEYS = {"threshold": "threshold", "alpha": "alpha", "beta": "beta", "prior": "prior", "deskew": "deskew"}
+
+
+def current_settings() -> Settings:
+    """This session's settings, from the sidebar widgets' state (textbook defaults before first use)."""
+    values = {name: st.session_state.get(key, getattr(TEXTBOOK, name)) for name, key in KEYS.items()}
+    return Settings(**values)
+
+
+def apply(settings: Settings) -> None:
+    """Set the sidebar widgets to ``settings`` (a preset button's callback, before the widgets are drawn)."""
+    for name, key in KEYS.items():
+        st.session_state[key] = getattr(settings, name)
+
+
+def sidebar() -> Settings:
+    """Draw the model settings in the sidebar (each one in the link) and return them; they apply on every page."""
+    with st.sidebar:
+        st.header("Model settings")
+        st.select_slider(options=THRESHOLDS, value=TEXTBOOK.threshold,
+                         help="128 is the textbook's choice; 1 means 'any ink' (the course note's).",
+                         **links.control("Binarization threshold (ink if pixel ≥ T)", KEYS["threshold"],
+                                         TEXTBOOK.threshold))
+        st.select_slider(options=SMOOTHING_STOPS, value=TEXTBOOK.alpha, format_func=_format_stop,
+                         **links.control("α: pseudo-count for 'pixel on'", KEYS["alpha"], TEXTBOOK.alpha))
+        st.select_slider(options=SMOOTHING_STOPS, value=TEXTBOOK.beta, format_func=_format_stop,
+                         **links.control("β: pseudo-count for 'pixel off'", KEYS["beta"], TEXTBOOK.beta))
+        st.radio(options=("empirical", "uniform"), index=0, horizontal=True,
+                 help="Empirical: class frequencies in the training set. Uniform: 1/10 each.",
+                 **links.control("Class prior", KEYS["prior"], TEXTBOOK.prior))
+        st.radio(options=(False, True), index=0, horizontal=True, format_func=_on_off,
+                 help="On: every image is sheared upright by its second moments first; the training images too, "
+                      "so both models are retrained (once per server, a few seconds). The published results are "
+                      "with deskew off.",
+                 **links.control("Deskew", KEYS["deskew"], TEXTBOOK.deskew))
+        presets_locked = any(links.locked(key) for key in KEYS.values())
+        left, right = st.columns(2)
+        left.button("Textbook", on_click=apply, args=(TEXTBOOK,), width="stretch", disabled=presets_locked,
+                    help="Reset to the textbook: T = 128, α = β = 1, empirical prior, no deskewing")
+        right.button("Course note", on_click=apply, args=(COURSE_NOTE,), width="stretch", disabled=presets_locked,
+                     help="T = 1, α = β = 1, uniform prior, no deskewing")
+        settings = current_settings()
+        st.caption(f"p(xᵢ=1 | y) = (nᵢᵧ + {_format_stop(settings.alpha)}) / "
+                   f"(nᵧ + {_format_stop(settings.alpha)} + {_format_stop(settings.beta)})")
+    return settings
+
+
+def _format_stop(value: float) -> str:
+    return f"{value:g}"
+
+
+def _on_off(value: bool) -> str:
+    return "on" if value else "off"

@@ -1,0 +1,98 @@
+"""lab/caching.py: shared results survive a client's clear_cache (#18); a background resource runs its work once."""
+
+from __future__ import annotations
+
+import ast
+import logging
+import threading
+
+import numpy as np
+import pytest
+import streamlit as st
+
+from lab import caching
+from tests.conftest import REPO
+
+
+@pytest.fixture(autouse=True)
+def quiet():
+    """Outside a script run Streamlit warns about a missing ScriptRunContext on every call: not news here."""
+    logger = logging.getLogger("streamlit")
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    yield
+    logger.setLevel(level)
+
+
+def test_a_shared_result_is_read_only_and_outlives_clear_cache():
+    made = []
+
+    @caching.shared()
+    def table(size: int) -> dict[str, np.ndarray]:
+        made.append(size)
+        return {"values": np.arange(size)}
+
+    first = table(3)
+    with pytest.raises(ValueError, match="read-only"):
+        first["values"][0] = 7
+    st.cache_resource.clear()  # what a visitor's clear_cache message does
+    assert table(3) is first and made == [3]
+    caching.forget_shared(table)  # as a restart would
+    assert table(3) is not first and made == [3, 3]
+    assert caching.is_shared(table) and not caching.is_shared(len)
+
+
+def test_a_background_resource_runs_once_per_arguments_defaults_filled_in():
+    started, release = [], threading.Event()
+
+    @caching.background("Counting", "test-counting")
+    def counted(size: int, scale: int = 1, progress=None) -> np.ndarray:
+        started.append(threading.current_thread().name)
+        progress(0.5, "half way")
+        release.wait(5)
+        return np.arange(size) * scale
+
+    job = counted.job(*counted.arguments(4))
+    assert counted.job(*counted.arguments(4, 1)) is job and counted.job(*counted.arguments(4, scale=1)) is job
+    release.set()
+    result = counted(4)  # waits for the job (outside a script run the progress bar draws nowhere)
+    np.testing.assert_array_equal(result, [0, 1, 2, 3])
+    assert counted.result(4, 1) is result and not result.flags.writeable
+    st.cache_resource.clear()
+    assert counted(4) is result and started == ["test-counting"]  # not started again after a clear_cache
+    assert counted(4, 2) is not result and len(started) == 2
+    caching.forget_shared(counted)
+
+
+def test_work_that_failed_starts_again_on_the_next_call():
+    attempts = []
+
+    @caching.background(lambda name: f"Loading {name}", "test-failing")
+    def loaded(name: str, progress) -> str:
+        attempts.append(name)
+        if len(attempts) == 1:
+            raise OSError("the disk is away")
+        return name.upper()
+
+    with pytest.raises(OSError, match="the disk is away"):
+        loaded("mnist")
+    assert loaded("mnist") == "MNIST" and attempts == ["mnist", "mnist"]
+    caching.forget_shared(loaded)
+
+
+def test_only_lab_state_declares_shared_caches():
+    """Caching has one home: st.cache_* only in lab/caching.py, and its decorators only used in lab/state.py."""
+    sources = [*REPO.glob("lab/**/*.py"), *REPO.glob("pages/*.py"), REPO / "app.py"]
+    assert len(sources) > 20
+    for path in sources:
+        relative = path.relative_to(REPO).as_posix()
+        tree = ast.parse(path.read_text())
+        cache_calls = [node.attr for node in ast.walk(tree)
+                       if isinstance(node, ast.Attribute) and node.attr in ("cache_resource", "cache_data")]
+        imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)} | {
+            f"{node.module}.{alias.name}" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+            for alias in node.names}
+        if relative != "lab/caching.py":
+            assert not cache_calls, f"{relative} caches by itself: declare it in lab/state.py"
+        if relative not in ("lab/caching.py", "lab/state.py"):
+            assert "lab.caching" not in imported, f"{relative} imports lab.caching: declare it in lab/state.py"
