@@ -21,12 +21,14 @@ import streamlit as st
 
 from lab import jobs, links, startup
 import nbcore
-import nbcore.evaluate
-from nbcore import spam
+from nbcore.datasets import sms
+from nbcore.datasets.iris import IRIS_FEATURES, load_iris
+from nbcore.datasets.mnist import MnistSplits
 from nbcore.deskew import deskew_all
-from nbcore.evaluate import MnistSplits, mean_true_class_loglik
-from nbcore.gaussian import IRIS_FEATURES, GaussianNB, load_iris
+from nbcore.experiments import evaluate, spam
+from nbcore.experiments.evaluate import mean_true_class_loglik
 from nbcore.metrics import learning_curve
+from nbcore.models.naive_bayes import GaussianNB
 
 THRESHOLDS = (1, 64, 128, 192)
 # alpha/beta slider stops: 0, then a log-like scale up to 100
@@ -309,7 +311,7 @@ def evaluation(settings: Settings) -> Evaluation:
     model = counted_model(settings.threshold, *_deskew_arg(settings.deskew)).with_params(
         alpha=settings.alpha, beta=settings.beta, prior=settings.prior)
     splits, feats = _loaded(), features(settings.threshold, *_deskew_arg(settings.deskew))
-    train_scores = model.joint_log_likelihood(feats.train_packed)
+    train_scores = model.predict_joint_log_proba(feats.train_packed)
     test_log_proba = model.predict_log_proba(feats.test_packed)
     test_predictions = model.predict(feats.test_packed)
     return Evaluation(
@@ -392,7 +394,7 @@ CURVE_ALPHAS = (0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0)
 def smoothing_curve(threshold: int, prior: str) -> dict[str, np.ndarray]:
     feats, splits = features(threshold), _loaded()
     counted = counted_model(threshold).with_params(prior=prior)
-    return nbcore.evaluate.smoothing_curve(counted, feats.train_packed, splits.train_labels,
+    return evaluate.smoothing_curve(counted, feats.train_packed, splits.train_labels,
                                            feats.test_packed, splits.test_labels, CURVE_ALPHAS)
 
 
@@ -401,7 +403,7 @@ def smoothing_curve(threshold: int, prior: str) -> dict[str, np.ndarray]:
 @_shared
 def zero_smoothing(threshold: int, prior: str) -> dict[str, float]:
     unsmoothed = counted_model(threshold).with_params(alpha=0.0, beta=0.0, prior=prior)
-    return nbcore.evaluate.impossible_true_class(unsmoothed, features(threshold).test_packed, _loaded().test_labels)
+    return evaluate.impossible_true_class(unsmoothed, features(threshold).test_packed, _loaded().test_labels)
 
 
 # -- softmax regression, for comparison ----------------------------------------------------------
@@ -461,9 +463,9 @@ def softmax(preset: str = "default", deskew: bool = False) -> SoftmaxEvaluation:
 def _softmax_curve_job() -> jobs.BackgroundJob:
     splits = _loaded()
     return jobs.BackgroundJob(lambda progress: learning_curve(
-        {"softmax regression": nbcore.evaluate.softmax_learner}, splits.train_images, splits.train_labels,
-        splits.test_images, splits.test_labels, nbcore.evaluate.LEARNING_CURVE_SIZES,
-        nbcore.evaluate.LEARNING_CURVE_SEEDS, progress=progress)).start("nbcore-curve")
+        {"softmax regression": evaluate.softmax_learner}, splits.train_images, splits.train_labels,
+        splits.test_images, splits.test_labels, evaluate.LEARNING_CURVE_SIZES,
+        evaluate.LEARNING_CURVE_SEEDS, progress=progress)).start("nbcore-curve")
 
 
 @st.cache_resource(show_spinner=False)
@@ -485,11 +487,11 @@ def softmax_learning_curve() -> dict[str, np.ndarray]:
 def bernoulli_learning_curve(settings: Settings) -> dict[str, np.ndarray]:
     """Naive Bayes (these settings) test accuracy over the same sizes and seeds (about a second)."""
     splits = _loaded()
-    learner = nbcore.evaluate.bernoulli_learner(settings.threshold, alpha=settings.alpha, beta=settings.beta,
+    learner = evaluate.bernoulli_learner(settings.threshold, alpha=settings.alpha, beta=settings.beta,
                                                 prior=settings.prior)
     return learning_curve({"naive Bayes": learner}, splits.train_images, splits.train_labels, splits.test_images,
-                          splits.test_labels, nbcore.evaluate.LEARNING_CURVE_SIZES,
-                          nbcore.evaluate.LEARNING_CURVE_SEEDS)
+                          splits.test_labels, evaluate.LEARNING_CURVE_SIZES,
+                          evaluate.LEARNING_CURVE_SEEDS)
 
 
 # -- beyond MNIST: iris, Gaussian naive Bayes on MNIST, the SMS spam filter ----------------------
@@ -544,7 +546,7 @@ def gaussian_mnist(splits: MnistSplits) -> GaussianMnist:
 @st.cache_resource(show_spinner=False)
 @_kept()
 def _sms_load(data_dir: str) -> jobs.BackgroundJob:
-    return jobs.BackgroundJob(lambda progress: spam.load_sms(data_dir, progress=progress)).start("nbcore-sms")
+    return jobs.BackgroundJob(lambda progress: sms.load_sms(data_dir, progress=progress)).start("nbcore-sms")
 
 
 @st.cache_resource(show_spinner=False)
@@ -560,7 +562,7 @@ def sms() -> tuple[tuple[str, ...], np.ndarray]:
     data_dir = str(nbcore.default_data_dir())
     try:
         _finished(_sms_load, data_dir, label="SMS Spam Collection")
-    except spam.SpamDataError as error:
+    except sms.SpamDataError as error:
         st.error(f"The SMS Spam Collection is not available. {error}")
         st.stop()
     return _sms(data_dir)
@@ -582,7 +584,7 @@ def spam_experiments() -> dict[str, spam.SpamExperiment]:
 
 # -- the guided lesson (pages/lesson.py): answers to its questions, computed once per setting ------------------
 # (imported here, not at the top, so that this section stays one block apart from the rest of the module)
-from nbcore import lesson  # noqa: E402
+from nbcore.experiments import lesson  # noqa: E402
 
 
 @st.cache_resource(show_spinner="Multiplying 784 probabilities for every test image…", max_entries=32)

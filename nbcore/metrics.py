@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .data import ProgressCallback
+from .progress import ProgressCallback
 
 
 def confusion_matrix(true: np.ndarray, predicted: np.ndarray, n_classes: int = 10) -> np.ndarray:

@@ -4,7 +4,9 @@ import numpy as np
 import streamlit as st
 
 from lab import display, figures, figures_extra, links, state
-from nbcore.gaussian import GaussianNB, pca, probability_grid
+from nbcore.experiments.gaussian import probability_grid
+from nbcore.features import pca
+from nbcore.models.naive_bayes import GaussianNB
 
 GRID_MARGIN = 0.5  # cm beyond the data on each side of the decision-region plot
 DEFAULT_VAR_SMOOTHING = GaussianNB().var_smoothing  # 1e-9, as scikit-learn

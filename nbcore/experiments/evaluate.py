@@ -7,44 +7,19 @@ command line (``python -m nbcore evaluate``) prints it.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
-from .data import load_mnist_splits
-from .deskew import deskew_all
-from .features import binarize
-from .naive_bayes import BernoulliNB
-from .softmax import PRESETS, SoftmaxRegression
+from ..datasets.mnist import MnistSplits
+from ..features import binarize
+from ..models.naive_bayes import BernoulliNB
+from ..models.softmax import PRESETS, SoftmaxRegression
 
-
-@dataclass(frozen=True)
-class MnistSplits:
-    """uint8 images (n, 28, 28) and uint8 labels (n,) of both splits."""
-
-    train_images: np.ndarray
-    train_labels: np.ndarray
-    test_images: np.ndarray
-    test_labels: np.ndarray
-
-
-@lru_cache(maxsize=1)
-def mnist_splits() -> MnistSplits:
-    """Both splits from the default data directory, loaded once per process."""
-    return MnistSplits(*load_mnist_splits())
-
-
-@lru_cache(maxsize=1)
-def deskewed_splits() -> MnistSplits:
-    """``mnist_splits()`` with every image deskewed (``nbcore.deskew``), once per process (about 6 s)."""
-    splits = mnist_splits()
-    return MnistSplits(deskew_all(splits.train_images), splits.train_labels, deskew_all(splits.test_images),
-                       splits.test_labels)
+DIGITS = np.arange(10)  # every MNIST class, declared so that a small training subset still knows all ten
 
 
 def mean_true_class_loglik(joint_log_likelihood: np.ndarray, labels: np.ndarray) -> float:
-    """Mean over samples of log p(x, y_true): (n, k) scores and (n,) labels -> nats."""
+    """Mean over samples of log p(x, y_true): (n, k) scores and (n,) labels (column positions) -> nats."""
     return float(joint_log_likelihood[np.arange(len(labels)), labels].mean())
 
 
@@ -56,7 +31,7 @@ def evaluate_bernoulli(splits: MnistSplits, threshold: int = 128, prior: str = "
     started = time.perf_counter()
     model = BernoulliNB(alpha=alpha, beta=beta, prior=prior).fit(train_features, splits.train_labels)
     fit_seconds = time.perf_counter() - started
-    train_scores = model.joint_log_likelihood(train_features)
+    train_scores = model.predict_joint_log_proba(train_features)
     return {
         "model": "bernoulli",
         "threshold": threshold,
@@ -81,8 +56,8 @@ def smoothing_curve(counted: BernoulliNB, train_features, train_labels: np.ndarr
     rows = []
     for alpha in alphas:
         model = counted.with_params(alpha=float(alpha), beta=float(alpha))
-        train_scores = model.joint_log_likelihood(train_features)
-        test_scores = model.joint_log_likelihood(test_features)
+        train_scores = model.predict_joint_log_proba(train_features)
+        test_scores = model.predict_joint_log_proba(test_features)
         rows.append((alpha, model.score(train_features, train_labels), model.score(test_features, test_labels),
                      mean_true_class_loglik(train_scores, train_labels),
                      mean_true_class_loglik(test_scores, test_labels)))
@@ -94,7 +69,7 @@ def smoothing_curve(counted: BernoulliNB, train_features, train_labels: np.ndarr
 def impossible_true_class(model: BernoulliNB, features, labels: np.ndarray) -> dict[str, float]:
     """Under zero smoothing: how many images get log p(x, y_true) = -inf, how many are impossible
     for every class, and the accuracy (with the documented fallback rule)."""
-    scores = model.joint_log_likelihood(features)
+    scores = model.predict_joint_log_proba(features)
     return {
         "true_class_impossible": int(np.isneginf(scores[np.arange(len(labels)), labels]).sum()),
         "all_classes_impossible": int(np.isneginf(scores).all(axis=1).sum()),
@@ -137,7 +112,7 @@ class BinarizedBernoulliNB:
         self.model = BernoulliNB(**params)
 
     def fit(self, images: np.ndarray, labels: np.ndarray) -> "BinarizedBernoulliNB":
-        self.model.fit(binarize(images, self.threshold), labels)
+        self.model.partial_fit(binarize(images, self.threshold), labels, classes=DIGITS)
         return self
 
     def score(self, images: np.ndarray, labels: np.ndarray) -> float:
@@ -154,4 +129,4 @@ def softmax_learner(images: np.ndarray, labels: np.ndarray, seed: int) -> Softma
     batch_size = min(PRESETS["default"].batch_size, len(labels))
     steps_per_epoch = -(-len(labels) // batch_size)
     epochs = max(PRESETS["default"].epochs, -(-MIN_SOFTMAX_STEPS // steps_per_epoch))
-    return SoftmaxRegression("default", seed, epochs=epochs, batch_size=batch_size).fit(images, labels)
+    return SoftmaxRegression("default", seed, epochs=epochs, batch_size=batch_size).fit(images, labels, classes=DIGITS)
