@@ -21,13 +21,12 @@ import streamlit as st
 
 from lab import jobs, links, startup
 import nbcore
-from nbcore.datasets import sms
 from nbcore.datasets.iris import IRIS_FEATURES, load_iris
 from nbcore.datasets.mnist import MnistSplits
+from nbcore.datasets.sms import SpamDataError, load_sms
 from nbcore.deskew import deskew_all
 from nbcore.experiments import evaluate, spam
-from nbcore.experiments.evaluate import mean_true_class_loglik
-from nbcore.metrics import learning_curve
+from nbcore.experiments.evaluate import learning_curve, mean_true_class_loglik
 from nbcore.models.naive_bayes import GaussianNB
 
 THRESHOLDS = (1, 64, 128, 192)
@@ -546,7 +545,7 @@ def gaussian_mnist(splits: MnistSplits) -> GaussianMnist:
 @st.cache_resource(show_spinner=False)
 @_kept()
 def _sms_load(data_dir: str) -> jobs.BackgroundJob:
-    return jobs.BackgroundJob(lambda progress: sms.load_sms(data_dir, progress=progress)).start("nbcore-sms")
+    return jobs.BackgroundJob(lambda progress: load_sms(data_dir, progress=progress)).start("nbcore-sms")
 
 
 @st.cache_resource(show_spinner=False)
@@ -562,7 +561,7 @@ def sms() -> tuple[tuple[str, ...], np.ndarray]:
     data_dir = str(nbcore.default_data_dir())
     try:
         _finished(_sms_load, data_dir, label="SMS Spam Collection")
-    except sms.SpamDataError as error:
+    except SpamDataError as error:
         st.error(f"The SMS Spam Collection is not available. {error}")
         st.stop()
     return _sms(data_dir)

@@ -131,7 +131,7 @@ def test_spam_page_without_the_file_and_offline_explains_how_to_get_it(tmp_path,
     empty = tmp_path / "no-sms"
     empty.mkdir()
     monkeypatch.setenv("NBCORE_DATA_DIR", str(empty))
-    monkeypatch.setattr(spam, "SMS_URL", "http://127.0.0.1:9/sms.zip")  # nothing listens there: offline
+    monkeypatch.setattr(sms, "SMS_URL", "http://127.0.0.1:9/sms.zip")  # nothing listens there: offline
     script = (f"import sys; sys.path.insert(0, {str(REPO)!r})\nimport streamlit as st\n"
               f"st.navigation([st.Page({str(REPO / 'pages/spam.py')!r}, default=True)]).run()\n")
     app = AppTest.from_string(script, default_timeout=TIMEOUT).run()

@@ -1,12 +1,14 @@
-"""Train on the 60,000 training images, evaluate on the 10,000 test images.
+"""MNIST experiments: train on the 60,000 training images, evaluate on the 10,000 test images.
 
 Each ``evaluate_*`` function returns a flat dict of measured figures; the
-command line (``python -m nbcore evaluate``) prints it.
+command line (``python -m nbcore evaluate``) prints it. Also the smoothing curve,
+the zero-smoothing count, and learning curves (test accuracy against training-set size).
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -14,6 +16,7 @@ from ..datasets.mnist import MnistSplits
 from ..features import binarize
 from ..models.naive_bayes import BernoulliNB
 from ..models.softmax import PRESETS, SoftmaxRegression
+from ..progress import ProgressCallback
 
 DIGITS = np.arange(10)  # every MNIST class, declared so that a small training subset still knows all ten
 
@@ -97,6 +100,33 @@ def evaluate_softmax(splits: MnistSplits, preset: str = "default", seed: int = 0
         "fit_seconds": fit_seconds,
         "cache": "unused (trained now)",
     }
+
+
+# A learner: (train images uint8 (n, 28, 28), labels (n,), seed) -> a fitted model with .score(images, labels).
+Learner = Callable[[np.ndarray, np.ndarray, int], object]
+
+
+def learning_curve(learners: dict[str, Learner], train_images: np.ndarray, train_labels: np.ndarray,
+                   test_images: np.ndarray, test_labels: np.ndarray, sizes: Sequence[int],
+                   seeds: Sequence[int], progress: ProgressCallback | None = None) -> dict[str, np.ndarray]:
+    """Test accuracy of each learner trained on random subsets of the training set.
+
+    Returns ``{name: float64 (len(sizes), len(seeds))}`` plus ``"sizes"``. Subsets are drawn
+    per (size, seed) without replacement and shared by all learners.
+    """
+    results = {name: np.zeros((len(sizes), len(seeds))) for name in learners}
+    steps, done = len(sizes) * len(seeds) * len(learners), 0
+    for size_index, size in enumerate(sizes):
+        for seed_index, seed in enumerate(seeds):
+            subset = np.random.default_rng([seed, size]).choice(len(train_labels), size=size, replace=False)
+            for name, learner in learners.items():
+                model = learner(train_images[subset], train_labels[subset], seed)
+                results[name][size_index, seed_index] = model.score(test_images, test_labels)
+                done += 1
+                if progress:
+                    progress(done / steps, f"{name}: {size:,} training images, seed {seed}")
+    return {"sizes": np.asarray(sizes), **results}
+
 
 
 LEARNING_CURVE_SIZES = (30, 100, 300, 1000, 3000, 10000, 30000, 60000)
