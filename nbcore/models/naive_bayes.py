@@ -154,12 +154,13 @@ class BernoulliNB(BaseNaiveBayes):
     def _scores(self, X) -> tuple[np.ndarray, np.ndarray | None]:
         """(finite log-likelihood part (n, k), number of impossible features (n, k) or None)."""
         self._check_fitted()
+        if not isinstance(X, PackedBinary) and not scipy.sparse.issparse(X):
+            X = PackedBinary.from_dense(X)  # checks the 0/1 values itself: one pass over X, not two
         X = self._check_X(X, training=False)
         if scipy.sparse.issparse(X):
             both = np.asarray(X @ self._score_weights, dtype=np.float64)
         else:
-            packed = X if isinstance(X, PackedBinary) else PackedBinary.from_dense(X)
-            both = packed_matmul(packed, self._score_weights, self._score_table)
+            both = packed_matmul(X, self._score_weights, self._score_table)
         if not self._has_zeros:
             return both + self._score_bias, None
         n_classes = len(self.classes_)
