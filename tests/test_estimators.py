@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import scipy.sparse
 import sklearn.naive_bayes as sklearn_nb
 
 from nbcore import BernoulliNB, ChainBayesNet, GaussianNB, MultinomialNB, SoftmaxRegression, binarize
@@ -189,6 +190,20 @@ def test_partial_fit_equals_one_fit_on_the_concatenation(estimator):
         pieces.partial_fit(X[:5], np.full(5, 3))
     with pytest.raises(ValueError, match="differ"):
         pieces.partial_fit(X[:5], y[:5], classes=[2, 4])
+
+
+@pytest.mark.parametrize("estimator", [BernoulliNB, MultinomialNB])
+def test_sparse_input_gives_the_dense_answers(estimator):
+    """A bag of words arrives as a scipy sparse matrix; the counts and scores are those of the dense array."""
+    X, y = make_X(estimator, N_SAMPLES, 0), make_y(N_SAMPLES, [0, 1], 1)
+    test_X = make_X(estimator, 9, 2)
+    dense = new(estimator).fit(X, y)
+    sparse = new(estimator).fit(scipy.sparse.csr_array(X), y)
+    np.testing.assert_array_equal(sparse.feature_count_, dense.feature_count_)
+    np.testing.assert_allclose(sparse.predict_log_proba(scipy.sparse.csr_matrix(test_X)),
+                               dense.predict_log_proba(test_X), rtol=1e-12, atol=1e-12)
+    with pytest.raises(ValueError):
+        new(estimator).fit(scipy.sparse.csr_array(np.where(X > 0, -1, 0)), y)  # negative: not counts, not 0/1
 
 
 def test_chain_network_holds_the_base_contract():

@@ -13,7 +13,6 @@ from nbcore import SoftmaxRegression, load_or_train_softmax, training_data_check
 from nbcore import __main__ as cli
 import nbcore.files
 from nbcore.datasets import mnist as mnist_data
-from nbcore.models import softmax_cache as model_cache
 
 PUBLISHED_COURSE_NOTE = {"train": 0.8933, "test": 0.8997}
 TOLERANCE = 0.005

@@ -106,7 +106,8 @@ def test_download_extracts_verifies_and_reports_progress(tmp_path, monkeypatch, 
     monkeypatch.setattr(urllib.request, "urlopen",
                         lambda url, timeout: requested.append(url) or FakeResponse(body))
     reports = []
-    path = sms_data.ensure_sms(tmp_path / "fresh", progress=lambda fraction, message: reports.append((fraction, message)))
+    path = sms_data.ensure_sms(tmp_path / "fresh",
+                               progress=lambda fraction, message: reports.append((fraction, message)))
     assert requested == [sms_data.SMS_URL]
     assert path == tmp_path / "fresh" / sms_data.SMS_FILE and path.read_bytes() == sms_path.read_bytes()
     assert sorted(item.name for item in path.parent.iterdir()) == [sms_data.SMS_FILE]
