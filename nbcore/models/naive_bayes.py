@@ -91,6 +91,8 @@ class BernoulliNB(BaseNaiveBayes):
 
     # -- fitting ----------------------------------------------------------------------------
     def _check_X(self, X, training: bool):
+        """For fitting: a 0/1 array or CSR array. For scoring: a PackedBinary or CSR array (a dense array is
+        packed here; packing checks the 0/1 values in the same pass)."""
         if isinstance(X, PackedBinary):
             if training:
                 raise ValueError("fit needs the 0/1 features as an array; a PackedBinary is for scoring only")
@@ -101,9 +103,12 @@ class BernoulliNB(BaseNaiveBayes):
                 raise ValueError("X must be binary: every feature 0 or 1 (e.g. a bag of words with binary=True); "
                                  "found other values or NaN")
             n_features = X.shape[1]
-        else:
+        elif training:
             X = check_binary(X)
             n_features = X.shape[1]
+        else:
+            X = PackedBinary.from_dense(X)
+            n_features = X.n_features
         if hasattr(self, "n_features_in_"):
             check_n_features(n_features, self.n_features_in_)
         return X
@@ -152,11 +157,7 @@ class BernoulliNB(BaseNaiveBayes):
 
     # -- scoring ----------------------------------------------------------------------------
     def _scores(self, X) -> tuple[np.ndarray, np.ndarray | None]:
-        """(finite log-likelihood part (n, k), number of impossible features (n, k) or None)."""
-        self._check_fitted()
-        if not isinstance(X, PackedBinary) and not scipy.sparse.issparse(X):
-            X = PackedBinary.from_dense(X)  # checks the 0/1 values itself: one pass over X, not two
-        X = self._check_X(X, training=False)
+        """(finite log-likelihood part (n, k), number of impossible features (n, k) or None) for checked X."""
         if scipy.sparse.issparse(X):
             both = np.asarray(X @ self._score_weights, dtype=np.float64)
         else:
@@ -169,18 +170,16 @@ class BernoulliNB(BaseNaiveBayes):
         return finite, impossible
 
     def _joint_log_likelihood(self, X) -> np.ndarray:
+        """log p(x, y) for checked X: float64 (n_samples, n_classes), -inf where a feature is impossible."""
         finite, impossible = self._scores(X)
         if impossible is not None:
             finite[impossible > 0] = -np.inf
         return finite
 
-    def predict_joint_log_proba(self, X) -> np.ndarray:
-        """log p(x, y) for 0/1 X (array, sparse or PackedBinary): float64 (n_samples, n_classes), -inf if impossible."""
-        self._check_fitted()
-        return self._joint_log_likelihood(X)
-
     def _decision_scores(self, X) -> np.ndarray:
-        finite, impossible = self._scores(X)
+        """log p(x, y), refined where every class is impossible (see the class docstring)."""
+        self._check_fitted()
+        finite, impossible = self._scores(self._check_X(X, training=False))
         if impossible is not None:
             impossible[:, np.isneginf(self.class_log_prior_)] = np.inf
             finite[impossible > impossible.min(axis=1, keepdims=True)] = -np.inf
