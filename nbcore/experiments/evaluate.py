@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from typing import Protocol
 
 import numpy as np
 
@@ -102,8 +103,12 @@ def evaluate_softmax(splits: MnistSplits, preset: str = "default", seed: int = 0
     }
 
 
+class Scorer(Protocol):
+    def score(self, images: np.ndarray, labels: np.ndarray) -> float: ...
+
+
 # A learner: (train images uint8 (n, 28, 28), labels (n,), seed) -> a fitted model with .score(images, labels).
-Learner = Callable[[np.ndarray, np.ndarray, int], object]
+Learner = Callable[[np.ndarray, np.ndarray, int], Scorer]
 
 
 def learning_curve(learners: dict[str, Learner], train_images: np.ndarray, train_labels: np.ndarray,

@@ -128,6 +128,8 @@ class BaseNaiveBayes(ClassifierMixin, ABC):
     """
 
     _count_names: tuple[str, ...] = ()
+    prior: str  # every naive Bayes model has a class prior, "empirical" or "uniform"
+    class_count_: np.ndarray  # (n_classes,) samples per class, once fitted
 
     # -- parameters -------------------------------------------------------------------------
     def get_params(self) -> dict:
