@@ -20,12 +20,13 @@ from lab.caching import background, shared
 from lab.gallery import ClassGallery
 from lab.settings import THRESHOLDS, Settings, current_settings
 import nbcore
-import nbcore.evaluate
-from nbcore import lesson, spam
+from nbcore.datasets.iris import IRIS_FEATURES, load_iris
+from nbcore.datasets.mnist import MnistSplits
+from nbcore.datasets.sms import SpamDataError, load_sms
 from nbcore.deskew import deskew_all
-from nbcore.evaluate import MnistSplits, mean_true_class_loglik
-from nbcore.gaussian import IRIS_FEATURES, GaussianNB, load_iris
-from nbcore.metrics import learning_curve
+from nbcore.experiments import evaluate, lesson, spam
+from nbcore.experiments.evaluate import learning_curve, mean_true_class_loglik
+from nbcore.models.naive_bayes import GaussianNB
 
 
 @dataclass(frozen=True)
@@ -132,7 +133,7 @@ def evaluation(settings: Settings) -> Evaluation:
     model = counted_model(settings.threshold, settings.deskew).with_params(
         alpha=settings.alpha, beta=settings.beta, prior=settings.prior)
     splits, feats = _loaded(), features(settings.threshold, settings.deskew)
-    train_scores = model.joint_log_likelihood(feats.train_packed)
+    train_scores = model.predict_joint_log_proba(feats.train_packed)
     test_log_proba = model.predict_log_proba(feats.test_packed)
     test_predictions = model.predict(feats.test_packed)
     return Evaluation(
@@ -159,14 +160,14 @@ CURVE_ALPHAS = (0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0)
 def smoothing_curve(threshold: int, prior: str) -> dict[str, np.ndarray]:
     feats, splits = features(threshold), _loaded()
     counted = counted_model(threshold).with_params(prior=prior)
-    return nbcore.evaluate.smoothing_curve(counted, feats.train_packed, splits.train_labels,
+    return evaluate.smoothing_curve(counted, feats.train_packed, splits.train_labels,
                                            feats.test_packed, splits.test_labels, CURVE_ALPHAS)
 
 
 @shared(max_entries=16)
 def zero_smoothing(threshold: int, prior: str) -> dict[str, float]:
     unsmoothed = counted_model(threshold).with_params(alpha=0.0, beta=0.0, prior=prior)
-    return nbcore.evaluate.impossible_true_class(unsmoothed, features(threshold).test_packed, _loaded().test_labels)
+    return evaluate.impossible_true_class(unsmoothed, features(threshold).test_packed, _loaded().test_labels)
 
 
 # -- softmax regression, for comparison ----------------------------------------------------------
@@ -218,9 +219,9 @@ def softmax(preset: str = "default", deskew: bool = False) -> SoftmaxEvaluation:
 def softmax_learning_curve(progress) -> dict[str, np.ndarray]:
     """Softmax test accuracy over training-set sizes and seeds (about 10 s, once per server)."""
     splits = _loaded()
-    return learning_curve({"softmax regression": nbcore.evaluate.softmax_learner}, splits.train_images,
+    return learning_curve({"softmax regression": evaluate.softmax_learner}, splits.train_images,
                           splits.train_labels, splits.test_images, splits.test_labels,
-                          nbcore.evaluate.LEARNING_CURVE_SIZES, nbcore.evaluate.LEARNING_CURVE_SEEDS,
+                          evaluate.LEARNING_CURVE_SIZES, evaluate.LEARNING_CURVE_SEEDS,
                           progress=progress)
 
 
@@ -228,11 +229,11 @@ def softmax_learning_curve(progress) -> dict[str, np.ndarray]:
 def bernoulli_learning_curve(settings: Settings) -> dict[str, np.ndarray]:
     """Naive Bayes (these settings) test accuracy over the same sizes and seeds (about a second)."""
     splits = _loaded()
-    learner = nbcore.evaluate.bernoulli_learner(settings.threshold, alpha=settings.alpha, beta=settings.beta,
+    learner = evaluate.bernoulli_learner(settings.threshold, alpha=settings.alpha, beta=settings.beta,
                                                 prior=settings.prior)
     return learning_curve({"naive Bayes": learner}, splits.train_images, splits.train_labels, splits.test_images,
-                          splits.test_labels, nbcore.evaluate.LEARNING_CURVE_SIZES,
-                          nbcore.evaluate.LEARNING_CURVE_SEEDS)
+                          splits.test_labels, evaluate.LEARNING_CURVE_SIZES,
+                          evaluate.LEARNING_CURVE_SEEDS)
 
 
 # -- beyond MNIST: iris, Gaussian naive Bayes on MNIST, the SMS spam filter ----------------------
@@ -282,9 +283,9 @@ def gaussian_mnist(splits: MnistSplits) -> GaussianMnist:
 
 
 @background("SMS Spam Collection", "nbcore-sms",
-            stop_on=(spam.SpamDataError, "The SMS Spam Collection is not available."))
+            stop_on=(SpamDataError, "The SMS Spam Collection is not available."))
 def _sms(data_dir: str, progress) -> tuple[tuple[str, ...], np.ndarray]:
-    texts, labels = spam.load_sms(data_dir, progress=progress)
+    texts, labels = load_sms(data_dir, progress=progress)
     return tuple(texts), labels
 
 

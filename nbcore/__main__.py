@@ -7,8 +7,9 @@ import json
 import math
 import sys
 
-from .data import MnistDataError
-from .softmax import PRESETS
+from .datasets import mnist
+from .datasets.mnist import MnistDataError
+from .models.softmax import PRESETS
 
 
 MAX_PSEUDO_COUNT = 1e6  # far above any useful smoothing, far below where n + alpha + beta loses precision
@@ -71,9 +72,9 @@ def _stderr_progress_bar(fraction: float, message: str) -> None:
 
 
 def _run_evaluate(args) -> dict:
-    from .evaluate import deskewed_splits, evaluate_bernoulli, evaluate_softmax, mnist_splits
+    from .experiments.evaluate import evaluate_bernoulli, evaluate_softmax
 
-    splits = deskewed_splits() if args.deskew else mnist_splits()
+    splits = mnist.deskewed_splits() if args.deskew else mnist.mnist_splits()
     if args.model == "softmax":
         result = evaluate_softmax(splits, preset=args.preset, seed=args.seed, progress=_stderr_progress_bar)
     else:
@@ -101,16 +102,15 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         if args.command == "prepare":
-            from .data import default_data_dir, load_mnist_splits
+            from .datasets import default_data_dir
 
-            load_mnist_splits(progress=_stderr_progress_bar)
+            mnist.load_mnist_splits(progress=_stderr_progress_bar)
             print(f"MNIST ready in {default_data_dir()}")
             return 0
         if args.command == "evaluate-handwriting":
-            from .evaluate import deskewed_splits, mnist_splits
             from .handwriting import evaluate_handwriting, format_rows
 
-            print(format_rows(evaluate_handwriting(mnist_splits(), deskewed_splits(), limit=args.limit,
+            print(format_rows(evaluate_handwriting(mnist.mnist_splits(), mnist.deskewed_splits(), limit=args.limit,
                                                    progress=_stderr_progress_bar)))
             return 0
         if args.command == "bench":

@@ -12,9 +12,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .evaluate import mnist_splits
+from .datasets.mnist import mnist_splits
 from .features import PackedBinary, binarize
-from .naive_bayes import BernoulliNB
+from .models.naive_bayes import BernoulliNB
 
 
 def median_ms(action: Callable[[], object], repeats: int) -> float:

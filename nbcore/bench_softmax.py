@@ -12,8 +12,8 @@ from __future__ import annotations
 import statistics
 import time
 
-from .evaluate import mnist_splits
-from .softmax import SoftmaxRegression
+from .datasets.mnist import mnist_splits
+from .models.softmax import SoftmaxRegression
 
 
 def run_bench_softmax(repeats: int = 3) -> dict[str, float]:

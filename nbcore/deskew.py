@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import ndimage
 
-from .data import ProgressCallback
+from .progress import ProgressCallback
 
 
 def skew(image: np.ndarray) -> float:

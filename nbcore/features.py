@@ -136,3 +136,20 @@ def observed_region(region: str, fraction: float = 0.5, seed: int = 0, side: int
     else:
         raise ValueError(f"region must be one of {OBSERVED_REGIONS}, got {region!r}")
     return grid.reshape(-1)
+
+
+def pca(X, n_components: int) -> tuple[np.ndarray, np.ndarray]:
+    """Project centred X (n, d) onto its top principal axes via SVD.
+
+    Returns ``(scores, explained_ratio)``: float64 (n, n_components) coordinates and
+    the fraction of total variance each component carries, (n_components,).
+    """
+    X = np.asarray(X, dtype=np.float64)
+    if X.ndim != 2 or not np.all(np.isfinite(X)):
+        raise ValueError(f"X must be a 2-D array of finite numbers (n_samples, n_features), got shape {X.shape}")
+    if not 1 <= n_components <= min(X.shape):
+        raise ValueError(f"n_components must lie in 1..{min(X.shape)}, got {n_components}")
+    centred = X - X.mean(axis=0)
+    _, singular_values, axes = np.linalg.svd(centred, full_matrices=False)
+    variance = singular_values ** 2
+    return centred @ axes[:n_components].T, variance[:n_components] / variance.sum()

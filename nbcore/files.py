@@ -19,6 +19,7 @@ from __future__ import annotations
 import errno
 import fcntl
 import hashlib
+import io
 import json
 import os
 import stat
@@ -68,7 +69,7 @@ def _odd_entry(path: Path, mode: int) -> OddEntryError:
                          "Remove it (or move it away) and start again.")
 
 
-def open_regular(path: Path) -> BinaryIO:
+def open_regular(path: Path) -> io.BufferedReader:
     """``path`` opened for binary reading, if it is a regular file (a symlink to one is fine).
 
     FileNotFoundError when missing; OddEntryError for anything else, decided from ``stat``

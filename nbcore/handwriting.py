@@ -15,13 +15,13 @@ from dataclasses import dataclass
 import numpy as np
 from PIL import Image
 
-from .data import ProgressCallback
-from .evaluate import MnistSplits
+from .datasets.mnist import MnistSplits
 from .features import binarize
 from .metrics import confusion_matrix
-from .model_cache import load_or_train_softmax
-from .naive_bayes import BernoulliNB
+from .models.naive_bayes import BernoulliNB
+from .models.softmax_cache import load_or_train_softmax
 from .preprocess import ink_from_upload, model_input
+from .progress import ProgressCallback
 
 POLARITIES = ("light on dark", "dark on light")
 # naive Bayes settings of the benchmark: (name, threshold, prior), alpha = beta = 1

@@ -1,13 +1,10 @@
-"""Ways to judge a classifier beyond accuracy: confusion, calibration, learning curves."""
+"""Ways to judge a classifier beyond accuracy: confusion and calibration."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-
-from .data import ProgressCallback
 
 
 def confusion_matrix(true: np.ndarray, predicted: np.ndarray, n_classes: int = 10) -> np.ndarray:
@@ -46,32 +43,6 @@ def reliability(probabilities: np.ndarray, true: np.ndarray, n_bins: int = 10) -
     gaps = np.where(count > 0, np.abs(accuracy - mean_confidence), 0.0)
     ece = float(np.sum(count * gaps) / max(len(confidence), 1))
     return Reliability(edges, count, mean_confidence, accuracy, ece)
-
-
-# A learner: (train images uint8 (n, 28, 28), labels (n,), seed) -> a fitted model with .score(images, labels).
-Learner = Callable[[np.ndarray, np.ndarray, int], object]
-
-
-def learning_curve(learners: dict[str, Learner], train_images: np.ndarray, train_labels: np.ndarray,
-                   test_images: np.ndarray, test_labels: np.ndarray, sizes: Sequence[int],
-                   seeds: Sequence[int], progress: ProgressCallback | None = None) -> dict[str, np.ndarray]:
-    """Test accuracy of each learner trained on random subsets of the training set.
-
-    Returns ``{name: float64 (len(sizes), len(seeds))}`` plus ``"sizes"``. Subsets are drawn
-    per (size, seed) without replacement and shared by all learners.
-    """
-    results = {name: np.zeros((len(sizes), len(seeds))) for name in learners}
-    steps, done = len(sizes) * len(seeds) * len(learners), 0
-    for size_index, size in enumerate(sizes):
-        for seed_index, seed in enumerate(seeds):
-            subset = np.random.default_rng([seed, size]).choice(len(train_labels), size=size, replace=False)
-            for name, learner in learners.items():
-                model = learner(train_images[subset], train_labels[subset], seed)
-                results[name][size_index, seed_index] = model.score(test_images, test_labels)
-                done += 1
-                if progress:
-                    progress(done / steps, f"{name}: {size:,} training images, seed {seed}")
-    return {"sizes": np.asarray(sizes), **results}
 
 
 @dataclass(frozen=True)

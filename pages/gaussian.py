@@ -5,9 +5,10 @@ import streamlit as st
 
 from lab import display, links, state
 from lab.figures import charts, digits, notation, regions
-
 from lab.settings import current_settings
-from nbcore.gaussian import GaussianNB, pca, probability_grid
+from nbcore.experiments.gaussian import probability_grid
+from nbcore.features import pca
+from nbcore.models.naive_bayes import GaussianNB
 
 GRID_MARGIN = 0.5  # cm beyond the data on each side of the decision-region plot
 

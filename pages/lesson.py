@@ -2,7 +2,7 @@
 
 The step lives in the link (``?lesson=3``), so a teacher can hand out any step. Every figure is the lab's
 live figure for the sidebar settings, and every revealed answer is measured now from the current models
-(``nbcore.lesson``, cached in ``lab.state``), never typed in.
+(``nbcore.experiments.lesson``, cached in ``lab.state``), never typed in.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import nbcore
 from lab import display, shell, state
 from lab.figures import charts, digits, regions, style
 from lab.settings import current_settings
-from nbcore import lesson, xor
+from nbcore.experiments import lesson, xor
 
 QUERY_KEY = "lesson"
 COUNT_STOPS = (0, 1, 3, 10, 30, 100, 300, 1000, 3000, 10000)  # answers to "how many of the 10,000 test images"

@@ -5,7 +5,9 @@ import streamlit as st
 import nbcore
 from lab import display, links, state
 from lab.figures import charts, diagnostics
-from nbcore import metrics, spam
+from nbcore import metrics
+from nbcore.datasets import sms
+from nbcore.experiments import spam
 
 CALIBRATION_BINS = 20  # over [0, 1]; the top posterior of two classes fills the upper 10
 MODEL_NAMES = {"multinomial": "Multinomial (word counts)", "bernoulli": "Bernoulli (word present or not)"}
@@ -17,7 +19,7 @@ EXAMPLE = "WINNER!! You have been selected to receive a £900 prize reward. Call
 st.title("Spam filter")
 data_dir = nbcore.default_data_dir()
 missing = st.empty()
-if not (data_dir / spam.SMS_FILE).exists():
+if not (data_dir / sms.SMS_FILE).exists():
     # said before the download is tried: offline, the error below then comes with what to do about it
     with missing.container():
         st.markdown("This page trains naive Bayes on the **SMS Spam Collection** (5,574 text messages, 747 of them "
@@ -29,7 +31,7 @@ if not (data_dir / spam.SMS_FILE).exists():
                     "when the server can reach the internet. Without a network, run this once on a machine "
                     "that has one, then copy the file it writes into the data folder (or point `NBCORE_DATA_DIR` "
                     "at that folder):")
-        st.code('python -c "from nbcore import spam; print(spam.ensure_sms())"', language="bash")
+        st.code('python -c "from nbcore.datasets import sms; print(sms.ensure_sms())"', language="bash")
         st.markdown("Meanwhile, the **XOR exercise** and **Gaussian NB** pages need no download.")
 texts, labels = state.sms()
 missing.empty()
@@ -49,7 +51,7 @@ model = experiment.model
 # two by two: four metrics in a row cut their labels ("k chosen on held…") at 1024 px with the sidebar open
 chosen, heldout = st.columns(2)
 test, baseline = st.columns(2)
-chosen.metric("k chosen on held-out data", f"{experiment.chosen_k:g}")
+chosen.metric("k chosen on held-out data", f"{experiment.chosen_alpha:g}")
 heldout.metric("Held-out accuracy at that k", f"{experiment.chosen_heldout_accuracy:.4f}")
 test.metric("Test accuracy (measured once)", f"{experiment.test_accuracy:.4f}",
             f"{experiment.test_accuracy - experiment.baseline_accuracy:+.4f} vs. baseline")
@@ -59,9 +61,9 @@ baseline.metric(f"Baseline: always '{experiment.baseline_label}'", f"{experiment
 curve, bars = st.columns([1.4, 1], gap="medium")
 with curve:
     display.chart(charts.log_x_curve(
-        experiment.k_grid, {MODEL_NAMES[name]: result.heldout_accuracy for name, result in experiments.items()},
+        experiment.alpha_grid, {MODEL_NAMES[name]: result.heldout_accuracy for name, result in experiments.items()},
         "k (log scale)", "held-out accuracy", "Choosing k on the held-out messages",
-        marked={MODEL_NAMES[name]: result.chosen_k for name, result in experiments.items()}),
+        marked={MODEL_NAMES[name]: result.chosen_alpha for name, result in experiments.items()}),
         key="spam_heldout_curve")
 with bars:
     display.chart(charts.accuracy_bars(
@@ -75,7 +77,7 @@ st.caption("Stars mark the k with the best held-out accuracy (ties go to the sma
 st.header("Try a message")
 message = st.text_area(value=EXAMPLE, height=100, max_chars=MESSAGE_MAX_CHARS,
                        **links.control("Message", "spam_message", EXAMPLE))
-explanation = model.explain(message)
+explanation = spam.explain(experiment.vocabulary, model, message)
 if not explanation.words:
     st.info("No words found in this message (it is empty, or only emoji, symbols or spaces), so the model "
             "has no evidence and falls back on what it assumes before reading: "
@@ -96,19 +98,19 @@ display.chart(charts.word_contributions(
 st.header("The words the model relies on")
 spammy, hammy = st.columns(2)
 spammy.markdown("**Most spammy**: largest log p(w|spam) − log p(w|ham)")
-spammy.dataframe(model.word_table(15, "spammy"), hide_index=True, width="stretch")
+spammy.dataframe(spam.word_table(experiment.vocabulary, model, 15, "spammy"), hide_index=True, width="stretch")
 hammy.markdown("**Most hammy**: smallest log p(w|spam) − log p(w|ham)")
-hammy.dataframe(model.word_table(15, "hammy"), hide_index=True, width="stretch")
+hammy.dataframe(spam.word_table(experiment.vocabulary, model, 15, "hammy"), hide_index=True, width="stretch")
 frequent_spam, frequent_ham = st.columns(2)
 frequent_spam.markdown("**Largest P(W|spam)**: frequent in spam, often just frequent")
-frequent_spam.dataframe(model.word_table(15, "spam"), hide_index=True, width="stretch")
+frequent_spam.dataframe(spam.word_table(experiment.vocabulary, model, 15, "spam"), hide_index=True, width="stretch")
 frequent_ham.markdown("**Largest P(W|ham)**")
-frequent_ham.dataframe(model.word_table(15, "ham"), hide_index=True, width="stretch")
+frequent_ham.dataframe(spam.word_table(experiment.vocabulary, model, 15, "ham"), hide_index=True, width="stretch")
 
 # -- confidence -----------------------------------------------------------------------------------
 st.header("How sure, and how right?")
 calibration = metrics.reliability(experiment.test_probabilities, experiment.test_labels, CALIBRATION_BINS)
-least = 1 / model.n_classes  # the top posterior is never below this
+least = 1 / len(model.classes_)  # the top posterior is never below this
 histogram, diagram = st.columns(2, gap="large")
 with histogram:
     display.chart(diagnostics.confidence_histogram(

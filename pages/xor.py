@@ -7,8 +7,7 @@ import streamlit as st
 
 from lab import display, links
 from lab.figures import regions
-
-from nbcore import xor
+from nbcore.experiments import xor
 
 SMOOTHING_STOPS = (0.0, 0.1, 0.5, 1.0, 2.0, 5.0, 10.0)
 # absolute, so that the link resolves whichever script is the entry point (app.py, or a test harness)
@@ -23,7 +22,7 @@ k = st.select_slider(options=SMOOTHING_STOPS, value=1.0, format_func=lambda valu
                      **links.control("Laplace smoothing strength k (pseudo-counts per outcome)", "xor_k", 1.0))
 
 naive = xor.naive_bayes(k)
-network = xor.ChainBayesNet(k).fit(xor.XOR_POINTS, xor.XOR_LABELS)
+network = xor.network(k)
 naive_result, network_result = xor.evaluate(naive), xor.evaluate(network)
 
 st.markdown("Work it out on paper first: the learned tables, the posteriors and the accuracies are below, folded.")

@@ -205,7 +205,7 @@ def main() -> int:
     parser.add_argument("--host", default="127.0.0.1", help="nginx's address (0.0.0.0 to serve the room's network)")
     parser.add_argument("--data-dir", type=Path, help="the data directory (default $NBCORE_DATA_DIR or nbcore's)")
     args = parser.parse_args()
-    from nbcore.data import default_data_dir
+    from nbcore.datasets import default_data_dir
 
     data_dir = args.data_dir or default_data_dir()
     stopping = False

@@ -9,15 +9,15 @@ import numpy as np
 import pytest
 
 from nbcore import __main__ as cli
-from nbcore import evaluate
+from nbcore.datasets import mnist as mnist_data
 
 
 @pytest.fixture
 def small_mnist(mnist, monkeypatch):
     """The CLI on a slice of the real MNIST (a few hundred ms per evaluation)."""
-    small = evaluate.MnistSplits(mnist["train_images"][:3000], mnist["train_labels"][:3000],
+    small = mnist_data.MnistSplits(mnist["train_images"][:3000], mnist["train_labels"][:3000],
                                  mnist["test_images"][:500], mnist["test_labels"][:500])
-    monkeypatch.setattr(evaluate, "mnist_splits", lambda: small)
+    monkeypatch.setattr(mnist_data, "mnist_splits", lambda: small)
     return small
 
 
@@ -67,7 +67,7 @@ def test_data_errors_are_a_sentence_not_a_traceback(tmp_path, monkeypatch, capsy
     monkeypatch.setenv("NBCORE_DATA_DIR", str(tmp_path))
     (tmp_path / "MNIST" / "raw").mkdir(parents=True)
     (tmp_path / "MNIST" / "raw" / "train-images-idx3-ubyte").mkdir()  # a directory where a file belongs
-    monkeypatch.setattr("nbcore.data._download_with_torchvision", lambda *args: pytest.fail("no download"))
+    monkeypatch.setattr("nbcore.datasets.mnist._download_with_torchvision", lambda *args: pytest.fail("no download"))
     assert cli.main(["prepare"]) == 2
     err = capsys.readouterr().err
     assert "not a file" in err and "Traceback" not in err

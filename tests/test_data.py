@@ -1,4 +1,4 @@
-"""nbcore.data on small synthetic IDX files: layouts, verification, failures, cleanup."""
+"""nbcore.datasets.mnist on small synthetic IDX files: layouts, verification, failures, cleanup."""
 
 from __future__ import annotations
 
@@ -16,16 +16,16 @@ import pytest
 
 from idx_fixtures import FILE_NAMES, SyntheticMnist, make_synthetic_mnist, md5_hex, write_gz
 
-import nbcore.data as data
+import nbcore.datasets.mnist as data
 import nbcore.files
 from nbcore import MnistDataError, default_data_dir, ensure_mnist, load_mnist, load_mnist_splits
-from nbcore.data import decoded_cache_path
+from nbcore.datasets.mnist import decoded_cache_path
 from tests.conftest import REPO, require
 
 
 @pytest.fixture
 def synthetic(monkeypatch) -> SyntheticMnist:
-    """A tiny MNIST whose md5 values are the ones nbcore.data checks."""
+    """A tiny MNIST whose md5 values are the ones nbcore.datasets.mnist checks."""
     fake = make_synthetic_mnist()
     monkeypatch.setattr(data, "MNIST_MD5", fake.md5)
     return fake

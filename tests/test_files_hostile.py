@@ -1,7 +1,7 @@
 """Damaged, odd and unwritable files (#18): identical arrays or a rebuild, and a sentence for the rest.
 
-Bit-flip fuzzing runs in memory on files made by the real writers (``nbcore.data._write_decoded``,
-``nbcore.model_cache.write_weights``): every bit outside the arrays' data (zip and .npy headers,
+Bit-flip fuzzing runs in memory on files made by the real writers (``nbcore.datasets.mnist._write_decoded``,
+``nbcore.models.softmax_cache.write_weights``): every bit outside the arrays' data (zip and .npy headers,
 central directory, digests) and a few thousand bits inside it, on small files; a sample on the
 real MNIST test-set cache.
 """
@@ -25,10 +25,11 @@ import numpy as np
 import pytest
 
 from idx_fixtures import make_synthetic_mnist, md5_hex
-import nbcore.data as data
+import nbcore.datasets.mnist as data
 import nbcore.files as nbfiles
-from nbcore import MnistDataError, SoftmaxRegression, ensure_mnist, load_mnist, load_or_train_softmax, model_cache
-from nbcore.data import decoded_cache_path, raw_folder
+from nbcore import MnistDataError, SoftmaxRegression, ensure_mnist, load_mnist, load_or_train_softmax
+from nbcore.datasets.mnist import decoded_cache_path, raw_folder
+from nbcore.models import softmax_cache as model_cache
 from tests.conftest import REPO
 
 DATA_BITS = 2000  # random flips inside the arrays' bytes, per file
@@ -122,13 +123,13 @@ def test_fuzz_softmax_weights(tmp_path):
     model_cache.write_weights(path, key, model, 1.5)
     content = path.read_bytes()
     expected = {"coef": model.coef_, "intercept": model.intercept_}
-    spec = model_cache._weights_spec(784)
+    spec = model_cache._weights_spec(10, 784)
     assert_identical_or_damaged(content, header_bits(content), spec, expected)
     assert assert_identical_or_damaged(content, data_bits(content, DATA_BITS, rng), spec, expected) == (0, DATA_BITS)
     for bit in rng.choice(header_bits(content), size=50, replace=False):  # through read_weights: hit with the same weights, or corrupt
         path.write_bytes(flip(content, int(bit)))
         try:
-            coef, intercept, seconds = model_cache.read_weights(path, key, 784)
+            coef, intercept, seconds = model_cache.read_weights(path, key, 10, 784)
         except model_cache.CacheFileError:
             continue
         assert np.array_equal(coef, model.coef_) and np.array_equal(intercept, model.intercept_) and seconds == 1.5
@@ -326,9 +327,9 @@ def test_concurrent_prepares_agree_and_leave_no_temporaries(tmp_path, synthetic)
 
 @pytest.mark.parametrize("kind", ["directory", "fifo", "device link"])
 def test_odd_sms_collection_is_refused_with_a_sentence(tmp_path, kind):
-    from nbcore import spam
+    from nbcore.datasets import sms
 
-    make_odd(tmp_path / spam.SMS_FILE, kind)
-    with pytest.raises(spam.SpamDataError, match="not a file; nbcore will not open it"):
-        spam.load_sms(tmp_path, download=False)
-    assert os.path.lexists(tmp_path / spam.SMS_FILE)
+    make_odd(tmp_path / sms.SMS_FILE, kind)
+    with pytest.raises(sms.SpamDataError, match="not a file; nbcore will not open it"):
+        sms.load_sms(tmp_path, download=False)
+    assert os.path.lexists(tmp_path / sms.SMS_FILE)

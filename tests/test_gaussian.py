@@ -8,7 +8,9 @@ from sklearn.naive_bayes import GaussianNB as SklearnGaussianNB
 
 from lab.figures import regions
 from nbcore import GaussianNB
-from nbcore.gaussian import load_iris, pca, probability_grid
+from nbcore.datasets.iris import load_iris
+from nbcore.experiments.gaussian import probability_grid
+from nbcore.features import pca
 
 
 @pytest.fixture(scope="module")
@@ -30,7 +32,7 @@ def test_iris_matches_sklearn(iris):
     features, labels, names = iris
     assert features.shape == (150, 4) and names == ("setosa", "versicolor", "virginica")
     model = assert_matches_sklearn(features, labels, features)
-    assert model.n_classes == 3 and model.predict_proba(features).shape == (150, 3)
+    assert len(model.classes_) == 3 and model.predict_proba(features).shape == (150, 3)
     assert model.score(features, labels) == pytest.approx(0.96)
 
 
@@ -59,7 +61,7 @@ def test_set_params_rederives_without_data(iris):
     model = GaussianNB().fit(features, labels)
     model.set_params(var_smoothing=0.1, prior="uniform")
     refit = GaussianNB(var_smoothing=0.1, prior="uniform").fit(features, labels)
-    np.testing.assert_allclose(model.joint_log_likelihood(features), refit.joint_log_likelihood(features))
+    np.testing.assert_allclose(model.predict_joint_log_proba(features), refit.predict_joint_log_proba(features))
     clone = refit.with_params(var_smoothing=1e-9, prior="empirical")
     np.testing.assert_allclose(clone.predict_log_proba(features),
                                GaussianNB().fit(features, labels).predict_log_proba(features))
@@ -85,9 +87,9 @@ def test_rejects_bad_var_smoothing(bad):
 
 def test_rejects_bad_input():
     with pytest.raises(ValueError, match="no samples of"):
-        GaussianNB().fit(np.zeros((3, 2)), [0, 2, 2])
+        GaussianNB().partial_fit(np.zeros((3, 2)), [0, 2, 2], classes=[0, 1, 2]).predict(np.zeros((1, 2)))
     with pytest.raises(ValueError, match="finite"):
-        GaussianNB().fit(np.array([[np.nan, 1.0]]), [0])
+        GaussianNB().fit(np.array([[np.nan, 1.0], [0.0, 1.0]]), [0, 1])
     with pytest.raises(RuntimeError, match="not fitted"):
         GaussianNB().predict(np.zeros((1, 2)))
     model = GaussianNB().fit(np.arange(8.0).reshape(4, 2), [0, 1, 0, 1])

@@ -7,7 +7,7 @@ import re
 import numpy as np
 
 from nbcore.deskew import deskew_all
-from nbcore.evaluate import MnistSplits
+from nbcore.datasets.mnist import MnistSplits
 from nbcore.handwriting import evaluate_handwriting, format_rows, load_handwriting, through_upload_path
 from tests.conftest import require
 

@@ -10,7 +10,7 @@ from streamlit.testing.v1 import AppTest
 
 import nbcore
 from lab import settings
-from nbcore import lesson
+from nbcore.experiments import lesson
 from tests.apptest import rerun
 from tests.conftest import REPO
 

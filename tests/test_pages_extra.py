@@ -14,23 +14,23 @@ from streamlit.testing.v1 import AppTest
 
 from conftest import REPO, require
 from tests.apptest import rerun
-from nbcore import spam
+from nbcore.datasets import sms
 
 TIMEOUT = 240
-SHARED_SMS = REPO.parent / "shared" / "sms-spam" / spam.SMS_FILE
+SHARED_SMS = REPO.parent / "shared" / "sms-spam" / sms.SMS_FILE
 
 
 @pytest.fixture(scope="module", autouse=True)
 def data_dir(mnist_root, tmp_path_factory):
     """A data directory with MNIST and the SMS Spam Collection, as NBCORE_DATA_DIR for the pages."""
-    if (mnist_root / spam.SMS_FILE).exists():
+    if (mnist_root / sms.SMS_FILE).exists():
         root = mnist_root
     else:
         require(SHARED_SMS.exists(), f"the SMS Spam Collection is missing (not beside MNIST, not {SHARED_SMS})")
         root = tmp_path_factory.mktemp("pages_data")
         for entry in mnist_root.iterdir():  # MNIST stays where it is, linked
             (root / entry.name).symlink_to(entry.resolve(), target_is_directory=entry.is_dir())
-        shutil.copy(SHARED_SMS, root / spam.SMS_FILE)
+        shutil.copy(SHARED_SMS, root / sms.SMS_FILE)
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("NBCORE_DATA_DIR", str(root))
         yield root
@@ -131,13 +131,13 @@ def test_spam_page_without_the_file_and_offline_explains_how_to_get_it(tmp_path,
     empty = tmp_path / "no-sms"
     empty.mkdir()
     monkeypatch.setenv("NBCORE_DATA_DIR", str(empty))
-    monkeypatch.setattr(spam, "SMS_URL", "http://127.0.0.1:9/sms.zip")  # nothing listens there: offline
+    monkeypatch.setattr(sms, "SMS_URL", "http://127.0.0.1:9/sms.zip")  # nothing listens there: offline
     script = (f"import sys; sys.path.insert(0, {str(REPO)!r})\nimport streamlit as st\n"
               f"st.navigation([st.Page({str(REPO / 'pages/spam.py')!r}, default=True)]).run()\n")
     app = AppTest.from_string(script, default_timeout=TIMEOUT).run()
     assert not app.exception, [item.value for item in app.exception]
     text = " ".join(item.value for item in app.markdown)
     assert "SMS Spam Collection" in text and str(empty) in text and "NBCORE_DATA_DIR" in text
-    assert [item.value for item in app.code] == ['python -c "from nbcore import spam; print(spam.ensure_sms())"']
+    assert [item.value for item in app.code] == ['python -c "from nbcore.datasets import sms; print(sms.ensure_sms())"']
     assert app.error and "could not be downloaded" in app.error[0].value  # the reason, under the explanation
-    assert not (empty / spam.SMS_FILE).exists()
+    assert not (empty / sms.SMS_FILE).exists()

@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from nbcore import BernoulliNB, binarize
-from nbcore.evaluate import MnistSplits, evaluate_bernoulli, mean_true_class_loglik
+from nbcore.datasets.mnist import MnistSplits
+from nbcore.experiments.evaluate import evaluate_bernoulli, mean_true_class_loglik
 
 REPO = Path(__file__).resolve().parents[1]
 TRAIN_CLASS_COUNTS = [5923, 6742, 5958, 6131, 5842, 5421, 5918, 6265, 5851, 5949]
@@ -50,7 +51,7 @@ def test_course_note_threshold_1_uniform_prior_laplace(splits):
     model = BernoulliNB(alpha=1.0, beta=1.0, prior="uniform").fit(train_features, splits.train_labels)
     assert round(model.score(train_features, splits.train_labels), 4) == 0.8313
     assert round(model.score(test_features, splits.test_labels), 4) == 0.8415
-    train_jll = model.joint_log_likelihood(train_features)
+    train_jll = model.predict_joint_log_proba(train_features)
     assert round(mean_true_class_loglik(train_jll, splits.train_labels), 2) == -192.16
 
     result = evaluate_bernoulli(splits, threshold=1, prior="uniform", alpha=1.0, beta=1.0)
@@ -82,7 +83,7 @@ def test_cli_reports_missing_data_without_traceback(tmp_path):
     # an empty data dir, and the download replaced by an offline failure (no network use)
     completed = subprocess.run(
         [sys.executable, "-c",
-         "import sys, nbcore.data as d\n"
+         "import sys, nbcore.datasets.mnist as d\n"
          "def offline(root, name):\n"
          "    raise d.MnistDataError(f'{name} is not in {root} and could not be downloaded (offline)')\n"
          "d._download_with_torchvision = offline\n"

@@ -33,13 +33,13 @@ from streamlit.testing.v1 import AppTest
 
 import nbcore
 import nbcore.preprocess
-from lab import caching, links, shell, settings, state
-from nbcore import spam
+from lab import caching, links, settings, shell, state
+from nbcore.datasets import sms
 from nbcore.preprocess import ink_from_canvas, mnist_frame
 from tests.conftest import REPO, require
 
 TIMEOUT = 300
-SHARED_SMS = REPO.parent / "shared" / "sms-spam" / spam.SMS_FILE
+SHARED_SMS = REPO.parent / "shared" / "sms-spam" / sms.SMS_FILE
 PAGES = [path for section in shell.PAGES.values() for path, _, _ in section]
 KEYS = settings.KEYS  # setting name -> session_state key of its sidebar widget
 
@@ -75,9 +75,9 @@ def data_dir(mnist_root, tmp_path_factory):
     (root / "models").mkdir()
     for weights in (mnist_root / "models").glob("softmax-*.npz"):
         shutil.copy(weights, root / "models" / weights.name)
-    if not (root / spam.SMS_FILE).exists():
+    if not (root / sms.SMS_FILE).exists():
         require(SHARED_SMS.exists(), f"the SMS Spam Collection is missing (not beside MNIST, not {SHARED_SMS})")
-        shutil.copy(SHARED_SMS, root / spam.SMS_FILE)
+        shutil.copy(SHARED_SMS, root / sms.SMS_FILE)
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("NBCORE_DATA_DIR", str(root))
         yield root

@@ -12,7 +12,7 @@ import pytest
 from nbcore import SoftmaxRegression, load_or_train_softmax, training_data_checksum
 from nbcore import __main__ as cli
 import nbcore.files
-from nbcore import evaluate, model_cache
+from nbcore.datasets import mnist as mnist_data
 
 PUBLISHED_COURSE_NOTE = {"train": 0.8933, "test": 0.8997}
 TOLERANCE = 0.005
@@ -82,9 +82,9 @@ def test_probabilities_and_input_layouts_agree(default_fit, mnist):
 
 
 def test_cli_evaluate_softmax_prints_json(monkeypatch, mnist, capsys):
-    small = evaluate.MnistSplits(mnist["train_images"][:3000], mnist["train_labels"][:3000],
+    small = mnist_data.MnistSplits(mnist["train_images"][:3000], mnist["train_labels"][:3000],
                                  mnist["test_images"][:500], mnist["test_labels"][:500])
-    monkeypatch.setattr(evaluate, "mnist_splits", lambda: small)
+    monkeypatch.setattr(mnist_data, "mnist_splits", lambda: small)
     assert cli.main(["evaluate", "--model", "softmax", "--json"]) == 0
     captured = capsys.readouterr()
     result = json.loads(captured.out)
@@ -239,12 +239,12 @@ def test_corrupt_file_in_read_only_dir_is_retrained_without_crash(data, tmp_path
     (np.zeros(784, np.uint8), np.zeros(1)),                                        # 1-D X
     (np.zeros((4, 1, 28, 28), np.uint8), np.zeros(4, np.uint8)),                   # 4-D X
     (np.zeros((4, 28, 28), np.uint8), np.zeros(3, np.uint8)),                      # y length
-    (np.zeros((4, 28, 28), np.uint8), np.array([0, 1, 2, 10])),                    # label 10
-    (np.zeros((4, 28, 28), np.uint8), np.array([0, 1, 2, -1])),                    # label -1
+    (np.zeros((4, 28, 28), np.uint8), np.zeros(4, np.uint8)),                      # one class only
+    (np.zeros((4, 28, 28), np.uint8), np.array([0, 1, 2, 1.5])),                   # fractional label
     (np.zeros((4, 28, 28), np.uint8), np.array([0, 1, 2, np.nan])),                # NaN label
-    (np.full((4, 784), np.nan, np.float32), np.zeros(4, np.uint8)),                # NaN feature
-    (np.full((4, 784), 255.0), np.zeros(4, np.uint8)),                             # floats not /255
-    (np.zeros((4, 784), np.int64), np.zeros(4, np.uint8)),                         # int64 pixels
+    (np.full((4, 784), np.nan, np.float32), np.array([0, 1, 0, 1])),               # NaN feature
+    (np.full((4, 784), 255.0), np.array([0, 1, 0, 1])),                            # floats not /255
+    (np.zeros((4, 784), np.int64), np.array([0, 1, 0, 1])),                        # int64 pixels
     (np.zeros((0, 784), np.uint8), np.zeros(0, np.uint8)),                         # no samples
 ])
 def test_bad_training_input_raises_value_error(images, labels):

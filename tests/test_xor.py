@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from lab.figures import regions
-from nbcore import ChainBayesNet, xor
+from nbcore import ChainBayesNet
+from nbcore.experiments import xor
 
 
 @pytest.mark.parametrize("k", [0.0, 0.5, 1.0, 10.0])
@@ -21,7 +22,7 @@ def test_naive_bayes_learns_one_half_and_cannot_separate_xor(k):
 
 
 def test_network_without_smoothing_is_certain_and_right():
-    model = ChainBayesNet(k=0).fit(xor.XOR_POINTS, xor.XOR_LABELS)
+    model = ChainBayesNet(alpha=0).fit(xor.XOR_POINTS, xor.XOR_LABELS)
     np.testing.assert_allclose(model.x1_prob_, [0.5, 0.5])
     np.testing.assert_allclose(model.x2_prob_, [[0.0, 1.0], [1.0, 0.0]])  # class 0 copies x1, class 1 flips it
     result = xor.evaluate(model)
@@ -31,7 +32,7 @@ def test_network_without_smoothing_is_certain_and_right():
 
 @pytest.mark.parametrize("k", [0.5, 1.0, 10.0])
 def test_network_with_smoothing_still_classifies_all_four(k):
-    model = ChainBayesNet(k=k).fit(xor.XOR_POINTS, xor.XOR_LABELS)
+    model = ChainBayesNet(alpha=k).fit(xor.XOR_POINTS, xor.XOR_LABELS)
     copy = (1 + k) / (1 + 2 * k)  # p(x2 = x1 | x1, y = 0): seen once in one example, plus k
     np.testing.assert_allclose(model.x2_prob_, [[1 - copy, copy], [copy, 1 - copy]])
     result = xor.evaluate(model)
@@ -40,8 +41,8 @@ def test_network_with_smoothing_still_classifies_all_four(k):
 
 
 def test_network_rejects_bad_input():
-    with pytest.raises(ValueError, match="k must be"):
-        ChainBayesNet(k=-1)
+    with pytest.raises(ValueError, match="alpha must be"):
+        ChainBayesNet(alpha=-1)
     with pytest.raises(ValueError, match="2 features"):
         ChainBayesNet().fit(np.zeros((2, 3)), [0, 1])
     with pytest.raises(RuntimeError, match="not fitted"):

@@ -2,7 +2,7 @@
 
 Input ``X``: uint8 pixels, (n, 28, 28) or (n, 784), divided by 255 here; or
 float features of the same shapes already in [0, 1] (pixel/255), used as they
-are. Any (n, h, w) input is flattened to (n, h * w). Labels are 0..9.
+are. Any (n, h, w) input is flattened to (n, h * w). Labels: any two or more (``classes_``).
 
 Two presets (``PRESETS``), both minimising the mean cross-entropy over the training set:
 
@@ -34,8 +34,8 @@ from dataclasses import asdict, dataclass, fields, replace
 
 import numpy as np
 
-from .data import ProgressCallback
-from .naive_bayes import N_CLASSES, check_labels, logsumexp_rows
+from ..progress import ProgressCallback
+from .base import ClassifierMixin, check_classes, check_labels, check_n_features, class_positions
 
 try:
     from threadpoolctl import threadpool_limits
@@ -117,17 +117,16 @@ def _blas_single_thread():
     return threadpool_limits(1, user_api="blas")
 
 
-class SoftmaxRegression:
+class SoftmaxRegression(ClassifierMixin):
     """p(y = c | x) = softmax(coef_ @ x + intercept_)[c], fitted by minimising the mean cross-entropy.
 
     ``SoftmaxRegression(preset, seed, **hyperparameters)``: start from ``PRESETS[preset]``
     and override any ``SoftmaxSettings`` field by keyword, e.g. ``epochs=1``.
 
-    Fitted state: ``coef_`` float32 (10, n_features), ``intercept_`` float32 (10,)
-    (zeros without a bias), ``n_features_in_``. Probabilities are returned as float64.
+    Fitted state: ``classes_`` (n_classes,), ``coef_`` float32 (n_classes, n_features),
+    ``intercept_`` float32 (n_classes,) (zeros without a bias), ``n_features_in_``.
+    Probabilities are returned as float64.
     """
-
-    n_classes = N_CLASSES
 
     def __init__(self, preset: str = "default", seed: int = 0, **hyperparameters):
         if preset not in PRESETS:
@@ -144,35 +143,43 @@ class SoftmaxRegression:
         return {"preset": self.preset, "seed": self.seed, **asdict(self.settings)}
 
     # -- fitting ----------------------------------------------------------------------------
-    def fit(self, X, y, progress: ProgressCallback | None = None) -> "SoftmaxRegression":
+    def fit(self, X, y, progress: ProgressCallback | None = None, classes=None) -> "SoftmaxRegression":
         """Train from zero weights; return self.
+
+        ``classes_`` are the labels of ``y``, or ``classes`` when given (a superset: a learning-curve
+        subset may miss a class the test set has; that class then only ever gets pushed down).
 
         ``progress(fraction, message)`` is called ~100 times: fraction of the steps done (0..1)
         and the epoch with the mean cross-entropy (nats) of its batches so far, each taken
         before its own step.
         """
         features = pixel_features(X)
-        labels = check_labels(y, features.shape[0], self.n_classes)
+        labels = check_labels(y, features.shape[0])
         if features.shape[0] == 0:
             raise ValueError("cannot fit on zero samples")
+        classes = check_classes(np.unique(labels) if classes is None else classes)
+        class_index = class_positions(classes, labels)
         with _blas_single_thread():
-            weights = self._train(features, labels, progress)
+            weights = self._train(features, class_index, len(classes), progress)
+        self.classes_ = classes
         self.coef_ = np.ascontiguousarray(weights[:-1].T)
         self.intercept_ = weights[-1].copy()
         self.n_features_in_ = features.shape[1]
         return self
 
-    def _train(self, features: np.ndarray, labels: np.ndarray, progress: ProgressCallback | None) -> np.ndarray:
-        """The optimisation loop: returns float32 (n_features + 1, 10), the last row the bias."""
+    def _train(self, features: np.ndarray, labels: np.ndarray, n_classes: int,
+               progress: ProgressCallback | None) -> np.ndarray:
+        """The optimisation loop over labels 0..n_classes-1: float32 (n_features + 1, n_classes), the last row
+        the bias."""
         settings = self.settings
         n_samples, n_features = features.shape
-        one_hot = np.eye(self.n_classes, dtype=np.float32)[labels]
+        one_hot = np.eye(n_classes, dtype=np.float32)[labels]
         batch_size = n_samples if settings.batch_size == 0 else min(settings.batch_size, n_samples)
         steps_per_epoch = math.ceil(n_samples / batch_size)
         total_steps = settings.epochs * steps_per_epoch
         report_every = max(1, total_steps // 100)
         rng = np.random.default_rng(self.seed)
-        weights = np.zeros((n_features + 1, self.n_classes), np.float32)
+        weights = np.zeros((n_features + 1, n_classes), np.float32)
         gradient = np.empty_like(weights)
         if settings.optimizer == "adam":
             first_moment, second_moment = np.zeros_like(weights), np.zeros_like(weights)
@@ -205,7 +212,7 @@ class SoftmaxRegression:
 
     def _loss_and_gradient(self, batch: np.ndarray, batch_one_hot: np.ndarray, weights: np.ndarray,
                            gradient: np.ndarray) -> float:
-        """Fill ``gradient`` (n_features + 1, 10) of the batch's mean cross-entropy plus the penalty.
+        """Fill ``gradient`` (n_features + 1, n_classes) of the batch's mean cross-entropy plus the penalty.
 
         Returns the batch's summed cross-entropy (nats), before the step.
         """
@@ -234,28 +241,12 @@ class SoftmaxRegression:
 
     # -- prediction -------------------------------------------------------------------------
     def decision_scores(self, X) -> np.ndarray:
-        """Unnormalised log-probabilities coef_ @ x + intercept_: float64 (n_samples, 10)."""
+        """Unnormalised log-probabilities coef_ @ x + intercept_: float64 (n_samples, n_classes)."""
         if not hasattr(self, "coef_"):
             raise RuntimeError("This SoftmaxRegression is not fitted yet: call fit(X, y) first")
         features = pixel_features(X)
-        if features.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {features.shape[1]} features, the model was fitted on {self.n_features_in_}")
+        check_n_features(features.shape[1], self.n_features_in_)
         return (features @ self.coef_.T + self.intercept_).astype(np.float64)
 
-    def predict_log_proba(self, X) -> np.ndarray:
-        """log p(y | x): float64 (n_samples, 10), each row's exp sums to 1."""
-        scores = self.decision_scores(X)
-        return scores - logsumexp_rows(scores)[:, None]
-
-    def predict_proba(self, X) -> np.ndarray:
-        """p(y | x): float64 (n_samples, 10)."""
-        return np.exp(self.predict_log_proba(X))
-
-    def predict(self, X) -> np.ndarray:
-        """Most probable class per sample: int64 (n_samples,)."""
-        return self.decision_scores(X).argmax(axis=1)
-
-    def score(self, X, y) -> float:
-        """Accuracy: the fraction of samples whose prediction equals ``y``."""
-        predicted = self.predict(X)
-        return float(np.mean(predicted == check_labels(y, len(predicted), self.n_classes)))
+    def _decision_scores(self, X) -> np.ndarray:
+        return self.decision_scores(X)

@@ -18,12 +18,15 @@ import gzip
 import hashlib
 import os
 import zlib
+from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 
-from . import files as nbfiles
+from .. import files as nbfiles
+from ..progress import ProgressCallback
+from . import default_data_dir, how_to_fix
 
 # Uncompressed file name -> official md5 of its content.
 MNIST_MD5 = {
@@ -37,21 +40,11 @@ SPLIT_FILES = {
     False: ("t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte"),
 }
 
-# progress(fraction in [0, 1], message) -> None
-ProgressCallback = Callable[[float, str], None]
+MNIST_FILES = "the four MNIST *-ubyte.gz files"
 
 
 class MnistDataError(RuntimeError):
     """MNIST could not be found, verified or read; the message says how to fix it."""
-
-
-def default_data_dir() -> Path:
-    """``$NBCORE_DATA_DIR`` if set, else a per-user cache directory."""
-    configured = os.environ.get("NBCORE_DATA_DIR")
-    if configured:
-        return Path(configured).expanduser()
-    cache_home = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(cache_home) / "nbcore"
 
 
 def raw_folder(root: Path) -> Path:
@@ -59,20 +52,8 @@ def raw_folder(root: Path) -> Path:
     return Path(root) / "MNIST" / "raw"
 
 
-def md5_of(path: Path) -> str:
-    """md5 (hex) of a regular file's bytes; FileNotFoundError, or FileProblem (an OSError) with a sentence."""
-    digest = hashlib.md5()
-    with nbfiles.open_regular(path) as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def _fix_hint(root: Path) -> str:
-    return (
-        f"Delete it and put the four MNIST *-ubyte.gz files in {root} "
-        "(or let the app download them), or point NBCORE_DATA_DIR at a folder that has them."
-    )
+    return how_to_fix(MNIST_FILES, root, delete="it")
 
 
 def _extract_verified(source_gz: Path, target: Path, expected_md5: str) -> None:
@@ -108,7 +89,8 @@ def _extract_verified(source_gz: Path, target: Path, expected_md5: str) -> None:
 def _is_verified(path: Path, expected_md5: str) -> bool:
     """Whether ``path`` is a regular file with this md5; False when missing; MnistDataError for odd entries."""
     try:
-        return md5_of(path) == expected_md5
+        with nbfiles.open_regular(path) as handle:
+            return hashlib.file_digest(handle, "md5").hexdigest() == expected_md5
     except FileNotFoundError:
         return False
     except OSError as error:
@@ -130,8 +112,7 @@ def _ensure_file(root: Path, name: str) -> bool:
             _extract_verified(candidate, target, expected)
             return True
     if os.path.lexists(target):
-        raise MnistDataError(f"{target} is not the official MNIST file (wrong md5). Delete it and put the four "
-                             f"MNIST *-ubyte.gz files in {root}, or point NBCORE_DATA_DIR at a folder that has them.")
+        raise MnistDataError(f"{target} is not the official MNIST file (wrong md5). {_fix_hint(root)}")
     return False
 
 
@@ -153,10 +134,7 @@ def ensure_mnist(root: Path | None = None, download: bool = True,
         if _ensure_file(root, name):
             continue
         if not download:
-            raise MnistDataError(
-                f"{name} is missing from {root}. Put the four MNIST *-ubyte.gz files in {root} "
-                "(or let the app download them), or point NBCORE_DATA_DIR at a folder that has them."
-            )
+            raise MnistDataError(f"{name} is missing from {root}. {how_to_fix(MNIST_FILES, root)}")
         if progress:
             progress(done / len(names), f"Downloading {name}")
         _download_with_torchvision(root, name)
@@ -305,9 +283,34 @@ def _decode_split(root: Path, train: bool, progress: ProgressCallback | None = N
         reason = str(error) or type(error).__name__
         raise MnistDataError(
             f"torchvision could not read {files} ({reason}): they are not valid MNIST IDX files. "
-            f"Delete them and put the four MNIST *-ubyte.gz files in {root}, or point NBCORE_DATA_DIR "
-            "at a folder that has them.") from error
+            f"{how_to_fix(MNIST_FILES, root, delete='them')}") from error
     images = dataset.data.numpy().astype(np.uint8, copy=False)
     labels = dataset.targets.numpy().astype(np.uint8)
     _write_decoded(decoded_cache_path(root, train), train, images, labels)
     return images, labels
+
+
+@dataclass(frozen=True)
+class MnistSplits:
+    """uint8 images (n, 28, 28) and uint8 labels (n,) of both splits."""
+
+    train_images: np.ndarray
+    train_labels: np.ndarray
+    test_images: np.ndarray
+    test_labels: np.ndarray
+
+
+@lru_cache(maxsize=1)
+def mnist_splits() -> MnistSplits:
+    """Both splits from the default data directory, loaded once per process."""
+    return MnistSplits(*load_mnist_splits())
+
+
+@lru_cache(maxsize=1)
+def deskewed_splits() -> MnistSplits:
+    """``mnist_splits()`` with every image deskewed (``nbcore.deskew``), once per process (about 6 s)."""
+    from ..deskew import deskew_all  # scipy.ndimage: imported only when deskewing
+
+    splits = mnist_splits()
+    return MnistSplits(deskew_all(splits.train_images), splits.train_labels, deskew_all(splits.test_images),
+                       splits.test_labels)

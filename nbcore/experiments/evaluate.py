@@ -1,50 +1,29 @@
-"""Train on the 60,000 training images, evaluate on the 10,000 test images.
+"""MNIST experiments: train on the 60,000 training images, evaluate on the 10,000 test images.
 
 Each ``evaluate_*`` function returns a flat dict of measured figures; the
-command line (``python -m nbcore evaluate``) prints it.
+command line (``python -m nbcore evaluate``) prints it. Also the smoothing curve,
+the zero-smoothing count, and learning curves (test accuracy against training-set size).
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
-from functools import lru_cache
+from collections.abc import Callable, Sequence
+from typing import Protocol
 
 import numpy as np
 
-from .data import load_mnist_splits
-from .deskew import deskew_all
-from .features import binarize
-from .naive_bayes import BernoulliNB
-from .softmax import PRESETS, SoftmaxRegression
+from ..datasets.mnist import MnistSplits
+from ..features import binarize
+from ..models.naive_bayes import BernoulliNB
+from ..models.softmax import PRESETS, SoftmaxRegression
+from ..progress import ProgressCallback
 
-
-@dataclass(frozen=True)
-class MnistSplits:
-    """uint8 images (n, 28, 28) and uint8 labels (n,) of both splits."""
-
-    train_images: np.ndarray
-    train_labels: np.ndarray
-    test_images: np.ndarray
-    test_labels: np.ndarray
-
-
-@lru_cache(maxsize=1)
-def mnist_splits() -> MnistSplits:
-    """Both splits from the default data directory, loaded once per process."""
-    return MnistSplits(*load_mnist_splits())
-
-
-@lru_cache(maxsize=1)
-def deskewed_splits() -> MnistSplits:
-    """``mnist_splits()`` with every image deskewed (``nbcore.deskew``), once per process (about 6 s)."""
-    splits = mnist_splits()
-    return MnistSplits(deskew_all(splits.train_images), splits.train_labels, deskew_all(splits.test_images),
-                       splits.test_labels)
+DIGITS = np.arange(10)  # every MNIST class, declared so that a small training subset still knows all ten
 
 
 def mean_true_class_loglik(joint_log_likelihood: np.ndarray, labels: np.ndarray) -> float:
-    """Mean over samples of log p(x, y_true): (n, k) scores and (n,) labels -> nats."""
+    """Mean over samples of log p(x, y_true): (n, k) scores and (n,) labels (column positions) -> nats."""
     return float(joint_log_likelihood[np.arange(len(labels)), labels].mean())
 
 
@@ -56,7 +35,7 @@ def evaluate_bernoulli(splits: MnistSplits, threshold: int = 128, prior: str = "
     started = time.perf_counter()
     model = BernoulliNB(alpha=alpha, beta=beta, prior=prior).fit(train_features, splits.train_labels)
     fit_seconds = time.perf_counter() - started
-    train_scores = model.joint_log_likelihood(train_features)
+    train_scores = model.predict_joint_log_proba(train_features)
     return {
         "model": "bernoulli",
         "threshold": threshold,
@@ -81,8 +60,8 @@ def smoothing_curve(counted: BernoulliNB, train_features, train_labels: np.ndarr
     rows = []
     for alpha in alphas:
         model = counted.with_params(alpha=float(alpha), beta=float(alpha))
-        train_scores = model.joint_log_likelihood(train_features)
-        test_scores = model.joint_log_likelihood(test_features)
+        train_scores = model.predict_joint_log_proba(train_features)
+        test_scores = model.predict_joint_log_proba(test_features)
         rows.append((alpha, model.score(train_features, train_labels), model.score(test_features, test_labels),
                      mean_true_class_loglik(train_scores, train_labels),
                      mean_true_class_loglik(test_scores, test_labels)))
@@ -94,7 +73,7 @@ def smoothing_curve(counted: BernoulliNB, train_features, train_labels: np.ndarr
 def impossible_true_class(model: BernoulliNB, features, labels: np.ndarray) -> dict[str, float]:
     """Under zero smoothing: how many images get log p(x, y_true) = -inf, how many are impossible
     for every class, and the accuracy (with the documented fallback rule)."""
-    scores = model.joint_log_likelihood(features)
+    scores = model.predict_joint_log_proba(features)
     return {
         "true_class_impossible": int(np.isneginf(scores[np.arange(len(labels)), labels]).sum()),
         "all_classes_impossible": int(np.isneginf(scores).all(axis=1).sum()),
@@ -124,6 +103,37 @@ def evaluate_softmax(splits: MnistSplits, preset: str = "default", seed: int = 0
     }
 
 
+class Scorer(Protocol):
+    def score(self, images: np.ndarray, labels: np.ndarray) -> float: ...
+
+
+# A learner: (train images uint8 (n, 28, 28), labels (n,), seed) -> a fitted model with .score(images, labels).
+Learner = Callable[[np.ndarray, np.ndarray, int], Scorer]
+
+
+def learning_curve(learners: dict[str, Learner], train_images: np.ndarray, train_labels: np.ndarray,
+                   test_images: np.ndarray, test_labels: np.ndarray, sizes: Sequence[int],
+                   seeds: Sequence[int], progress: ProgressCallback | None = None) -> dict[str, np.ndarray]:
+    """Test accuracy of each learner trained on random subsets of the training set.
+
+    Returns ``{name: float64 (len(sizes), len(seeds))}`` plus ``"sizes"``. Subsets are drawn
+    per (size, seed) without replacement and shared by all learners.
+    """
+    results = {name: np.zeros((len(sizes), len(seeds))) for name in learners}
+    steps, done = len(sizes) * len(seeds) * len(learners), 0
+    for size_index, size in enumerate(sizes):
+        for seed_index, seed in enumerate(seeds):
+            subset = np.random.default_rng([seed, size]).choice(len(train_labels), size=size, replace=False)
+            for name, learner in learners.items():
+                model = learner(train_images[subset], train_labels[subset], seed)
+                results[name][size_index, seed_index] = model.score(test_images, test_labels)
+                done += 1
+                if progress:
+                    progress(done / steps, f"{name}: {size:,} training images, seed {seed}")
+    return {"sizes": np.asarray(sizes), **results}
+
+
+
 LEARNING_CURVE_SIZES = (30, 100, 300, 1000, 3000, 10000, 30000, 60000)
 LEARNING_CURVE_SEEDS = (0, 1, 2)
 MIN_SOFTMAX_STEPS = 300  # small training sets get more epochs, so that every size gets a fair optimisation
@@ -137,7 +147,7 @@ class BinarizedBernoulliNB:
         self.model = BernoulliNB(**params)
 
     def fit(self, images: np.ndarray, labels: np.ndarray) -> "BinarizedBernoulliNB":
-        self.model.fit(binarize(images, self.threshold), labels)
+        self.model.partial_fit(binarize(images, self.threshold), labels, classes=DIGITS)
         return self
 
     def score(self, images: np.ndarray, labels: np.ndarray) -> float:
@@ -154,4 +164,4 @@ def softmax_learner(images: np.ndarray, labels: np.ndarray, seed: int) -> Softma
     batch_size = min(PRESETS["default"].batch_size, len(labels))
     steps_per_epoch = -(-len(labels) // batch_size)
     epochs = max(PRESETS["default"].epochs, -(-MIN_SOFTMAX_STEPS // steps_per_epoch))
-    return SoftmaxRegression("default", seed, epochs=epochs, batch_size=batch_size).fit(images, labels)
+    return SoftmaxRegression("default", seed, epochs=epochs, batch_size=batch_size).fit(images, labels, classes=DIGITS)

@@ -2,8 +2,9 @@
 
 One file per (preset, seed, hyperparameters, training data):
 ``<cache_dir>/softmax-<sha256 of the key>.npz``, ``cache_dir`` defaulting to
-``default_data_dir() / "models"``. The file holds ``coef`` float32 (10, n_features),
-``intercept`` float32 (10,), ``meta`` (UTF-8 JSON bytes: the key and the original
+``default_data_dir() / "models"``. The file holds ``coef`` float32 (n_classes, n_features),
+``intercept`` float32 (n_classes,) (the classes are the sorted labels of the training data,
+which the key's checksum pins), ``meta`` (UTF-8 JSON bytes: the key and the original
 ``fit_seconds``) and the sha256 of each (``nbcore.files.write_checked_arrays``); it is
 read with ``allow_pickle=False``. A file that cannot be read, fails a digest, or has the
 wrong key, shapes or dtypes counts as corrupt: the model is retrained and the file
@@ -21,8 +22,9 @@ from pathlib import Path
 
 import numpy as np
 
-from . import files as nbfiles
-from .data import ProgressCallback, default_data_dir
+from .. import files as nbfiles
+from ..datasets import default_data_dir
+from ..progress import ProgressCallback
 from .softmax import SoftmaxRegression
 
 CACHE_FORMAT = 2  # bump when the file layout or the training code changes what a key means
@@ -59,21 +61,20 @@ def cache_file(cache_dir: Path, key: dict) -> Path:
     return Path(cache_dir) / f"softmax-{key_hash}.npz"
 
 
-def _weights_spec(n_features: int) -> nbfiles.ArraySpec:
-    n_classes = SoftmaxRegression.n_classes
+def _weights_spec(n_classes: int, n_features: int) -> nbfiles.ArraySpec:
     return {"coef": (np.float32, (n_classes, n_features)), "intercept": (np.float32, (n_classes,)),
             "meta": (np.uint8, (None,))}
 
 
-def read_weights(path: Path, key: dict, n_features: int) -> tuple[np.ndarray, np.ndarray, float]:
-    """(coef (10, n_features), intercept (10,), fit_seconds) from ``path``.
+def read_weights(path: Path, key: dict, n_classes: int, n_features: int) -> tuple[np.ndarray, np.ndarray, float]:
+    """(coef (n_classes, n_features), intercept (n_classes,), fit_seconds) from ``path``.
 
     FileNotFoundError when there is no file; CacheFileError when it is not valid for ``key``
     (damaged: see ``nbcore.files.read_checked_arrays``); other OSErrors (an odd entry, no
     permission) as ``nbcore.files.FileProblem`` with a fix-it sentence.
     """
     try:
-        arrays = nbfiles.read_checked_arrays(path, _weights_spec(n_features))
+        arrays = nbfiles.read_checked_arrays(path, _weights_spec(n_classes, n_features))
     except nbfiles.DamagedFileError as error:
         raise CacheFileError(str(error)) from error
     try:
@@ -102,7 +103,7 @@ def load_or_train_softmax(images, labels, preset: str = "default", seed: int = 0
                           **hyperparameters) -> tuple[SoftmaxRegression, dict]:
     """A fitted SoftmaxRegression for this data and these settings, from the disk cache or trained now.
 
-    images: uint8 (n, 28, 28) / (n, 784) or floats in [0, 1]; labels: (n,) in 0..9.
+    images: uint8 (n, 28, 28) / (n, 784) or floats in [0, 1]; labels: (n,), two classes or more.
     ``hyperparameters`` override fields of the preset (see ``SoftmaxSettings``); ``progress``
     is only called when training; ``data_checksum``: ``training_data_checksum(images, labels)``
     if already computed (trusted as is). Returns ``(model, info)``, info a dict with:
@@ -114,6 +115,7 @@ def load_or_train_softmax(images, labels, preset: str = "default", seed: int = 0
     model = SoftmaxRegression(preset, seed, **hyperparameters)
     images = np.asarray(images)
     n_features = int(np.prod(images.shape[1:])) if images.ndim > 1 else 0
+    classes = np.unique(labels)
     checksum = data_checksum or training_data_checksum(images, labels)
     key = cache_key(model, checksum)
     path = cache_file(Path(cache_dir) if cache_dir is not None else default_data_dir() / "models", key)
@@ -121,7 +123,7 @@ def load_or_train_softmax(images, labels, preset: str = "default", seed: int = 0
     leave_in_place = False  # an odd entry or an unreadable file nbcore may not have made
     nbfiles.remove_stale_temporaries(path.parent, ("softmax-*.npz",))
     try:
-        coef, intercept, fit_seconds = read_weights(path, key, n_features)
+        coef, intercept, fit_seconds = read_weights(path, key, len(classes), n_features)
     except FileNotFoundError:
         pass
     except CacheFileError as error:
@@ -130,7 +132,7 @@ def load_or_train_softmax(images, labels, preset: str = "default", seed: int = 0
         info.update(cache="corrupt", error=str(error))
         leave_in_place = True
     else:
-        model.coef_, model.intercept_, model.n_features_in_ = coef, intercept, n_features
+        model.classes_, model.coef_, model.intercept_, model.n_features_in_ = classes, coef, intercept, n_features
         info.update(cache="hit", fit_seconds=fit_seconds)
         return model, info
     started = time.perf_counter()

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .naive_bayes import BernoulliNB
+from ..models.naive_bayes import BernoulliNB
 
 _STEP = re.compile(r"[0-9]{1,3}", flags=re.ASCII)  # ASCII digits only: int() would also read '３' or '٣'
 
@@ -163,7 +163,7 @@ def accuracy_when_confident(probabilities: np.ndarray, labels: np.ndarray, level
 def mean_accuracy_at(sizes: np.ndarray, accuracy_by_model: dict[str, np.ndarray], size: int) -> dict[str, float]:
     """Each model's mean test accuracy over seeds at training-set ``size`` (one of ``sizes``).
 
-    accuracy_by_model[name] is (len(sizes), n_seeds), as ``nbcore.metrics.learning_curve`` returns.
+    accuracy_by_model[name] is (len(sizes), n_seeds), as ``nbcore.experiments.evaluate.learning_curve`` returns.
     """
     position = list(np.asarray(sizes)).index(size)
     return {name: float(np.mean(accuracy[position])) for name, accuracy in accuracy_by_model.items()}

@@ -1,0 +1,1 @@
+"""Experiments: what is measured with the models on the data sets (MNIST evaluation, spam, XOR, the lesson)."""

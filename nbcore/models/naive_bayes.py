@@ -1,0 +1,397 @@
+"""Naive Bayes event models with the scikit-learn interface, counts (sufficient statistics) as the fitted state.
+
+* ``BernoulliNB``: 0/1 features (binarized pixels, a binary bag of words), Beta(alpha, beta) smoothing;
+* ``MultinomialNB``: count features (a bag of words), Dirichlet(alpha) smoothing;
+* ``GaussianNB``: real features, a normal distribution per feature and class.
+
+Shapes: ``X`` is (n_samples, n_features); see ``nbcore.models.base`` for labels and ``classes_``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse
+from scipy.special import logsumexp
+
+from ..features import PackedBinary, byte_table, check_binary, packed_matmul
+from .base import PRIORS, BaseNaiveBayes, check_labels, check_n_features, check_number
+
+
+def _sum_per_class(X, class_index: np.ndarray, n_classes: int) -> np.ndarray:
+    """The rows of X (array or sparse) summed per class: float64 (n_classes, n_features)."""
+    n_samples = len(class_index)
+    indicator = scipy.sparse.csr_array((np.ones(n_samples), (class_index, np.arange(n_samples))),
+                                       shape=(n_classes, n_samples))
+    sums = indicator @ X
+    return sums.toarray() if scipy.sparse.issparse(sums) else np.asarray(sums, dtype=np.float64)
+
+
+def _check_count_matrix(X, what: str):
+    """X as a float64 2-D array or a CSR array of finite numbers >= 0, else ValueError; ``what`` names them."""
+    if scipy.sparse.issparse(X):
+        X = scipy.sparse.csr_array(X)
+        values = X.data
+    else:
+        X = np.asarray(X)
+        if X.ndim != 2:
+            raise ValueError(f"X must be 2-D (n_samples, n_features), got shape {X.shape}")
+        if X.dtype.kind not in "buif":
+            raise ValueError(f"X must hold {what}, got dtype {X.dtype}")
+        values = X
+    if X.ndim != 2:
+        raise ValueError(f"X must be 2-D (n_samples, n_features), got shape {X.shape}")
+    if values.size and (not np.all(np.isfinite(values)) or values.min() < 0):
+        raise ValueError(f"X must hold {what}: finite numbers >= 0 (found NaN, infinity or a negative value)")
+    return X
+
+
+class BernoulliNB(BaseNaiveBayes):
+    """Naive Bayes over 0/1 features, with a Beta(alpha, beta) prior on every feature probability.
+
+    ``feature_log_prob_[c, j] = log((n_cj + alpha) / (n_c + alpha + beta))`` where
+    ``n_cj`` is how often feature j is 1 in class c and ``n_c`` the class size.
+    alpha = beta = 1 is Laplace smoothing; ``beta=None`` means beta = alpha (scikit-learn's
+    BernoulliNB(alpha) is this model with beta = alpha).
+    ``prior`` is ``"empirical"`` (class frequencies) or ``"uniform"`` (1/n_classes).
+
+    Input: a 0/1 array (any numeric or bool dtype; uint8 is the fast path), a scipy sparse
+    matrix of 0/1 (a binary bag of words), or, for scoring only, a ``PackedBinary``.
+    Fitted state: the counts ``class_count_`` (n_classes,) and ``feature_count_``
+    (n_classes, n_features), both int64. ``set_params`` re-derives every probability from them.
+
+    Zero probabilities (alpha = 0 or beta = 0): a feature value that never occurred
+    in a class makes that class impossible, so ``predict_joint_log_proba`` is -inf
+    there. When every class is impossible for a sample, the posterior and the
+    prediction are taken over the classes with the fewest impossible features,
+    ranked by the log-likelihood of their remaining features (the limit of a
+    vanishing pseudo-count). A class with no training examples (declared through
+    ``partial_fit(..., classes=...)``) gets p = alpha / (alpha + beta) (0.5 when both
+    are 0) and, with the empirical prior, a prior of 0, so it is never predicted.
+    """
+
+    _count_names = ("feature_count_",)
+
+    def __init__(self, alpha: float = 1.0, beta: float | None = None, prior: str = "empirical"):
+        self.alpha = alpha
+        self.beta = beta
+        self.prior = prior
+        self._check_params()
+
+    # -- parameters -------------------------------------------------------------------------
+    @property
+    def beta_(self) -> float:
+        """The pseudo-count of "feature off" in use: ``beta``, or ``alpha`` when beta is None."""
+        return self.alpha if self.beta is None else self.beta
+
+    def _check_params(self) -> None:
+        check_number("alpha", self.alpha)
+        check_number("beta", self.beta_)
+        if self.prior not in PRIORS:
+            raise ValueError(f"prior must be one of {PRIORS}, got {self.prior!r}")
+
+    # -- fitting ----------------------------------------------------------------------------
+    def _check_X(self, X, training: bool):
+        """For fitting: a 0/1 array or CSR array. For scoring: a PackedBinary or CSR array (a dense array is
+        packed here; packing checks the 0/1 values in the same pass)."""
+        if isinstance(X, PackedBinary):
+            if training:
+                raise ValueError("fit needs the 0/1 features as an array; a PackedBinary is for scoring only")
+            n_features = X.n_features
+        elif scipy.sparse.issparse(X):
+            X = scipy.sparse.csr_array(X)
+            if X.data.size and not np.all((X.data == 0) | (X.data == 1)):
+                raise ValueError("X must be binary: every feature 0 or 1 (e.g. a bag of words with binary=True); "
+                                 "found other values or NaN")
+            n_features = X.shape[1]
+        elif training:
+            X = check_binary(X)
+            n_features = X.shape[1]
+        else:
+            X = PackedBinary.from_dense(X)
+            n_features = X.n_features
+        if hasattr(self, "n_features_in_"):
+            check_n_features(n_features, self.n_features_in_)
+        return X
+
+    def _empty_counts(self, n_classes: int, n_features: int) -> None:
+        self.class_count_ = np.zeros(n_classes, dtype=np.int64)
+        self.feature_count_ = np.zeros((n_classes, n_features), dtype=np.int64)
+
+    def _add_counts(self, X, class_index: np.ndarray) -> None:
+        """Count, per class, how often each feature is 1."""
+        n_classes = len(self.classes_)
+        if scipy.sparse.issparse(X):
+            counts = np.rint(_sum_per_class(X, class_index, n_classes)).astype(np.int64)
+        else:
+            # int32 accumulators are 3x faster than int64 here and cannot overflow below 2**31 samples
+            counts = np.stack([X[class_index == index].sum(axis=0, dtype=np.int32)
+                               for index in range(n_classes)]).astype(np.int64)
+        self.class_count_ = self.class_count_ + np.bincount(class_index, minlength=n_classes)
+        self.feature_count_ = self.feature_count_ + counts
+
+    def _derive_from_counts(self) -> None:
+        """Counts + (alpha, beta, prior) -> log-probabilities and the scoring weights."""
+        alpha, beta = float(self.alpha), float(self.beta_)
+        on_counts = self.feature_count_ + alpha
+        totals = (self.class_count_ + alpha + beta)[:, None]
+        off_counts = totals - on_counts
+        with np.errstate(divide="ignore", invalid="ignore"):
+            empty_class = totals == 0  # no examples and alpha = beta = 0
+            self.feature_log_prob_ = np.where(empty_class, np.log(0.5), np.log(on_counts) - np.log(totals))
+            self.feature_log_neg_prob_ = np.where(empty_class, np.log(0.5), np.log(off_counts) - np.log(totals))
+        self.class_log_prior_ = self._class_log_prior()
+        # log p(x, c) = x . (log p - log(1-p)) + sum(log(1-p)) + log prior, over finite terms;
+        # the -inf terms are counted separately as "impossible" features.
+        impossible_on = np.isneginf(self.feature_log_prob_)
+        impossible_off = np.isneginf(self.feature_log_neg_prob_)
+        finite_on = np.where(impossible_on, 0.0, self.feature_log_prob_)
+        finite_off = np.where(impossible_off, 0.0, self.feature_log_neg_prob_)
+        self._score_weights = (finite_on - finite_off).T  # (n_features, n_classes); see below for zeros
+        self._score_bias = finite_off.sum(axis=1) + self.class_log_prior_
+        self._has_zeros = bool(impossible_on.any() or impossible_off.any())
+        if self._has_zeros:  # impossible count = x . (on - off) + sum(off), scored alongside
+            impossible_weights = (impossible_on.astype(float) - impossible_off).T
+            self._impossible_bias = impossible_off.sum(axis=1).astype(float)
+            self._score_weights = np.hstack([self._score_weights, impossible_weights])
+        self._score_table = byte_table(self._score_weights)
+
+    # -- scoring ----------------------------------------------------------------------------
+    def _scores(self, X) -> tuple[np.ndarray, np.ndarray | None]:
+        """(finite log-likelihood part (n, k), number of impossible features (n, k) or None) for checked X."""
+        if scipy.sparse.issparse(X):
+            both = np.asarray(X @ self._score_weights, dtype=np.float64)
+        else:
+            both = packed_matmul(X, self._score_weights, self._score_table)
+        if not self._has_zeros:
+            return both + self._score_bias, None
+        n_classes = len(self.classes_)
+        finite = both[:, :n_classes] + self._score_bias
+        impossible = np.rint(both[:, n_classes:] + self._impossible_bias)
+        return finite, impossible
+
+    def _joint_log_likelihood(self, X) -> np.ndarray:
+        """log p(x, y) for checked X: float64 (n_samples, n_classes), -inf where a feature is impossible."""
+        finite, impossible = self._scores(X)
+        if impossible is not None:
+            finite[impossible > 0] = -np.inf
+        return finite
+
+    def _decision_scores(self, X) -> np.ndarray:
+        """log p(x, y), refined where every class is impossible (see the class docstring)."""
+        self._check_fitted()
+        finite, impossible = self._scores(self._check_X(X, training=False))
+        if impossible is not None:
+            impossible[:, np.isneginf(self.class_log_prior_)] = np.inf
+            finite[impossible > impossible.min(axis=1, keepdims=True)] = -np.inf
+        return finite
+
+    def pixel_log_likelihoods(self, x) -> np.ndarray:
+        """log p(x_j | y = c) for one 0/1 image x (n_features,): float64 (n_classes, n_features)."""
+        self._check_fitted()
+        x = check_binary(np.asarray(x).reshape(1, -1))[0]
+        check_n_features(x.shape[0], self.n_features_in_)
+        return np.where(x == 1, self.feature_log_prob_, self.feature_log_neg_prob_)
+
+    def evidence(self, x, first, second) -> np.ndarray:
+        """Per-pixel contribution to log p(x | first) - log p(x | second): float64 (n_features,).
+
+        ``first`` and ``second`` are class labels. Positive pixels speak for ``first``. Where both
+        terms are -inf the contribution is 0; where only one is, it stays +-inf (nan_to_num's
+        default would turn it into +-1.8e308).
+        """
+        terms = self.pixel_log_likelihoods(x)
+        first_index, second_index = self._class_indices(check_labels([first, second], 2))
+        with np.errstate(invalid="ignore"):
+            difference = terms[first_index] - terms[second_index]
+        return np.nan_to_num(difference, nan=0.0, posinf=np.inf, neginf=-np.inf)
+
+    # -- generation and missing data -------------------------------------------------------
+    @property
+    def feature_prob_(self) -> np.ndarray:
+        """p(x_j = 1 | y = c): float64 (n_classes, n_features)."""
+        self._check_fitted()
+        return np.exp(self.feature_log_prob_)
+
+    def sample(self, n: int, y, rng: np.random.Generator | int | None = None) -> np.ndarray:
+        """Draw ``n`` feature vectors from p(x | y) for the class label ``y``, every pixel independently:
+        uint8 (n, n_features)."""
+        self._check_fitted()
+        index = self._class_indices(check_labels([y], 1))[0]
+        if n < 0:
+            raise ValueError(f"n must be >= 0, got {n}")
+        rng = np.random.default_rng(rng)
+        return (rng.random((n, self.n_features_in_)) < self.feature_prob_[index]).view(np.uint8)
+
+    def inpaint(self, x, observed_mask) -> tuple[np.ndarray, np.ndarray]:
+        """Fill in the hidden pixels of one image from the observed ones.
+
+        x: 0/1 features (n_features,); observed_mask: bool (n_features,), True where x is seen.
+        Returns ``(pixel_prob, class_posterior)``: p(x_j = 1 | observed) for every j
+        (float64 (n_features,); observed pixels keep their value) and p(y | observed)
+        (float64 (n_classes,)), using p(x_j | obs) = sum_c p(x_j | c) p(c | obs).
+        """
+        self._check_fitted()
+        x = check_binary(np.asarray(x).reshape(1, -1))[0]
+        observed_mask = np.asarray(observed_mask)
+        if observed_mask.shape != x.shape or observed_mask.dtype != bool:
+            raise ValueError(f"observed_mask must be a bool array of shape {x.shape}")
+        check_n_features(x.shape[0], self.n_features_in_)
+        # The rule of predict_proba: if every class is impossible, keep the classes with the
+        # fewest impossible observed pixels (never one with prior 0), ranked by the rest.
+        terms = self.pixel_log_likelihoods(x)[:, observed_mask]
+        impossible = np.isneginf(terms).sum(axis=1).astype(float)
+        impossible[np.isneginf(self.class_log_prior_)] = np.inf
+        class_scores = self.class_log_prior_ + np.where(np.isneginf(terms), 0.0, terms).sum(axis=1)
+        class_scores = np.where(impossible > impossible.min(), -np.inf, class_scores)
+        class_posterior = np.exp(class_scores - logsumexp(class_scores))
+        pixel_prob = class_posterior @ self.feature_prob_
+        pixel_prob[observed_mask] = x[observed_mask]
+        return pixel_prob, class_posterior
+
+
+class MultinomialNB(BaseNaiveBayes):
+    """Naive Bayes over counts (a bag of words): a sample is a sequence of independent feature draws.
+
+    ``feature_log_prob_[c, j] = log((n_cj + alpha) / (N_c + alpha * n_features))`` where ``n_cj``
+    is the total count of feature j in class c and ``N_c`` the total of all features there
+    (scikit-learn's MultinomialNB). alpha must be > 0: a word never seen in a class would
+    otherwise make every message containing it impossible there.
+    ``prior`` is ``"empirical"`` (class frequencies) or ``"uniform"`` (1/n_classes).
+
+    Input: counts >= 0 as an array or a scipy sparse matrix. Fitted state: ``class_count_``
+    (n_classes,) int64 samples per class and ``feature_count_`` (n_classes, n_features) float64.
+    """
+
+    _count_names = ("feature_count_",)
+
+    def __init__(self, alpha: float = 1.0, prior: str = "empirical"):
+        self.alpha = alpha
+        self.prior = prior
+        self._check_params()
+
+    def _check_params(self) -> None:
+        check_number("alpha", self.alpha, allow_minimum=False)
+        if self.prior not in PRIORS:
+            raise ValueError(f"prior must be one of {PRIORS}, got {self.prior!r}")
+
+    def _check_X(self, X, training: bool):
+        X = _check_count_matrix(X, "counts")
+        if hasattr(self, "n_features_in_"):
+            check_n_features(X.shape[1], self.n_features_in_)
+        return X
+
+    def _empty_counts(self, n_classes: int, n_features: int) -> None:
+        self.class_count_ = np.zeros(n_classes, dtype=np.int64)
+        self.feature_count_ = np.zeros((n_classes, n_features), dtype=np.float64)
+
+    def _add_counts(self, X, class_index: np.ndarray) -> None:
+        n_classes = len(self.classes_)
+        self.class_count_ = self.class_count_ + np.bincount(class_index, minlength=n_classes)
+        self.feature_count_ = self.feature_count_ + _sum_per_class(X, class_index, n_classes)
+
+    def _derive_from_counts(self) -> None:
+        """Counts + (alpha, prior) -> log p(feature | class) and the log prior."""
+        smoothed = self.feature_count_ + float(self.alpha)
+        self.feature_log_prob_ = np.log(smoothed) - np.log(smoothed.sum(axis=1, keepdims=True))
+        self.class_log_prior_ = self._class_log_prior()
+
+    def _joint_log_likelihood(self, X) -> np.ndarray:
+        """log p(x, y) up to the multinomial coefficient (the same for every class): float64 (n, n_classes)."""
+        return np.asarray(X @ self.feature_log_prob_.T, dtype=np.float64) + self.class_log_prior_
+
+
+def check_features(X) -> np.ndarray:
+    """X as float64 (n_samples, n_features), every value finite, else ValueError."""
+    X = np.asarray(X, dtype=np.float64)
+    if X.ndim != 2:
+        raise ValueError(f"X must be 2-D (n_samples, n_features), got shape {X.shape}")
+    if not np.all(np.isfinite(X)):
+        raise ValueError("X must hold finite numbers (found NaN or infinity)")
+    return X
+
+
+class GaussianNB(BaseNaiveBayes):
+    """Naive Bayes with p(x_j | y = c) = Normal(theta_[c, j], var_[c, j]).
+
+    ``var_ = class_var_ + epsilon_`` where ``epsilon_ = var_smoothing * max_feature_var_``
+    (the largest variance of any feature over all training samples, or 1 when every
+    feature is constant), as scikit-learn does: it keeps a feature that is constant
+    within a class from dividing by zero, so var_smoothing must be > 0.
+    ``prior`` is ``"empirical"`` (class frequencies) or ``"uniform"`` (1/n_classes).
+
+    Fitted state (merged batch by batch in ``partial_fit`` with Chan et al.'s update):
+    ``class_count_`` (n_classes,), ``theta_`` and ``class_var_`` (the per-class means and
+    unsmoothed variances, (n_classes, n_features)) and ``feature_mean_``/``feature_var_``
+    (over all samples, (n_features,)); ``set_params`` re-derives ``var_`` and the prior from
+    them. Scoring needs one sample or more of every class.
+    """
+
+    _count_names = ("theta_", "class_var_", "feature_mean_", "feature_var_")
+
+    def __init__(self, var_smoothing: float = 1e-9, prior: str = "empirical"):
+        self.var_smoothing = var_smoothing
+        self.prior = prior
+        self._check_params()
+
+    def _check_params(self) -> None:
+        check_number("var_smoothing", self.var_smoothing, allow_minimum=False)
+        if self.prior not in PRIORS:
+            raise ValueError(f"prior must be one of {PRIORS}, got {self.prior!r}")
+
+    def _check_X(self, X, training: bool) -> np.ndarray:
+        X = check_features(X)
+        if hasattr(self, "n_features_in_"):
+            check_n_features(X.shape[1], self.n_features_in_)
+        return X
+
+    def _empty_counts(self, n_classes: int, n_features: int) -> None:
+        self.class_count_ = np.zeros(n_classes, dtype=np.int64)
+        self.theta_ = np.zeros((n_classes, n_features))
+        self.class_var_ = np.zeros((n_classes, n_features))
+        self.feature_mean_ = np.zeros(n_features)
+        self.feature_var_ = np.zeros(n_features)
+
+    @staticmethod
+    def _merge(count: int, mean: np.ndarray, var: np.ndarray, batch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(mean, variance) of ``count`` earlier samples with these statistics plus the rows of ``batch``."""
+        batch_mean, batch_var = batch.mean(axis=0), batch.var(axis=0)
+        if count == 0:  # exactly what one fit computes
+            return batch_mean, batch_var
+        added = len(batch)
+        total = count + added
+        merged_mean = (count * mean + added * batch_mean) / total
+        squares = count * var + added * batch_var + (count * added / total) * (batch_mean - mean) ** 2
+        return merged_mean, squares / total
+
+    def _add_counts(self, X: np.ndarray, class_index: np.ndarray) -> None:
+        theta, class_var = self.theta_.copy(), self.class_var_.copy()
+        for index in np.unique(class_index):
+            theta[index], class_var[index] = self._merge(int(self.class_count_[index]), theta[index],
+                                                         class_var[index], X[class_index == index])
+        self.feature_mean_, self.feature_var_ = self._merge(int(self.class_count_.sum()), self.feature_mean_,
+                                                            self.feature_var_, X)
+        self.theta_, self.class_var_ = theta, class_var
+        self.class_count_ = self.class_count_ + np.bincount(class_index, minlength=len(self.classes_))
+
+    def _derive_from_counts(self) -> None:
+        """Statistics + (var_smoothing, prior) -> var_, the log prior and the scoring matrices."""
+        self.max_feature_var_ = float(self.feature_var_.max())
+        scale = self.max_feature_var_ if self.max_feature_var_ > 0 else 1.0  # all features constant
+        self.epsilon_ = float(self.var_smoothing) * scale
+        self.var_ = self.class_var_ + self.epsilon_
+        self.class_log_prior_ = self._class_log_prior()
+        precision = 1.0 / self.var_
+        # -1/2 sum_j (x_j - theta_j)^2 / var_j = x^2 . a + x . b + const, a = -1/(2 var), b = theta / var
+        self._square_weights = (-0.5 * precision).T  # (n_features, n_classes)
+        self._linear_weights = (self.theta_ * precision).T
+        self._bias = (self.class_log_prior_
+                      - 0.5 * np.sum(np.log(2.0 * np.pi * self.var_), axis=1)
+                      - 0.5 * np.sum(self.theta_ ** 2 * precision, axis=1))
+
+    def _joint_log_likelihood(self, X: np.ndarray) -> np.ndarray:
+        """log p(x, y) for real-valued X: float64 (n_samples, n_classes), two matrix products."""
+        empty = self.class_count_ == 0
+        if empty.any():
+            raise ValueError(f"no samples of {self.classes_[empty].tolist()} yet: GaussianNB needs one or more "
+                             "per class to score (add them with partial_fit)")
+        return (X ** 2) @ self._square_weights + X @ self._linear_weights + self._bias

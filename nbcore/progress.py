@@ -1,0 +1,8 @@
+"""The progress callback every long-running nbcore step accepts."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+# progress(fraction in [0, 1], message) -> None
+ProgressCallback = Callable[[float, str], None]
