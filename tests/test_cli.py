@@ -8,6 +8,7 @@ import math
 import numpy as np
 import pytest
 
+from benchmarks import __main__ as benchmarks_cli
 from nbcore import __main__ as cli
 from nbcore import evaluate
 
@@ -34,12 +35,24 @@ def strict_json(text: str) -> dict:
     ["evaluate", "--beta", "1e7"], ["evaluate", "--threshold", "257"], ["evaluate", "--threshold", "-1"],
     ["evaluate", "--threshold", "1.5"], ["evaluate", "--seed", "-1"], ["evaluate", "--seed", str(2**32)],
     ["evaluate", "--model", "svm"], ["evaluate", "--prior", "flat"], ["evaluate", "--preset", "fast"],
-    ["bench", "--repeats", "0"], ["bench", "--repeats", "-3"], ["bench", "--repeats", "1e9"],
-    ["bench-softmax", "--repeats", "0"], ["bench-softmax", "--repeats", "1001"], ["no-such-command"], [],
+    ["bench"], ["no-such-command"], [],
 ])
 def test_bad_flags_are_usage_errors(argv, capsys):
     with pytest.raises(SystemExit) as stopped:
         cli.main(argv)
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert "error:" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("argv", [
+    ["naive-bayes", "--repeats", "0"], ["naive-bayes", "--repeats", "-3"], ["naive-bayes", "--repeats", "1e9"],
+    ["softmax", "--repeats", "0"], ["softmax", "--repeats", "1001"], ["softmax", "--repeats", "x"], ["bench"], [],
+])
+def test_bad_benchmark_flags_are_usage_errors(argv, capsys):
+    """``python -m benchmarks`` (moved out of nbcore, #17) validates its flags as nbcore's CLI does."""
+    with pytest.raises(SystemExit) as stopped:
+        benchmarks_cli.main(argv)
     assert stopped.value.code == 2
     err = capsys.readouterr().err
     assert "error:" in err and "Traceback" not in err

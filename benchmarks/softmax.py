@@ -1,4 +1,4 @@
-"""``python -m nbcore bench-softmax``: our default SoftmaxRegression against scikit-learn's LogisticRegression().
+"""``python -m benchmarks softmax``: our default SoftmaxRegression against scikit-learn's LogisticRegression().
 
 Same data for both: the 60k training images as pixel/255 (float64 for
 scikit-learn, as it would be given them), the 10k test images for accuracy.
@@ -12,8 +12,8 @@ from __future__ import annotations
 import statistics
 import time
 
-from .evaluate import mnist_splits
-from .softmax import SoftmaxRegression
+from nbcore.evaluate import mnist_splits
+from nbcore.softmax import SoftmaxRegression
 
 
 def run_bench_softmax(repeats: int = 3) -> dict[str, float]:
@@ -24,7 +24,7 @@ def run_bench_softmax(repeats: int = 3) -> dict[str, float]:
     try:
         from sklearn.linear_model import LogisticRegression
     except ImportError as error:
-        raise SystemExit("bench-softmax compares with scikit-learn: pip install -r requirements-dev.txt") from error
+        raise SystemExit("The softmax benchmark compares with scikit-learn: pip install -r requirements-dev.txt") from error
     splits = mnist_splits()
     train_features = splits.train_images.reshape(len(splits.train_images), -1) / 255.0
     test_features = splits.test_images.reshape(len(splits.test_images), -1) / 255.0
