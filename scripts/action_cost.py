@@ -21,17 +21,17 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "scripts"))
 
-from load_bench import STROKE_STEP_PX, _stat_fields, descendants, group_cpu_seconds  # noqa: E402
-from tests.e2e import harness  # noqa: E402
+from devtools import harness  # noqa: E402
+from devtools.async_draw import STROKE_STEP_PX  # noqa: E402
+from devtools.procfs import descendants, group_cpu_seconds, stat_fields  # noqa: E402
 
 
 def cpu_seconds_by_program(pids: list[int]) -> dict[str, float]:
     """utime + stime of each process, summed by program name ("chromium", "node", ...)."""
     totals: dict[str, float] = {}
     for pid in pids:
-        fields = _stat_fields(f"/proc/{pid}/stat")
+        fields = stat_fields(f"/proc/{pid}/stat")
         try:
             with open(f"/proc/{pid}/comm") as handle:
                 name = handle.read().strip()

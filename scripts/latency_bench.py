@@ -36,7 +36,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from tests.e2e import harness  # noqa: E402
+from devtools import harness  # noqa: E402
 
 STROKE_PLAN = (1, 7, 4, 0, 3)
 RERUN_LINE = re.compile(r"^NBCORE_RERUN page=draw ms=([0-9.]+)", re.MULTILINE)

@@ -13,7 +13,7 @@ session. It opens /draw, then repeats, thinking ``--think`` seconds (uniform) af
   move the sidebar's alpha one stop (1 -> 2, next time back) -> wait for the run;
   press Clear -> wait for the run.
 
-For each N: a fresh server (or ``--replicas k``: k replicas behind nginx, scripts/serve_class.py),
+For each N: a fresh server (or ``--replicas k``: k replicas behind nginx, devtools/replicas.py),
 warmed by one visitor (MNIST loaded, models trained, both alphas), then N students spawned over
 ``--spawn-seconds``; measured over ``--duration`` seconds once every student has its page:
 
@@ -60,10 +60,9 @@ from locust.env import Environment  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "scripts"))
 
+from devtools import harness  # noqa: E402
 from devtools.streamlit_client import ProtocolError, RunResult, StreamlitClient  # noqa: E402
-from tests.e2e import harness  # noqa: E402
 
 DRAWINGS = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
 PREDICTION = "Naive Bayes prediction"
@@ -269,10 +268,10 @@ class Gauge:
 
 # -- servers ------------------------------------------------------------------------------------
 class Served:
-    """One plain server (replicas=0) or ``serve_class.ClassServer``; ``url`` and ``leaders`` (pids)."""
+    """One plain server (replicas=0) or ``devtools.replicas.ClassServer``; ``url`` and ``leaders`` (pids)."""
 
     def __init__(self, replicas: int, data_dir: Path, log_dir: Path, server_prefix: list[str]) -> None:
-        from serve_class import ClassServer, PrefixedServer
+        from devtools.replicas import ClassServer, PrefixedServer
 
         if replicas:
             self.inner = ClassServer(replicas, data_dir, log_dir=log_dir, server_prefix=server_prefix)

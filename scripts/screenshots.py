@@ -23,7 +23,7 @@ from PIL import Image
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from tests.e2e import harness  # noqa: E402
+from devtools import harness  # noqa: E402
 
 
 def save_small_png(png: bytes, path: Path) -> int:

@@ -12,7 +12,7 @@ import textwrap
 import pytest
 
 from devtools.streamlit_client import StreamlitClient, UploadError
-from tests.e2e import harness
+from devtools import harness
 
 APP = '''
 import streamlit as st

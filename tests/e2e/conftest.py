@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO, require
-from tests.e2e import harness
+from devtools import harness
 
 ARTIFACTS = REPO / "test-artifacts"
 

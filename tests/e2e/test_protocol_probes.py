@@ -28,7 +28,7 @@ import pytest
 from devtools.streamlit_client import StreamlitClient
 from nbcore.preprocess import MAX_CANVAS_URL_CHARS, PNG_DATA_URL
 from tests.conftest import REPO
-from tests.e2e import harness
+from devtools import harness
 
 # Home, Draw, Compare, Gaussian NB, Spam filter (#18's test), plus the issue's reproduction: three
 # sessions drawing while two open Home (whose table imported pandas for the first time)

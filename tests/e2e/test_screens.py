@@ -26,7 +26,7 @@ from urllib.parse import urlparse
 import pytest
 
 from lab.shell import PAGES
-from tests.e2e import harness
+from devtools import harness
 from tests.e2e.conftest import ARTIFACTS
 
 PATHS = [Path(path).stem for pages in PAGES.values() for path, _, _ in pages]  # URL paths, "home" is "/"

@@ -1,4 +1,4 @@
-"""Browser harness shared by the end-to-end tests and scripts/ (latency bench, screenshots).
+"""Browser harness shared by the end-to-end tests (tests/e2e) and scripts/ (latency bench, screenshots).
 
 * ``StreamlitServer``: ``streamlit run app.py`` on a free loopback port, in its own process
   group (stopped as a group), with its output captured to a log file.
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import shutil
 import signal
 import socket
@@ -24,7 +25,7 @@ import urllib.request
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[1]
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -45,6 +46,8 @@ SCREENS = {
 PREDICTION_LABEL = "Naive Bayes prediction"
 BLANK_PROMPT = "Draw a digit on the black canvas"  # the st.info starting "✏️ Draw a digit" (emoji may render as an icon)
 CANVAS_SIZE = 280
+# What lab/shell.py logs after each script run when NBCORE_LOG_RERUN_MS=1: the page, milliseconds, the outcome.
+RERUN_LINE = re.compile(r"^NBCORE_RERUN page=(\S+) ms=([0-9.]+) outcome=(\S+)", re.MULTILINE)
 
 Point = tuple[float, float]
 
