@@ -24,13 +24,16 @@ def repeats_count(text: str) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
-    naive_bayes = commands.add_parser("naive-bayes", help="time nbcore's BernoulliNB against scikit-learn's, "
-                                                          "given uint8 and float64 input")
+    naive_bayes = commands.add_parser(
+        "naive-bayes", help="time nbcore's BernoulliNB against scikit-learn's, given uint8 and float64 input"
+    )
     naive_bayes.add_argument("--repeats", type=repeats_count, default=7, help=f"1..{MAX_REPEATS}")
     softmax = commands.add_parser(
-        "softmax", help="our default softmax regression against scikit-learn's LogisticRegression()")
-    softmax.add_argument("--repeats", type=repeats_count, default=3,
-                         help=f"fits of ours, 1..{MAX_REPEATS}; the median time is reported")
+        "softmax", help="our default softmax regression against scikit-learn's LogisticRegression()"
+    )
+    softmax.add_argument(
+        "--repeats", type=repeats_count, default=3, help=f"fits of ours, 1..{MAX_REPEATS}; the median time is reported"
+    )
     args = parser.parse_args(argv)
     try:
         if args.command == "naive-bayes":

@@ -64,29 +64,33 @@ def run_bench(repeats: int = 7, threshold: int = 128) -> dict[str, float]:
     }
     ours.set_params(alpha=1.0)
     figures["rescore_sklearn"] = median_ms(
-        lambda: theirs.set_params(alpha=next(alphas)).fit(train, labels).predict(test), max(1, repeats // 3))
+        lambda: theirs.set_params(alpha=next(alphas)).fit(train, labels).predict(test), max(1, repeats // 3)
+    )
     figures["rescore_sklearn_float"] = median_ms(
-        lambda: theirs.set_params(alpha=next(alphas)).fit(train_float, labels).predict(test_float),
-        max(1, repeats // 3))
+        lambda: theirs.set_params(alpha=next(alphas)).fit(train_float, labels).predict(test_float), max(1, repeats // 3)
+    )
     rows = [
         ("fit, 60,000 images (uint8 input)", figures["fit_nbcore"], figures["fit_sklearn"]),
         ("fit, 60,000 images (float64 input)", figures["fit_nbcore"], figures["fit_sklearn_float"]),
         ("predict, 10,000 images (uint8 input)", figures["predict_nbcore"], figures["predict_sklearn"]),
         ("predict, 10,000 images (float64 input)", figures["predict_nbcore"], figures["predict_sklearn_float"]),
         ("change alpha + re-score 10,000 (uint8 input)", figures["rescore_nbcore"], figures["rescore_sklearn"]),
-        ("change alpha + re-score 10,000 (float64 input)", figures["rescore_nbcore"],
-         figures["rescore_sklearn_float"]),
+        ("change alpha + re-score 10,000 (float64 input)", figures["rescore_nbcore"], figures["rescore_sklearn_float"]),
     ]
     print(f"BernoulliNB on MNIST binarized at {threshold}; median of {repeats} runs, milliseconds\n")
     print("| step | nbcore | scikit-learn | speed-up |")
     print("|---|---:|---:|---:|")
     for name, ours_ms, theirs_ms in rows:
         print(f"| {name} | {ours_ms:.1f} | {theirs_ms:.1f} | {theirs_ms / ours_ms:.1f}x |")
-    print("\nInput: nbcore is always given its uint8 0/1 features; scikit-learn is given the same uint8 array "
-          "(converted to float64 inside its fit and predict) or float64 features (converted beforehand, untimed).")
-    print(f"Floor: one read pass over the {train.nbytes / 1e6:.0f} MB of training pixels takes "
-          f"{figures['read_pass_floor']:.1f} ms; nbcore's fit is "
-          f"{figures['fit_nbcore'] / figures['read_pass_floor']:.1f}x that.")
+    print(
+        "\nInput: nbcore is always given its uint8 0/1 features; scikit-learn is given the same uint8 array "
+        "(converted to float64 inside its fit and predict) or float64 features (converted beforehand, untimed)."
+    )
+    print(
+        f"Floor: one read pass over the {train.nbytes / 1e6:.0f} MB of training pixels takes "
+        f"{figures['read_pass_floor']:.1f} ms; nbcore's fit is "
+        f"{figures['fit_nbcore'] / figures['read_pass_floor']:.1f}x that."
+    )
     print(f"max |log p(y|x) nbcore - scikit-learn| on the test set: {agreement:.2e}")
     print("(scikit-learn has no way to change alpha without refitting; its re-score column is refit + predict.)")
     return figures

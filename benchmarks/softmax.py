@@ -24,7 +24,9 @@ def run_bench_softmax(repeats: int = 3) -> dict[str, float]:
     try:
         from sklearn.linear_model import LogisticRegression
     except ImportError as error:
-        raise SystemExit("The softmax benchmark compares with scikit-learn: pip install -r requirements-dev.txt") from error
+        raise SystemExit(
+            "The softmax benchmark compares with scikit-learn: pip install -r requirements-dev.txt"
+        ) from error
     splits = mnist_splits()
     train_features = splits.train_images.reshape(len(splits.train_images), -1) / 255.0
     test_features = splits.test_images.reshape(len(splits.test_images), -1) / 255.0
@@ -47,10 +49,16 @@ def run_bench_softmax(repeats: int = 3) -> dict[str, float]:
     figures["speedup"] = figures["sklearn_fit_seconds"] / figures["ours_fit_seconds"]
     print("| model | test accuracy | fit seconds |")
     print("|---|---:|---:|")
-    print(f"| nbcore SoftmaxRegression(preset='default'), median of {repeats} fits "
-          f"| {figures['ours_test_accuracy']:.4f} | {figures['ours_fit_seconds']:.2f} |")
-    print(f"| scikit-learn LogisticRegression() (lbfgs, defaults), 1 fit "
-          f"| {figures['sklearn_test_accuracy']:.4f} | {figures['sklearn_fit_seconds']:.2f} |")
-    print(f"\nscikit-learn's fit took {figures['speedup']:.1f}x as long as ours "
-          f"(ours: {', '.join(f'{seconds:.2f}' for seconds in our_seconds)} s).")
+    print(
+        f"| nbcore SoftmaxRegression(preset='default'), median of {repeats} fits "
+        f"| {figures['ours_test_accuracy']:.4f} | {figures['ours_fit_seconds']:.2f} |"
+    )
+    print(
+        f"| scikit-learn LogisticRegression() (lbfgs, defaults), 1 fit "
+        f"| {figures['sklearn_test_accuracy']:.4f} | {figures['sklearn_fit_seconds']:.2f} |"
+    )
+    print(
+        f"\nscikit-learn's fit took {figures['speedup']:.1f}x as long as ours "
+        f"(ours: {', '.join(f'{seconds:.2f}' for seconds in our_seconds)} s)."
+    )
     return figures

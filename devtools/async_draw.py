@@ -15,8 +15,20 @@ from devtools import harness
 DIGITS = {
     **{digit: strokes for digit, strokes in harness.DIGITS.items() if len(strokes) == 1},
     2: [[(85, 95), (110, 60), (150, 50), (190, 70), (195, 110), (160, 160), (85, 230), (205, 230)]],
-    6: [[(180, 50), (130, 80), (95, 140), (90, 190), (115, 230), (160, 232), (190, 200), (180, 160), (140, 145),
-         (100, 175)]],
+    6: [
+        [
+            (180, 50),
+            (130, 80),
+            (95, 140),
+            (90, 190),
+            (115, 230),
+            (160, 232),
+            (190, 200),
+            (180, 160),
+            (140, 145),
+            (100, 175),
+        ]
+    ],
     9: [[(190, 100), (160, 60), (110, 60), (90, 100), (110, 135), (160, 130), (190, 100), (180, 170), (165, 240)]],
 }
 STROKE_STEP_PX = 12.0  # a 60 Hz pointer on a quick stroke (720 px/s)
@@ -95,7 +107,9 @@ async def wait_for_run(page, timeout_ms: float) -> None:
         """() => { const app = document.querySelector('[data-testid="stApp"]');
                    return !!app && app.getAttribute('data-test-connection-state') === 'CONNECTED'
                        && app.getAttribute('data-test-script-state') === 'notRunning'; }""",
-        timeout=timeout_ms, polling=100)
+        timeout=timeout_ms,
+        polling=100,
+    )
 
 
 async def open_draw_page(page, url: str, timeout_ms: float):
@@ -107,8 +121,9 @@ async def open_draw_page(page, url: str, timeout_ms: float):
     return origin
 
 
-async def draw_and_time(page, digit: int, origin, timeout_ms: float,
-                        step_px: float = STROKE_STEP_PX) -> tuple[float, str | None]:
+async def draw_and_time(
+    page, digit: int, origin, timeout_ms: float, step_px: float = STROKE_STEP_PX
+) -> tuple[float, str | None]:
     """Draw ``digit`` (one stroke); (seconds from mouseup to the updated prediction, the digit shown)."""
     baseline = await page.evaluate(harness.DRAW_SIGNATURE_JS)
     await page.evaluate(PROBE_JS, ["stroke", baseline, None])

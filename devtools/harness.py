@@ -22,8 +22,8 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
 
 REPO = Path(__file__).resolve().parents[1]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -141,7 +141,7 @@ class StreamlitServer:
                 # other people edit this working tree while tests run: never rerun on their saves
                 "--server.fileWatcherType", "none", "--server.runOnSave", "false"]
 
-    def start(self) -> "StreamlitServer":
+    def start(self) -> StreamlitServer:
         env = {**os.environ, "NBCORE_DATA_DIR": str(self.data_dir), "PYTHONUNBUFFERED": "1", **self.extra_env}
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         log = open(self.log_path, "wb")
@@ -206,7 +206,7 @@ class StreamlitServer:
     def log_tail(self, lines: int = 40) -> str:
         return "\n".join(self.log_text().splitlines()[-lines:])
 
-    def __enter__(self) -> "StreamlitServer":
+    def __enter__(self) -> StreamlitServer:
         self.start()
         try:
             self.wait_ready()

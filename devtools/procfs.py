@@ -6,6 +6,7 @@ import os
 import threading
 import time
 
+
 def group_pids(pgid: int) -> list[int]:
     pids = []
     for entry in os.listdir("/proc"):

@@ -48,8 +48,12 @@ def render_nginx_conf(prefix: Path, listen: str, replica_ports: list[int], templ
     # nginx started by root runs its workers as another user; this keeps them as the one owning the prefix
     worker_user = f"user {getpass.getuser()};" if os.geteuid() == 0 else ""
     text = template.read_text()
-    for field, value in {"@PREFIX@": str(prefix), "@LISTEN@": listen, "@UPSTREAM_SERVERS@": servers,
-                         "@WORKER_USER@": worker_user}.items():
+    for field, value in {
+        "@PREFIX@": str(prefix),
+        "@LISTEN@": listen,
+        "@UPSTREAM_SERVERS@": servers,
+        "@WORKER_USER@": worker_user,
+    }.items():
         text = text.replace(field, value)
     return text
 
@@ -74,8 +78,13 @@ def visit_draw(url: str, timeout: float) -> None:
 
 def prepare_data(data_dir: Path) -> None:
     """``python -m nbcore prepare`` with NBCORE_DATA_DIR=data_dir; raises with its output if it fails."""
-    done = subprocess.run([sys.executable, "-m", "nbcore", "prepare"], cwd=REPO, capture_output=True, text=True,
-                          env={**os.environ, "NBCORE_DATA_DIR": str(data_dir)})
+    done = subprocess.run(
+        [sys.executable, "-m", "nbcore", "prepare"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "NBCORE_DATA_DIR": str(data_dir)},
+    )
     if done.returncode != 0:
         raise RuntimeError(f"python -m nbcore prepare failed ({done.returncode}):\n{done.stdout}{done.stderr}")
 
@@ -86,9 +95,17 @@ class ClassServer:
     ``server_prefix``: argv put before each replica's ``python -m streamlit ...`` (e.g. ``["taskset", "-c", "1"]``).
     """
 
-    def __init__(self, replicas: int, data_dir: Path, port: int | None = None, host: str = "127.0.0.1",
-                 log_dir: Path | None = None, extra_env: dict[str, str] | None = None, prepare: bool = True,
-                 server_prefix: list[str] | None = None) -> None:
+    def __init__(
+        self,
+        replicas: int,
+        data_dir: Path,
+        port: int | None = None,
+        host: str = "127.0.0.1",
+        log_dir: Path | None = None,
+        extra_env: dict[str, str] | None = None,
+        prepare: bool = True,
+        server_prefix: list[str] | None = None,
+    ) -> None:
         if replicas < 1:
             raise ValueError("at least one replica")
         self.replicas = replicas
@@ -99,15 +116,19 @@ class ClassServer:
         self.log_dir = Path(log_dir) if log_dir else self.prefix
         self.prepare = prepare
         env = {"STREAMLIT_SERVER_COOKIE_SECRET": secrets.token_hex(32), **(extra_env or {})}
-        self.servers = [PrefixedServer(self.data_dir, self.log_dir / f"replica-{index}.log", extra_env=env,
-                                       prefix=server_prefix or []) for index in range(replicas)]
+        self.servers = [
+            PrefixedServer(
+                self.data_dir, self.log_dir / f"replica-{index}.log", extra_env=env, prefix=server_prefix or []
+            )
+            for index in range(replicas)
+        ]
         self.nginx: subprocess.Popen | None = None
 
     @property
     def url(self) -> str:
         return f"http://{'127.0.0.1' if self.host in ('0.0.0.0', '') else self.host}:{self.port}"
 
-    def start(self, timeout: float = 120.0) -> "ClassServer":
+    def start(self, timeout: float = 120.0) -> ClassServer:
         nginx = nginx_binary()
         if nginx is None:
             raise FileNotFoundError("nginx is not installed (apt-get install -y nginx)")
@@ -127,10 +148,23 @@ class ClassServer:
         conf.write_text(render_nginx_conf(self.prefix, f"{self.host}:{self.port}", [s.port for s in self.servers]))
         log = open(self.prefix / "nginx-output.log", "wb")
         try:
-            self.nginx = subprocess.Popen([nginx, "-p", str(self.prefix), "-c", str(conf), "-e",
-                                           str(self.prefix / "error.log"), "-g", "daemon off;"],
-                                          stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                          start_new_session=True)
+            self.nginx = subprocess.Popen(
+                [
+                    nginx,
+                    "-p",
+                    str(self.prefix),
+                    "-c",
+                    str(conf),
+                    "-e",
+                    str(self.prefix / "error.log"),
+                    "-g",
+                    "daemon off;",
+                ],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+            )
         finally:
             log.close()
         deadline = time.monotonic() + 20
@@ -168,7 +202,7 @@ class ClassServer:
             server.stop()
         shutil.rmtree(self.prefix, ignore_errors=True)  # with the replicas' logs unless log_dir was given
 
-    def __enter__(self) -> "ClassServer":
+    def __enter__(self) -> ClassServer:
         try:
             return self.start()
         except BaseException:

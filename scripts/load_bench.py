@@ -54,7 +54,12 @@ sys.path.insert(0, str(REPO))
 
 from devtools import harness  # noqa: E402
 from devtools.async_draw import (  # noqa: E402
-    PAGE_STATE_JS, STROKE_STEP_PX, clear, draw_and_time, move_alpha_and_time, open_draw_page,
+    PAGE_STATE_JS,
+    STROKE_STEP_PX,
+    clear,
+    draw_and_time,
+    move_alpha_and_time,
+    open_draw_page,
 )
 from devtools.procfs import RssSampler, group_cpu_seconds, group_pids, group_rss_mb, set_nice  # noqa: E402
 

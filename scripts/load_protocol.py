@@ -278,7 +278,7 @@ class Served:
         else:
             self.inner = PrefixedServer(data_dir, log_dir / "server.log", prefix=server_prefix)
 
-    def __enter__(self) -> "Served":
+    def __enter__(self) -> Served:
         self.inner.__enter__()
         return self
 

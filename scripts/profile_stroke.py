@@ -36,8 +36,8 @@ sys.path.insert(0, str(REPO))
 
 import psutil  # noqa: E402
 
-from devtools.streamlit_client import StreamlitClient  # noqa: E402
 from devtools import harness  # noqa: E402
+from devtools.streamlit_client import StreamlitClient  # noqa: E402
 
 DRAWINGS = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
 FRAME = re.compile(r"^(?P<function>.*) \((?P<file>.*?)(?::(?P<line>\d+))?\)$")

@@ -11,8 +11,8 @@ import textwrap
 
 import pytest
 
-from devtools.streamlit_client import StreamlitClient, UploadError
 from devtools import harness
+from devtools.streamlit_client import StreamlitClient, UploadError
 
 APP = '''
 import streamlit as st

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO, require
 from devtools import harness
+from tests.conftest import REPO, require
 
 ARTIFACTS = REPO / "test-artifacts"
 

@@ -25,10 +25,10 @@ import zlib
 
 import pytest
 
+from devtools import harness
 from devtools.streamlit_client import StreamlitClient
 from nbcore.preprocess import MAX_CANVAS_URL_CHARS, PNG_DATA_URL
 from tests.conftest import REPO
-from devtools import harness
 
 # Home, Draw, Compare, Gaussian NB, Spam filter (#18's test), plus the issue's reproduction: three
 # sessions drawing while two open Home (whose table imported pandas for the first time)

@@ -25,8 +25,8 @@ from urllib.parse import urlparse
 
 import pytest
 
-from lab.shell import PAGES
 from devtools import harness
+from lab.shell import PAGES
 from tests.e2e.conftest import ARTIFACTS
 
 PATHS = [Path(path).stem for pages in PAGES.values() for path, _, _ in pages]  # URL paths, "home" is "/"
