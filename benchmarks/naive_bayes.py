@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from nbcore.evaluate import mnist_splits
+from nbcore import evaluate
 from nbcore.features import PackedBinary, binarize
 from nbcore.naive_bayes import BernoulliNB
 
@@ -36,7 +36,7 @@ def run_bench(repeats: int = 7, threshold: int = 128) -> dict[str, float]:
         from sklearn.naive_bayes import BernoulliNB as SklearnBernoulliNB
     except ImportError as error:
         raise SystemExit("The benchmark compares with scikit-learn: pip install -r requirements-dev.txt") from error
-    splits = mnist_splits()
+    splits = evaluate.mnist_splits()
     train = binarize(splits.train_images, threshold)
     test = binarize(splits.test_images, threshold)
     labels = splits.train_labels
@@ -70,12 +70,16 @@ def run_bench(repeats: int = 7, threshold: int = 128) -> dict[str, float]:
         lambda: theirs.set_params(alpha=next(alphas)).fit(train_float, labels).predict(test_float), max(1, repeats // 3)
     )
     rows = [
-        ("fit, 60,000 images (uint8 input)", figures["fit_nbcore"], figures["fit_sklearn"]),
-        ("fit, 60,000 images (float64 input)", figures["fit_nbcore"], figures["fit_sklearn_float"]),
-        ("predict, 10,000 images (uint8 input)", figures["predict_nbcore"], figures["predict_sklearn"]),
-        ("predict, 10,000 images (float64 input)", figures["predict_nbcore"], figures["predict_sklearn_float"]),
-        ("change alpha + re-score 10,000 (uint8 input)", figures["rescore_nbcore"], figures["rescore_sklearn"]),
-        ("change alpha + re-score 10,000 (float64 input)", figures["rescore_nbcore"], figures["rescore_sklearn_float"]),
+        (f"fit, {len(train):,} images (uint8 input)", figures["fit_nbcore"], figures["fit_sklearn"]),
+        (f"fit, {len(train):,} images (float64 input)", figures["fit_nbcore"], figures["fit_sklearn_float"]),
+        (f"predict, {len(test):,} images (uint8 input)", figures["predict_nbcore"], figures["predict_sklearn"]),
+        (f"predict, {len(test):,} images (float64 input)", figures["predict_nbcore"], figures["predict_sklearn_float"]),
+        (f"change alpha + re-score {len(test):,} (uint8 input)", figures["rescore_nbcore"], figures["rescore_sklearn"]),
+        (
+            f"change alpha + re-score {len(test):,} (float64 input)",
+            figures["rescore_nbcore"],
+            figures["rescore_sklearn_float"],
+        ),
     ]
     print(f"BernoulliNB on MNIST binarized at {threshold}; median of {repeats} runs, milliseconds\n")
     print("| step | nbcore | scikit-learn | speed-up |")

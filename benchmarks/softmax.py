@@ -12,7 +12,7 @@ from __future__ import annotations
 import statistics
 import time
 
-from nbcore.evaluate import mnist_splits
+from nbcore import evaluate
 from nbcore.softmax import SoftmaxRegression
 
 
@@ -27,7 +27,7 @@ def run_bench_softmax(repeats: int = 3) -> dict[str, float]:
         raise SystemExit(
             "The softmax benchmark compares with scikit-learn: pip install -r requirements-dev.txt"
         ) from error
-    splits = mnist_splits()
+    splits = evaluate.mnist_splits()
     train_features = splits.train_images.reshape(len(splits.train_images), -1) / 255.0
     test_features = splits.test_images.reshape(len(splits.test_images), -1) / 255.0
 

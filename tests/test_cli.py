@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import numpy as np
 import pytest
@@ -56,6 +57,18 @@ def test_bad_benchmark_flags_are_usage_errors(argv, capsys):
     assert stopped.value.code == 2
     err = capsys.readouterr().err
     assert "error:" in err and "Traceback" not in err
+
+
+def test_naive_bayes_benchmark_prints_both_inputs(small_mnist, capsys):
+    """Every step against scikit-learn given uint8 and given float64 (#17), and the two libraries agree."""
+    assert benchmarks_cli.main(["naive-bayes", "--repeats", "1"]) == 0
+    out = capsys.readouterr().out
+    for step in ("fit, 3,000 images", "predict, 500 images", "change alpha + re-score 500"):
+        for given in ("uint8", "float64"):
+            assert re.search(rf"^\| {re.escape(step)} \({given} input\) \| [0-9.]+ \| [0-9.]+ \| [0-9.]+x \|$", out,
+                             re.MULTILINE), (step, given, out)
+    agreement = float(re.search(r"scikit-learn\| on the test set: (\S+)", out).group(1))
+    assert agreement < 1e-9
 
 
 @pytest.mark.parametrize("flags", [
