@@ -40,7 +40,6 @@ import asyncio
 import json
 import os
 import random
-import shutil
 import statistics
 import sys
 import time
@@ -297,10 +296,7 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds before a wait counts as an error")
     parser.add_argument("--load-timeout", type=float, default=180.0,
                         help="seconds a session may take to open /draw while the others are loading too")
-    source = parser.add_mutually_exclusive_group()
-    source.add_argument("--mnist-source", type=Path, help="folder with the four MNIST *-ubyte.gz files "
-                        "(copied to a scratch data directory; default $NBCORE_DATA_DIR, else ../shared/mnist)")
-    source.add_argument("--data-dir", type=Path, help="use this NBCORE_DATA_DIR as it is")
+    harness.add_data_arguments(parser)
     parser.add_argument("--client-nice", type=int, default=10,
                         help="run the browser (and this script) at this niceness and the server at 0, so that "
                              "the server's numbers are not set by the browser's CPU use (0: leave priorities)")
@@ -308,12 +304,9 @@ def main() -> int:
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args()
 
-    if not (harness.playwright_available() and harness.chromium_available()):
-        print(f"needs the playwright package and Chromium at {harness.CHROMIUM}", file=sys.stderr)
-        return 2
+    harness.exit_unless_browser()
     args.log_dir.mkdir(parents=True, exist_ok=True)
-    data_dir, scratch = harness.data_dir_for_script(args.data_dir, args.mnist_source, "nb-load-")
-    try:
+    with harness.script_data_dir(args.data_dir, args.mnist_source, "nb-load-") as (data_dir, _):
         # train the softmax regression once, into the data dir's disk cache, so that every server
         # below starts the same way (a server that has to train first peaks higher: see the README)
         import nbcore
@@ -326,9 +319,6 @@ def main() -> int:
         if args.client_nice:
             os.nice(args.client_nice)  # inherited by the Playwright driver and Chromium
         results = asyncio.run(main_async(args, data_dir))
-    finally:
-        if scratch:
-            shutil.rmtree(scratch, ignore_errors=True)
     print_table(results)
     for r in results:
         for line in r["error_samples"]:

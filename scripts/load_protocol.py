@@ -43,7 +43,6 @@ import argparse  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
 import random  # noqa: E402
-import shutil  # noqa: E402
 import signal  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
@@ -445,7 +444,7 @@ def main() -> int:
     parser.add_argument("--churn", type=int, default=0, help="open and close this many sessions instead")
     parser.add_argument("--churn-parallel", type=int, default=4)
     parser.add_argument("--ttl-wait", type=float, default=125.0, help="seconds to wait after the churn")
-    parser.add_argument("--data-dir", type=Path)
+    harness.add_data_arguments(parser, mnist_source=False)
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # run the finally blocks: stop the servers
@@ -455,30 +454,28 @@ def main() -> int:
     server_prefix = ["taskset", "-c", args.server_cpus] if args.server_cpus else []
     if args.nice is not None:  # the servers started below inherit it
         os.setpriority(os.PRIO_PROCESS, 0, args.nice)
-    data_dir, scratch = harness.data_dir_for_script(args.data_dir, None, "load-protocol-")
-    log_dir = Path(subprocess.check_output(["mktemp", "-d", "/tmp/load-protocol-logs-XXXX"], text=True).strip())
-    results: list[dict] = []
-    try:
-        if args.churn:
-            with Served(args.replicas, data_dir, log_dir, server_prefix) as served:
-                result = churn(served, args.churn, args.churn_parallel, args.ttl_wait)
-            print(json.dumps(result, indent=1))
-            results.append(result)
-            return 0 if not result["failures"] and result["after_ttl_mb"] - result["before_mb"] <= 50 else 1
-        for students in args.students:
-            print(f"--- {students} students ({args.replicas or 'one plain'} "
-                  f"{'replicas behind nginx' if args.replicas else 'server'}) ...", flush=True)
-            with Served(args.replicas, data_dir, log_dir, server_prefix) as served:
-                results.append(run_phase(students, served, args))
-            print_table(results)
-        return 0 if targets_met(results) else 1
-    finally:
-        if args.json:
-            args.json.write_text(json.dumps({"args": {k: str(v) for k, v in vars(args).items()},
-                                             "results": results}, indent=1))
-        if scratch:
-            shutil.rmtree(scratch, ignore_errors=True)
-        print(f"server logs: {log_dir}")
+    with harness.script_data_dir(args.data_dir, None, "load-protocol-") as (data_dir, _):
+        log_dir = Path(subprocess.check_output(["mktemp", "-d", "/tmp/load-protocol-logs-XXXX"], text=True).strip())
+        results: list[dict] = []
+        try:
+            if args.churn:
+                with Served(args.replicas, data_dir, log_dir, server_prefix) as served:
+                    result = churn(served, args.churn, args.churn_parallel, args.ttl_wait)
+                print(json.dumps(result, indent=1))
+                results.append(result)
+                return 0 if not result["failures"] and result["after_ttl_mb"] - result["before_mb"] <= 50 else 1
+            for students in args.students:
+                print(f"--- {students} students ({args.replicas or 'one plain'} "
+                      f"{'replicas behind nginx' if args.replicas else 'server'}) ...", flush=True)
+                with Served(args.replicas, data_dir, log_dir, server_prefix) as served:
+                    results.append(run_phase(students, served, args))
+                print_table(results)
+            return 0 if targets_met(results) else 1
+        finally:
+            if args.json:
+                args.json.write_text(json.dumps({"args": {k: str(v) for k, v in vars(args).items()},
+                                                 "results": results}, indent=1))
+            print(f"server logs: {log_dir}")
 
 
 if __name__ == "__main__":

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import sys
 import time
 from pathlib import Path
@@ -93,16 +92,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--digits", type=int, nargs="+", default=sorted(async_draw.DIGITS))
-    parser.add_argument("--data-dir", type=Path, help="NBCORE_DATA_DIR to use (default: a scratch copy of MNIST)")
+    harness.add_data_arguments(parser, mnist_source=False)
     args = parser.parse_args()
-    data_dir, scratch = harness.data_dir_for_script(args.data_dir, None, "record-drawings-")
-    try:
+    with harness.script_data_dir(args.data_dir, None, "record-drawings-") as (data_dir, scratch):
         log = (scratch or Path("/tmp")) / "record-drawings-server.log"
         with harness.StreamlitServer(data_dir, log) as server:
             drawings = record(server.url, args.digits)
-    finally:
-        if scratch:
-            shutil.rmtree(scratch, ignore_errors=True)
     args.out.write_text(json.dumps({
         "recorded": time.strftime("%Y-%m-%d"),
         "how": "scripts/record_drawings.py: Chromium strokes on /draw, the canvas widget's json_value as sent",

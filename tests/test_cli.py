@@ -39,8 +39,13 @@ def strict_json(text: str) -> dict:
     ["bench"], ["no-such-command"], [],
 ])
 def test_bad_flags_are_usage_errors(argv, capsys):
+    assert_usage_error(cli.main, argv, capsys)
+
+
+def assert_usage_error(main, argv: list[str], capsys) -> None:
+    """``main(argv)`` stops with exit code 2 and an "error:" line on stderr, no traceback."""
     with pytest.raises(SystemExit) as stopped:
-        cli.main(argv)
+        main(argv)
     assert stopped.value.code == 2
     err = capsys.readouterr().err
     assert "error:" in err and "Traceback" not in err
@@ -52,11 +57,7 @@ def test_bad_flags_are_usage_errors(argv, capsys):
 ])
 def test_bad_benchmark_flags_are_usage_errors(argv, capsys):
     """``python -m benchmarks`` (moved out of nbcore, #17) validates its flags as nbcore's CLI does."""
-    with pytest.raises(SystemExit) as stopped:
-        benchmarks_cli.main(argv)
-    assert stopped.value.code == 2
-    err = capsys.readouterr().err
-    assert "error:" in err and "Traceback" not in err
+    assert_usage_error(benchmarks_cli.main, argv, capsys)
 
 
 def test_naive_bayes_benchmark_prints_both_inputs(small_mnist, capsys):

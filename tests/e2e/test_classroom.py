@@ -46,12 +46,9 @@ CANVAS_STATE_JS = """c => {
 def classroom_server(e2e_tools, app_data_dir, tmp_path_factory):
     """A fresh ``streamlit run app.py`` that no one has visited yet."""
     log_path = tmp_path_factory.mktemp("classroom") / "streamlit-server.log"
-    server = harness.StreamlitServer(app_data_dir, log_path, extra_env={"NBCORE_LOG_RERUN_MS": "1"}).start()
-    try:
-        server.wait_ready(timeout=90)
+    with harness.StreamlitServer(app_data_dir, log_path, extra_env={"NBCORE_LOG_RERUN_MS": "1"},
+                                 ready_timeout=90) as server:
         yield server
-    finally:
-        server.stop()
 
 
 def run_in_worker(coroutine_function, *args):

@@ -44,13 +44,7 @@ def drawing(index: int = 0) -> dict:
 
 
 def start_server(data_dir, folder, name: str) -> harness.StreamlitServer:
-    server = harness.StreamlitServer(data_dir, folder / f"{name}.log").start()
-    try:
-        server.wait_ready(timeout=120)
-    except BaseException:
-        server.stop()
-        raise
-    return server
+    return harness.StreamlitServer(data_dir, folder / f"{name}.log", ready_timeout=120).serve()
 
 
 def first_runs_at_once(url: str) -> dict[str, list[str]]:

@@ -106,12 +106,9 @@ def test_every_page_holds_its_layout_on_this_screen(browser, warm_app, screen, p
 @pytest.fixture(scope="module")
 def fresh_server(e2e_tools, app_data_dir, tmp_path_factory):
     """A ``streamlit run app.py`` that nobody has visited yet."""
-    server = harness.StreamlitServer(app_data_dir, tmp_path_factory.mktemp("fresh") / "server.log").start()
-    try:
-        server.wait_ready(timeout=90)
+    log_path = tmp_path_factory.mktemp("fresh") / "server.log"
+    with harness.StreamlitServer(app_data_dir, log_path, ready_timeout=90) as server:
         yield server
-    finally:
-        server.stop()
 
 
 def whole_app_problems(page) -> list[str]:
