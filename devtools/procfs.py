@@ -7,18 +7,23 @@ import threading
 import time
 
 
+def stat_fields(path: str) -> list[str] | None:
+    """The fields of a /proc/<pid>/stat (or task stat) file after "pid (comm)": state ppid pgrp ...; None if gone."""
+    try:
+        with open(path) as handle:
+            return handle.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+
+
 def group_pids(pgid: int) -> list[int]:
+    """The processes of process group ``pgid`` now."""
     pids = []
     for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as handle:
-                fields = handle.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[2]) == pgid:  # after "pid (comm)": state ppid pgrp ...
-            pids.append(int(entry))
+        if entry.isdigit():
+            fields = stat_fields(f"/proc/{entry}/stat")
+            if fields and int(fields[2]) == pgid:
+                pids.append(int(entry))
     return pids
 
 
@@ -38,24 +43,13 @@ def group_rss_mb(pgid: int) -> float:
 
 
 def group_cpu_seconds(pgid: int) -> float:
-    ticks = os.sysconf("SC_CLK_TCK")
+    """utime + stime of every process in the group so far, seconds."""
     total = 0
     for pid in group_pids(pgid):
-        try:
-            with open(f"/proc/{pid}/stat") as handle:
-                fields = handle.read().rsplit(")", 1)[1].split()
+        fields = stat_fields(f"/proc/{pid}/stat")
+        if fields:
             total += int(fields[11]) + int(fields[12])  # utime, stime
-        except OSError:
-            pass
-    return total / ticks
-
-
-def stat_fields(path: str) -> list[str] | None:
-    try:
-        with open(path) as handle:
-            return handle.read().rsplit(")", 1)[1].split()
-    except (OSError, IndexError):
-        return None
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def set_nice(pids, nice: int) -> None:
