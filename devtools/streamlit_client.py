@@ -54,8 +54,9 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any
 
 import websocket  # websocket-client
 from streamlit.proto.BackMsg_pb2 import BackMsg
@@ -227,7 +228,7 @@ class StreamlitClient:
             finally:
                 self.ws = None
 
-    def __enter__(self) -> "StreamlitClient":
+    def __enter__(self) -> StreamlitClient:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -1,4 +1,7 @@
-"""Command line: ``python -m nbcore evaluate ...``, ``evaluate-handwriting``, ``prepare``, ``bench``, ``bench-softmax``."""
+"""Command line: ``python -m nbcore evaluate ...``, ``evaluate-handwriting``, ``prepare``.
+
+The benchmarks against scikit-learn are development tools: ``python -m benchmarks``.
+"""
 
 from __future__ import annotations
 
@@ -14,7 +17,6 @@ from .models.softmax import PRESETS
 
 MAX_PSEUDO_COUNT = 1e6  # far above any useful smoothing, far below where n + alpha + beta loses precision
 MAX_SEED = 2**32 - 1  # numpy's legacy seed range
-MAX_REPEATS = 1000
 
 
 def _number_in(low: float, high: float, integer: bool = False):
@@ -93,12 +95,6 @@ def main(argv: list[str] | None = None) -> int:
         "evaluate-handwriting", help="scikit-learn's load_digits() as PNG uploads, through the Draw page's path, "
                                      "both polarities; models trained on MNIST (needs scikit-learn)")
     handwriting.add_argument("--limit", type=int, default=None, help="only the first N digits (default: all 1,797)")
-    bench = commands.add_parser("bench", help="time nbcore against scikit-learn on the same input")
-    bench.add_argument("--repeats", type=_number_in(1, MAX_REPEATS, integer=True), default=7, help="1..1000")
-    bench_softmax = commands.add_parser(
-        "bench-softmax", help="our default softmax regression against scikit-learn's LogisticRegression()")
-    bench_softmax.add_argument("--repeats", type=_number_in(1, MAX_REPEATS, integer=True), default=3,
-                               help="fits of ours, 1..1000; the median time is reported")
     args = parser.parse_args(argv)
     try:
         if args.command == "prepare":
@@ -112,16 +108,6 @@ def main(argv: list[str] | None = None) -> int:
 
             print(format_rows(evaluate_handwriting(mnist.mnist_splits(), mnist.deskewed_splits(), limit=args.limit,
                                                    progress=_stderr_progress_bar)))
-            return 0
-        if args.command == "bench":
-            from .bench import run_bench
-
-            run_bench(repeats=args.repeats)
-            return 0
-        if args.command == "bench-softmax":
-            from .bench_softmax import run_bench_softmax
-
-            run_bench_softmax(repeats=args.repeats)
             return 0
         result = _run_evaluate(args)
     except (MnistDataError, ValueError, OSError) as error:  # OSError: nbcore.files.FileProblem sentences

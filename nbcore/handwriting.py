@@ -30,7 +30,10 @@ BAYES_SETTINGS = (("naive Bayes, textbook", 128, "empirical"), ("naive Bayes, co
 
 def load_handwriting(limit: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """scikit-learn's digits as uint8 (n, 8, 8) light ink on dark (0..255) and labels (n,); the first ``limit``."""
-    from sklearn.datasets import load_digits  # development dependency, imported only here
+    try:
+        from sklearn.datasets import load_digits  # a development dependency: the app itself never needs it
+    except ImportError:
+        raise ValueError("the handwriting benchmark needs scikit-learn: pip install -r requirements-dev.txt") from None
 
     digits = load_digits()
     images = np.round(digits.images * (255.0 / 16.0)).astype(np.uint8)

@@ -14,24 +14,23 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import sys
 import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "scripts"))
 
-from load_bench import STROKE_STEP_PX, _stat_fields, descendants, group_cpu_seconds  # noqa: E402
-from tests.e2e import harness  # noqa: E402
+from devtools import harness  # noqa: E402
+from devtools.async_draw import STROKE_STEP_PX  # noqa: E402
+from devtools.procfs import descendants, group_cpu_seconds, stat_fields  # noqa: E402
 
 
 def cpu_seconds_by_program(pids: list[int]) -> dict[str, float]:
     """utime + stime of each process, summed by program name ("chromium", "node", ...)."""
     totals: dict[str, float] = {}
     for pid in pids:
-        fields = _stat_fields(f"/proc/{pid}/stat")
+        fields = stat_fields(f"/proc/{pid}/stat")
         try:
             with open(f"/proc/{pid}/comm") as handle:
                 name = handle.read().strip()
@@ -46,19 +45,14 @@ def cpu_seconds_by_program(pids: list[int]) -> dict[str, float]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    source = parser.add_mutually_exclusive_group()
-    source.add_argument("--mnist-source", type=Path, help="folder with the four MNIST *-ubyte.gz files")
-    source.add_argument("--data-dir", type=Path, help="use this NBCORE_DATA_DIR as it is")
+    harness.add_data_arguments(parser)
     parser.add_argument("--cycles", type=int, default=8)
     parser.add_argument("--step-px", type=float, default=STROKE_STEP_PX)
     args = parser.parse_args()
-    if not (harness.playwright_available() and harness.chromium_available()):
-        print(f"needs the playwright package and Chromium at {harness.CHROMIUM}", file=sys.stderr)
-        return 2
-    data_dir, scratch = harness.data_dir_for_script(args.data_dir, args.mnist_source, "nb-cost-")
-    from playwright.sync_api import sync_playwright
+    harness.exit_unless_browser()
+    with harness.script_data_dir(args.data_dir, args.mnist_source, "nb-cost-") as (data_dir, _):
+        from playwright.sync_api import sync_playwright
 
-    try:
         with sync_playwright() as playwright, harness.StreamlitServer(
                 data_dir, REPO / "test-artifacts" / "action-cost.log") as server:
             browser = harness.launch_chromium(playwright)
@@ -89,9 +83,6 @@ def main() -> int:
                 cycle(7 if index % 2 else 1)
             after, wall = snapshot(), time.perf_counter() - started
             browser.close()
-    finally:
-        if scratch:
-            shutil.rmtree(scratch, ignore_errors=True)
     print(f"CPU per action cycle (Clear + one stroke every {args.step_px:g} px), mean of {args.cycles}:")
     for name in before:
         print(f"  {name:<32} {(after[name] - before[name]) / args.cycles * 1000:6.0f} ms")

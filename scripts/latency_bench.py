@@ -36,7 +36,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from tests.e2e import harness  # noqa: E402
+from devtools import harness  # noqa: E402
 
 STROKE_PLAN = (1, 7, 4, 0, 3)
 RERUN_LINE = re.compile(r"^NBCORE_RERUN page=draw ms=([0-9.]+)", re.MULTILINE)
@@ -195,31 +195,17 @@ def measure_cold_start(browser, data_dir: Path, log_path: Path) -> dict[str, flo
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    source = parser.add_mutually_exclusive_group()
-    source.add_argument("--mnist-source", type=Path,
-                        help="folder with the four MNIST *-ubyte.gz files, copied to a fresh scratch data "
-                             "directory (default: $NBCORE_DATA_DIR, else ../shared/mnist)")
-    source.add_argument("--data-dir", type=Path,
-                        help="use this NBCORE_DATA_DIR as it is (then the first cold start may already find "
-                             "extracted files)")
+    harness.add_data_arguments(parser, data_dir_note=" (then the first cold start may already find extracted files)")
     parser.add_argument("--strokes", type=int, default=20)
     parser.add_argument("--log-dir", type=Path, default=REPO / "test-artifacts" / "latency-bench")
     args = parser.parse_args()
 
-    if not (harness.playwright_available() and harness.chromium_available()):
-        print(f"needs the playwright package and Chromium at {harness.CHROMIUM}", file=sys.stderr)
-        return 2
-    try:
-        data_dir, scratch = harness.data_dir_for_script(args.data_dir, args.mnist_source, "nb-latency-")
-    except FileNotFoundError as error:
-        print(error, file=sys.stderr)
-        return 2
+    harness.exit_unless_browser()
     args.log_dir.mkdir(parents=True, exist_ok=True)
+    with harness.script_data_dir(args.data_dir, args.mnist_source, "nb-latency-") as (data_dir, _):
+        from playwright.sync_api import sync_playwright
 
-    from playwright.sync_api import sync_playwright
-
-    load_before = os.getloadavg()[0]
-    try:
+        load_before = os.getloadavg()[0]
         with sync_playwright() as playwright:
             browser = harness.launch_chromium(playwright)
             print(f"data dir: {data_dir}; server logs in {args.log_dir}", flush=True)
@@ -239,9 +225,6 @@ def main() -> int:
                 warm.close()
                 strokes = measure_strokes(browser, server, args.strokes)
             browser.close()
-    finally:
-        if scratch:
-            shutil.rmtree(scratch, ignore_errors=True)
 
     update, done = strokes["update"], strokes["done"]
 

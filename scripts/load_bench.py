@@ -40,11 +40,8 @@ import asyncio
 import json
 import os
 import random
-import re
-import shutil
 import statistics
 import sys
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,185 +51,21 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from tests.e2e import harness  # noqa: E402
+from devtools import harness  # noqa: E402
+from devtools.async_draw import (  # noqa: E402
+    PAGE_STATE_JS,
+    STROKE_STEP_PX,
+    clear,
+    draw_and_time,
+    move_alpha_and_time,
+    open_draw_page,
+)
+from devtools.procfs import RssSampler, group_cpu_seconds, group_pids, group_rss_mb, set_nice  # noqa: E402
 
-# Plainly drawn digits, one stroke each (canvas coordinates 0..280): the harness's, and three more.
-DIGITS = {
-    **{digit: strokes for digit, strokes in harness.DIGITS.items() if len(strokes) == 1},
-    2: [[(85, 95), (110, 60), (150, 50), (190, 70), (195, 110), (160, 160), (85, 230), (205, 230)]],
-    6: [[(180, 50), (130, 80), (95, 140), (90, 190), (115, 230), (160, 232), (190, 200), (180, 160), (140, 145),
-         (100, 175)]],
-    9: [[(190, 100), (160, 60), (110, 60), (90, 100), (110, 135), (160, 130), (190, 100), (180, 170), (165, 240)]],
-}
 # the ones whose stroke starts in the canvas's left half, which is on screen even at a narrow viewport
 DIGIT_CYCLE = (1, 7, 0, 3, 2)
 VIEWPORT = {"width": 1000, "height": 700}
-RERUN_LINE = re.compile(r"^NBCORE_RERUN page=(\S+) ms=([0-9.]+) outcome=(\S+)", re.MULTILINE)
 TARGETS = {"p95_at_30_s": 1.5, "rss_gb": 2.0}
-SIDEBAR_SLIDERS = '[data-testid="stSidebar"] [data-testid="stSlider"] input[type="range"]'
-SIDEBAR_FORMULA = "p(x"  # the sidebar caption "p(xᵢ=1 | y) = (nᵢᵧ + α) / (nᵧ + α + β)"
-ALPHA_STOPS = ("0", "0.001", "0.003", "0.01", "0.03", "0.1", "0.3", "0.5", "1", "2", "3", "5", "10", "30", "100")
-
-# Arms a timer in the page: start at the next pointerup (mouse button released) or keydown, done at the first animation frame
-# after the condition holds. kind "stroke": the prediction area (harness.DRAW_SIGNATURE_JS) differs from
-# ``baseline`` and shows a prediction. kind "run": the script is not running and the sidebar's formula
-# caption contains ``want``.
-STROKE_STEP_PX = 12.0  # a 60 Hz pointer on a quick stroke (720 px/s)
-PROBE_JS = """([kind, baseline, want]) => {
-    window.__lb = {kind, baseline, want, start: null, done: null, pending: false, text: null};
-    if (window.__lbInstalled) { window.__lbCheck(); return; }
-    window.__lbInstalled = true;
-    const arm = () => { const b = window.__lb; if (b && b.start === null) b.start = performance.now(); };
-    window.addEventListener('pointerup', arm, true);
-    window.addEventListener('keydown', arm, true);
-    const signature = (SIGNATURE);
-    window.__lbCheck = () => {
-        const b = window.__lb;
-        if (!b || b.start === null || b.done !== null || b.pending) return;
-        let ok = false, text = null;
-        if (b.kind === 'stroke') {
-            text = signature();
-            ok = text !== b.baseline && text.includes('Naive Bayes prediction');
-        } else {
-            const app = document.querySelector('[data-testid="stApp"]');
-            const side = document.querySelector('[data-testid="stSidebar"]');
-            text = side ? side.innerText : '';
-            ok = !!app && app.getAttribute('data-test-script-state') === 'notRunning'
-                && text.replace(/\\s+/g, ' ').includes(b.want);
-        }
-        if (ok) {
-            b.pending = true;
-            requestAnimationFrame(() => { b.done = performance.now(); b.text = text; });
-        }
-    };
-    new MutationObserver(() => window.__lbCheck()).observe(document.body,
-        {subtree: true, childList: true, characterData: true, attributes: true,
-         attributeFilter: ['data-test-script-state']});
-}""".replace("(SIGNATURE)", f"({harness.DRAW_SIGNATURE_JS})")
-
-PAGE_STATE_JS = """() => {
-    const app = document.querySelector('[data-testid="stApp"]');
-    return {connection: app ? app.getAttribute('data-test-connection-state') : null,
-            script: app ? app.getAttribute('data-test-script-state') : null};
-}"""
-
-
-# -- the server's process group: memory and CPU from /proc ----------------------------------------
-def group_pids(pgid: int) -> list[int]:
-    pids = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as handle:
-                fields = handle.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[2]) == pgid:  # after "pid (comm)": state ppid pgrp ...
-            pids.append(int(entry))
-    return pids
-
-
-def group_rss_mb(pgid: int) -> float:
-    """VmRSS of every process in the group (the server and any children), MB."""
-    total_kb = 0
-    for pid in group_pids(pgid):
-        try:
-            with open(f"/proc/{pid}/status") as handle:
-                for line in handle:
-                    if line.startswith("VmRSS:"):
-                        total_kb += int(line.split()[1])
-                        break
-        except OSError:
-            pass
-    return total_kb / 1024
-
-
-def group_cpu_seconds(pgid: int) -> float:
-    ticks = os.sysconf("SC_CLK_TCK")
-    total = 0
-    for pid in group_pids(pgid):
-        try:
-            with open(f"/proc/{pid}/stat") as handle:
-                fields = handle.read().rsplit(")", 1)[1].split()
-            total += int(fields[11]) + int(fields[12])  # utime, stime
-        except OSError:
-            pass
-    return total / ticks
-
-
-def _stat_fields(path: str) -> list[str] | None:
-    try:
-        with open(path) as handle:
-            return handle.read().rsplit(")", 1)[1].split()
-    except (OSError, IndexError):
-        return None
-
-
-def set_nice(pids, nice: int) -> None:
-    """Set every thread of these processes to ``nice`` (only processes this script started)."""
-    for pid in pids:
-        try:
-            tasks = os.listdir(f"/proc/{pid}/task")
-        except OSError:
-            continue
-        for tid in tasks:
-            fields = _stat_fields(f"/proc/{pid}/task/{tid}/stat")
-            if fields and int(fields[16]) != nice:  # field 19 of stat: nice
-                try:
-                    os.setpriority(os.PRIO_PROCESS, int(tid), nice)
-                except OSError:
-                    pass
-
-
-def descendants(root: int, exclude_group: int) -> list[int]:
-    """This script's child processes and theirs (the Playwright driver, Chromium), not the server's group."""
-    children: dict[int, list[int]] = {}
-    groups: dict[int, int] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            fields = _stat_fields(f"/proc/{entry}/stat")
-            if fields:
-                children.setdefault(int(fields[1]), []).append(int(entry))
-                groups[int(entry)] = int(fields[2])
-    found, todo = [], list(children.get(root, []))
-    while todo:
-        pid = todo.pop()
-        if groups.get(pid) != exclude_group:
-            found.append(pid)
-            todo.extend(children.get(pid, []))
-    return found
-
-
-class RssSampler(threading.Thread):
-    """Samples the group's RSS every ``interval`` seconds until stopped; keeps the peak.
-
-    With ``client_nice``, it also keeps the browser's processes at that niceness and the
-    server's at 0 (Chromium raises its own browser and GPU processes' priority).
-    """
-
-    def __init__(self, pgid: int, interval: float = 0.5, client_nice: int = 0) -> None:
-        super().__init__(daemon=True)
-        self.pgid, self.interval, self.client_nice = pgid, interval, client_nice
-        self.peak = 0.0
-        self.samples: list[tuple[float, float]] = []
-        self._stop_event = threading.Event()
-
-    def run(self) -> None:
-        rounds = 0
-        while not self._stop_event.is_set():
-            rss = group_rss_mb(self.pgid)
-            self.samples.append((time.monotonic(), rss))
-            self.peak = max(self.peak, rss)
-            if self.client_nice and rounds % 4 == 0:
-                set_nice(group_pids(self.pgid), 0)
-                set_nice(descendants(os.getpid(), self.pgid), self.client_nice)
-            rounds += 1
-            self._stop_event.wait(self.interval)
-
-    def stop(self) -> None:
-        self._stop_event.set()
-        self.join(5)
 
 
 # -- one student ------------------------------------------------------------------------------
@@ -270,38 +103,6 @@ class Phase:
             self.error(session, text)
 
 
-async def stroke(page, points, origin, step_px: float = STROKE_STEP_PX) -> None:
-    ox, oy = origin
-    x, y = points[0]
-    await page.mouse.move(ox + x, oy + y)
-    await page.mouse.down()
-    for nx, ny in points[1:]:
-        steps = max(1, int(((nx - x) ** 2 + (ny - y) ** 2) ** 0.5 / step_px + 0.999))
-        await page.mouse.move(ox + nx, oy + ny, steps=steps)
-        x, y = nx, ny
-    await page.mouse.up()
-
-
-async def canvas_origin(page, timeout_ms: float):
-    """As harness.canvas_origin: one canvas on the page, and its script listens."""
-    from playwright.async_api import expect
-
-    await expect(page.locator(harness.CANVAS_SELECTOR)).to_have_count(1, timeout=timeout_ms)
-    await expect(page.locator(harness.READY_CANVAS_SELECTOR)).to_have_count(1, timeout=timeout_ms)
-    canvas = page.locator(harness.READY_CANVAS_SELECTOR)
-    await canvas.wait_for(state="visible", timeout=timeout_ms)
-    box = await canvas.bounding_box(timeout=timeout_ms)
-    return box["x"], box["y"]
-
-
-async def wait_for_run(page, timeout_ms: float) -> None:
-    await page.wait_for_function(
-        """() => { const app = document.querySelector('[data-testid="stApp"]');
-                   return !!app && app.getAttribute('data-test-connection-state') === 'CONNECTED'
-                       && app.getAttribute('data-test-script-state') === 'notRunning'; }""",
-        timeout=timeout_ms, polling=100)
-
-
 async def check_page(page, phase: Phase, index: int, where: str) -> bool:
     problems = await page.evaluate(harness.PAGE_PROBLEMS_JS)
     state = await page.evaluate(PAGE_STATE_JS)
@@ -310,54 +111,6 @@ async def check_page(page, phase: Phase, index: int, where: str) -> bool:
     if state["connection"] != "CONNECTED":
         phase.error(index, f"{where}: connection {state['connection']}")
     return not problems and state["connection"] == "CONNECTED"
-
-
-async def open_draw_page(page, url: str, timeout_ms: float):
-    """Go to /draw and wait for the blank canvas; the canvas's top-left corner on the page."""
-    await page.goto(url + "/draw", timeout=timeout_ms)
-    origin = await canvas_origin(page, timeout_ms)
-    await page.locator('[data-testid="stAlert"]', has_text=harness.BLANK_PROMPT).wait_for(timeout=timeout_ms)
-    await wait_for_run(page, timeout_ms)
-    return origin
-
-
-async def draw_and_time(page, digit: int, origin, timeout_ms: float,
-                        step_px: float = STROKE_STEP_PX) -> tuple[float, str | None]:
-    """Draw ``digit`` (one stroke); (seconds from mouseup to the updated prediction, the digit shown)."""
-    baseline = await page.evaluate(harness.DRAW_SIGNATURE_JS)
-    await page.evaluate(PROBE_JS, ["stroke", baseline, None])
-    [points] = DIGITS[digit]
-    await stroke(page, points, origin, step_px)
-    return await prediction_after_stroke(page, timeout_ms)
-
-
-async def prediction_after_stroke(page, timeout_ms: float) -> tuple[float, str | None]:
-    """Wait for the prediction that the stroke drawn by draw_and_time brings; (seconds, the digit shown)."""
-    await page.wait_for_function("() => window.__lb.done !== null", timeout=timeout_ms, polling=100)
-    result = await page.evaluate("() => window.__lb")
-    shown = re.search(r"Naive Bayes prediction (\d)", result["text"] or "")
-    return (result["done"] - result["start"]) / 1000, shown.group(1) if shown else None
-
-
-async def move_alpha_and_time(page, right: bool, timeout_ms: float) -> float:
-    """One stop of the alpha slider by keyboard; seconds from keydown to the end of the run it caused."""
-    slider = page.locator(SIDEBAR_SLIDERS).nth(1)
-    current = await slider.get_attribute("aria-valuetext", timeout=timeout_ms)
-    position = ALPHA_STOPS.index(current)
-    target = ALPHA_STOPS[min(position + 1, len(ALPHA_STOPS) - 1) if right else max(position - 1, 0)]
-    await page.evaluate(PROBE_JS, ["run", None, f"(nᵢᵧ + {target})"])
-    await slider.focus(timeout=timeout_ms)
-    await page.keyboard.press("ArrowRight" if right else "ArrowLeft")
-    await page.wait_for_function("() => window.__lb.done !== null", timeout=timeout_ms, polling=100)
-    result = await page.evaluate("() => window.__lb")
-    return (result["done"] - result["start"]) / 1000
-
-
-async def clear(page, timeout_ms: float) -> None:
-    await page.get_by_role("button", name="Clear").click(timeout=timeout_ms)
-    await page.locator('[data-testid="stAlert"]', has_text=harness.BLANK_PROMPT).wait_for(timeout=timeout_ms)
-    await page.locator('[data-testid="stMetric"]').first.wait_for(state="detached", timeout=timeout_ms)
-    await wait_for_run(page, timeout_ms)
 
 
 async def student(browser, url: str, index: int, phase: Phase, args) -> None:
@@ -471,7 +224,7 @@ async def run_phase(browser, data_dir: Path, log_dir: Path, sessions: int, args)
     for line in log_text.splitlines():
         if "Traceback" in line or "Uncaught app exception" in line:
             phase.error(-1, f"server log: {line[:200]}")
-    runs = [(page, float(ms), outcome) for page, ms, outcome in RERUN_LINE.findall(log_text[log_from:])]
+    runs = [(page, float(ms), outcome) for page, ms, outcome in harness.RERUN_LINE.findall(log_text[log_from:])]
     run_ms = [ms for _, ms, _ in runs]
     return {
         "sessions": sessions, "errors": len(phase.errors), "error_samples": phase.errors[:8],
@@ -543,10 +296,7 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds before a wait counts as an error")
     parser.add_argument("--load-timeout", type=float, default=180.0,
                         help="seconds a session may take to open /draw while the others are loading too")
-    source = parser.add_mutually_exclusive_group()
-    source.add_argument("--mnist-source", type=Path, help="folder with the four MNIST *-ubyte.gz files "
-                        "(copied to a scratch data directory; default $NBCORE_DATA_DIR, else ../shared/mnist)")
-    source.add_argument("--data-dir", type=Path, help="use this NBCORE_DATA_DIR as it is")
+    harness.add_data_arguments(parser)
     parser.add_argument("--client-nice", type=int, default=10,
                         help="run the browser (and this script) at this niceness and the server at 0, so that "
                              "the server's numbers are not set by the browser's CPU use (0: leave priorities)")
@@ -554,12 +304,9 @@ def main() -> int:
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args()
 
-    if not (harness.playwright_available() and harness.chromium_available()):
-        print(f"needs the playwright package and Chromium at {harness.CHROMIUM}", file=sys.stderr)
-        return 2
+    harness.exit_unless_browser()
     args.log_dir.mkdir(parents=True, exist_ok=True)
-    data_dir, scratch = harness.data_dir_for_script(args.data_dir, args.mnist_source, "nb-load-")
-    try:
+    with harness.script_data_dir(args.data_dir, args.mnist_source, "nb-load-") as (data_dir, _):
         # train the softmax regression once, into the data dir's disk cache, so that every server
         # below starts the same way (a server that has to train first peaks higher: see the README)
         import nbcore
@@ -572,9 +319,6 @@ def main() -> int:
         if args.client_nice:
             os.nice(args.client_nice)  # inherited by the Playwright driver and Chromium
         results = asyncio.run(main_async(args, data_dir))
-    finally:
-        if scratch:
-            shutil.rmtree(scratch, ignore_errors=True)
     print_table(results)
     for r in results:
         for line in r["error_samples"]:

@@ -13,7 +13,7 @@ session. It opens /draw, then repeats, thinking ``--think`` seconds (uniform) af
   move the sidebar's alpha one stop (1 -> 2, next time back) -> wait for the run;
   press Clear -> wait for the run.
 
-For each N: a fresh server (or ``--replicas k``: k replicas behind nginx, scripts/serve_class.py),
+For each N: a fresh server (or ``--replicas k``: k replicas behind nginx, devtools/replicas.py),
 warmed by one visitor (MNIST loaded, models trained, both alphas), then N students spawned over
 ``--spawn-seconds``; measured over ``--duration`` seconds once every student has its page:
 
@@ -43,7 +43,6 @@ import argparse  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
 import random  # noqa: E402
-import shutil  # noqa: E402
 import signal  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
@@ -60,10 +59,9 @@ from locust.env import Environment  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "scripts"))
 
+from devtools import harness  # noqa: E402
 from devtools.streamlit_client import ProtocolError, RunResult, StreamlitClient  # noqa: E402
-from tests.e2e import harness  # noqa: E402
 
 DRAWINGS = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
 PREDICTION = "Naive Bayes prediction"
@@ -269,17 +267,17 @@ class Gauge:
 
 # -- servers ------------------------------------------------------------------------------------
 class Served:
-    """One plain server (replicas=0) or ``serve_class.ClassServer``; ``url`` and ``leaders`` (pids)."""
+    """One plain server (replicas=0) or ``devtools.replicas.ClassServer``; ``url`` and ``leaders`` (pids)."""
 
     def __init__(self, replicas: int, data_dir: Path, log_dir: Path, server_prefix: list[str]) -> None:
-        from serve_class import ClassServer, PrefixedServer
+        from devtools.replicas import ClassServer, PrefixedServer
 
         if replicas:
             self.inner = ClassServer(replicas, data_dir, log_dir=log_dir, server_prefix=server_prefix)
         else:
             self.inner = PrefixedServer(data_dir, log_dir / "server.log", prefix=server_prefix)
 
-    def __enter__(self) -> "Served":
+    def __enter__(self) -> Served:
         self.inner.__enter__()
         return self
 
@@ -446,7 +444,7 @@ def main() -> int:
     parser.add_argument("--churn", type=int, default=0, help="open and close this many sessions instead")
     parser.add_argument("--churn-parallel", type=int, default=4)
     parser.add_argument("--ttl-wait", type=float, default=125.0, help="seconds to wait after the churn")
-    parser.add_argument("--data-dir", type=Path)
+    harness.add_data_arguments(parser, mnist_source=False)
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # run the finally blocks: stop the servers
@@ -456,30 +454,28 @@ def main() -> int:
     server_prefix = ["taskset", "-c", args.server_cpus] if args.server_cpus else []
     if args.nice is not None:  # the servers started below inherit it
         os.setpriority(os.PRIO_PROCESS, 0, args.nice)
-    data_dir, scratch = harness.data_dir_for_script(args.data_dir, None, "load-protocol-")
-    log_dir = Path(subprocess.check_output(["mktemp", "-d", "/tmp/load-protocol-logs-XXXX"], text=True).strip())
-    results: list[dict] = []
-    try:
-        if args.churn:
-            with Served(args.replicas, data_dir, log_dir, server_prefix) as served:
-                result = churn(served, args.churn, args.churn_parallel, args.ttl_wait)
-            print(json.dumps(result, indent=1))
-            results.append(result)
-            return 0 if not result["failures"] and result["after_ttl_mb"] - result["before_mb"] <= 50 else 1
-        for students in args.students:
-            print(f"--- {students} students ({args.replicas or 'one plain'} "
-                  f"{'replicas behind nginx' if args.replicas else 'server'}) ...", flush=True)
-            with Served(args.replicas, data_dir, log_dir, server_prefix) as served:
-                results.append(run_phase(students, served, args))
-            print_table(results)
-        return 0 if targets_met(results) else 1
-    finally:
-        if args.json:
-            args.json.write_text(json.dumps({"args": {k: str(v) for k, v in vars(args).items()},
-                                             "results": results}, indent=1))
-        if scratch:
-            shutil.rmtree(scratch, ignore_errors=True)
-        print(f"server logs: {log_dir}")
+    with harness.script_data_dir(args.data_dir, None, "load-protocol-") as (data_dir, _):
+        log_dir = Path(subprocess.check_output(["mktemp", "-d", "/tmp/load-protocol-logs-XXXX"], text=True).strip())
+        results: list[dict] = []
+        try:
+            if args.churn:
+                with Served(args.replicas, data_dir, log_dir, server_prefix) as served:
+                    result = churn(served, args.churn, args.churn_parallel, args.ttl_wait)
+                print(json.dumps(result, indent=1))
+                results.append(result)
+                return 0 if not result["failures"] and result["after_ttl_mb"] - result["before_mb"] <= 50 else 1
+            for students in args.students:
+                print(f"--- {students} students ({args.replicas or 'one plain'} "
+                      f"{'replicas behind nginx' if args.replicas else 'server'}) ...", flush=True)
+                with Served(args.replicas, data_dir, log_dir, server_prefix) as served:
+                    results.append(run_phase(students, served, args))
+                print_table(results)
+            return 0 if targets_met(results) else 1
+        finally:
+            if args.json:
+                args.json.write_text(json.dumps({"args": {k: str(v) for k, v in vars(args).items()},
+                                                 "results": results}, indent=1))
+            print(f"server logs: {log_dir}")
 
 
 if __name__ == "__main__":

@@ -36,8 +36,8 @@ sys.path.insert(0, str(REPO))
 
 import psutil  # noqa: E402
 
+from devtools import harness  # noqa: E402
 from devtools.streamlit_client import StreamlitClient  # noqa: E402
-from tests.e2e import harness  # noqa: E402
 
 DRAWINGS = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
 FRAME = re.compile(r"^(?P<function>.*) \((?P<file>.*?)(?::(?P<line>\d+))?\)$")
@@ -96,60 +96,58 @@ def main() -> int:
     parser.add_argument("--strokes", type=int, default=300)
     parser.add_argument("--rate", type=int, default=200, help="py-spy samples per second")
     parser.add_argument("--top", type=int, default=12)
-    parser.add_argument("--data-dir", type=Path)
+    harness.add_data_arguments(parser, mnist_source=False)
     args = parser.parse_args()
     py_spy = shutil.which("py-spy")
     if py_spy is None:
         print("py-spy is not installed (pip install -r requirements-dev.txt)", file=sys.stderr)
         return 2
-    data_dir, scratch = harness.data_dir_for_script(args.data_dir, None, "profile-stroke-")
-    work = Path(tempfile.mkdtemp(prefix="profile-stroke-"))
-    try:
-        with harness.StreamlitServer(data_dir, work / "server.log") as server:
-            with StreamlitClient(server.url, timeout=240) as client:
-                client.connect(page="draw")
-                for drawing in DRAWINGS:  # warm: every drawing once
-                    key = max((k for k in client.widget_ids if k.startswith("canvas_")), key=lambda k: int(k[7:]))
-                    client.component(key, json.loads(drawing["json_value"]))
-                process = psutil.Process(server.process.pid)
-                raw = work / "stacks.txt"
-                spy = subprocess.Popen([py_spy, "record", "--pid", str(server.process.pid), "--rate", str(args.rate),
-                                        "--format", "raw", "--output", str(raw), "--gil"],
-                                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-                time.sleep(1.0)  # py-spy attaches
-                cpu_before = sum(process.cpu_times()[:2])
-                wall = []
-                for index in range(args.strokes):
-                    drawing = DRAWINGS[index % len(DRAWINGS)]
-                    run = client.component(key, json.loads(drawing["json_value"]))
-                    if run.errors or run.metric("Naive Bayes prediction") != str(drawing["digit"]):
-                        raise RuntimeError(f"stroke {index}: {run.errors or run.metric('Naive Bayes prediction')}")
-                    wall.append(run.seconds)
-                cpu = sum(process.cpu_times()[:2]) - cpu_before
-                spy.send_signal(2)  # SIGINT: py-spy writes its file and exits
-                _, spy_errors = spy.communicate(timeout=30)
-        if not raw.is_file():
-            print(f"py-spy wrote nothing: {spy_errors}", file=sys.stderr)
-            return 1
-        owners, functions, total = attribute(raw.read_text().splitlines())
-        wall.sort()
-        print(f"{args.strokes} strokes (recorded drawings in turn, one session, one after the other)")
-        print(f"server CPU per stroke: {cpu / args.strokes * 1000:.1f} ms (utime+stime of the server process); "
-              f"request -> script_finished median {wall[len(wall) // 2] * 1000:.1f} ms")
-        print(f"py-spy: {total} samples at {args.rate} Hz ({total / args.rate / args.strokes * 1000:.1f} ms "
-              f"holding the GIL per stroke)\n")
-        print("| owner | share of samples | ms per stroke |\n|---|---:|---:|")
-        for name, count in owners.most_common():
-            print(f"| {name} | {count / total:.0%} | {count / args.rate / args.strokes * 1000:.1f} |")
-        for name in ("app", "streamlit"):
-            print(f"\ntop {name} functions (innermost {name} frame of each sample):")
-            ranked = [(where, count) for (who, where), count in functions.most_common() if who == name]
-            for where, count in ranked[:args.top]:
-                print(f"  {count / total:6.1%}  {count / args.rate / args.strokes * 1000:6.2f} ms  {where}")
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-        if scratch:
-            shutil.rmtree(scratch, ignore_errors=True)
+    with harness.script_data_dir(args.data_dir, None, "profile-stroke-") as (data_dir, _):
+        work = Path(tempfile.mkdtemp(prefix="profile-stroke-"))
+        try:
+            with harness.StreamlitServer(data_dir, work / "server.log") as server:
+                with StreamlitClient(server.url, timeout=240) as client:
+                    client.connect(page="draw")
+                    for drawing in DRAWINGS:  # warm: every drawing once
+                        key = max((k for k in client.widget_ids if k.startswith("canvas_")), key=lambda k: int(k[7:]))
+                        client.component(key, json.loads(drawing["json_value"]))
+                    process = psutil.Process(server.process.pid)
+                    raw = work / "stacks.txt"
+                    spy = subprocess.Popen([py_spy, "record", "--pid", str(server.process.pid), "--rate", str(args.rate),
+                                            "--format", "raw", "--output", str(raw), "--gil"],
+                                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                    time.sleep(1.0)  # py-spy attaches
+                    cpu_before = sum(process.cpu_times()[:2])
+                    wall = []
+                    for index in range(args.strokes):
+                        drawing = DRAWINGS[index % len(DRAWINGS)]
+                        run = client.component(key, json.loads(drawing["json_value"]))
+                        if run.errors or run.metric("Naive Bayes prediction") != str(drawing["digit"]):
+                            raise RuntimeError(f"stroke {index}: {run.errors or run.metric('Naive Bayes prediction')}")
+                        wall.append(run.seconds)
+                    cpu = sum(process.cpu_times()[:2]) - cpu_before
+                    spy.send_signal(2)  # SIGINT: py-spy writes its file and exits
+                    _, spy_errors = spy.communicate(timeout=30)
+            if not raw.is_file():
+                print(f"py-spy wrote nothing: {spy_errors}", file=sys.stderr)
+                return 1
+            owners, functions, total = attribute(raw.read_text().splitlines())
+            wall.sort()
+            print(f"{args.strokes} strokes (recorded drawings in turn, one session, one after the other)")
+            print(f"server CPU per stroke: {cpu / args.strokes * 1000:.1f} ms (utime+stime of the server process); "
+                  f"request -> script_finished median {wall[len(wall) // 2] * 1000:.1f} ms")
+            print(f"py-spy: {total} samples at {args.rate} Hz ({total / args.rate / args.strokes * 1000:.1f} ms "
+                  f"holding the GIL per stroke)\n")
+            print("| owner | share of samples | ms per stroke |\n|---|---:|---:|")
+            for name, count in owners.most_common():
+                print(f"| {name} | {count / total:.0%} | {count / args.rate / args.strokes * 1000:.1f} |")
+            for name in ("app", "streamlit"):
+                print(f"\ntop {name} functions (innermost {name} frame of each sample):")
+                ranked = [(where, count) for (who, where), count in functions.most_common() if who == name]
+                for where, count in ranked[:args.top]:
+                    print(f"  {count / total:6.1%}  {count / args.rate / args.strokes * 1000:6.2f} ms  {where}")
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
     return 0
 
 

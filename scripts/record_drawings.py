@@ -3,7 +3,7 @@
     python scripts/record_drawings.py [--out devtools/drawings.json] [--digits 0 1 2 3 4 6 7 9]
 
 Starts ``streamlit run app.py`` on a scratch copy of MNIST, opens /draw in the Debian Chromium
-(Playwright), draws each digit with mouse strokes (the shapes of scripts/load_bench.py, moves every
+(Playwright), draws each digit with mouse strokes (the shapes of devtools/async_draw.py, moves every
 12 px as a 60 Hz pointer would report a quick stroke), and keeps, from the websocket frames the
 page sent (``page.on("websocket")`` / ``framesent``), the ``BackMsg`` carrying the canvas's
 widget state: its ``json_value`` (the component's state, ``{"drawing": "data:image/png;base64,..."}``)
@@ -16,19 +16,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import sys
 import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "scripts"))
 
 from streamlit.proto.BackMsg_pb2 import BackMsg  # noqa: E402
 
-import load_bench  # noqa: E402  (its digit shapes)
-from tests.e2e import harness  # noqa: E402
+from devtools import async_draw, harness  # noqa: E402  (async_draw: the load benchmark's digit shapes)
 
 DEFAULT_OUT = REPO / "devtools" / "drawings.json"
 
@@ -64,8 +61,8 @@ def record(url: str, digits: list[int]) -> list[dict]:
             for digit in digits:
                 origin = harness.canvas_origin(page)
                 before = len(frames)
-                for points in load_bench.DIGITS[digit]:
-                    harness.stroke(page, points, origin, step_px=load_bench.STROKE_STEP_PX)
+                for points in async_draw.DIGITS[digit]:
+                    harness.stroke(page, points, origin, step_px=async_draw.STROKE_STEP_PX)
                 predicted, _ = harness.wait_for_prediction(page, expect_change_from=None)
                 message = canvas_message(frames[before:])
                 if message is None:
@@ -94,17 +91,13 @@ def record(url: str, digits: list[int]) -> list[dict]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
-    parser.add_argument("--digits", type=int, nargs="+", default=sorted(load_bench.DIGITS))
-    parser.add_argument("--data-dir", type=Path, help="NBCORE_DATA_DIR to use (default: a scratch copy of MNIST)")
+    parser.add_argument("--digits", type=int, nargs="+", default=sorted(async_draw.DIGITS))
+    harness.add_data_arguments(parser, mnist_source=False)
     args = parser.parse_args()
-    data_dir, scratch = harness.data_dir_for_script(args.data_dir, None, "record-drawings-")
-    try:
+    with harness.script_data_dir(args.data_dir, None, "record-drawings-") as (data_dir, scratch):
         log = (scratch or Path("/tmp")) / "record-drawings-server.log"
         with harness.StreamlitServer(data_dir, log) as server:
             drawings = record(server.url, args.digits)
-    finally:
-        if scratch:
-            shutil.rmtree(scratch, ignore_errors=True)
     args.out.write_text(json.dumps({
         "recorded": time.strftime("%Y-%m-%d"),
         "how": "scripts/record_drawings.py: Chromium strokes on /draw, the canvas widget's json_value as sent",

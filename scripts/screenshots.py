@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import io
-import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -23,7 +22,7 @@ from PIL import Image
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from tests.e2e import harness  # noqa: E402
+from devtools import harness  # noqa: E402
 
 
 def save_small_png(png: bytes, path: Path) -> int:
@@ -61,27 +60,19 @@ def shoot(page, url: str, path: str, target: Path, digit: int, full_page: bool, 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    source = parser.add_mutually_exclusive_group()
-    source.add_argument("--mnist-source", type=Path,
-                        help="folder with the MNIST *-ubyte.gz files, copied to a scratch data directory "
-                             "(default: $NBCORE_DATA_DIR, else ../shared/mnist; SMSSpamCollection from "
-                             "there or ../shared/sms-spam)")
-    source.add_argument("--data-dir", type=Path, help="use this NBCORE_DATA_DIR as it is")
+    harness.add_data_arguments(parser)
     parser.add_argument("--out", type=Path, default=REPO / "docs")
     parser.add_argument("--full-page", action="store_true", help="whole scrollable page, not just the viewport")
     parser.add_argument("--digit", type=int, default=7, choices=sorted(harness.DIGITS))
     args = parser.parse_args()
 
-    if not (harness.playwright_available() and harness.chromium_available()):
-        print(f"needs the playwright package and Chromium at {harness.CHROMIUM}", file=sys.stderr)
-        return 2
-    data_dir, scratch = harness.data_dir_for_script(args.data_dir, args.mnist_source, "nb-screens-")
-    args.out.mkdir(parents=True, exist_ok=True)
-    log_path = (scratch or Path(tempfile.mkdtemp(prefix="nb-screens-"))) / "streamlit-server.log"
+    harness.exit_unless_browser()
+    with harness.script_data_dir(args.data_dir, args.mnist_source, "nb-screens-") as (data_dir, scratch):
+        args.out.mkdir(parents=True, exist_ok=True)
+        log_path = (scratch or Path(tempfile.mkdtemp(prefix="nb-screens-"))) / "streamlit-server.log"
 
-    from playwright.sync_api import sync_playwright
+        from playwright.sync_api import sync_playwright
 
-    try:
         with harness.StreamlitServer(data_dir, log_path) as server, sync_playwright() as playwright:
             browser = harness.launch_chromium(playwright)
             paths = None
@@ -98,9 +89,6 @@ def main() -> int:
                     shoot(page, server.url, path, target, args.digit, args.full_page, options.get("has_touch", False))
                 page.context.close()
             browser.close()
-    finally:
-        if scratch:
-            shutil.rmtree(scratch, ignore_errors=True)
     return 0
 
 

@@ -2,200 +2,24 @@
 
     python scripts/serve_class.py --replicas 2 [--port 8080] [--host 127.0.0.1] [--data-dir DIR]
 
-1. ``python -m nbcore prepare`` once: MNIST found, checked and decoded in the data directory
-   ($NBCORE_DATA_DIR, or --data-dir) before any replica starts, so that the replicas only read it.
-2. N ``streamlit run app.py`` on free loopback ports (one process group each, one shared cookie
-   secret), each waited for on its ``/_stcore/health``. The first one starts alone and is visited
-   once on /draw (devtools.streamlit_client), which trains the softmax weights and caches them in
-   <data>/models; the others then start and read that file instead of training too.
-3. nginx (Debian's package) in front, from ``deploy/nginx.conf`` filled into a temporary prefix:
-   sticky by the ``nb_replica`` cookie (see the template), websocket upgrade headers.
-4. While serving, every replica's ``/_stcore/health`` is polled (every 5 s) and a change is printed.
-   Ctrl-C (or SIGTERM) stops nginx and every replica, and removes the temporary prefix.
-
-``ClassServer`` is the same as a context manager, for tests/e2e/test_replicas.py and
-scripts/load_protocol.py (``--replicas``).
+The replicas, their data ($NBCORE_DATA_DIR, or --data-dir) and nginx are started as
+``devtools.replicas.ClassServer`` describes. While serving, every replica's ``/_stcore/health`` is
+polled (every 5 s) and a change is printed. Ctrl-C (or SIGTERM) stops nginx and every replica, and
+removes the temporary prefix.
 """
 
 from __future__ import annotations
 
 import argparse
-import getpass
-import os
-import secrets
-import shutil
 import signal
-import subprocess
 import sys
-import tempfile
 import time
-import urllib.request
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from tests.e2e import harness  # noqa: E402
-
-NGINX_TEMPLATE = REPO / "deploy" / "nginx.conf"
-TEMP_FOLDERS = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
-
-
-def nginx_binary() -> str | None:
-    """Path of the nginx executable (PATH, else Debian's /usr/sbin/nginx), or None."""
-    found = shutil.which("nginx")
-    if found:
-        return found
-    return "/usr/sbin/nginx" if os.access("/usr/sbin/nginx", os.X_OK) else None
-
-
-def render_nginx_conf(prefix: Path, listen: str, replica_ports: list[int], template: Path = NGINX_TEMPLATE) -> str:
-    """``deploy/nginx.conf`` with its @...@ fields filled for replicas on 127.0.0.1:<port>."""
-    servers = "\n".join(f"        server 127.0.0.1:{port} max_fails=2 fail_timeout=10s;" for port in replica_ports)
-    # nginx started by root runs its workers as another user; this keeps them as the one owning the prefix
-    worker_user = f"user {getpass.getuser()};" if os.geteuid() == 0 else ""
-    text = template.read_text()
-    for field, value in {"@PREFIX@": str(prefix), "@LISTEN@": listen, "@UPSTREAM_SERVERS@": servers,
-                         "@WORKER_USER@": worker_user}.items():
-        text = text.replace(field, value)
-    return text
-
-
-def answers_health(url: str, timeout: float = 2.0) -> bool:
-    try:
-        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=timeout) as response:
-            return response.status == 200 and response.read().strip() == b"ok"
-    except OSError:
-        return False
-
-
-def visit_draw(url: str, timeout: float) -> None:
-    """Open /draw once (MNIST loaded, naive Bayes and softmax trained or read from the model cache)."""
-    from devtools.streamlit_client import StreamlitClient
-
-    with StreamlitClient(url, timeout=timeout) as client:
-        run = client.connect(page="draw")
-    if run.errors:
-        raise RuntimeError(f"the first visit to {url}/draw failed: {run.errors}")
-
-
-def prepare_data(data_dir: Path) -> None:
-    """``python -m nbcore prepare`` with NBCORE_DATA_DIR=data_dir; raises with its output if it fails."""
-    done = subprocess.run([sys.executable, "-m", "nbcore", "prepare"], cwd=REPO, capture_output=True, text=True,
-                          env={**os.environ, "NBCORE_DATA_DIR": str(data_dir)})
-    if done.returncode != 0:
-        raise RuntimeError(f"python -m nbcore prepare failed ({done.returncode}):\n{done.stdout}{done.stderr}")
-
-
-class ClassServer:
-    """``replicas`` app servers behind one nginx on ``host:port``; a context manager that stops all of it.
-
-    ``server_prefix``: argv put before each replica's ``python -m streamlit ...`` (e.g. ``["taskset", "-c", "1"]``).
-    """
-
-    def __init__(self, replicas: int, data_dir: Path, port: int | None = None, host: str = "127.0.0.1",
-                 log_dir: Path | None = None, extra_env: dict[str, str] | None = None, prepare: bool = True,
-                 server_prefix: list[str] | None = None) -> None:
-        if replicas < 1:
-            raise ValueError("at least one replica")
-        self.replicas = replicas
-        self.data_dir = Path(data_dir)
-        self.host = host
-        self.port = port or harness.free_port()
-        self.prefix = Path(tempfile.mkdtemp(prefix="nb-class-nginx-"))
-        self.log_dir = Path(log_dir) if log_dir else self.prefix
-        self.prepare = prepare
-        env = {"STREAMLIT_SERVER_COOKIE_SECRET": secrets.token_hex(32), **(extra_env or {})}
-        self.servers = [PrefixedServer(self.data_dir, self.log_dir / f"replica-{index}.log", extra_env=env,
-                                       prefix=server_prefix or []) for index in range(replicas)]
-        self.nginx: subprocess.Popen | None = None
-
-    @property
-    def url(self) -> str:
-        return f"http://{'127.0.0.1' if self.host in ('0.0.0.0', '') else self.host}:{self.port}"
-
-    def start(self, timeout: float = 120.0) -> "ClassServer":
-        nginx = nginx_binary()
-        if nginx is None:
-            raise FileNotFoundError("nginx is not installed (apt-get install -y nginx)")
-        if self.prepare:
-            prepare_data(self.data_dir)
-        first, others = self.servers[0], self.servers[1:]
-        first.start().wait_ready(timeout)
-        visit_draw(first.url, timeout)
-        for server in others:
-            server.start()
-        if others:
-            with ThreadPoolExecutor(len(others)) as pool:
-                list(pool.map(lambda server: server.wait_ready(timeout), others))
-        for folder in TEMP_FOLDERS:
-            (self.prefix / folder).mkdir(exist_ok=True)
-        conf = self.prefix / "nginx.conf"
-        conf.write_text(render_nginx_conf(self.prefix, f"{self.host}:{self.port}", [s.port for s in self.servers]))
-        log = open(self.prefix / "nginx-output.log", "wb")
-        try:
-            self.nginx = subprocess.Popen([nginx, "-p", str(self.prefix), "-c", str(conf), "-e",
-                                           str(self.prefix / "error.log"), "-g", "daemon off;"],
-                                          stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                          start_new_session=True)
-        finally:
-            log.close()
-        deadline = time.monotonic() + 20
-        while not answers_health(self.url):
-            if self.nginx.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"nginx did not serve {self.url}: {self.nginx_log()}")
-            time.sleep(0.1)
-        return self
-
-    def nginx_log(self) -> str:
-        parts = []
-        for name in ("nginx-output.log", "error.log"):
-            path = self.prefix / name
-            if path.is_file():
-                parts.append(path.read_text(errors="replace")[-3000:])
-        return "\n".join(parts)
-
-    def health(self) -> list[bool]:
-        """Whether each replica answers /_stcore/health now."""
-        return [answers_health(server.url) for server in self.servers]
-
-    def stop(self) -> None:
-        """nginx (SIGTERM to its group, SIGKILL if it lingers), then every replica; the temp prefix is removed."""
-        nginx, self.nginx = self.nginx, None
-        if nginx is not None:
-            try:
-                os.killpg(nginx.pid, signal.SIGTERM)
-                nginx.wait(10)
-            except ProcessLookupError:
-                pass
-            except subprocess.TimeoutExpired:
-                os.killpg(nginx.pid, signal.SIGKILL)
-                nginx.wait(10)
-        for server in self.servers:
-            server.stop()
-        shutil.rmtree(self.prefix, ignore_errors=True)  # with the replicas' logs unless log_dir was given
-
-    def __enter__(self) -> "ClassServer":
-        try:
-            return self.start()
-        except BaseException:
-            self.stop()
-            raise
-
-    def __exit__(self, *exc) -> None:
-        self.stop()
-
-
-class PrefixedServer(harness.StreamlitServer):
-    """A ``harness.StreamlitServer`` whose command starts with ``prefix`` (e.g. taskset)."""
-
-    def __init__(self, *args, prefix: list[str], **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.prefix = prefix
-
-    def command(self) -> list[str]:
-        return [*self.prefix, *super().command()]
+from devtools.replicas import ClassServer  # noqa: E402
 
 
 def main() -> int:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import numpy as np
 import pytest
 
+from benchmarks import __main__ as benchmarks_cli
 from nbcore import __main__ as cli
 from nbcore.datasets import mnist as mnist_data
 
@@ -34,15 +36,40 @@ def strict_json(text: str) -> dict:
     ["evaluate", "--beta", "1e7"], ["evaluate", "--threshold", "257"], ["evaluate", "--threshold", "-1"],
     ["evaluate", "--threshold", "1.5"], ["evaluate", "--seed", "-1"], ["evaluate", "--seed", str(2**32)],
     ["evaluate", "--model", "svm"], ["evaluate", "--prior", "flat"], ["evaluate", "--preset", "fast"],
-    ["bench", "--repeats", "0"], ["bench", "--repeats", "-3"], ["bench", "--repeats", "1e9"],
-    ["bench-softmax", "--repeats", "0"], ["bench-softmax", "--repeats", "1001"], ["no-such-command"], [],
+    ["bench"], ["no-such-command"], [],
 ])
 def test_bad_flags_are_usage_errors(argv, capsys):
+    assert_usage_error(cli.main, argv, capsys)
+
+
+def assert_usage_error(main, argv: list[str], capsys) -> None:
+    """``main(argv)`` stops with exit code 2 and an "error:" line on stderr, no traceback."""
     with pytest.raises(SystemExit) as stopped:
-        cli.main(argv)
+        main(argv)
     assert stopped.value.code == 2
     err = capsys.readouterr().err
     assert "error:" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("argv", [
+    ["naive-bayes", "--repeats", "0"], ["naive-bayes", "--repeats", "-3"], ["naive-bayes", "--repeats", "1e9"],
+    ["softmax", "--repeats", "0"], ["softmax", "--repeats", "1001"], ["softmax", "--repeats", "x"], ["bench"], [],
+])
+def test_bad_benchmark_flags_are_usage_errors(argv, capsys):
+    """``python -m benchmarks`` (moved out of nbcore, #17) validates its flags as nbcore's CLI does."""
+    assert_usage_error(benchmarks_cli.main, argv, capsys)
+
+
+def test_naive_bayes_benchmark_prints_both_inputs(small_mnist, capsys):
+    """Every step against scikit-learn given uint8 and given float64 (#17), and the two libraries agree."""
+    assert benchmarks_cli.main(["naive-bayes", "--repeats", "1"]) == 0
+    out = capsys.readouterr().out
+    for step in ("fit, 3,000 images", "predict, 500 images", "change alpha + re-score 500"):
+        for given in ("uint8", "float64"):
+            assert re.search(rf"^\| {re.escape(step)} \({given} input\) \| [0-9.]+ \| [0-9.]+ \| [0-9.]+x \|$", out,
+                             re.MULTILINE), (step, given, out)
+    agreement = float(re.search(r"scikit-learn\| on the test set: (\S+)", out).group(1))
+    assert agreement < 1e-9
 
 
 @pytest.mark.parametrize("flags", [

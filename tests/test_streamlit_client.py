@@ -11,8 +11,8 @@ import textwrap
 
 import pytest
 
+from devtools import harness
 from devtools.streamlit_client import StreamlitClient, UploadError
-from tests.e2e import harness
 
 APP = '''
 import streamlit as st

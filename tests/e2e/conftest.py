@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from devtools import harness
 from tests.conftest import REPO, require
-from tests.e2e import harness
 
 ARTIFACTS = REPO / "test-artifacts"
 
@@ -53,12 +53,9 @@ def app_data_dir(mnist_root, tmp_path_factory) -> Path:
 def streamlit_server(e2e_tools, app_data_dir, tmp_path_factory):
     """``streamlit run app.py`` on a free loopback port, NBCORE_DATA_DIR=app_data_dir; stopped at session end."""
     log_path = tmp_path_factory.mktemp("streamlit") / "streamlit-server.log"
-    server = harness.StreamlitServer(app_data_dir, log_path, extra_env={"NBCORE_LOG_RERUN_MS": "1"}).start()
-    try:
-        server.wait_ready(timeout=90)
+    with harness.StreamlitServer(app_data_dir, log_path, extra_env={"NBCORE_LOG_RERUN_MS": "1"},
+                                 ready_timeout=90) as server:
         yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture(scope="session")

@@ -2,7 +2,8 @@
 
 The server is started for this module and nobody opens "/" first: every student follows a link
 straight to /draw, as a class would. Five browser contexts on one Chromium act concurrently
-(Playwright's async API, one event loop in a worker thread, helpers from scripts/load_bench.py):
+(Playwright's async API, one event loop in a worker thread, helpers from devtools/async_draw.py, as
+scripts/load_bench.py uses them):
 
 * every session gets the whole app (navigation and sidebar settings), not a bare page;
 * one student sets the binarization threshold to 1, then all five draw different digits at
@@ -21,18 +22,15 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import importlib.util
 import re
-import sys
 
 import pytest
 
-from tests.conftest import REPO
-from tests.e2e import harness
+from devtools import async_draw, harness
 from tests.e2e.conftest import ARTIFACTS
 
 STUDENTS = (1, 0, 7, 3, 6)  # the digit each session draws (one stroke each)
-SLIDERS = '[data-testid="stSidebar"] [data-testid="stSlider"] input[type="range"]'
+SLIDERS = async_draw.SIDEBAR_SLIDERS
 TIMEOUT_MS = 120_000
 # a canvas's ink pixels and where it sits on the page, for the report when a step fails
 CANVAS_STATE_JS = """c => {
@@ -44,27 +42,13 @@ CANVAS_STATE_JS = """c => {
 }"""
 
 
-def _load_bench():
-    spec = importlib.util.spec_from_file_location("load_bench", REPO / "scripts" / "load_bench.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
-
-
-bench = _load_bench()
-
-
 @pytest.fixture(scope="module")
 def classroom_server(e2e_tools, app_data_dir, tmp_path_factory):
     """A fresh ``streamlit run app.py`` that no one has visited yet."""
     log_path = tmp_path_factory.mktemp("classroom") / "streamlit-server.log"
-    server = harness.StreamlitServer(app_data_dir, log_path, extra_env={"NBCORE_LOG_RERUN_MS": "1"}).start()
-    try:
-        server.wait_ready(timeout=90)
+    with harness.StreamlitServer(app_data_dir, log_path, extra_env={"NBCORE_LOG_RERUN_MS": "1"},
+                                 ready_timeout=90) as server:
         yield server
-    finally:
-        server.stop()
 
 
 def run_in_worker(coroutine_function, *args):
@@ -95,12 +79,13 @@ async def press_and_wait_for_run(page, control, key: str) -> None:
     await control.focus(timeout=TIMEOUT_MS)
     await page.keyboard.press(key)
     await page.wait_for_function(harness.run_begun_js(), timeout=TIMEOUT_MS, polling=50)
-    await bench.wait_for_run(page, TIMEOUT_MS)
+    await async_draw.wait_for_run(page, TIMEOUT_MS)
 
 
 async def draw_own_digit(page, digit: int) -> str | None:
     """The load bench's draw_and_time on this page's one ready canvas; the digit shown."""
-    return (await bench.draw_and_time(page, digit, await bench.canvas_origin(page, TIMEOUT_MS), TIMEOUT_MS))[1]
+    origin = await async_draw.canvas_origin(page, TIMEOUT_MS)
+    return (await async_draw.draw_and_time(page, digit, origin, TIMEOUT_MS))[1]
 
 
 async def classroom(url: str) -> dict:
@@ -125,7 +110,7 @@ async def classroom(url: str) -> dict:
 
             try:
                 report["step"] = "everyone opens /draw"
-                await asyncio.gather(*(bench.open_draw_page(page, url, TIMEOUT_MS) for page in pages))
+                await asyncio.gather(*(async_draw.open_draw_page(page, url, TIMEOUT_MS) for page in pages))
                 report["sidebars"] = [await page.locator('[data-testid="stSidebar"]').inner_text() for page in pages]
 
                 report["step"] = "student 0 sets the threshold to 1"
@@ -134,20 +119,20 @@ async def classroom(url: str) -> dict:
 
                 report["step"] = "everyone draws at once"
                 drawn = await asyncio.gather(*(draw_own_digit(page, digit) for page, digit in zip(pages, STUDENTS)))
-                await asyncio.gather(*(bench.wait_for_run(page, TIMEOUT_MS) for page in pages))
+                await asyncio.gather(*(async_draw.wait_for_run(page, TIMEOUT_MS) for page in pages))
                 report["first_predictions"] = list(drawn)
                 report["first_signatures"] = [await page.evaluate(harness.DRAW_SIGNATURE_JS) for page in pages]
                 await check("after drawing")
 
                 report["step"] = "student 1 moves alpha, the others clear and redraw"
                 async def redraw(index: int) -> str | None:
-                    await bench.clear(pages[index], TIMEOUT_MS)
+                    await async_draw.clear(pages[index], TIMEOUT_MS)
                     shown = await draw_own_digit(pages[index], STUDENTS[index])
-                    await bench.wait_for_run(pages[index], TIMEOUT_MS)
+                    await async_draw.wait_for_run(pages[index], TIMEOUT_MS)
                     return shown
 
                 others = [index for index in range(len(STUDENTS)) if index != 1]
-                _, *shown_again = await asyncio.gather(bench.move_alpha_and_time(pages[1], True, TIMEOUT_MS),
+                _, *shown_again = await asyncio.gather(async_draw.move_alpha_and_time(pages[1], True, TIMEOUT_MS),
                                                        *(redraw(index) for index in others))
                 report["second_predictions"] = dict(zip(others, shown_again))
                 report["second_signatures"] = [await page.evaluate(harness.DRAW_SIGNATURE_JS) for page in pages]
@@ -194,5 +179,5 @@ def test_five_students_at_once_each_see_their_own_digit_and_settings(classroom_s
     assert not report["page_errors"], "\n".join(report["page_errors"])
     log = classroom_server.log_text()
     assert not re.search(r"Traceback|Uncaught app exception", log), log[-3000:]
-    runs = bench.RERUN_LINE.findall(log)
+    runs = harness.RERUN_LINE.findall(log)
     assert len(runs) >= 3 * len(STUDENTS) and {page for page, _, _ in runs} == {"draw"}, runs

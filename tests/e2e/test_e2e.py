@@ -12,7 +12,7 @@ import re
 
 from PIL import Image, ImageDraw
 
-from tests.e2e import harness
+from devtools import harness
 from tests.e2e.conftest import ARTIFACTS
 
 NOT_AN_IMAGE = "This file is not an image we can read"

@@ -4,8 +4,8 @@ another code sees none, and the teacher's page shows them by itself (it refreshe
 
 from __future__ import annotations
 
+from devtools import harness
 from lab import gallery
-from tests.e2e import harness
 from tests.e2e.conftest import ARTIFACTS
 
 PLOTLY_TICK_GREY = "rgb(128,132,149)"

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from urllib.parse import parse_qs, urlparse
 
+from devtools import harness
 from lab.shell import PAGES
-from tests.e2e import harness
 
 URL_PATHS = ["" if path.endswith("home.py") else path.split("/")[-1].removesuffix(".py")
              for pages in PAGES.values() for path, _, _ in pages]

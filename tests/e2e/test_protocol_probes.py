@@ -25,10 +25,10 @@ import zlib
 
 import pytest
 
+from devtools import harness
 from devtools.streamlit_client import StreamlitClient
 from nbcore.preprocess import MAX_CANVAS_URL_CHARS, PNG_DATA_URL
 from tests.conftest import REPO
-from tests.e2e import harness
 
 # Home, Draw, Compare, Gaussian NB, Spam filter (#18's test), plus the issue's reproduction: three
 # sessions drawing while two open Home (whose table imported pandas for the first time)
@@ -44,13 +44,7 @@ def drawing(index: int = 0) -> dict:
 
 
 def start_server(data_dir, folder, name: str) -> harness.StreamlitServer:
-    server = harness.StreamlitServer(data_dir, folder / f"{name}.log").start()
-    try:
-        server.wait_ready(timeout=120)
-    except BaseException:
-        server.stop()
-        raise
-    return server
+    return harness.StreamlitServer(data_dir, folder / f"{name}.log", ready_timeout=120).serve()
 
 
 def first_runs_at_once(url: str) -> dict[str, list[str]]:

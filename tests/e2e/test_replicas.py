@@ -1,7 +1,7 @@
-"""Two replicas behind nginx (scripts/serve_class.py, deploy/nginx.conf), four Chromium sessions through it.
+"""Two replicas behind nginx (devtools/replicas.py, deploy/nginx.conf), four Chromium sessions through it.
 
-* the replicas are started as ``serve_class.ClassServer`` does it (``python -m nbcore prepare`` once,
-  the first replica warmed, nginx in front on one port);
+* the replicas are started by ``devtools.replicas.ClassServer``, as scripts/serve_class.py starts them
+  (``python -m nbcore prepare`` once, the first replica warmed, nginx in front on one port);
 * routing cookies are chosen so that two sessions live on each replica: for a candidate
   ``nb_replica`` value, a protocol-level visit (devtools.streamlit_client) through nginx shows which
   replica's log gains the visit's run;
@@ -18,18 +18,14 @@ with apt), skipped elsewhere.
 from __future__ import annotations
 
 import re
-import sys
 import time
 import uuid
 
 import pytest
 
-from tests.conftest import REPO, require
-from tests.e2e import harness
+from devtools import harness, replicas
+from tests.conftest import require
 from tests.e2e.test_e2e import choose_input, drawn_seven_png, png_bytes, upload
-
-sys.path.insert(0, str(REPO / "scripts"))
-import serve_class  # noqa: E402
 
 DIGITS = (1, 0, 7, 3)  # what sessions 0..3 draw; sessions 0, 1 on one replica, 2, 3 on the other
 RERUN_LINE = re.compile(r"^NBCORE_RERUN ", re.MULTILINE)
@@ -37,13 +33,13 @@ RERUN_LINE = re.compile(r"^NBCORE_RERUN ", re.MULTILINE)
 
 @pytest.fixture(scope="module")
 def nginx_tools(e2e_tools) -> None:
-    require(serve_class.nginx_binary() is not None, "nginx is missing (apt-get install -y nginx)")
+    require(replicas.nginx_binary() is not None, "nginx is missing (apt-get install -y nginx)")
 
 
 @pytest.fixture(scope="module")
 def class_server(nginx_tools, app_data_dir, tmp_path_factory):
     log_dir = tmp_path_factory.mktemp("replicas")
-    served = serve_class.ClassServer(2, app_data_dir, log_dir=log_dir, extra_env={"NBCORE_LOG_RERUN_MS": "1"})
+    served = replicas.ClassServer(2, app_data_dir, log_dir=log_dir, extra_env={"NBCORE_LOG_RERUN_MS": "1"})
     with served:
         yield served
 
@@ -52,7 +48,7 @@ def runs_logged(server: harness.StreamlitServer) -> int:
     return len(RERUN_LINE.findall(server.log_text()))
 
 
-def cookies_per_replica(served: serve_class.ClassServer, per_replica: int, tries: int = 40) -> list[list[str]]:
+def cookies_per_replica(served: replicas.ClassServer, per_replica: int, tries: int = 40) -> list[list[str]]:
     """``per_replica`` routing cookie values for each replica, found by visiting through nginx."""
     from devtools.streamlit_client import StreamlitClient
 

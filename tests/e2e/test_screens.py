@@ -25,8 +25,8 @@ from urllib.parse import urlparse
 
 import pytest
 
+from devtools import harness
 from lab.shell import PAGES
-from tests.e2e import harness
 from tests.e2e.conftest import ARTIFACTS
 
 PATHS = [Path(path).stem for pages in PAGES.values() for path, _, _ in pages]  # URL paths, "home" is "/"
@@ -106,12 +106,9 @@ def test_every_page_holds_its_layout_on_this_screen(browser, warm_app, screen, p
 @pytest.fixture(scope="module")
 def fresh_server(e2e_tools, app_data_dir, tmp_path_factory):
     """A ``streamlit run app.py`` that nobody has visited yet."""
-    server = harness.StreamlitServer(app_data_dir, tmp_path_factory.mktemp("fresh") / "server.log").start()
-    try:
-        server.wait_ready(timeout=90)
+    log_path = tmp_path_factory.mktemp("fresh") / "server.log"
+    with harness.StreamlitServer(app_data_dir, log_path, ready_timeout=90) as server:
         yield server
-    finally:
-        server.stop()
 
 
 def whole_app_problems(page) -> list[str]:

@@ -1,4 +1,4 @@
-"""Browser harness shared by the end-to-end tests and scripts/ (latency bench, screenshots).
+"""Browser harness shared by the end-to-end tests (tests/e2e) and scripts/ (latency bench, screenshots).
 
 * ``StreamlitServer``: ``streamlit run app.py`` on a free loopback port, in its own process
   group (stopped as a group), with its output captured to a log file.
@@ -11,8 +11,11 @@ Nothing here depends on pytest.
 
 from __future__ import annotations
 
+import argparse
+import contextlib
 import math
 import os
+import re
 import shutil
 import signal
 import socket
@@ -21,10 +24,10 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[1]
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -45,6 +48,8 @@ SCREENS = {
 PREDICTION_LABEL = "Naive Bayes prediction"
 BLANK_PROMPT = "Draw a digit on the black canvas"  # the st.info starting "✏️ Draw a digit" (emoji may render as an icon)
 CANVAS_SIZE = 280
+# What lab/shell.py logs after each script run when NBCORE_LOG_RERUN_MS=1: the page, milliseconds, the outcome.
+RERUN_LINE = re.compile(r"^NBCORE_RERUN page=(\S+) ms=([0-9.]+) outcome=(\S+)", re.MULTILINE)
 
 Point = tuple[float, float]
 
@@ -77,8 +82,6 @@ def make_scratch_data_dir(target: Path, mnist_source: Path | None = None,
     ``mnist_source`` defaults to $NBCORE_DATA_DIR, else ../shared/mnist. Only copies, never writes
     into the sources.
     """
-    import shutil
-
     source = Path(mnist_source or os.environ.get("NBCORE_DATA_DIR") or SHARED / "mnist")
     gz_files = sorted(source.glob("*-ubyte.gz"))
     if len(gz_files) != 4:
@@ -93,23 +96,54 @@ def make_scratch_data_dir(target: Path, mnist_source: Path | None = None,
     return target
 
 
-# -- the server ------------------------------------------------------------------------------
-def data_dir_for_script(data_dir: Path | None, mnist_source: Path | None, prefix: str) -> tuple[Path, Path | None]:
-    """The scripts' data directory: ``data_dir`` as given, else a fresh scratch copy.
+# -- the scripts' common parts ------------------------------------------------------------------
+def add_data_arguments(parser: argparse.ArgumentParser, mnist_source: bool = True, data_dir_note: str = "") -> None:
+    """The scripts' data flags: ``--data-dir DIR`` and, with ``mnist_source``, ``--mnist-source DIR`` instead.
 
-    Returns ``(data_dir, scratch)``; ``scratch`` is the temporary folder to remove afterwards, or None.
-    Raises FileNotFoundError (scratch removed) when there is no MNIST to copy.
+    See ``script_data_dir``: a given data directory is used as it is, anything else is a scratch copy.
     """
-    if data_dir:
-        return data_dir, None
-    scratch = Path(tempfile.mkdtemp(prefix=prefix))
+    group = parser.add_mutually_exclusive_group()
+    if mnist_source:
+        group.add_argument("--mnist-source", type=Path,
+                           help="folder with the four MNIST *-ubyte.gz files, copied to a scratch data directory "
+                                "(default: $NBCORE_DATA_DIR, else ../shared/mnist; SMSSpamCollection from there "
+                                "or ../shared/sms-spam)")
+    group.add_argument("--data-dir", type=Path,
+                       help=f"use this NBCORE_DATA_DIR as it is{data_dir_note} (default: a scratch copy of the MNIST "
+                            "files, removed at the end)")
+
+
+def exit_unless_browser() -> None:
+    """A script's first check: exit code 2 with the reason on stderr when this machine cannot drive Chromium."""
+    if not (playwright_available() and chromium_available()):
+        print(f"needs the playwright package and Chromium at {CHROMIUM}", file=sys.stderr)
+        raise SystemExit(2)
+
+
+@contextlib.contextmanager
+def script_data_dir(data_dir: Path | None, mnist_source: Path | None, prefix: str) -> Iterator[tuple[Path, Path | None]]:
+    """The scripts' data directory: ``data_dir`` as given, else a fresh scratch copy, removed when the block ends.
+
+    Yields ``(data_dir, scratch)``, ``scratch`` being the temporary folder (None for a given ``data_dir``).
+    No MNIST to copy: the reason on stderr and exit code 2 (SystemExit), no traceback.
+    """
+    scratch = None
+    if not data_dir:
+        scratch = Path(tempfile.mkdtemp(prefix=prefix))
     try:
-        return make_scratch_data_dir(scratch / "data", mnist_source), scratch
-    except FileNotFoundError:
-        shutil.rmtree(scratch, ignore_errors=True)
-        raise
+        if scratch:
+            try:
+                data_dir = make_scratch_data_dir(scratch / "data", mnist_source)
+            except FileNotFoundError as error:
+                print(error, file=sys.stderr)
+                raise SystemExit(2) from None
+        yield data_dir, scratch
+    finally:
+        if scratch:
+            shutil.rmtree(scratch, ignore_errors=True)
 
 
+# -- the server ------------------------------------------------------------------------------
 class ServerError(RuntimeError):
     pass
 
@@ -118,8 +152,9 @@ class StreamlitServer:
     """``python -m streamlit run app.py`` on 127.0.0.1 with NBCORE_DATA_DIR set; use as a context manager."""
 
     def __init__(self, data_dir: Path | str, log_path: Path | str, port: int | None = None,
-                 app: str = "app.py", extra_env: dict[str, str] | None = None) -> None:
+                 app: str = "app.py", extra_env: dict[str, str] | None = None, ready_timeout: float = 60.0) -> None:
         self.data_dir = Path(data_dir)
+        self.ready_timeout = ready_timeout  # seconds serve() and ``with`` wait for the health check
         self.log_path = Path(log_path)
         self.port = port or free_port()
         self.app = app
@@ -138,7 +173,7 @@ class StreamlitServer:
                 # other people edit this working tree while tests run: never rerun on their saves
                 "--server.fileWatcherType", "none", "--server.runOnSave", "false"]
 
-    def start(self) -> "StreamlitServer":
+    def start(self) -> StreamlitServer:
         env = {**os.environ, "NBCORE_DATA_DIR": str(self.data_dir), "PYTHONUNBUFFERED": "1", **self.extra_env}
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         log = open(self.log_path, "wb")
@@ -203,14 +238,18 @@ class StreamlitServer:
     def log_tail(self, lines: int = 40) -> str:
         return "\n".join(self.log_text().splitlines()[-lines:])
 
-    def __enter__(self) -> "StreamlitServer":
+    def serve(self) -> StreamlitServer:
+        """start(), then wait_ready(ready_timeout); stopped again if it never answers."""
         self.start()
         try:
-            self.wait_ready()
+            self.wait_ready(self.ready_timeout)
         except BaseException:
             self.stop()
             raise
         return self
+
+    def __enter__(self) -> StreamlitServer:
+        return self.serve()
 
     def __exit__(self, *exc) -> None:
         self.stop()

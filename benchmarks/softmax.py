@@ -1,4 +1,4 @@
-"""``python -m nbcore bench-softmax``: our default SoftmaxRegression against scikit-learn's LogisticRegression().
+"""``python -m benchmarks softmax``: our default SoftmaxRegression against scikit-learn's LogisticRegression().
 
 Same data for both: the 60k training images as pixel/255 (float64 for
 scikit-learn, as it would be given them), the 10k test images for accuracy.
@@ -12,8 +12,8 @@ from __future__ import annotations
 import statistics
 import time
 
-from .datasets.mnist import mnist_splits
-from .models.softmax import SoftmaxRegression
+from nbcore.datasets.mnist import mnist_splits
+from nbcore.models.softmax import SoftmaxRegression
 
 
 def run_bench_softmax(repeats: int = 3) -> dict[str, float]:
@@ -24,7 +24,9 @@ def run_bench_softmax(repeats: int = 3) -> dict[str, float]:
     try:
         from sklearn.linear_model import LogisticRegression
     except ImportError as error:
-        raise SystemExit("bench-softmax compares with scikit-learn: pip install -r requirements-dev.txt") from error
+        raise SystemExit(
+            "The softmax benchmark compares with scikit-learn: pip install -r requirements-dev.txt"
+        ) from error
     splits = mnist_splits()
     train_features = splits.train_images.reshape(len(splits.train_images), -1) / 255.0
     test_features = splits.test_images.reshape(len(splits.test_images), -1) / 255.0
@@ -47,10 +49,16 @@ def run_bench_softmax(repeats: int = 3) -> dict[str, float]:
     figures["speedup"] = figures["sklearn_fit_seconds"] / figures["ours_fit_seconds"]
     print("| model | test accuracy | fit seconds |")
     print("|---|---:|---:|")
-    print(f"| nbcore SoftmaxRegression(preset='default'), median of {repeats} fits "
-          f"| {figures['ours_test_accuracy']:.4f} | {figures['ours_fit_seconds']:.2f} |")
-    print(f"| scikit-learn LogisticRegression() (lbfgs, defaults), 1 fit "
-          f"| {figures['sklearn_test_accuracy']:.4f} | {figures['sklearn_fit_seconds']:.2f} |")
-    print(f"\nscikit-learn's fit took {figures['speedup']:.1f}x as long as ours "
-          f"(ours: {', '.join(f'{seconds:.2f}' for seconds in our_seconds)} s).")
+    print(
+        f"| nbcore SoftmaxRegression(preset='default'), median of {repeats} fits "
+        f"| {figures['ours_test_accuracy']:.4f} | {figures['ours_fit_seconds']:.2f} |"
+    )
+    print(
+        f"| scikit-learn LogisticRegression() (lbfgs, defaults), 1 fit "
+        f"| {figures['sklearn_test_accuracy']:.4f} | {figures['sklearn_fit_seconds']:.2f} |"
+    )
+    print(
+        f"\nscikit-learn's fit took {figures['speedup']:.1f}x as long as ours "
+        f"(ours: {', '.join(f'{seconds:.2f}' for seconds in our_seconds)} s)."
+    )
     return figures

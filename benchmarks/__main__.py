@@ -1,0 +1,54 @@
+"""Command line: ``python -m benchmarks naive-bayes [--repeats N]``, ``python -m benchmarks softmax [--repeats N]``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from nbcore.datasets.mnist import MnistDataError
+
+MAX_REPEATS = 1000
+
+
+def repeats_count(text: str) -> int:
+    """An argparse ``type``: an integer in 1..MAX_REPEATS, else a usage error saying so."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if not 1 <= value <= MAX_REPEATS:
+        raise argparse.ArgumentTypeError(f"{text} is outside 1..{MAX_REPEATS}")
+    return value
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    naive_bayes = commands.add_parser(
+        "naive-bayes", help="time nbcore's BernoulliNB against scikit-learn's, given uint8 and float64 input"
+    )
+    naive_bayes.add_argument("--repeats", type=repeats_count, default=7, help=f"1..{MAX_REPEATS}")
+    softmax = commands.add_parser(
+        "softmax", help="our default softmax regression against scikit-learn's LogisticRegression()"
+    )
+    softmax.add_argument(
+        "--repeats", type=repeats_count, default=3, help=f"fits of ours, 1..{MAX_REPEATS}; the median time is reported"
+    )
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "naive-bayes":
+            from .naive_bayes import run_bench
+
+            run_bench(repeats=args.repeats)
+        else:
+            from .softmax import run_bench_softmax
+
+            run_bench_softmax(repeats=args.repeats)
+    except (MnistDataError, ValueError, OSError) as error:  # OSError: nbcore.files.FileProblem sentences
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
