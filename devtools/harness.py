@@ -29,8 +29,14 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 VIEWPORT = {"width": 1400, "height": 900}
 
 
@@ -42,8 +48,9 @@ SCREENS = {
     "laptop 1366x768, dark": dict(viewport={"width": 1366, "height": 768}, color_scheme="dark"),
     "desktop 1920x1080": dict(viewport={"width": 1920, "height": 1080}),
     "150% zoom of 1280x800": dict(viewport={"width": 853, "height": 533}, device_scale_factor=1.5),
-    "phone 390x844 (touch)": dict(viewport={"width": 390, "height": 844}, device_scale_factor=3, is_mobile=True,
-                                  has_touch=True),
+    "phone 390x844 (touch)": dict(
+        viewport={"width": 390, "height": 844}, device_scale_factor=3, is_mobile=True, has_touch=True
+    ),
 }
 PREDICTION_LABEL = "Naive Bayes prediction"
 BLANK_PROMPT = "Draw a digit on the black canvas"  # the st.info starting "✏️ Draw a digit" (emoji may render as an icon)
@@ -75,8 +82,9 @@ def free_port() -> int:
 SHARED = REPO.parent / "shared"
 
 
-def make_scratch_data_dir(target: Path, mnist_source: Path | None = None,
-                          sms_source: Path | None = SHARED / "sms-spam" / "SMSSpamCollection") -> Path:
+def make_scratch_data_dir(
+    target: Path, mnist_source: Path | None = None, sms_source: Path | None = SHARED / "sms-spam" / "SMSSpamCollection"
+) -> Path:
     """A fresh NBCORE_DATA_DIR: the four MNIST *-ubyte.gz files (+ the SMS Spam Collection if found).
 
     ``mnist_source`` defaults to $NBCORE_DATA_DIR, else ../shared/mnist. Only copies, never writes
@@ -104,13 +112,19 @@ def add_data_arguments(parser: argparse.ArgumentParser, mnist_source: bool = Tru
     """
     group = parser.add_mutually_exclusive_group()
     if mnist_source:
-        group.add_argument("--mnist-source", type=Path,
-                           help="folder with the four MNIST *-ubyte.gz files, copied to a scratch data directory "
-                                "(default: $NBCORE_DATA_DIR, else ../shared/mnist; SMSSpamCollection from there "
-                                "or ../shared/sms-spam)")
-    group.add_argument("--data-dir", type=Path,
-                       help=f"use this NBCORE_DATA_DIR as it is{data_dir_note} (default: a scratch copy of the MNIST "
-                            "files, removed at the end)")
+        group.add_argument(
+            "--mnist-source",
+            type=Path,
+            help="folder with the four MNIST *-ubyte.gz files, copied to a scratch data directory "
+            "(default: $NBCORE_DATA_DIR, else ../shared/mnist; SMSSpamCollection from there "
+            "or ../shared/sms-spam)",
+        )
+    group.add_argument(
+        "--data-dir",
+        type=Path,
+        help=f"use this NBCORE_DATA_DIR as it is{data_dir_note} (default: a scratch copy of the MNIST "
+        "files, removed at the end)",
+    )
 
 
 def exit_unless_browser() -> None:
@@ -121,7 +135,9 @@ def exit_unless_browser() -> None:
 
 
 @contextlib.contextmanager
-def script_data_dir(data_dir: Path | None, mnist_source: Path | None, prefix: str) -> Iterator[tuple[Path, Path | None]]:
+def script_data_dir(
+    data_dir: Path | None, mnist_source: Path | None, prefix: str
+) -> Iterator[tuple[Path, Path | None]]:
     """The scripts' data directory: ``data_dir`` as given, else a fresh scratch copy, removed when the block ends.
 
     Yields ``(data_dir, scratch)``, ``scratch`` being the temporary folder (None for a given ``data_dir``).
@@ -151,8 +167,15 @@ class ServerError(RuntimeError):
 class StreamlitServer:
     """``python -m streamlit run app.py`` on 127.0.0.1 with NBCORE_DATA_DIR set; use as a context manager."""
 
-    def __init__(self, data_dir: Path | str, log_path: Path | str, port: int | None = None,
-                 app: str = "app.py", extra_env: dict[str, str] | None = None, ready_timeout: float = 60.0) -> None:
+    def __init__(
+        self,
+        data_dir: Path | str,
+        log_path: Path | str,
+        port: int | None = None,
+        app: str = "app.py",
+        extra_env: dict[str, str] | None = None,
+        ready_timeout: float = 60.0,
+    ) -> None:
         self.data_dir = Path(data_dir)
         self.ready_timeout = ready_timeout  # seconds serve() and ``with`` wait for the health check
         self.log_path = Path(log_path)
@@ -167,11 +190,26 @@ class StreamlitServer:
         return f"http://127.0.0.1:{self.port}"
 
     def command(self) -> list[str]:
-        return [sys.executable, "-m", "streamlit", "run", self.app,
-                "--server.port", str(self.port), "--server.address", "127.0.0.1",
-                "--server.headless", "true", "--browser.gatherUsageStats", "false",
-                # other people edit this working tree while tests run: never rerun on their saves
-                "--server.fileWatcherType", "none", "--server.runOnSave", "false"]
+        return [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            self.app,
+            "--server.port",
+            str(self.port),
+            "--server.address",
+            "127.0.0.1",
+            "--server.headless",
+            "true",
+            "--browser.gatherUsageStats",
+            "false",
+            # other people edit this working tree while tests run: never rerun on their saves
+            "--server.fileWatcherType",
+            "none",
+            "--server.runOnSave",
+            "false",
+        ]
 
     def start(self) -> StreamlitServer:
         env = {**os.environ, "NBCORE_DATA_DIR": str(self.data_dir), "PYTHONUNBUFFERED": "1", **self.extra_env}
@@ -179,9 +217,15 @@ class StreamlitServer:
         log = open(self.log_path, "wb")
         self.started_at = time.perf_counter()
         try:
-            self.process = subprocess.Popen(self.command(), cwd=REPO, env=env, stdout=log,
-                                            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                            start_new_session=True)
+            self.process = subprocess.Popen(
+                self.command(),
+                cwd=REPO,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+            )
         finally:
             log.close()
         return self
@@ -193,8 +237,10 @@ class StreamlitServer:
         health = f"{self.url}/_stcore/health"
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise ServerError(f"streamlit exited with code {self.process.returncode} before serving; "
-                                  f"log {self.log_path}:\n{self.log_tail()}")
+                raise ServerError(
+                    f"streamlit exited with code {self.process.returncode} before serving; "
+                    f"log {self.log_path}:\n{self.log_tail()}"
+                )
             try:
                 with urllib.request.urlopen(health, timeout=2) as response:
                     if response.status == 200 and response.read().strip() == b"ok":
@@ -202,8 +248,9 @@ class StreamlitServer:
             except OSError:
                 pass
             time.sleep(0.05)
-        raise ServerError(f"streamlit did not answer {health} within {timeout:.0f} s; "
-                          f"log {self.log_path}:\n{self.log_tail()}")
+        raise ServerError(
+            f"streamlit did not answer {health} within {timeout:.0f} s; log {self.log_path}:\n{self.log_tail()}"
+        )
 
     def stop(self, grace: float = 10.0) -> None:
         """SIGTERM the server's process group, SIGKILL it if it lingers."""
@@ -287,8 +334,9 @@ RUN_STARTED_JS = """() => {
 }"""
 
 
-def run_after(page, action: Callable[[], object], shown_js: str | None = None, timeout: float = 60.0,
-              charts: bool = True) -> None:
+def run_after(
+    page, action: Callable[[], object], shown_js: str | None = None, timeout: float = 60.0, charts: bool = True
+) -> None:
     """Do ``action()`` (a click, a key) and wait until the script run it causes has ended.
 
     The run has begun once the page has said "running", or once ``shown_js`` (a JS predicate for
@@ -331,7 +379,11 @@ def wait_for_run(page, timeout: float = 60.0, settle: float = 0.0, charts: bool 
             const main = document.querySelector('[data-testid="stMainBlockContainer"]');
             return !!main && main.innerText.trim().length > 0
                 && !(charts && main.querySelector('[data-testid="stSkeleton"]'));
-        }""", arg=charts, timeout=timeout * 1000, polling=50)
+        }""",
+        arg=charts,
+        timeout=timeout * 1000,
+        polling=50,
+    )
 
 
 PAGE_PROBLEMS_JS = """() => {
@@ -400,8 +452,10 @@ def touch_stroke(page, points: Sequence[Point], origin: Point | None = None, ste
     session = page.context.new_cdp_session(page)
 
     def touch(kind: str, x: float, y: float) -> None:
-        session.send("Input.dispatchTouchEvent", {
-            "type": kind, "touchPoints": [] if kind == "touchEnd" else [{"x": ox + x, "y": oy + y}]})
+        session.send(
+            "Input.dispatchTouchEvent",
+            {"type": kind, "touchPoints": [] if kind == "touchEnd" else [{"x": ox + x, "y": oy + y}]},
+        )
 
     x, y = points[0]
     touch("touchStart", x, y)
@@ -415,8 +469,10 @@ def touch_stroke(page, points: Sequence[Point], origin: Point | None = None, ste
 
 
 def ellipse(cx: float, cy: float, rx: float, ry: float, n: int = 40, start: float = -math.pi / 2) -> list[Point]:
-    return [(cx + rx * math.cos(start + 2 * math.pi * i / n), cy + ry * math.sin(start + 2 * math.pi * i / n))
-            for i in range(n + 1)]
+    return [
+        (cx + rx * math.cos(start + 2 * math.pi * i / n), cy + ry * math.sin(start + 2 * math.pi * i / n))
+        for i in range(n + 1)
+    ]
 
 
 # Plainly drawn digits, each a list of strokes in canvas coordinates.
@@ -466,8 +522,9 @@ def draw_signature(page) -> str:
     return page.evaluate(DRAW_SIGNATURE_JS)
 
 
-def wait_for_prediction(page, expect_change_from: tuple[str, str] | None | str = "any",
-                        timeout: float = 30.0) -> tuple[str, str]:
+def wait_for_prediction(
+    page, expect_change_from: tuple[str, str] | None | str = "any", timeout: float = 30.0
+) -> tuple[str, str]:
     """Wait for the prediction metric (different from ``expect_change_from`` unless "any") and a finished run."""
     deadline = time.monotonic() + timeout
     while True:
@@ -490,7 +547,8 @@ def canvas_ink_pixels(page) -> int:
             let n = 0;
             for (let i = 0; i < d.length; i += 4) if (d[i] > 128 && d[i + 3] > 128) n++;
             return n;
-        }""")
+        }"""
+    )
 
 
 def iter_points(strokes: Iterable[Sequence[Point]]) -> Iterable[Point]:

@@ -18,7 +18,8 @@ import functools
 import inspect
 import threading
 from collections import OrderedDict
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import streamlit as st
@@ -106,8 +107,14 @@ def _bound(signature: inspect.Signature, args: tuple, kwargs: dict) -> tuple:
 class SharedFunction:
     """A function whose results every session shares; see ``shared``."""
 
-    def __init__(self, function: Callable, spinner: str | bool, max_entries: int | None,
-                 key: Callable[..., tuple] | None, writable: bool) -> None:
+    def __init__(
+        self,
+        function: Callable,
+        spinner: str | bool,
+        max_entries: int | None,
+        key: Callable[..., tuple] | None,
+        writable: bool,
+    ) -> None:
         self._signature, self._name = inspect.signature(function), function.__qualname__
         functools.update_wrapper(self, function)  # its name and docstring
 
@@ -116,7 +123,9 @@ class SharedFunction:
             def make():
                 value = function(*args)
                 return value if writable else read_only(value)
+
             return STORE.get(self._name, args if key is None else key(*args), make, max_entries)
+
         self._cached = st.cache_resource(show_spinner=spinner, max_entries=max_entries)(kept)
 
     def __call__(self, *args, **kwargs):
@@ -128,28 +137,41 @@ class SharedFunction:
         self._cached.clear()
 
 
-def shared(spinner: str | bool = False, max_entries: int | None = None, key: Callable[..., tuple] | None = None,
-           writable: bool = False):
+def shared(
+    spinner: str | bool = False,
+    max_entries: int | None = None,
+    key: Callable[..., tuple] | None = None,
+    writable: bool = False,
+):
     """Cache the decorated function for every session (``st.cache_resource``), kept in ``STORE`` too.
 
     ``spinner``: the text Streamlit shows while the function runs (False: none). ``key(*args)`` names a
     result in ``STORE`` (default: all arguments; leave out those the cache ignores, ``_x``). Arrays in
     the result are made read-only unless ``writable`` (an object that guards its own state).
     """
+
     def decorate(function) -> SharedFunction:
         return SharedFunction(function, spinner, max_entries, key, writable)
+
     return decorate
 
 
 class BackgroundResource:
     """A shared result made by slow work in a daemon thread; see ``background``."""
 
-    def __init__(self, work: Callable, label: str | Callable[..., str], thread_name: str,
-                 max_entries: int | None, stop_on: tuple[type[Exception], str] | None) -> None:
+    def __init__(
+        self,
+        work: Callable,
+        label: str | Callable[..., str],
+        thread_name: str,
+        max_entries: int | None,
+        stop_on: tuple[type[Exception], str] | None,
+    ) -> None:
         self._work, self._label, self._stop_on = work, label, stop_on
         signature = inspect.signature(work)
-        self._parameters = signature.replace(parameters=[
-            parameter for name, parameter in signature.parameters.items() if name != "progress"])
+        self._parameters = signature.replace(
+            parameters=[parameter for name, parameter in signature.parameters.items() if name != "progress"]
+        )
         self._name = work.__qualname__
         functools.update_wrapper(self, work)  # its name and docstring
 
@@ -158,6 +180,7 @@ class BackgroundResource:
 
         def job(*args) -> jobs.BackgroundJob:
             return STORE.get(self._name, args, lambda: start(*args), max_entries)
+
         # named after the work, whose source keys the cache (an edit to it starts a new cache, as st.cache_resource does)
         job.__module__, job.__qualname__, job.__wrapped__ = work.__module__, f"{self._name}.job", work
         # called with ``arguments(...)``, defaults filled in (see ``_bound``)
@@ -201,16 +224,22 @@ class BackgroundResource:
         self.job.clear()
 
 
-def background(label: str | Callable[..., str], thread_name: str, max_entries: int | None = None,
-               stop_on: tuple[type[Exception], str] | None = None):
+def background(
+    label: str | Callable[..., str],
+    thread_name: str,
+    max_entries: int | None = None,
+    stop_on: tuple[type[Exception], str] | None = None,
+):
     """Make ``work(*args, progress)`` a shared result computed once per server (per arguments) in a daemon thread.
 
     ``label`` heads the progress bar (or ``label(*args)``); ``thread_name`` names the thread;
     ``stop_on = (error type, sentence)``: such an error is shown as "sentence error" and stops the run.
     Calling the resource waits with a progress bar; ``.result(*args)`` waits silently.
     """
+
     def decorate(work) -> BackgroundResource:
         return BackgroundResource(work, label, thread_name, max_entries, stop_on)
+
     return decorate
 
 

@@ -16,8 +16,9 @@ from lab import presentation
 CHART_CONFIG = {"displayModeBar": False, "scrollZoom": False, "responsive": True}
 
 
-def chart(figure: go.Figure, *, key: str | None = None, container=None, width: str = "stretch",
-          alt: str | None = None) -> None:
+def chart(
+    figure: go.Figure, *, key: str | None = None, container=None, width: str = "stretch", alt: str | None = None
+) -> None:
     """Show a plotly figure in ``container`` (default: the current one) with the lab's chart configuration.
 
     In presenter mode every text of the figure is set to ``presentation.CHART_FONT_PX``.

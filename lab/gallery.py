@@ -86,8 +86,13 @@ class ClassGallery:
     ``clock`` returns seconds (``time.monotonic`` by default; tests inject their own).
     """
 
-    def __init__(self, per_class: int = PER_CLASS, max_classes: int = MAX_CLASSES,
-                 keep_seconds: float = KEEP_SECONDS, clock: Callable[[], float] = time.monotonic):
+    def __init__(
+        self,
+        per_class: int = PER_CLASS,
+        max_classes: int = MAX_CLASSES,
+        keep_seconds: float = KEEP_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+    ):
         if per_class < 1 or max_classes < 1 or keep_seconds <= 0:
             raise ValueError("a gallery holds at least one drawing of one class for some time")
         self.per_class, self.max_classes, self.keep_seconds = per_class, max_classes, keep_seconds
@@ -96,13 +101,18 @@ class ClassGallery:
         # code -> drawings, oldest first; codes in order of last use, least recent first
         self._classes: OrderedDict[str, deque[Drawing]] = OrderedDict()
 
-    def add(self, code: str, frame: np.ndarray, meant: int, bayes_posterior: np.ndarray,
-            softmax_posterior: np.ndarray) -> Drawing:
+    def add(
+        self, code: str, frame: np.ndarray, meant: int, bayes_posterior: np.ndarray, softmax_posterior: np.ndarray
+    ) -> Drawing:
         """Keep a copy of this drawing in ``code``'s gallery and return it; ValueError for a bad code or drawing."""
         code = self._valid(code)
         pixels = np.asarray(frame)
-        if pixels.shape != FRAME_SHAPE or not np.issubdtype(pixels.dtype, np.integer) \
-                or pixels.min() < 0 or pixels.max() > 255:
+        if (
+            pixels.shape != FRAME_SHAPE
+            or not np.issubdtype(pixels.dtype, np.integer)
+            or pixels.min() < 0
+            or pixels.max() > 255
+        ):
             raise ValueError(f"a drawing is a {FRAME_SHAPE} array of integers 0-255")
         if isinstance(meant, bool) or not isinstance(meant, (int, np.integer)) or not 0 <= meant < N_CLASSES:
             raise ValueError(f"the digit meant is one of 0-{N_CLASSES - 1}")
@@ -110,8 +120,13 @@ class ClassGallery:
         pixels.setflags(write=False)
         with self._lock:
             now = self._clock()
-            drawing = Drawing(pixels, int(meant), _checked_posterior(bayes_posterior, "bayes_posterior"),
-                              _checked_posterior(softmax_posterior, "softmax_posterior"), now)
+            drawing = Drawing(
+                pixels,
+                int(meant),
+                _checked_posterior(bayes_posterior, "bayes_posterior"),
+                _checked_posterior(softmax_posterior, "softmax_posterior"),
+                now,
+            )
             self._forget_old(now)
             drawings = self._classes.get(code)
             if drawings is None:
@@ -175,9 +190,12 @@ class GalleryArrays:
 def as_arrays(drawings: Sequence[Drawing]) -> GalleryArrays:
     """The frames, digits meant and both models' predictions of ``drawings``, in their order."""
     frames = np.stack([drawing.frame for drawing in drawings]) if drawings else np.zeros((0,) + FRAME_SHAPE, np.uint8)
-    return GalleryArrays(frames, np.array([drawing.meant for drawing in drawings], dtype=np.int64),
-                         np.array([drawing.bayes_prediction for drawing in drawings], dtype=np.int64),
-                         np.array([drawing.softmax_prediction for drawing in drawings], dtype=np.int64))
+    return GalleryArrays(
+        frames,
+        np.array([drawing.meant for drawing in drawings], dtype=np.int64),
+        np.array([drawing.bayes_prediction for drawing in drawings], dtype=np.int64),
+        np.array([drawing.softmax_prediction for drawing in drawings], dtype=np.int64),
+    )
 
 
 CSV_HEADER = ["meant", "naive_bayes", "softmax"] + [f"pixel{index}" for index in range(FRAME_SHAPE[0] * FRAME_SHAPE[1])]
@@ -187,8 +205,14 @@ def to_csv(drawings: Sequence[Drawing]) -> bytes:
     """UTF-8 CSV, a header then one row per drawing: meant digit, naive Bayes' and softmax's predictions,
     then the 784 pixels of the 28x28 frame in row-major order (0-255; ``pixel0`` top left, as Kaggle's MNIST CSV)."""
     arrays = as_arrays(drawings)
-    rows = np.column_stack([arrays.meant, arrays.bayes, arrays.softmax,
-                            arrays.frames.reshape(len(drawings), FRAME_SHAPE[0] * FRAME_SHAPE[1]).astype(np.int64)])
+    rows = np.column_stack(
+        [
+            arrays.meant,
+            arrays.bayes,
+            arrays.softmax,
+            arrays.frames.reshape(len(drawings), FRAME_SHAPE[0] * FRAME_SHAPE[1]).astype(np.int64),
+        ]
+    )
     text = io.StringIO()
     text.write(",".join(CSV_HEADER) + "\n")
     if len(rows):

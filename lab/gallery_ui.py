@@ -26,8 +26,10 @@ def link_class_code() -> str | None:
     if LINK_KEY in st.query_params:
         code = gallery.class_code(st.query_params.get(LINK_KEY))
         if code is None:
-            st.caption(f":material/info: The class code in this link was ignored: a class code is {gallery.CODE_RULE}. "
-                       "Nothing is shared with a class.")
+            st.caption(
+                f":material/info: The class code in this link was ignored: a class code is {gallery.CODE_RULE}. "
+                "Nothing is shared with a class."
+            )
         st.session_state[SESSION_KEY] = code
         return code
     return st.session_state.get(SESSION_KEY)
@@ -69,9 +71,14 @@ def teacher_class_code() -> str | None:
     linked = link_class_code()
     st.session_state.setdefault("gallery_code_input", linked or gallery.new_code())
     with st.container(horizontal=True, vertical_alignment="bottom"):
-        typed = st.text_input("Class code", key="gallery_code_input", max_chars=8, placeholder="e.g. " + gallery.EXAMPLE_CODE,
-                              help=f"Any {gallery.CODE_RULE}. Students who open Draw with this code in the link "
-                                   "can send their drawings here.")
+        typed = st.text_input(
+            "Class code",
+            key="gallery_code_input",
+            max_chars=8,
+            placeholder="e.g. " + gallery.EXAMPLE_CODE,
+            help=f"Any {gallery.CODE_RULE}. Students who open Draw with this code in the link "
+            "can send their drawings here.",
+        )
         st.button("New code", icon=":material/casino:", key="gallery_new_code", on_click=_new_code)
     if not typed.strip():
         if LINK_KEY in st.query_params:  # nothing typed: no class in the link either

@@ -9,8 +9,9 @@ the cache, drawing the bar only while it actually waits.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from concurrent.futures import Future, TimeoutError
-from typing import Any, Callable
+from typing import Any
 
 ProgressCallback = Callable[[float, str], None]  # (fraction in [0, 1], message)
 
@@ -23,7 +24,7 @@ class BackgroundJob:
         self.future: Future = Future()
         self.progress: tuple[float, str] = (0.0, "starting")
 
-    def start(self, thread_name: str) -> "BackgroundJob":
+    def start(self, thread_name: str) -> BackgroundJob:
         threading.Thread(target=self.run, name=thread_name, daemon=True).start()
         return self
 

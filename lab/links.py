@@ -52,21 +52,28 @@ def control(label: str, key: str, default) -> dict:
     # a fragment's rerun draws its controls again: a dict, so no repeats
     st.session_state.setdefault(_BOUND, {})[key] = (label, default)
     is_locked = locked(key)
-    return dict(label=f"{label} (locked)" if is_locked else label, key=key, bind="query-params",
-                disabled=is_locked)
+    return dict(label=f"{label} (locked)" if is_locked else label, key=key, bind="query-params", disabled=is_locked)
 
 
 def end_run() -> None:
     """After the page: say which values of the link could not be used (Streamlit dropped them from the link)."""
     requested = st.session_state.get(_REQUESTED, {})
     bound = st.session_state.get(_BOUND, {})
-    ignored = [label for key, (label, _) in bound.items()
-               if key in requested and st.query_params.get(key) != requested[key]
-               and str(requested[key]) not in _spellings(st.session_state.get(key))]
+    ignored = [
+        label
+        for key, (label, _) in bound.items()
+        if key in requested
+        and st.query_params.get(key) != requested[key]
+        and str(requested[key]) not in _spellings(st.session_state.get(key))
+    ]
     if ignored:
-        st.toast("The link's value for " + ", ".join(f"“{label}”" for label in ignored)
-                 + " could not be used, so the default is shown.", icon=":material/link_off:",
-                 duration="infinite")  # stays until closed: a page can take seconds to draw under it
+        st.toast(
+            "The link's value for "
+            + ", ".join(f"“{label}”" for label in ignored)
+            + " could not be used, so the default is shown.",
+            icon=":material/link_off:",
+            duration="infinite",
+        )  # stays until closed: a page can take seconds to draw under it
 
 
 def _spellings(value) -> set[str]:
@@ -93,15 +100,32 @@ def sidebar_tools(settings_keys: tuple[str, ...]) -> None:
     with st.sidebar:
         left, right = st.columns(2)
         if page_defaults:  # a page without choices of its own gets no button (a disabled one is hard to read)
-            left.button("Reset this page", icon=":material/restart_alt:", on_click=_reset, args=(page_defaults,),
-                        width="stretch", key="links_reset_page",
-                        help="This page's own choices back to their defaults (the model settings stay).")
-        right.button("Reset all", icon=":material/history:", on_click=_reset, args=(defaults,), width="stretch",
-                     key="links_reset_all", help="Everything back to the textbook settings and page defaults.")
+            left.button(
+                "Reset this page",
+                icon=":material/restart_alt:",
+                on_click=_reset,
+                args=(page_defaults,),
+                width="stretch",
+                key="links_reset_page",
+                help="This page's own choices back to their defaults (the model settings stay).",
+            )
+        right.button(
+            "Reset all",
+            icon=":material/history:",
+            on_click=_reset,
+            args=(defaults,),
+            width="stretch",
+            key="links_reset_all",
+            help="Everything back to the textbook settings and page defaults.",
+        )
         with st.popover("Copy link for students", icon=":material/link:", width="stretch"):
-            lock = st.multiselect("Lock for students", list(bound), format_func=lambda key: bound[key][0],
-                                  key="links_lock_choice",
-                                  help="Locked controls show their value but cannot be moved.")
+            lock = st.multiselect(
+                "Lock for students",
+                list(bound),
+                format_func=lambda key: bound[key][0],
+                key="links_lock_choice",
+                help="Locked controls show their value but cannot be moved.",
+            )
             st.code(share_link(lock), language=None, wrap_lines=True)
             st.caption("The link opens this page with every setting as it is now.")
 
@@ -117,11 +141,13 @@ def share_link(lock: list[str]) -> str:
 
 def counter(label: str, key: str, button: str, button_key: str, icon: str) -> int:
     """A number kept in the link (a random batch, a sample seed) and a button that steps it; returns it."""
+
     def step() -> None:
         st.session_state[key] = min(st.session_state.get(key, 0) + 1, COUNTER_MAX)
 
     with st.container(horizontal=True, vertical_alignment="bottom"):
-        value = st.number_input(min_value=0, max_value=COUNTER_MAX, value=0, step=1, width=150,
-                                **control(label, key, 0))
+        value = st.number_input(
+            min_value=0, max_value=COUNTER_MAX, value=0, step=1, width=150, **control(label, key, 0)
+        )
         st.button(button, icon=icon, on_click=step, key=button_key, disabled=locked(key))
     return int(value)

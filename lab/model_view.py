@@ -22,8 +22,14 @@ def model_frame(frame: np.ndarray, deskewed: bool) -> np.ndarray:
     return deskew(frame) if deskewed else frame
 
 
-def show(frame: np.ndarray, made_from: ModelInput | None, deskewed: bool, threshold: int,
-         model: nbcore.BernoulliNB, softmax: nbcore.SoftmaxRegression) -> None:
+def show(
+    frame: np.ndarray,
+    made_from: ModelInput | None,
+    deskewed: bool,
+    threshold: int,
+    model: nbcore.BernoulliNB,
+    softmax: nbcore.SoftmaxRegression,
+) -> None:
     """Lay out "What the model sees" in the current container.
 
     ``frame``: uint8 (28, 28) the models get (framed, stroke step done, deskewed if on);
@@ -31,35 +37,49 @@ def show(frame: np.ndarray, made_from: ModelInput | None, deskewed: bool, thresh
     """
     st.markdown("**What the model sees**")
     plain_view = made_from is not None and st.toggle(
-        "Plain resizing instead", key="draw_plain_view",
-        help="What the models would get if the picture were only squeezed to 28×28, without MNIST's framing.")
+        "Plain resizing instead",
+        key="draw_plain_view",
+        help="What the models would get if the picture were only squeezed to 28×28, without MNIST's framing.",
+    )
     if plain_view:
         plain = nbcore.binarize(made_from.plain[None], threshold)
-        st.image(digits.pixel_picture(plain[0].reshape(28, 28) * 255, scale=PICTURE_SCALE),
-                 alt="The picture merely squeezed to 28 × 28 pixels, ink or no ink")
+        st.image(
+            digits.pixel_picture(plain[0].reshape(28, 28) * 255, scale=PICTURE_SCALE),
+            alt="The picture merely squeezed to 28 × 28 pixels, ink or no ink",
+        )
         bayes_says = int(model.predict(plain)[0])
         softmax_says = int(softmax.predict(made_from.plain[None])[0])
-        st.caption(f"The whole picture squeezed to 28×28: no crop, no 20 px box, no centring, then ink wherever a "
-                   f"pixel is ≥ {threshold}: {int(plain[0].sum())} of 784 pixels. Given this, naive Bayes would say "
-                   f"{bayes_says} and softmax {softmax_says}. MNIST's digits never look like this, so the models "
-                   "have not learned it.")
+        st.caption(
+            f"The whole picture squeezed to 28×28: no crop, no 20 px box, no centring, then ink wherever a "
+            f"pixel is ≥ {threshold}: {int(plain[0].sum())} of 784 pixels. Given this, naive Bayes would say "
+            f"{bayes_says} and softmax {softmax_says}. MNIST's digits never look like this, so the models "
+            "have not learned it."
+        )
         return
     features = nbcore.binarize(frame[None], threshold)
-    st.image(digits.pixel_picture(features[0].reshape(28, 28) * 255, scale=PICTURE_SCALE),
-             alt="The digit as the model sees it: 28 × 28 pixels, ink or no ink")
-    st.caption(f"Your digit, cropped, scaled to 20 px and centred by its centre of mass in 28×28 like MNIST"
-               f"{', deskewed' if deskewed else ''}, then ink wherever a pixel is ≥ {threshold}: "
-               f"{int(features[0].sum())} of 784 pixels. {_stroke_sentence(frame, made_from)}")
+    st.image(
+        digits.pixel_picture(features[0].reshape(28, 28) * 255, scale=PICTURE_SCALE),
+        alt="The digit as the model sees it: 28 × 28 pixels, ink or no ink",
+    )
+    st.caption(
+        f"Your digit, cropped, scaled to 20 px and centred by its centre of mass in 28×28 like MNIST"
+        f"{', deskewed' if deskewed else ''}, then ink wherever a pixel is ≥ {threshold}: "
+        f"{int(features[0].sum())} of 784 pixels. {_stroke_sentence(frame, made_from)}"
+    )
 
 
 def _stroke_sentence(frame: np.ndarray, made_from: ModelInput | None) -> str:
     """The measured stroke width, and what the stroke step did to it."""
-    mnist_width = (f"MNIST's: median {MNIST_STROKE_WIDTH:.1f} px, 80 % between {MNIST_STROKE_RANGE[0]:.1f} and "
-                   f"{MNIST_STROKE_RANGE[1]:.1f} px")
+    mnist_width = (
+        f"MNIST's: median {MNIST_STROKE_WIDTH:.1f} px, 80 % between {MNIST_STROKE_RANGE[0]:.1f} and "
+        f"{MNIST_STROKE_RANGE[1]:.1f} px"
+    )
     if made_from is None or not np.isfinite(made_from.width_before):
         width = stroke_width(frame)
         return f"Stroke width {width:.1f} px ({mnist_width})." if np.isfinite(width) else ""
     if made_from.stroke_action == "kept":
         return f"Stroke width {made_from.width_before:.1f} px, kept ({mnist_width})."
-    return (f"Stroke width {made_from.width_before:.1f} px, {made_from.stroke_action} to "
-            f"{made_from.width_after:.1f} px ({mnist_width}).")
+    return (
+        f"Stroke width {made_from.width_before:.1f} px, {made_from.stroke_action} to "
+        f"{made_from.width_after:.1f} px ({mnist_width})."
+    )

@@ -60,9 +60,11 @@ def presenter_mode() -> bool:
 
 def sidebar_toggle() -> None:
     """The presenter-mode switch in the sidebar (in the link as ?presenter=true)."""
-    st.sidebar.toggle(help="Larger type, high contrast and the sidebar folded away, for a projector. "
-                           "A link with ?presenter=true opens in it.",
-                      **links.control("Presenter mode", STATE_KEY, False))
+    st.sidebar.toggle(
+        help="Larger type, high contrast and the sidebar folded away, for a projector. "
+        "A link with ?presenter=true opens in it.",
+        **links.control("Presenter mode", STATE_KEY, False),
+    )
 
 
 def apply_style(presenting: bool) -> None:

@@ -52,31 +52,64 @@ def sidebar() -> Settings:
     """Draw the model settings in the sidebar (each one in the link) and return them; they apply on every page."""
     with st.sidebar:
         st.header("Model settings")
-        st.select_slider(options=THRESHOLDS, value=TEXTBOOK.threshold,
-                         help="128 is the textbook's choice; 1 means 'any ink' (the course note's).",
-                         **links.control("Binarization threshold (ink if pixel ≥ T)", KEYS["threshold"],
-                                         TEXTBOOK.threshold))
-        st.select_slider(options=SMOOTHING_STOPS, value=TEXTBOOK.alpha, format_func=_format_stop,
-                         **links.control("α: pseudo-count for 'pixel on'", KEYS["alpha"], TEXTBOOK.alpha))
-        st.select_slider(options=SMOOTHING_STOPS, value=TEXTBOOK.beta, format_func=_format_stop,
-                         **links.control("β: pseudo-count for 'pixel off'", KEYS["beta"], TEXTBOOK.beta))
-        st.radio(options=("empirical", "uniform"), index=0, horizontal=True,
-                 help="Empirical: class frequencies in the training set. Uniform: 1/10 each.",
-                 **links.control("Class prior", KEYS["prior"], TEXTBOOK.prior))
-        st.radio(options=(False, True), index=0, horizontal=True, format_func=_on_off,
-                 help="On: every image is sheared upright by its second moments first; the training images too, "
-                      "so both models are retrained (once per server, a few seconds). The published results are "
-                      "with deskew off.",
-                 **links.control("Deskew", KEYS["deskew"], TEXTBOOK.deskew))
+        st.select_slider(
+            options=THRESHOLDS,
+            value=TEXTBOOK.threshold,
+            help="128 is the textbook's choice; 1 means 'any ink' (the course note's).",
+            **links.control("Binarization threshold (ink if pixel ≥ T)", KEYS["threshold"], TEXTBOOK.threshold),
+        )
+        st.select_slider(
+            options=SMOOTHING_STOPS,
+            value=TEXTBOOK.alpha,
+            format_func=_format_stop,
+            **links.control("α: pseudo-count for 'pixel on'", KEYS["alpha"], TEXTBOOK.alpha),
+        )
+        st.select_slider(
+            options=SMOOTHING_STOPS,
+            value=TEXTBOOK.beta,
+            format_func=_format_stop,
+            **links.control("β: pseudo-count for 'pixel off'", KEYS["beta"], TEXTBOOK.beta),
+        )
+        st.radio(
+            options=("empirical", "uniform"),
+            index=0,
+            horizontal=True,
+            help="Empirical: class frequencies in the training set. Uniform: 1/10 each.",
+            **links.control("Class prior", KEYS["prior"], TEXTBOOK.prior),
+        )
+        st.radio(
+            options=(False, True),
+            index=0,
+            horizontal=True,
+            format_func=_on_off,
+            help="On: every image is sheared upright by its second moments first; the training images too, "
+            "so both models are retrained (once per server, a few seconds). The published results are "
+            "with deskew off.",
+            **links.control("Deskew", KEYS["deskew"], TEXTBOOK.deskew),
+        )
         presets_locked = any(links.locked(key) for key in KEYS.values())
         left, right = st.columns(2)
-        left.button("Textbook", on_click=apply, args=(TEXTBOOK,), width="stretch", disabled=presets_locked,
-                    help="Reset to the textbook: T = 128, α = β = 1, empirical prior, no deskewing")
-        right.button("Course note", on_click=apply, args=(COURSE_NOTE,), width="stretch", disabled=presets_locked,
-                     help="T = 1, α = β = 1, uniform prior, no deskewing")
+        left.button(
+            "Textbook",
+            on_click=apply,
+            args=(TEXTBOOK,),
+            width="stretch",
+            disabled=presets_locked,
+            help="Reset to the textbook: T = 128, α = β = 1, empirical prior, no deskewing",
+        )
+        right.button(
+            "Course note",
+            on_click=apply,
+            args=(COURSE_NOTE,),
+            width="stretch",
+            disabled=presets_locked,
+            help="T = 1, α = β = 1, uniform prior, no deskewing",
+        )
         settings = current_settings()
-        st.caption(f"p(xᵢ=1 | y) = (nᵢᵧ + {_format_stop(settings.alpha)}) / "
-                   f"(nᵧ + {_format_stop(settings.alpha)} + {_format_stop(settings.beta)})")
+        st.caption(
+            f"p(xᵢ=1 | y) = (nᵢᵧ + {_format_stop(settings.alpha)}) / "
+            f"(nᵧ + {_format_stop(settings.alpha)} + {_format_stop(settings.beta)})"
+        )
     return settings
 
 

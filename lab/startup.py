@@ -24,10 +24,27 @@ from lab.jobs import BackgroundJob, ProgressCallback
 # without the import lock and met it half-initialized ("partially initialized module 'pandas'
 # has no attribute 'Series'", #18). Streamlit imports pandas/pyarrow for st.table/st.dataframe
 # and plotly.io/plotly.tools for st.plotly_chart only when first used; PIL comes with the canvas.
-WARM_IMPORTS = ("pandas", "pyarrow", "plotly.graph_objs", "plotly.basedatatypes", "plotly.io", "plotly.io.json",
-                "plotly.tools", "plotly.subplots", "PIL.Image", "PIL.ImageOps",
-                "lab.shell", "lab.figures.charts", "lab.figures.diagnostics", "lab.figures.digits",
-                "lab.figures.notation", "lab.figures.regions", "lab.figures.export", "lab.display", "nbcore.preprocess")
+WARM_IMPORTS = (
+    "pandas",
+    "pyarrow",
+    "plotly.graph_objs",
+    "plotly.basedatatypes",
+    "plotly.io",
+    "plotly.io.json",
+    "plotly.tools",
+    "plotly.subplots",
+    "PIL.Image",
+    "PIL.ImageOps",
+    "lab.shell",
+    "lab.figures.charts",
+    "lab.figures.diagnostics",
+    "lab.figures.digits",
+    "lab.figures.notation",
+    "lab.figures.regions",
+    "lab.figures.export",
+    "lab.display",
+    "nbcore.preprocess",
+)
 
 
 class MnistPrefetch(BackgroundJob):

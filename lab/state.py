@@ -15,11 +15,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+import nbcore
 from lab import startup
 from lab.caching import background, shared
 from lab.gallery import ClassGallery
 from lab.settings import THRESHOLDS, Settings, current_settings
-import nbcore
 from nbcore.datasets.iris import IRIS_FEATURES, load_iris
 from nbcore.datasets.mnist import MnistSplits
 from nbcore.datasets.sms import SpamDataError, load_sms
@@ -83,8 +83,10 @@ def _deskewed(data_dir: str, progress) -> MnistSplits:
     """Both splits with every image deskewed (``nbcore.deskew``); labels as published."""
     splits = _mnist.result(data_dir)
     train = deskew_all(splits.train_images, progress=lambda fraction, message: progress(fraction * 6 / 7, message))
-    test = deskew_all(splits.test_images, progress=lambda fraction, message: progress(
-        (6 + fraction) / 7, message.replace("image", "test image")))
+    test = deskew_all(
+        splits.test_images,
+        progress=lambda fraction, message: progress((6 + fraction) / 7, message.replace("image", "test image")),
+    )
     return MnistSplits(train, splits.train_labels, test, splits.test_labels)
 
 
@@ -131,7 +133,8 @@ def counted_fit_seconds(threshold: int, deskew: bool = False) -> float:
 def evaluation(settings: Settings) -> Evaluation:
     """The naive Bayes model for these settings and its scores on MNIST (deskewed first if they say so)."""
     model = counted_model(settings.threshold, settings.deskew).with_params(
-        alpha=settings.alpha, beta=settings.beta, prior=settings.prior)
+        alpha=settings.alpha, beta=settings.beta, prior=settings.prior
+    )
     splits, feats = _loaded(), features(settings.threshold, settings.deskew)
     train_scores = model.predict_joint_log_proba(feats.train_packed)
     test_log_proba = model.predict_log_proba(feats.test_packed)
@@ -143,7 +146,8 @@ def evaluation(settings: Settings) -> Evaluation:
         train_accuracy=model.score(feats.train_packed, splits.train_labels),
         test_accuracy=float(np.mean(test_predictions == splits.test_labels)),
         mean_train_loglik=mean_true_class_loglik(train_scores, splits.train_labels)
-        if np.isfinite(train_scores).all() else float("-inf"),
+        if np.isfinite(train_scores).all()
+        else float("-inf"),
     )
 
 
@@ -160,8 +164,9 @@ CURVE_ALPHAS = (0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0)
 def smoothing_curve(threshold: int, prior: str) -> dict[str, np.ndarray]:
     feats, splits = features(threshold), _loaded()
     counted = counted_model(threshold).with_params(prior=prior)
-    return evaluate.smoothing_curve(counted, feats.train_packed, splits.train_labels,
-                                           feats.test_packed, splits.test_labels, CURVE_ALPHAS)
+    return evaluate.smoothing_curve(
+        counted, feats.train_packed, splits.train_labels, feats.test_packed, splits.test_labels, CURVE_ALPHAS
+    )
 
 
 @shared(max_entries=16)
@@ -195,16 +200,21 @@ def _softmax(preset: str, deskew: bool = False, progress=None) -> SoftmaxEvaluat
     Deskewed training images have another checksum, so their weights have their own cache file.
     """
     splits = _training_splits(deskew)
-    model, info = nbcore.load_or_train_softmax(splits.train_images, splits.train_labels, preset=preset,
-                                               progress=progress)
+    model, info = nbcore.load_or_train_softmax(
+        splits.train_images, splits.train_labels, preset=preset, progress=progress
+    )
     test_proba = model.predict_proba(splits.test_images)
     test_predictions = test_proba.argmax(axis=1)
     train_log_proba = model.predict_log_proba(splits.train_images)
     return SoftmaxEvaluation(
-        model=model, info=info, test_proba=test_proba, test_predictions=test_predictions,
+        model=model,
+        info=info,
+        test_proba=test_proba,
+        test_predictions=test_predictions,
         train_accuracy=float(np.mean(train_log_proba.argmax(axis=1) == splits.train_labels)),
         test_accuracy=float(np.mean(test_predictions == splits.test_labels)),
-        mean_train_loglik=mean_true_class_loglik(train_log_proba, splits.train_labels))
+        mean_train_loglik=mean_true_class_loglik(train_log_proba, splits.train_labels),
+    )
 
 
 def softmax(preset: str = "default", deskew: bool = False) -> SoftmaxEvaluation:
@@ -219,26 +229,39 @@ def softmax(preset: str = "default", deskew: bool = False) -> SoftmaxEvaluation:
 def softmax_learning_curve(progress) -> dict[str, np.ndarray]:
     """Softmax test accuracy over training-set sizes and seeds (about 10 s, once per server)."""
     splits = _loaded()
-    return learning_curve({"softmax regression": evaluate.softmax_learner}, splits.train_images,
-                          splits.train_labels, splits.test_images, splits.test_labels,
-                          evaluate.LEARNING_CURVE_SIZES, evaluate.LEARNING_CURVE_SEEDS,
-                          progress=progress)
+    return learning_curve(
+        {"softmax regression": evaluate.softmax_learner},
+        splits.train_images,
+        splits.train_labels,
+        splits.test_images,
+        splits.test_labels,
+        evaluate.LEARNING_CURVE_SIZES,
+        evaluate.LEARNING_CURVE_SEEDS,
+        progress=progress,
+    )
 
 
 @shared("Learning curve for naive Bayes…", max_entries=32)
 def bernoulli_learning_curve(settings: Settings) -> dict[str, np.ndarray]:
     """Naive Bayes (these settings) test accuracy over the same sizes and seeds (about a second)."""
     splits = _loaded()
-    learner = evaluate.bernoulli_learner(settings.threshold, alpha=settings.alpha, beta=settings.beta,
-                                                prior=settings.prior)
-    return learning_curve({"naive Bayes": learner}, splits.train_images, splits.train_labels, splits.test_images,
-                          splits.test_labels, evaluate.LEARNING_CURVE_SIZES,
-                          evaluate.LEARNING_CURVE_SEEDS)
+    learner = evaluate.bernoulli_learner(
+        settings.threshold, alpha=settings.alpha, beta=settings.beta, prior=settings.prior
+    )
+    return learning_curve(
+        {"naive Bayes": learner},
+        splits.train_images,
+        splits.train_labels,
+        splits.test_images,
+        splits.test_labels,
+        evaluate.LEARNING_CURVE_SIZES,
+        evaluate.LEARNING_CURVE_SEEDS,
+    )
 
 
 # -- beyond MNIST: iris, Gaussian naive Bayes on MNIST, the SMS spam filter ----------------------
 # var_smoothing grid for the MNIST curve: 1e-12 .. 1, one point per decade
-VAR_SMOOTHING_GRID = tuple(10.0 ** exponent for exponent in range(-12, 1))
+VAR_SMOOTHING_GRID = tuple(10.0**exponent for exponent in range(-12, 1))
 
 
 @dataclass(frozen=True)
@@ -266,14 +289,17 @@ def iris() -> Iris:
     return Iris(features, labels, class_names, IRIS_FEATURES)
 
 
-@shared("Fitting Gaussian naive Bayes on MNIST and scoring 13 var_smoothing values…",
-        key=lambda data_dir, _splits: (data_dir,))
+@shared(
+    "Fitting Gaussian naive Bayes on MNIST and scoring 13 var_smoothing values…",
+    key=lambda data_dir, _splits: (data_dir,),
+)
 def _gaussian_mnist(data_dir: str, _splits: MnistSplits) -> GaussianMnist:
     train = _splits.train_images.reshape(len(_splits.train_images), -1) / 255.0
     test = _splits.test_images.reshape(len(_splits.test_images), -1) / 255.0
     model = GaussianNB().fit(train, _splits.train_labels)
-    accuracy = np.array([model.with_params(var_smoothing=value).score(test, _splits.test_labels)
-                         for value in VAR_SMOOTHING_GRID])
+    accuracy = np.array(
+        [model.with_params(var_smoothing=value).score(test, _splits.test_labels) for value in VAR_SMOOTHING_GRID]
+    )
     return GaussianMnist(model, VAR_SMOOTHING_GRID, accuracy)
 
 
@@ -282,8 +308,7 @@ def gaussian_mnist(splits: MnistSplits) -> GaussianMnist:
     return _gaussian_mnist(_data_dir(), splits)
 
 
-@background("SMS Spam Collection", "nbcore-sms",
-            stop_on=(SpamDataError, "The SMS Spam Collection is not available."))
+@background("SMS Spam Collection", "nbcore-sms", stop_on=(SpamDataError, "The SMS Spam Collection is not available."))
 def _sms(data_dir: str, progress) -> tuple[tuple[str, ...], np.ndarray]:
     texts, labels = load_sms(data_dir, progress=progress)
     return tuple(texts), labels
@@ -308,19 +333,25 @@ def spam_experiments() -> dict[str, spam.SpamExperiment]:
 
 # -- the guided lesson (pages/lesson.py): answers to its questions, computed once per setting ------------------
 
+
 @shared("Multiplying 784 probabilities for every test image…", max_entries=32)
 def lesson_underflow(settings: Settings) -> dict[str, int]:
     """For the test images: how many products of p(xᵢ | true digit) become 0.0 in float32 and float64."""
-    return lesson.underflow_counts(evaluation(settings).model, features(settings.threshold).test,
-                                   _loaded().test_labels)
+    return lesson.underflow_counts(evaluation(settings).model, features(settings.threshold).test, _loaded().test_labels)
 
 
 @shared("Classifying every test image from its top half…", max_entries=32)
 def lesson_top_half_accuracy(settings: Settings) -> float:
     """Test accuracy of naive Bayes (these settings) that sees only the top 14 rows of each image."""
     feats, splits = features(settings.threshold), _loaded()
-    return lesson.observed_part_accuracy(evaluation(settings).model, feats.train, splits.train_labels, feats.test,
-                                         splits.test_labels, nbcore.observed_region("top half"))
+    return lesson.observed_part_accuracy(
+        evaluation(settings).model,
+        feats.train,
+        splits.train_labels,
+        feats.test,
+        splits.test_labels,
+        nbcore.observed_region("top half"),
+    )
 
 
 @shared(max_entries=40)
@@ -330,6 +361,7 @@ def lesson_neighbour_dependence(threshold: int, digit: int) -> np.ndarray:
 
 
 # -- the class gallery (issue 14): students' drawings per class code, in memory ---------------------
+
 
 @shared(writable=True)
 def class_gallery() -> ClassGallery:

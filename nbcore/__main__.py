@@ -14,13 +14,13 @@ from .datasets import mnist
 from .datasets.mnist import MnistDataError
 from .models.softmax import PRESETS
 
-
 MAX_PSEUDO_COUNT = 1e6  # far above any useful smoothing, far below where n + alpha + beta loses precision
 MAX_SEED = 2**32 - 1  # numpy's legacy seed range
 
 
 def _number_in(low: float, high: float, integer: bool = False):
     """An argparse ``type``: a finite number (an integer if asked) in [low, high], else a usage error saying so."""
+
     def parse(text: str):
         try:
             value = int(text) if integer else float(text)
@@ -29,6 +29,7 @@ def _number_in(low: float, high: float, integer: bool = False):
         if not (math.isfinite(value) and low <= value <= high):
             raise argparse.ArgumentTypeError(f"{text} is outside {low:g}..{high:g}")
         return value
+
     return parse
 
 
@@ -48,19 +49,42 @@ def _json_safe(value):
 def _add_evaluate(commands) -> None:
     parser = commands.add_parser("evaluate", help="train on 60k MNIST images, evaluate on the 10k test images")
     parser.add_argument("--model", choices=["bernoulli", "softmax"], default="bernoulli")
-    parser.add_argument("--threshold", type=_number_in(0, 256, integer=True), default=128,
-                        help="binarize: pixel >= T is ink, 0..256 (default 128)")
+    parser.add_argument(
+        "--threshold",
+        type=_number_in(0, 256, integer=True),
+        default=128,
+        help="binarize: pixel >= T is ink, 0..256 (default 128)",
+    )
     parser.add_argument("--prior", choices=["empirical", "uniform"], default="empirical")
-    parser.add_argument("--alpha", type=_number_in(0, MAX_PSEUDO_COUNT), default=1.0,
-                        help="pseudo-count for 'pixel on', 0..1e6 (default 1)")
-    parser.add_argument("--beta", type=_number_in(0, MAX_PSEUDO_COUNT), default=None,
-                        help="pseudo-count for 'pixel off', 0..1e6 (default: alpha)")
-    parser.add_argument("--preset", choices=list(PRESETS), default="default",
-                        help="softmax: training recipe (default: 'default'); always trained now, never cached")
-    parser.add_argument("--seed", type=_number_in(0, MAX_SEED, integer=True), default=0,
-                        help="softmax: seed of the minibatch shuffling, 0..2**32-1 (default 0)")
-    parser.add_argument("--deskew", action="store_true",
-                        help="deskew every training and test image first (second moments, nbcore.deskew)")
+    parser.add_argument(
+        "--alpha",
+        type=_number_in(0, MAX_PSEUDO_COUNT),
+        default=1.0,
+        help="pseudo-count for 'pixel on', 0..1e6 (default 1)",
+    )
+    parser.add_argument(
+        "--beta",
+        type=_number_in(0, MAX_PSEUDO_COUNT),
+        default=None,
+        help="pseudo-count for 'pixel off', 0..1e6 (default: alpha)",
+    )
+    parser.add_argument(
+        "--preset",
+        choices=list(PRESETS),
+        default="default",
+        help="softmax: training recipe (default: 'default'); always trained now, never cached",
+    )
+    parser.add_argument(
+        "--seed",
+        type=_number_in(0, MAX_SEED, integer=True),
+        default=0,
+        help="softmax: seed of the minibatch shuffling, 0..2**32-1 (default 0)",
+    )
+    parser.add_argument(
+        "--deskew",
+        action="store_true",
+        help="deskew every training and test image first (second moments, nbcore.deskew)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -80,8 +104,9 @@ def _run_evaluate(args) -> dict:
     if args.model == "softmax":
         result = evaluate_softmax(splits, preset=args.preset, seed=args.seed, progress=_stderr_progress_bar)
     else:
-        result = evaluate_bernoulli(splits, threshold=args.threshold, prior=args.prior, alpha=args.alpha,
-                                    beta=args.beta)
+        result = evaluate_bernoulli(
+            splits, threshold=args.threshold, prior=args.prior, alpha=args.alpha, beta=args.beta
+        )
     return {**result, "deskew": args.deskew}
 
 
@@ -89,11 +114,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m nbcore", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     _add_evaluate(commands)
-    commands.add_parser("prepare", help="find, verify, extract and decode MNIST in the data directory "
-                                        "($NBCORE_DATA_DIR), downloading only what is missing")
+    commands.add_parser(
+        "prepare",
+        help="find, verify, extract and decode MNIST in the data directory "
+        "($NBCORE_DATA_DIR), downloading only what is missing",
+    )
     handwriting = commands.add_parser(
-        "evaluate-handwriting", help="scikit-learn's load_digits() as PNG uploads, through the Draw page's path, "
-                                     "both polarities; models trained on MNIST (needs scikit-learn)")
+        "evaluate-handwriting",
+        help="scikit-learn's load_digits() as PNG uploads, through the Draw page's path, "
+        "both polarities; models trained on MNIST (needs scikit-learn)",
+    )
     handwriting.add_argument("--limit", type=int, default=None, help="only the first N digits (default: all 1,797)")
     args = parser.parse_args(argv)
     try:
@@ -106,8 +136,13 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "evaluate-handwriting":
             from .handwriting import evaluate_handwriting, format_rows
 
-            print(format_rows(evaluate_handwriting(mnist.mnist_splits(), mnist.deskewed_splits(), limit=args.limit,
-                                                   progress=_stderr_progress_bar)))
+            print(
+                format_rows(
+                    evaluate_handwriting(
+                        mnist.mnist_splits(), mnist.deskewed_splits(), limit=args.limit, progress=_stderr_progress_bar
+                    )
+                )
+            )
             return 0
         result = _run_evaluate(args)
     except (MnistDataError, ValueError, OSError) as error:  # OSError: nbcore.files.FileProblem sentences

@@ -44,5 +44,8 @@ def likelihood_product(model, features: np.ndarray, label: int) -> LikelihoodPro
     """For 0/1 ``features`` (n_features,) of one image: the product of its n_features probabilities under ``label``."""
     terms = model.pixel_log_likelihoods(np.asarray(features).reshape(-1))[label]  # (n_features,) natural logs
     probabilities = np.exp(terms)
-    return LikelihoodProduct(float32=float(np.prod(probabilities.astype(np.float32), dtype=np.float32)),
-                             float64=float(np.prod(probabilities)), log=float(np.sum(terms)))
+    return LikelihoodProduct(
+        float32=float(np.prod(probabilities.astype(np.float32), dtype=np.float32)),
+        float64=float(np.prod(probabilities)),
+        log=float(np.sum(terms)),
+    )

@@ -46,8 +46,10 @@ def check_binary(X) -> np.ndarray:
         else:
             is_binary = bool(np.all((X == 0) | (X == 1)))
         if not is_binary:
-            raise ValueError("X must be binary: every feature 0 or 1 (binarize images first, "
-                             "e.g. nbcore.binarize(images, 128)); found other values or NaN")
+            raise ValueError(
+                "X must be binary: every feature 0 or 1 (binarize images first, "
+                "e.g. nbcore.binarize(images, 128)); found other values or NaN"
+            )
     return X
 
 
@@ -64,7 +66,7 @@ class PackedBinary:
     n_features: int
 
     @classmethod
-    def from_dense(cls, X) -> "PackedBinary":
+    def from_dense(cls, X) -> PackedBinary:
         X = check_binary(X)
         n_samples, n_features = X.shape
         packed = np.packbits(X.astype(np.uint8, copy=False), axis=1)  # (n, n_groups)
@@ -75,8 +77,9 @@ class PackedBinary:
         columns = (nonzero % n_groups) * 256 + flat[nonzero]
         row_starts = np.zeros(n_samples + 1, dtype=np.int64)
         np.cumsum(np.count_nonzero(packed, axis=1), out=row_starts[1:])
-        selector = scipy.sparse.csr_array((np.ones(len(nonzero)), columns, row_starts),
-                                          shape=(n_samples, n_groups * 256))
+        selector = scipy.sparse.csr_array(
+            (np.ones(len(nonzero)), columns, row_starts), shape=(n_samples, n_groups * 256)
+        )
         return cls(selector, n_samples, n_features)
 
     def __len__(self) -> int:
@@ -151,5 +154,5 @@ def pca(X, n_components: int) -> tuple[np.ndarray, np.ndarray]:
         raise ValueError(f"n_components must lie in 1..{min(X.shape)}, got {n_components}")
     centred = X - X.mean(axis=0)
     _, singular_values, axes = np.linalg.svd(centred, full_matrices=False)
-    variance = singular_values ** 2
+    variance = singular_values**2
     return centred @ axes[:n_components].T, variance[:n_components] / variance.sum()

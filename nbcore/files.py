@@ -56,17 +56,22 @@ class NotWritableError(FileProblem):
 
 # -- reading ------------------------------------------------------------------------------------
 def _kind(mode: int) -> str:
-    for test, name in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
-                       (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
-                       (stat.S_ISBLK, "a block device")):
+    for test, name in (
+        (stat.S_ISDIR, "a directory"),
+        (stat.S_ISFIFO, "a FIFO (named pipe)"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+    ):
         if test(mode):
             return name
     return "not a regular file"
 
 
 def _odd_entry(path: Path, mode: int) -> OddEntryError:
-    return OddEntryError(f"{path} is {_kind(mode)}, not a file; nbcore will not open it. "
-                         "Remove it (or move it away) and start again.")
+    return OddEntryError(
+        f"{path} is {_kind(mode)}, not a file; nbcore will not open it. Remove it (or move it away) and start again."
+    )
 
 
 def open_regular(path: Path) -> io.BufferedReader:
@@ -85,8 +90,10 @@ def open_regular(path: Path) -> io.BufferedReader:
     except (FileNotFoundError, FileProblem):
         raise
     except OSError as error:
-        raise FileProblem(f"Cannot read {path} ({error.strerror}). Check that the user running "
-                          "nbcore may read it, or point NBCORE_DATA_DIR at a folder it may read.") from error
+        raise FileProblem(
+            f"Cannot read {path} ({error.strerror}). Check that the user running "
+            "nbcore may read it, or point NBCORE_DATA_DIR at a folder it may read."
+        ) from error
     mode = os.fstat(descriptor).st_mode
     if not stat.S_ISREG(mode):
         os.close(descriptor)
@@ -124,8 +131,11 @@ def read_checked_arrays_from(handle: BinaryIO, spec: ArraySpec) -> dict[str, np.
         raise DamagedFileError("no digests")
     for name, (dtype, shape) in spec.items():
         array = arrays[name]
-        if array.dtype != np.dtype(dtype) or len(array.shape) != len(shape) or any(
-                want is not None and have != want for have, want in zip(array.shape, shape)):
+        if (
+            array.dtype != np.dtype(dtype)
+            or len(array.shape) != len(shape)
+            or any(want is not None and have != want for have, want in zip(array.shape, shape))
+        ):
             raise DamagedFileError(f"{name} is {array.dtype} {array.shape}, expected {np.dtype(dtype)} {shape}")
         if digests.get(name) != array_digest(array):
             raise DamagedFileError(f"{name} differs from its stored digest")
@@ -168,13 +178,19 @@ def write_problem(error: OSError, folder: Path) -> FileProblem:
     if isinstance(error, FileProblem):
         return error
     if error.errno in (errno.ENOSPC, errno.EDQUOT):
-        return DiskFullError(f"The disk holding {folder} is full ({error.strerror}). Free some space there, "
-                             "or point NBCORE_DATA_DIR at a folder on a disk with room, and start again.")
+        return DiskFullError(
+            f"The disk holding {folder} is full ({error.strerror}). Free some space there, "
+            "or point NBCORE_DATA_DIR at a folder on a disk with room, and start again."
+        )
     if error.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
-        return NotWritableError(f"Cannot write to {folder} ({error.strerror}). Make it writable for the user "
-                                "running nbcore, or point NBCORE_DATA_DIR at a writable folder.")
-    return FileProblem(f"Writing in {folder} failed ({error.strerror or error}). Check the disk and the folder, "
-                       "or point NBCORE_DATA_DIR at another folder.")
+        return NotWritableError(
+            f"Cannot write to {folder} ({error.strerror}). Make it writable for the user "
+            "running nbcore, or point NBCORE_DATA_DIR at a writable folder."
+        )
+    return FileProblem(
+        f"Writing in {folder} failed ({error.strerror or error}). Check the disk and the folder, "
+        "or point NBCORE_DATA_DIR at another folder."
+    )
 
 
 def _locked_temporary(path: Path) -> tuple[BinaryIO, Path]:
@@ -228,8 +244,12 @@ def remove_stale_temporaries(folder: Path, targets: Iterable[str]) -> int:
     """
     removed = 0
     try:
-        candidates = [entry for target in targets for entry in Path(folder).glob(f".{target}.*{TEMPORARY_SUFFIX}")
-                      if entry.is_file()]
+        candidates = [
+            entry
+            for target in targets
+            for entry in Path(folder).glob(f".{target}.*{TEMPORARY_SUFFIX}")
+            if entry.is_file()
+        ]
     except OSError:
         return 0
     for candidate in candidates:

@@ -76,12 +76,19 @@ def main_confusions(labels: np.ndarray, predictions: np.ndarray, count: int = 3)
     confusion = confusion_matrix(labels, predictions).astype(np.int64)
     np.fill_diagonal(confusion, 0)
     order = np.argsort(-confusion, axis=None, kind="stable")[:count]
-    return [(int(true), int(predicted), int(confusion[true, predicted]))
-            for true, predicted in zip(*np.unravel_index(order, confusion.shape)) if confusion[true, predicted]]
+    return [
+        (int(true), int(predicted), int(confusion[true, predicted]))
+        for true, predicted in zip(*np.unravel_index(order, confusion.shape))
+        if confusion[true, predicted]
+    ]
 
 
-def evaluate_handwriting(plain_splits: MnistSplits, deskewed_splits: MnistSplits, limit: int | None = None,
-                         progress: ProgressCallback | None = None) -> list[dict]:
+def evaluate_handwriting(
+    plain_splits: MnistSplits,
+    deskewed_splits: MnistSplits,
+    limit: int | None = None,
+    progress: ProgressCallback | None = None,
+) -> list[dict]:
     """Accuracy on load_digits through the upload path, for each polarity, deskew setting and model.
 
     Returns one dict per (polarity, deskew, model): polarity, deskew, model, accuracy, n, the main
@@ -92,9 +99,13 @@ def evaluate_handwriting(plain_splits: MnistSplits, deskewed_splits: MnistSplits
     rows, steps, done = [], 2 * len(POLARITIES), 0
     for deskew in (False, True):
         splits = deskewed_splits if deskew else plain_splits
-        models = {name: (BernoulliNB(prior=prior).fit(binarize(splits.train_images, threshold),
-                                                      splits.train_labels), threshold)
-                  for name, threshold, prior in BAYES_SETTINGS}
+        models = {
+            name: (
+                BernoulliNB(prior=prior).fit(binarize(splits.train_images, threshold), splits.train_labels),
+                threshold,
+            )
+            for name, threshold, prior in BAYES_SETTINGS
+        }
         softmax, _ = load_or_train_softmax(splits.train_images, splits.train_labels)
         for polarity in POLARITIES:
             if progress is not None:
@@ -102,17 +113,24 @@ def evaluate_handwriting(plain_splits: MnistSplits, deskewed_splits: MnistSplits
             uploaded = through_upload_path(images, polarity, deskew)
             inputs = {"framed": uploaded.frames, **({} if deskew else {"plain resize": uploaded.plain})}
             for framing, frames in inputs.items():
-                predictions = {name: model.predict(binarize(frames, threshold))
-                               for name, (model, threshold) in models.items()}
+                predictions = {
+                    name: model.predict(binarize(frames, threshold)) for name, (model, threshold) in models.items()
+                }
                 predictions["softmax"] = softmax.predict(frames)
                 for name, predicted in predictions.items():
-                    rows.append({
-                        "polarity": polarity, "framing": framing, "deskew": deskew, "model": name,
-                        "accuracy": float(np.mean(predicted == labels)), "n": len(labels),
-                        "confusions": main_confusions(labels, predicted),
-                        "width_before": float(np.nanmedian(uploaded.width_before)),
-                        "width_after": float(np.nanmedian(uploaded.width_after)),
-                    })
+                    rows.append(
+                        {
+                            "polarity": polarity,
+                            "framing": framing,
+                            "deskew": deskew,
+                            "model": name,
+                            "accuracy": float(np.mean(predicted == labels)),
+                            "n": len(labels),
+                            "confusions": main_confusions(labels, predicted),
+                            "width_before": float(np.nanmedian(uploaded.width_before)),
+                            "width_after": float(np.nanmedian(uploaded.width_after)),
+                        }
+                    )
             done += 1
     if progress is not None:
         progress(1.0, "done")
@@ -124,8 +142,10 @@ def format_rows(rows: list[dict]) -> str:
     lines = [f"{'polarity':<14} {'input':<13} {'deskew':<6} {'model':<25} {'accuracy':>8}  main confusions"]
     for row in rows:
         confusions = ", ".join(f"{true}->{predicted} x{count}" for true, predicted, count in row["confusions"])
-        lines.append(f"{row['polarity']:<14} {row['framing']:<13} {'on' if row['deskew'] else 'off':<6} "
-                     f"{row['model']:<25} {row['accuracy']:>8.1%}  {confusions}")
+        lines.append(
+            f"{row['polarity']:<14} {row['framing']:<13} {'on' if row['deskew'] else 'off':<6} "
+            f"{row['model']:<25} {row['accuracy']:>8.1%}  {confusions}"
+        )
     widths = {(row["deskew"]): (row["width_before"], row["width_after"]) for row in rows}
     before, after = widths[False]
     lines.append(f"median stroke width of the uploads: {before:.2f} px framed, {after:.2f} px after the stroke step")

@@ -61,7 +61,7 @@ def ink_from_canvas_png(data_url: str) -> np.ndarray:
     """
     check_canvas_value(data_url)
     try:
-        image = Image.open(io.BytesIO(base64.b64decode(data_url[len(PNG_DATA_URL):], validate=True)))
+        image = Image.open(io.BytesIO(base64.b64decode(data_url[len(PNG_DATA_URL) :], validate=True)))
         if image.format != "PNG" or max(image.size) > MAX_CANVAS_SIDE:
             raise ImageInputError("The canvas sent a drawing that is not a PNG of a sensible size.")
         rgba = np.asarray(image.convert("RGBA"))
@@ -100,7 +100,8 @@ def ink_from_upload(data: bytes) -> np.ndarray:
             if width * height > MAX_UPLOAD_PIXELS:
                 raise ImageInputError(
                     f"This image is {width}x{height} pixels, too large to process "
-                    f"(limit {MAX_UPLOAD_PIXELS // 1_000_000} megapixels). Please upload a smaller picture.")
+                    f"(limit {MAX_UPLOAD_PIXELS // 1_000_000} megapixels). Please upload a smaller picture."
+                )
             image.seek(0)
             image = ImageOps.exif_transpose(image)
             gray = _grayscale(image)
@@ -109,7 +110,8 @@ def ink_from_upload(data: bytes) -> np.ndarray:
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as error:  # Pillow refused its size
         raise ImageInputError(
             f"This image is too large to process (limit {MAX_UPLOAD_PIXELS // 1_000_000} megapixels). "
-            "Please upload a smaller picture.") from error
+            "Please upload a smaller picture."
+        ) from error
     except UnidentifiedImageError as error:
         raise ImageInputError("This file is not an image we can read (PNG, JPEG, GIF, BMP or WebP).") from error
     except (OSError, ValueError, SyntaxError, EOFError) as error:
@@ -162,8 +164,9 @@ def _grayscale(image: Image.Image) -> np.ndarray:
     return np.asarray(image.convert("L"), dtype=np.float64)
 
 
-def mnist_frame(ink: np.ndarray, resampling: Image.Resampling = RESAMPLING,
-                enlarging: Image.Resampling = ENLARGING) -> np.ndarray | None:
+def mnist_frame(
+    ink: np.ndarray, resampling: Image.Resampling = RESAMPLING, enlarging: Image.Resampling = ENLARGING
+) -> np.ndarray | None:
     """Ink (height, width) -> uint8 (28, 28) framed like MNIST, or None if there is no ink.
 
     ``resampling`` is the filter that scales the cropped ink down (or keeps it) to the 20 px box,
@@ -176,12 +179,13 @@ def mnist_frame(ink: np.ndarray, resampling: Image.Resampling = RESAMPLING,
         return None
     rows = np.flatnonzero((ink > INK_LEVEL * 255).any(axis=1))
     cols = np.flatnonzero((ink > INK_LEVEL * 255).any(axis=0))
-    cropped = ink[rows[0]: rows[-1] + 1, cols[0]: cols[-1] + 1]
+    cropped = ink[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1]
     height, width = cropped.shape
     scale = BOX / max(height, width)
     new_size = (max(1, round(width * scale)), max(1, round(height * scale)))
     resized = Image.fromarray(cropped.astype(np.float32), mode="F").resize(
-        new_size, enlarging if scale > 1 else resampling)
+        new_size, enlarging if scale > 1 else resampling
+    )
     box = np.clip(np.asarray(resized, dtype=np.float64), 0, 255)
     if box.sum() <= 0:
         return None
@@ -189,7 +193,7 @@ def mnist_frame(ink: np.ndarray, resampling: Image.Resampling = RESAMPLING,
     row_of_mass, col_of_mass = centre_of_mass(box)
     top = int(np.clip(round(CENTRE - row_of_mass), 0, FRAME - box.shape[0]))
     left = int(np.clip(round(CENTRE - col_of_mass), 0, FRAME - box.shape[1]))
-    frame[top: top + box.shape[0], left: left + box.shape[1]] = box
+    frame[top : top + box.shape[0], left : left + box.shape[1]] = box
     return np.round(frame * (255.0 / frame.max())).astype(np.uint8)
 
 
@@ -240,7 +244,12 @@ def plain_resize(ink: np.ndarray) -> np.ndarray:
     No crop, no box, no centring: the input a model would get without MNIST's framing.
     """
     ink = np.asarray(ink, dtype=np.float64)
-    small = np.clip(np.asarray(Image.fromarray(ink.astype(np.float32), mode="F").resize(
-        (FRAME, FRAME), RESAMPLING), dtype=np.float64), 0, 255)
+    small = np.clip(
+        np.asarray(
+            Image.fromarray(ink.astype(np.float32), mode="F").resize((FRAME, FRAME), RESAMPLING), dtype=np.float64
+        ),
+        0,
+        255,
+    )
     top = small.max()
     return np.zeros((FRAME, FRAME), np.uint8) if top <= 0 else np.round(small * (255.0 / top)).astype(np.uint8)

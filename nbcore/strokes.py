@@ -26,7 +26,7 @@ def _neighbours(ink: np.ndarray) -> list[np.ndarray]:
     padded = np.pad(ink, ((0, 0), (1, 1), (1, 1)))
     height, width = ink.shape[1:]
     offsets = ((0, 1), (0, 2), (1, 2), (2, 2), (2, 1), (2, 0), (1, 0), (0, 0))
-    return [padded[:, row: row + height, col: col + width] for row, col in offsets]
+    return [padded[:, row : row + height, col : col + width] for row, col in offsets]
 
 
 def skeleton(ink: np.ndarray) -> np.ndarray:
@@ -77,21 +77,26 @@ def reshape_stroke(frame: np.ndarray, change: int) -> np.ndarray:
     if change == 0:
         return np.asarray(frame, dtype=np.uint8)
     side = frame.shape[0] * UPSAMPLE
-    fine = np.asarray(Image.fromarray(np.asarray(frame, np.float32), mode="F").resize(
-        (side, side), Image.Resampling.BILINEAR), dtype=np.float64)
+    fine = np.asarray(
+        Image.fromarray(np.asarray(frame, np.float32), mode="F").resize((side, side), Image.Resampling.BILINEAR),
+        dtype=np.float64,
+    )
     operation = ndimage.grey_dilation if change > 0 else ndimage.grey_erosion
     for _ in range(abs(change)):
         fine = operation(fine, footprint=_CROSS)
-    coarse = np.asarray(Image.fromarray(fine.astype(np.float32), mode="F").resize(
-        frame.shape[::-1], Image.Resampling.BOX), dtype=np.float64)
+    coarse = np.asarray(
+        Image.fromarray(fine.astype(np.float32), mode="F").resize(frame.shape[::-1], Image.Resampling.BOX),
+        dtype=np.float64,
+    )
     top = coarse.max()
     if top <= 0:
         return np.zeros(frame.shape, np.uint8)
     return np.clip(np.round(coarse * (255.0 / top)), 0, 255).astype(np.uint8)
 
 
-def normalise_stroke(frame: np.ndarray, target: tuple[float, float] = MNIST_STROKE_RANGE
-                     ) -> tuple[np.ndarray, float, float, str]:
+def normalise_stroke(
+    frame: np.ndarray, target: tuple[float, float] = MNIST_STROKE_RANGE
+) -> tuple[np.ndarray, float, float, str]:
     """Thin, keep or thicken (by 1 or 2 px) a uint8 (28, 28) frame, whichever lands nearest MNIST's widths.
 
     ``target`` (low, high) px: a width inside counts as MNIST's, so a stroke as wide as most of MNIST's

@@ -5,7 +5,6 @@ import streamlit as st
 
 from lab import display, links, state
 from lab.figures import charts, diagnostics, digits, style
-
 from lab.settings import current_settings
 from nbcore.explain import pixel_log_odds
 from nbcore.metrics import confusion_matrix, reliability
@@ -17,24 +16,35 @@ softmax = state.softmax(deskew=settings.deskew)
 labels = splits.test_labels
 
 st.title("Naive Bayes vs. softmax regression")
-st.markdown("Naive Bayes models how digits are **written**, p(x | y), and turns it around with Bayes' rule. "
-            "Softmax regression models only the **decision**, p(y | x), fitted by gradient steps on pixel/255. "
-            "The discriminative model is more accurate on MNIST; the generative one can also sample digits "
-            "and fill in missing pixels (see Samples and Inpainting).")
+st.markdown(
+    "Naive Bayes models how digits are **written**, p(x | y), and turns it around with Bayes' rule. "
+    "Softmax regression models only the **decision**, p(y | x), fitted by gradient steps on pixel/255. "
+    "The discriminative model is more accurate on MNIST; the generative one can also sample digits "
+    "and fill in missing pixels (see Samples and Inpainting)."
+)
 
 fit_seconds = softmax.info["fit_seconds"]
-st.table({
-    "": ["Train accuracy", "Test accuracy", "Mean train log-likelihood (nats)", "Fit time (s)"],
-    f"Naive Bayes (T={settings.threshold}, α={settings.alpha:g}, β={settings.beta:g}, {settings.prior})": [
-        f"{bayes.train_accuracy:.4f}", f"{bayes.test_accuracy:.4f}",
-        f"{bayes.mean_train_loglik:.2f}  (log p(x, y))", f"{state.counted_fit_seconds(settings.threshold, settings.deskew):.3f}"],
-    "Softmax regression (default preset)": [
-        f"{softmax.train_accuracy:.4f}", f"{softmax.test_accuracy:.4f}",
-        f"{softmax.mean_train_loglik:.3f}  (log p(y | x))",
-        f"{fit_seconds:.2f}" + ("  (trained earlier, loaded from cache)" if softmax.info["cache"] == "hit" else "")],
-})
-st.caption("The two log-likelihoods measure different things: naive Bayes scores the whole image, softmax "
-           "regression only the label given the image.")
+st.table(
+    {
+        "": ["Train accuracy", "Test accuracy", "Mean train log-likelihood (nats)", "Fit time (s)"],
+        f"Naive Bayes (T={settings.threshold}, α={settings.alpha:g}, β={settings.beta:g}, {settings.prior})": [
+            f"{bayes.train_accuracy:.4f}",
+            f"{bayes.test_accuracy:.4f}",
+            f"{bayes.mean_train_loglik:.2f}  (log p(x, y))",
+            f"{state.counted_fit_seconds(settings.threshold, settings.deskew):.3f}",
+        ],
+        "Softmax regression (default preset)": [
+            f"{softmax.train_accuracy:.4f}",
+            f"{softmax.test_accuracy:.4f}",
+            f"{softmax.mean_train_loglik:.3f}  (log p(y | x))",
+            f"{fit_seconds:.2f}" + ("  (trained earlier, loaded from cache)" if softmax.info["cache"] == "hit" else ""),
+        ],
+    }
+)
+st.caption(
+    "The two log-likelihoods measure different things: naive Bayes scores the whole image, softmax "
+    "regression only the label given the image."
+)
 
 st.subheader("Where they go wrong")
 bayes_confusion = confusion_matrix(labels, bayes.test_predictions)
@@ -43,61 +53,97 @@ off_diagonal = ~np.eye(10, dtype=bool)
 shared_max = float(max(bayes_confusion[off_diagonal].max(), softmax_confusion[off_diagonal].max()))
 # one under the other: side by side, at 1024 px with the sidebar open, each cell was too small for its count
 display.chart(diagnostics.confusion_heatmap(bayes_confusion, "Naive Bayes", shared_max), key="compare_confusion_bayes")
-display.chart(diagnostics.confusion_heatmap(softmax_confusion, "Softmax regression", shared_max),
-              key="compare_confusion_softmax")
+display.chart(
+    diagnostics.confusion_heatmap(softmax_confusion, "Softmax regression", shared_max), key="compare_confusion_softmax"
+)
 st.caption("Same colour scale for both, saturated at the largest off-diagonal count so that the mistakes show.")
 
 disagree = np.flatnonzero(bayes.test_predictions != softmax.test_predictions)
-st.markdown(f"The two models disagree on **{len(disagree):,}** of 10,000 test images. Some of them, each "
-            "titled *naive Bayes' answer · softmax's answer · the true digit*:")
+st.markdown(
+    f"The two models disagree on **{len(disagree):,}** of 10,000 test images. Some of them, each "
+    "titled *naive Bayes' answer · softmax's answer · the true digit*:"
+)
 batch = links.counter("Batch", "compare_batch", "Other disagreements", "compare_new_batch", ":material/shuffle:")
-shown = np.random.default_rng(batch).choice(disagree, size=min(12, len(disagree)),
-                                                                       replace=False)
+shown = np.random.default_rng(batch).choice(disagree, size=min(12, len(disagree)), replace=False)
 # short titles, four images a row: "NB 3 · SM 5 · true 5" ran into its neighbours at six a row
 titles = [f"{bayes.test_predictions[i]} · {softmax.test_predictions[i]} · {labels[i]}" for i in shown]
-display.chart(digits.image_grid(splits.test_images[shown], titles, columns=4, zrange=(0, 255), height_per_row=170),
-              key="compare_disagreements")
+display.chart(
+    digits.image_grid(splits.test_images[shown], titles, columns=4, zrange=(0, 255), height_per_row=170),
+    key="compare_disagreements",
+)
 
 st.subheader("What each model looks at")
 log_odds, log_odds_limit = pixel_log_odds(bayes.model)
 weights = softmax.model.coef_.reshape(10, 28, 28).astype(np.float64)
 weight_limit = float(np.max(np.abs(weights)))
 # one under the other, like the confusion matrices: ten digits side by side twice were ~35 px each at 1024 px
-display.chart(digits.class_heatmaps(log_odds.reshape(-1, 28, 28), "log p/(1−p)", colorscale=style.DIVERGING_SCALE,
-                                    zrange=(-log_odds_limit, log_odds_limit)),
-              key="compare_log_odds")
+display.chart(
+    digits.class_heatmaps(
+        log_odds.reshape(-1, 28, 28),
+        "log p/(1−p)",
+        colorscale=style.DIVERGING_SCALE,
+        zrange=(-log_odds_limit, log_odds_limit),
+    ),
+    key="compare_log_odds",
+)
 st.caption("Naive Bayes: per-pixel log-odds of ink for each digit.")
-display.chart(digits.class_heatmaps(weights, "weight", colorscale=style.DIVERGING_SCALE,
-                                    zrange=(-weight_limit, weight_limit)),
-              key="compare_weights")
-st.caption("Softmax regression: the weight on each pixel for each digit. Red regions vote against the digit: "
-              "the model learned where ink must *not* be, which naive Bayes never compares across digits.")
+display.chart(
+    digits.class_heatmaps(weights, "weight", colorscale=style.DIVERGING_SCALE, zrange=(-weight_limit, weight_limit)),
+    key="compare_weights",
+)
+st.caption(
+    "Softmax regression: the weight on each pixel for each digit. Red regions vote against the digit: "
+    "the model learned where ink must *not* be, which naive Bayes never compares across digits."
+)
 
 st.subheader("Calibration: does 90 % sure mean 90 % right?")
 bayes_reliability = reliability(np.exp(bayes.test_log_proba), labels, n_bins=10)
 softmax_reliability = reliability(softmax.test_proba, labels, n_bins=10)
-display.chart(diagnostics.reliability_diagram({
-    "naive Bayes": (bayes_reliability.confidence, bayes_reliability.accuracy, bayes_reliability.count,
-                    bayes_reliability.ece),
-    "softmax regression": (softmax_reliability.confidence, softmax_reliability.accuracy,
-                           softmax_reliability.count, softmax_reliability.ece),
-}, title="Reliability on the 10,000 test images"), key="compare_reliability")
+display.chart(
+    diagnostics.reliability_diagram(
+        {
+            "naive Bayes": (
+                bayes_reliability.confidence,
+                bayes_reliability.accuracy,
+                bayes_reliability.count,
+                bayes_reliability.ece,
+            ),
+            "softmax regression": (
+                softmax_reliability.confidence,
+                softmax_reliability.accuracy,
+                softmax_reliability.count,
+                softmax_reliability.ece,
+            ),
+        },
+        title="Reliability on the 10,000 test images",
+    ),
+    key="compare_reliability",
+)
 top_bin = bayes_reliability.count[-1]
-st.caption(f"Naive Bayes puts {top_bin:,} of 10,000 test images in the top confidence bin (0.9–1.0) and is right "
-           f"on {bayes_reliability.accuracy[-1]:.1%} of them; multiplying 784 'independent' pieces of evidence "
-           "counts the same stroke many times over, so its posteriors are pushed to 0 or 1.")
+st.caption(
+    f"Naive Bayes puts {top_bin:,} of 10,000 test images in the top confidence bin (0.9–1.0) and is right "
+    f"on {bayes_reliability.accuracy[-1]:.1%} of them; multiplying 784 'independent' pieces of evidence "
+    "counts the same stroke many times over, so its posteriors are pushed to 0 or 1."
+)
 
 st.subheader("Learning curve: how much data each model needs")
 curve = state.softmax_learning_curve()
 bayes_curve = state.bernoulli_learning_curve(settings)
-display.chart(charts.learning_curves(curve["sizes"], {"naive Bayes": bayes_curve["naive Bayes"],
-                                                      "softmax regression": curve["softmax regression"]}),
-              key="compare_learning_curve")
+display.chart(
+    charts.learning_curves(
+        curve["sizes"], {"naive Bayes": bayes_curve["naive Bayes"], "softmax regression": curve["softmax regression"]}
+    ),
+    key="compare_learning_curve",
+)
 bayes_ahead = curve["sizes"][bayes_curve["naive Bayes"].mean(axis=1) > curve["softmax regression"].mean(axis=1)]
 if len(bayes_ahead):
-    st.caption(f"With these settings naive Bayes is ahead at {', '.join(f'{size:,}' for size in bayes_ahead)} "
-               "training images; softmax regression wins with more data, as Ng and Jordan (2002) describe: the "
-               "generative model reaches its (lower) ceiling with far fewer examples.")
+    st.caption(
+        f"With these settings naive Bayes is ahead at {', '.join(f'{size:,}' for size in bayes_ahead)} "
+        "training images; softmax regression wins with more data, as Ng and Jordan (2002) describe: the "
+        "generative model reaches its (lower) ceiling with far fewer examples."
+    )
 else:
-    st.caption("With these settings softmax regression is ahead at every size. Naive Bayes' advantage with "
-               "little data (Ng and Jordan, 2002) shows with lighter smoothing: try α = β = 0.1 in the sidebar.")
+    st.caption(
+        "With these settings softmax regression is ahead at every size. Naive Bayes' advantage with "
+        "little data (Ng and Jordan, 2002) shows with lighter smoothing: try α = β = 0.1 in the sidebar."
+    )

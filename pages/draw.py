@@ -11,8 +11,8 @@ import streamlit as st
 
 import nbcore
 from lab import display, gallery_ui, links, model_view, shell, state
-from lab.figures import charts, digits
 from lab.canvas import digit_canvas
+from lab.figures import charts, digits
 from lab.settings import Settings, current_settings
 from nbcore.preprocess import ImageInputError, ModelInput, ink_from_canvas_png, ink_from_upload, model_input
 
@@ -39,8 +39,10 @@ def clear_canvas() -> None:
 def uploaded_input() -> tuple[np.ndarray | None, ModelInput | None]:
     """The framed (28, 28) digit of the uploaded picture and how it was made, or (None, None) with a sentence why."""
     upload = st.file_uploader(f"A photo or scan of one digit ({UPLOAD_TYPES})", key="draw_upload")
-    st.caption(f"Up to {st.get_option('server.maxUploadSize')} MB: crop a larger photo to the digit, or save it "
-               "smaller. Dark ink on light paper and light ink on dark both work.")
+    st.caption(
+        f"Up to {st.get_option('server.maxUploadSize')} MB: crop a larger photo to the digit, or save it "
+        "smaller. Dark ink on light paper and light ink on dark both work."
+    )
     if upload is None:
         st.session_state.pop("upload_outcome", None)  # a removed file's message goes with it
         return None, None
@@ -61,11 +63,19 @@ def uploaded_input() -> tuple[np.ndarray | None, ModelInput | None]:
 def drawn_input() -> tuple[np.ndarray | None, ModelInput | None]:
     """The framed (28, 28) digit on the canvas and how it was made, or (None, None) while it is blank."""
     brush = model_view.MNIST_LIKE_BRUSH
-    drawing = digit_canvas(st.session_state.get("draw_brush", brush), key=f"canvas_{st.session_state.canvas_generation}",
-                           restore=st.session_state.get("draw_png"))
+    drawing = digit_canvas(
+        st.session_state.get("draw_brush", brush),
+        key=f"canvas_{st.session_state.canvas_generation}",
+        restore=st.session_state.get("draw_png"),
+    )
     with st.container(horizontal=True, vertical_alignment="bottom"):
-        st.slider(min_value=8, max_value=40, value=brush, help=f"{brush} draws strokes as wide as MNIST's once framed.",
-                  **links.control("Brush width", "draw_brush", brush))
+        st.slider(
+            min_value=8,
+            max_value=40,
+            value=brush,
+            help=f"{brush} draws strokes as wide as MNIST's once framed.",
+            **links.control("Brush width", "draw_brush", brush),
+        )
         st.button("Clear", icon=":material/ink_eraser:", on_click=clear_canvas, key="draw_clear")
     if drawing is not None and drawing != st.session_state.get("draw_png"):
         try:
@@ -87,16 +97,23 @@ def digit_and_verdict(settings: Settings, model: nbcore.BernoulliNB, softmax: nb
         source = st.container(key="draw_source")
         explanation = st.container(key="draw_explanation")
     with source:
-        mode = st.segmented_control(options=["Draw", "Upload a picture"], default="Draw", label_visibility="collapsed",
-                                    **links.control("Input", "draw_mode", "Draw"))
+        mode = st.segmented_control(
+            options=["Draw", "Upload a picture"],
+            default="Draw",
+            label_visibility="collapsed",
+            **links.control("Input", "draw_mode", "Draw"),
+        )
         verdict = st.container(height=VERDICT_HEIGHT, border=False)
         uploading = mode == "Upload a picture"
         frame, made_from = uploaded_input() if uploading else drawn_input()
 
     if frame is None:
-        verdict.info("Upload a photo or scan of one digit to see what naive Bayes makes of it." if uploading else
-                     "Draw a digit on the black canvas (or upload a picture) to see what naive Bayes makes of it.",
-                     icon=":material/upload:" if uploading else ":material/draw:")
+        verdict.info(
+            "Upload a photo or scan of one digit to see what naive Bayes makes of it."
+            if uploading
+            else "Draw a digit on the black canvas (or upload a picture) to see what naive Bayes makes of it.",
+            icon=":material/upload:" if uploading else ":material/draw:",
+        )
         return
 
     frame = model_view.model_frame(frame, settings.deskew)
@@ -108,37 +125,57 @@ def digit_and_verdict(settings: Settings, model: nbcore.BernoulliNB, softmax: nb
     softmax_predicted = int(np.argmax(softmax_posterior))
 
     with verdict, st.container(horizontal=True):
-        st.metric("Naive Bayes prediction", str(predicted), f"p = {posterior[predicted]:.4f}",
-                  delta_color="off", delta_arrow="off")
-        st.metric("Softmax prediction", str(softmax_predicted), f"p = {softmax_posterior[softmax_predicted]:.4f}",
-                  delta_color="off", delta_arrow="off")
+        st.metric(
+            "Naive Bayes prediction",
+            str(predicted),
+            f"p = {posterior[predicted]:.4f}",
+            delta_color="off",
+            delta_arrow="off",
+        )
+        st.metric(
+            "Softmax prediction",
+            str(softmax_predicted),
+            f"p = {softmax_posterior[softmax_predicted]:.4f}",
+            delta_color="off",
+            delta_arrow="off",
+        )
 
     evidence = model.evidence(features[0], predicted, runner_up).reshape(28, 28)
     ink = features[0].reshape(28, 28)
     with explanation:
         if posterior[predicted] >= CONFIDENT and softmax_predicted != predicted:
-            st.warning(f"Naive Bayes is all but certain of a {predicted} while softmax reads a {softmax_predicted}. "
-                       "It treats the 784 pixels as independent witnesses, so pixels that always go together are "
-                       "counted again and again and its probabilities end up near 0 or 1 even when it is wrong.",
-                       icon=":material/warning:")
+            st.warning(
+                f"Naive Bayes is all but certain of a {predicted} while softmax reads a {softmax_predicted}. "
+                "It treats the 784 pixels as independent witnesses, so pixels that always go together are "
+                "counted again and again and its probabilities end up near 0 or 1 even when it is wrong.",
+                icon=":material/warning:",
+            )
             shell.page_link("pages/compare.py", "How sure each model is, and how often rightly: Compare's calibration")
         st.markdown(f"**Evidence of each pixel: {predicted} against the runner-up {runner_up}**")
-        display.chart(digits.evidence_map(evidence, ink, predicted, runner_up), key="draw_evidence",
-                      alt=f"Evidence map: each pixel of the framed digit coloured by how much it speaks for "
-                          f"{predicted} (blue) or {runner_up} (red)")
+        display.chart(
+            digits.evidence_map(evidence, ink, predicted, runner_up),
+            key="draw_evidence",
+            alt=f"Evidence map: each pixel of the framed digit coloured by how much it speaks for "
+            f"{predicted} (blue) or {runner_up} (red)",
+        )
         with np.errstate(invalid="ignore"):  # +inf and -inf pixels (no smoothing) have no sum
             total = float(evidence.sum())
         if np.isfinite(total):
-            st.caption(f"Blue pixels speak for {predicted}, red ones for the runner-up {runner_up}; "
-                       f"they sum to {total:.2f} nats, the log-likelihood ratio of the two. A nat is the natural-log "
-                       f"unit: +1 nat makes the data e ≈ 2.7 times likelier under {predicted}.")
+            st.caption(
+                f"Blue pixels speak for {predicted}, red ones for the runner-up {runner_up}; "
+                f"they sum to {total:.2f} nats, the log-likelihood ratio of the two. A nat is the natural-log "
+                f"unit: +1 nat makes the data e ≈ 2.7 times likelier under {predicted}."
+            )
         else:
             ratio = "+∞" if total > 0 else "−∞" if total < 0 else "undefined (∞ − ∞)"
-            st.caption(f"Blue pixels speak for {predicted}, red ones for the runner-up {runner_up}; "
-                       f"{int(np.isinf(evidence).sum())} pixels are impossible for one of them (no smoothing), so "
-                       f"the log-likelihood ratio of the two is {ratio}.")
-        display.chart(charts.posterior_comparison({"naive Bayes": posterior, "softmax": softmax_posterior}),
-                      key="draw_posteriors")
+            st.caption(
+                f"Blue pixels speak for {predicted}, red ones for the runner-up {runner_up}; "
+                f"{int(np.isinf(evidence).sum())} pixels are impossible for one of them (no smoothing), so "
+                f"the log-likelihood ratio of the two is {ratio}."
+            )
+        display.chart(
+            charts.posterior_comparison({"naive Bayes": posterior, "softmax": softmax_posterior}), key="draw_posteriors"
+        )
         gallery_ui.offer(frame, posterior, softmax_posterior)
     with source:
         model_view.show(frame, made_from, settings.deskew, settings.threshold, model, softmax)

@@ -13,10 +13,12 @@ from nbcore.models.naive_bayes import GaussianNB
 GRID_MARGIN = 0.5  # cm beyond the data on each side of the decision-region plot
 
 st.title("Gaussian naive Bayes")
-st.markdown("When features are measurements rather than on/off pixels, naive Bayes can model each one, within "
-            "each class, as a normal distribution: p(xⱼ | y) = N(xⱼ; μⱼᵧ, σ²ⱼᵧ). Training is computing a mean "
-            "and a variance per feature and class; prediction adds the log-densities and the log prior, then "
-            "normalises over classes.")
+st.markdown(
+    "When features are measurements rather than on/off pixels, naive Bayes can model each one, within "
+    "each class, as a normal distribution: p(xⱼ | y) = N(xⱼ; μⱼᵧ, σ²ⱼᵧ). Training is computing a mean "
+    "and a variance per feature and class; prediction adds the log-densities and the log prior, then "
+    "normalises over classes."
+)
 
 # -- iris -------------------------------------------------------------------------------------------
 st.header("Iris: three species, four measurements")
@@ -24,13 +26,18 @@ data = state.iris()
 names = [name.replace("_", " ") + " (cm)" for name in data.feature_names]
 controls, plot = st.columns([1, 1.8], gap="medium")
 with controls:
-    first = st.selectbox(options=range(4), index=2, format_func=names.__getitem__,
-                         **links.control("Feature on the x axis", "gauss_x", 2))
-    second = st.selectbox(options=range(4), index=3, format_func=names.__getitem__,
-                          **links.control("Feature on the y axis", "gauss_y", 3))
-    prior = st.radio(options=("empirical", "uniform"), horizontal=True,
-                     help="Iris has 50 flowers of each species, so both priors are 1/3 here and agree.",
-                     **links.control("Class prior", "gauss_prior", "empirical"))
+    first = st.selectbox(
+        options=range(4), index=2, format_func=names.__getitem__, **links.control("Feature on the x axis", "gauss_x", 2)
+    )
+    second = st.selectbox(
+        options=range(4), index=3, format_func=names.__getitem__, **links.control("Feature on the y axis", "gauss_y", 3)
+    )
+    prior = st.radio(
+        options=("empirical", "uniform"),
+        horizontal=True,
+        help="Iris has 50 flowers of each species, so both priors are 1/3 here and agree.",
+        **links.control("Class prior", "gauss_prior", "empirical"),
+    )
     distinct = first != second
     if distinct:
         pair = data.features[:, [first, second]]
@@ -44,37 +51,62 @@ with controls:
     st.metric("All four features", f"{all_four.score(data.features, data.labels):.3f}")
     if not distinct:
         st.warning("Pick two different features to see a 2-D decision map.")
-    st.caption("Each species has its own marker shape and colour. Solid lines: where p(species | x) = 0.5, the "
-               "edge of that species' region. "
-               "Dotted ellipses: each species' fitted Gaussian at 1σ and 2σ — always axis-aligned, "
-               "because naive Bayes ignores how the two measurements vary together.")
+    st.caption(
+        "Each species has its own marker shape and colour. Solid lines: where p(species | x) = 0.5, the "
+        "edge of that species' region. "
+        "Dotted ellipses: each species' fitted Gaussian at 1σ and 2σ — always axis-aligned, "
+        "because naive Bayes ignores how the two measurements vary together."
+    )
 if distinct:
     with plot:
         low, high = pair.min(axis=0) - GRID_MARGIN, pair.max(axis=0) + GRID_MARGIN
         xs, ys, proba = probability_grid(model, (low[0], high[0]), (low[1], high[1]))
-        display.chart(regions.decision_regions(
-            xs, ys, proba, pair, data.labels, data.class_names, model.theta_, model.var_,
-            (names[first], names[second]), "Most probable species, and each species' Gaussian"), key="gauss_regions")
+        display.chart(
+            regions.decision_regions(
+                xs,
+                ys,
+                proba,
+                pair,
+                data.labels,
+                data.class_names,
+                model.theta_,
+                model.var_,
+                (names[first], names[second]),
+                "Most probable species, and each species' Gaussian",
+            ),
+            key="gauss_regions",
+        )
 
 scores, explained = pca(data.features, 2)
-display.chart(regions.pca_scatter(scores, data.labels, data.class_names, explained,
-                                  "All four measurements, on 2 principal components"), key="gauss_pca")
-st.caption("PC1 and PC2 are the two directions along which the four measurements vary most together; the "
-           f"percentages are their shares of the variance ({explained.sum():.0%} between them). Setosa stands "
-           "apart on all four; versicolor and virginica overlap, which is where every model errs.")
+display.chart(
+    regions.pca_scatter(
+        scores, data.labels, data.class_names, explained, "All four measurements, on 2 principal components"
+    ),
+    key="gauss_pca",
+)
+st.caption(
+    "PC1 and PC2 are the two directions along which the four measurements vary most together; the "
+    f"percentages are their shares of the variance ({explained.sum():.0%} between them). Setosa stands "
+    "apart on all four; versicolor and virginica overlap, which is where every model errs."
+)
 
 # -- MNIST ------------------------------------------------------------------------------------------
 st.header("MNIST pixels as Gaussians: var_smoothing matters")
 mnist = state.gaussian_mnist(state.mnist())
 default_var_smoothing = mnist.model.var_smoothing  # the model is fitted at the default, 1e-9 as in scikit-learn
-st.markdown("Treat each pixel (scaled to 0–1) as a Gaussian per digit. Many border pixels are exactly 0 in every "
-            "training image of a digit, so their variance is 0 and one stray speck of ink would make the digit "
-            "impossible. As scikit-learn does, every variance gets ε = var_smoothing × (largest pixel variance) "
-            "added. The default 1e-9 leaves those pixels almost certain; a larger ε lets the model forgive ink "
-            "in unusual places.")
-chosen = st.select_slider(options=mnist.var_smoothing, value=default_var_smoothing,
-                          format_func=lambda value: f"{value:.0e}",
-                          **links.control("var_smoothing", "gauss_var_smoothing", default_var_smoothing))
+st.markdown(
+    "Treat each pixel (scaled to 0–1) as a Gaussian per digit. Many border pixels are exactly 0 in every "
+    "training image of a digit, so their variance is 0 and one stray speck of ink would make the digit "
+    "impossible. As scikit-learn does, every variance gets ε = var_smoothing × (largest pixel variance) "
+    "added. The default 1e-9 leaves those pixels almost certain; a larger ε lets the model forgive ink "
+    "in unusual places."
+)
+chosen = st.select_slider(
+    options=mnist.var_smoothing,
+    value=default_var_smoothing,
+    format_func=lambda value: f"{value:.0e}",
+    **links.control("var_smoothing", "gauss_var_smoothing", default_var_smoothing),
+)
 position = mnist.var_smoothing.index(chosen)
 default_accuracy = float(mnist.test_accuracy[mnist.var_smoothing.index(default_var_smoothing)])
 bernoulli_accuracy = state.evaluation(current_settings()).test_accuracy
@@ -82,19 +114,37 @@ zero_variance = float(np.mean(mnist.model.class_var_ == 0))
 # two by two: three in a row cut their labels at 1024 px with the sidebar open
 first_metric, second_metric = st.columns(2)
 third_metric, _ = st.columns(2)
-first_metric.metric(f"Test accuracy at var_smoothing = {chosen:.0e}", f"{mnist.test_accuracy[position]:.4f}",
-                    f"{mnist.test_accuracy[position] - default_accuracy:+.4f} vs. the default "
-                    f"{default_var_smoothing:.0e}" if chosen != default_var_smoothing else None)
+first_metric.metric(
+    f"Test accuracy at var_smoothing = {chosen:.0e}",
+    f"{mnist.test_accuracy[position]:.4f}",
+    f"{mnist.test_accuracy[position] - default_accuracy:+.4f} vs. the default {default_var_smoothing:.0e}"
+    if chosen != default_var_smoothing
+    else None,
+)
 second_metric.metric("ε added to every variance", notation.scientific(chosen * mnist.model.max_feature_var_))
 third_metric.metric("Pixel × digit pairs with zero variance", f"{zero_variance:.1%}")
-display.chart(charts.log_x_curve(
-    mnist.var_smoothing, {"Gaussian NB, test accuracy": mnist.test_accuracy}, "var_smoothing (log scale)",
-    "test accuracy", "Gaussian NB on MNIST against var_smoothing",
-    marked={"Gaussian NB, test accuracy": chosen},
-    references={f"Bernoulli NB at the sidebar settings: {bernoulli_accuracy:.4f}": bernoulli_accuracy}),
-    key="gauss_curve")
-st.caption("This curve is measured on the test set to show how much the setting matters. To choose a value for "
-           "real, compare values on held-out data and test once at the end (the Spam filter page does that).")
-display.chart(digits.class_heatmaps(mnist.model.theta_.reshape(-1, 28, 28), "mean μ",
-                                    zrange=(0.0, 1.0), titles=[f"μ for {digit}" for digit in range(10)]),
-              key="gauss_means")
+display.chart(
+    charts.log_x_curve(
+        mnist.var_smoothing,
+        {"Gaussian NB, test accuracy": mnist.test_accuracy},
+        "var_smoothing (log scale)",
+        "test accuracy",
+        "Gaussian NB on MNIST against var_smoothing",
+        marked={"Gaussian NB, test accuracy": chosen},
+        references={f"Bernoulli NB at the sidebar settings: {bernoulli_accuracy:.4f}": bernoulli_accuracy},
+    ),
+    key="gauss_curve",
+)
+st.caption(
+    "This curve is measured on the test set to show how much the setting matters. To choose a value for "
+    "real, compare values on held-out data and test once at the end (the Spam filter page does that)."
+)
+display.chart(
+    digits.class_heatmaps(
+        mnist.model.theta_.reshape(-1, 28, 28),
+        "mean μ",
+        zrange=(0.0, 1.0),
+        titles=[f"μ for {digit}" for digit in range(10)],
+    ),
+    key="gauss_means",
+)

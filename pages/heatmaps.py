@@ -5,26 +5,35 @@ import streamlit as st
 
 from lab import display, links, state
 from lab.figures import charts, digits, notation, style
-
 from nbcore.explain import pixel_log_odds
 
 model = state.model()
 pixel_prob = model.feature_prob_.reshape(10, 28, 28)
 
 st.title("What the model learned: P(xᵢ = 1 | y)")
-st.markdown("Each picture is one digit's 784 pixel probabilities — a blurred average of its training images. "
-            "Hover a pixel for its digit, row, column and value.")
+st.markdown(
+    "Each picture is one digit's 784 pixel probabilities — a blurred average of its training images. "
+    "Hover a pixel for its digit, row, column and value."
+)
 
 
-view = st.segmented_control(options=["Probability", "Log-odds", "Difference of two digits"], default="Probability",
-                            **links.control("View", "heatmap_view", "Probability"))
+view = st.segmented_control(
+    options=["Probability", "Log-odds", "Difference of two digits"],
+    default="Probability",
+    **links.control("View", "heatmap_view", "Probability"),
+)
 if view == "Log-odds":
     log_odds, limit = pixel_log_odds(model)
-    display.chart(digits.class_heatmaps(log_odds.reshape(-1, 28, 28), "log p/(1−p)",
-                                        colorscale=style.DIVERGING_SCALE, zrange=(-limit, limit)),
-                  key="heatmap_log_odds")
-    st.caption("Blue: the pixel is more often on than off for this digit; red: more often off. "
-               "These are the weights naive Bayes puts on each inked pixel.")
+    display.chart(
+        digits.class_heatmaps(
+            log_odds.reshape(-1, 28, 28), "log p/(1−p)", colorscale=style.DIVERGING_SCALE, zrange=(-limit, limit)
+        ),
+        key="heatmap_log_odds",
+    )
+    st.caption(
+        "Blue: the pixel is more often on than off for this digit; red: more often off. "
+        "These are the weights naive Bayes puts on each inked pixel."
+    )
 elif view == "Difference of two digits":
     first, second = st.columns(2)
     with first:
@@ -32,10 +41,14 @@ elif view == "Difference of two digits":
     with second:
         digit_b = st.selectbox(options=range(10), index=8, **links.control("versus", "heatmap_digit_b", 8))
     difference = pixel_prob[digit_a] - pixel_prob[digit_b]
-    display.chart(digits.difference_map(difference, f"P(xᵢ=1 | {digit_a}) − P(xᵢ=1 | {digit_b})",
-                                        "difference"), key="heatmap_difference")
-    st.caption(f"Blue pixels are inked more often in {notation.with_article(digit_a)}, red ones more often in "
-               f"{notation.with_article(digit_b)}: they are where the model tells the two apart.")
+    display.chart(
+        digits.difference_map(difference, f"P(xᵢ=1 | {digit_a}) − P(xᵢ=1 | {digit_b})", "difference"),
+        key="heatmap_difference",
+    )
+    st.caption(
+        f"Blue pixels are inked more often in {notation.with_article(digit_a)}, red ones more often in "
+        f"{notation.with_article(digit_b)}: they are where the model tells the two apart."
+    )
 else:
     display.chart(digits.class_heatmaps(pixel_prob, "P(xᵢ = 1 | y)", zrange=(0, 1)), key="heatmap_probability")
 

@@ -5,7 +5,6 @@ import streamlit as st
 
 from lab import links, state
 from lab.figures import digits
-
 from lab.settings import current_settings
 
 settings = current_settings()
@@ -28,13 +27,17 @@ accuracy, train_accuracy, sizes = st.columns(3)
 accuracy.metric("Test accuracy (10,000 images)", f"{result.test_accuracy:.4f}")
 train_accuracy.metric("Training accuracy (60,000 images)", f"{result.train_accuracy:.4f}")
 sizes.metric("Pixels per image", "28 × 28 = 784")
-st.caption(f"Current settings: threshold {settings.threshold}, α = {settings.alpha:g}, β = {settings.beta:g}, "
-           f"{settings.prior} prior (change them in the sidebar).")
+st.caption(
+    f"Current settings: threshold {settings.threshold}, α = {settings.alpha:g}, β = {settings.beta:g}, "
+    f"{settings.prior} prior (change them in the sidebar)."
+)
 
 st.subheader("The data")
 class_counts = np.bincount(splits.train_labels, minlength=10)
-st.markdown(f"{len(splits.train_labels):,} training images and {len(splits.test_labels):,} test images "
-            "of handwritten digits, 28 × 28 pixels in 256 grey levels. Training images per digit:")
+st.markdown(
+    f"{len(splits.train_labels):,} training images and {len(splits.test_labels):,} test images "
+    "of handwritten digits, 28 × 28 pixels in 256 grey levels. Training images per digit:"
+)
 st.table({str(digit): [f"{count:,}"] for digit, count in enumerate(class_counts)}, hide_index=True)
 
 st.subheader("Test images: predicted / true")
@@ -44,9 +47,13 @@ predicted = result.test_predictions[batch]
 tiles, captions = digits.prediction_tiles(splits.test_images[batch], predicted, splits.test_labels[batch])
 truth = splits.test_labels[batch]
 # what a screen reader says instead of the picture: the frame colour and the ✗ are for the eye
-descriptions = [f"Handwritten {true}, predicted {guess}: {'wrong' if guess != true else 'right'}"
-                for guess, true in zip(predicted, truth)]
+descriptions = [
+    f"Handwritten {true}, predicted {guess}: {'wrong' if guess != true else 'right'}"
+    for guess, true in zip(predicted, truth)
+]
 st.image(tiles, caption=captions, width=118, alt=descriptions)
 errors = int(np.sum(predicted != truth))
-st.caption(f"{errors} of 18 wrong in this batch: marked ✗ before the caption and framed in red; right ones are "
-           f"framed in green. Batch {batch_number}.")
+st.caption(
+    f"{errors} of 18 wrong in this batch: marked ✗ before the caption and framed in red; right ones are "
+    f"framed in green. Batch {batch_number}."
+)

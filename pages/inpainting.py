@@ -15,29 +15,41 @@ model = state.model(settings)
 splits = state.mnist()
 
 st.title("Inpainting: guess the hidden pixels")
-st.markdown("Show the model part of an image. It first infers the digit from the visible pixels, "
-            "p(y | seen), then fills in each hidden pixel as p(xⱼ = 1 | seen) = Σ_y p(xⱼ = 1 | y) · p(y | seen).")
+st.markdown(
+    "Show the model part of an image. It first infers the digit from the visible pixels, "
+    "p(y | seen), then fills in each hidden pixel as p(xⱼ = 1 | seen) = Σ_y p(xⱼ = 1 | y) · p(y | seen)."
+)
 
 sources = ["A test image"] + (["My drawing"] if st.session_state.get("draw_frame") is not None else [])
 controls = st.columns([1.2, 1, 1.2])
 with controls[0]:
     source = st.radio(options=sources, horizontal=True, **links.control("Image", "inpaint_source", sources[0]))
 with controls[1]:
-    region = st.selectbox(options=nbcore.OBSERVED_REGIONS,
-                          **links.control("What is observed", "inpaint_region", nbcore.OBSERVED_REGIONS[0]))
+    region = st.selectbox(
+        options=nbcore.OBSERVED_REGIONS,
+        **links.control("What is observed", "inpaint_region", nbcore.OBSERVED_REGIONS[0]),
+    )
 fraction = 0.5
 if region == "random pixels":
     with controls[1]:
-        fraction = st.slider(min_value=0.0, max_value=1.0, value=0.3, step=0.05,
-                             **links.control("Fraction observed", "inpaint_fraction", 0.3))
+        fraction = st.slider(
+            min_value=0.0,
+            max_value=1.0,
+            value=0.3,
+            step=0.05,
+            **links.control("Fraction observed", "inpaint_fraction", 0.3),
+        )
 if source == "A test image":
     # the first three test images of each digit, in test-set order (image 0, a 7, comes first)
-    choices = np.sort(np.concatenate([np.flatnonzero(splits.test_labels == digit)[:EXAMPLES_PER_DIGIT]
-                                      for digit in range(10)]))
+    choices = np.sort(
+        np.concatenate([np.flatnonzero(splits.test_labels == digit)[:EXAMPLES_PER_DIGIT] for digit in range(10)])
+    )
     with controls[2]:
-        index = st.selectbox(options=choices.tolist(),
-                             format_func=lambda i: f"#{i}: {notation.with_article(splits.test_labels[i])}",
-                             **links.control("Test image", "inpaint_index", int(choices[0])))
+        index = st.selectbox(
+            options=choices.tolist(),
+            format_func=lambda i: f"#{i}: {notation.with_article(splits.test_labels[i])}",
+            **links.control("Test image", "inpaint_index", int(choices[0])),
+        )
     image, truth_label = splits.test_images[index], int(splits.test_labels[index])
 else:
     image, truth_label = st.session_state.draw_frame, None
@@ -51,11 +63,23 @@ shown = np.where(observed, features.astype(float), np.nan).reshape(28, 28)
 completed = np.where(observed, features.astype(float), pixel_prob).reshape(28, 28)
 panels = np.stack([shown, completed, features.reshape(28, 28).astype(float)])
 titles = ["What the model sees", "Seen + filled in", "The real image"]
-display.chart(digits.image_grid(panels, titles, columns=3, value_name="value", zrange=(0, 1),
-                                colorbar_title="p(ink); seen pixels are 0 or 1", height_per_row=240,
-                                hover_format=".3f"), key="inpaint_panels")
+display.chart(
+    digits.image_grid(
+        panels,
+        titles,
+        columns=3,
+        value_name="value",
+        zrange=(0, 1),
+        colorbar_title="p(ink); seen pixels are 0 or 1",
+        height_per_row=240,
+        hover_format=".3f",
+    ),
+    key="inpaint_panels",
+)
 guess = int(np.argmax(class_posterior))
 caption = f"{observed.sum()} of 784 pixels observed. Most likely digit from them alone: {guess}"
 st.caption(caption + (f" (the image is {notation.with_article(truth_label)})." if truth_label is not None else "."))
-display.chart(charts.class_bars(class_posterior, "p(y | observed pixels)", "probability", highlight=guess),
-              key="inpaint_posterior")
+display.chart(
+    charts.class_bars(class_posterior, "p(y | observed pixels)", "probability", highlight=guess),
+    key="inpaint_posterior",
+)

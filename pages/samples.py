@@ -5,7 +5,6 @@ import streamlit as st
 
 from lab import display, links, state
 from lab.figures import digits, notation
-
 from lab.settings import current_settings
 
 settings = current_settings()
@@ -13,8 +12,10 @@ model = state.model(settings)
 splits = state.mnist()
 
 st.title("Generated digits")
-st.markdown("Naive Bayes is a *generative* model: it can write digits. Pick a digit y, then flip 784 independent "
-            "coins, pixel i coming up ink with probability P(xᵢ = 1 | y).")
+st.markdown(
+    "Naive Bayes is a *generative* model: it can write digits. Pick a digit y, then flip 784 independent "
+    "coins, pixel i coming up ink with probability P(xᵢ = 1 | y)."
+)
 
 controls = st.columns([1, 1, 1])
 with controls[0]:
@@ -30,21 +31,50 @@ real = np.random.default_rng([seed, digit, 1]).choice(real_indices, size=count, 
 
 mean_column, grids = st.columns([1, 3], gap="large")
 with mean_column:
-    display.chart(digits.single_image(model.feature_prob_[digit].reshape(28, 28), f"P(xᵢ = 1 | {digit})",
-                                      value_name="probability", colorscale="gray", zrange=(0, 1),
-                                      height=330, hover_format=".3f"), key="samples_mean")
+    display.chart(
+        digits.single_image(
+            model.feature_prob_[digit].reshape(28, 28),
+            f"P(xᵢ = 1 | {digit})",
+            value_name="probability",
+            colorscale="gray",
+            zrange=(0, 1),
+            height=330,
+            hover_format=".3f",
+        ),
+        key="samples_mean",
+    )
 with grids:
     columns = min(count, 8)
     # numbered titles only ("1" … "16"): longer ones ran into each other on a phone and at 150 % zoom
-    display.chart(digits.image_grid(generated * 255, [str(i + 1) for i in range(count)], columns,
-                                    zrange=(0, 255), height_per_row=150, title="Sampled from the model"),
-                  key="samples_generated")
-    display.chart(digits.image_grid(splits.train_images[real], [str(i + 1) for i in range(count)], columns,
-                                    zrange=(0, 255), height_per_row=150, title="Real training images"),
-                  key="samples_real")
-    st.caption(f"Top: {count} samples from the model (seed {seed}). Bottom: {count} real training images of "
-               f"{notation.with_article(digit)} (training images {', '.join(f'#{i}' for i in real)}).")
+    display.chart(
+        digits.image_grid(
+            generated * 255,
+            [str(i + 1) for i in range(count)],
+            columns,
+            zrange=(0, 255),
+            height_per_row=150,
+            title="Sampled from the model",
+        ),
+        key="samples_generated",
+    )
+    display.chart(
+        digits.image_grid(
+            splits.train_images[real],
+            [str(i + 1) for i in range(count)],
+            columns,
+            zrange=(0, 255),
+            height_per_row=150,
+            title="Real training images",
+        ),
+        key="samples_real",
+    )
+    st.caption(
+        f"Top: {count} samples from the model (seed {seed}). Bottom: {count} real training images of "
+        f"{notation.with_article(digit)} (training images {', '.join(f'#{i}' for i in real)})."
+    )
 
-st.info("Why the samples look like noise sprinkled on a blurry digit: the model has no notion that pixels of a "
-        "stroke come together. Every pixel is drawn on its own, so the samples get the *average* ink in the right "
-        "places but never a connected pen stroke. That independence is the 'naive' in naive Bayes.")
+st.info(
+    "Why the samples look like noise sprinkled on a blurry digit: the model has no notion that pixels of a "
+    "stroke come together. Every pixel is drawn on its own, so the samples get the *average* ink in the right "
+    "places but never a connected pen stroke. That independence is the 'naive' in naive Bayes."
+)

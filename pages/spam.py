@@ -22,29 +22,39 @@ missing = st.empty()
 if not (data_dir / sms.SMS_FILE).exists():
     # said before the download is tried: offline, the error below then comes with what to do about it
     with missing.container():
-        st.markdown("This page trains naive Bayes on the **SMS Spam Collection** (5,574 text messages, 747 of them "
-                    "spam; UCI Machine Learning Repository) and shows: how the smoothing strength is chosen on "
-                    "held-out messages, the test accuracy of a word-count and a word-presence model against "
-                    "always guessing 'ham', what each word of a message you type adds to the spam score, the "
-                    "words the model relies on, and how sure it is compared with how often it is right.")
-        st.markdown(f"The collection is not in the data folder `{data_dir}` yet. The page downloads it "
-                    "when the server can reach the internet. Without a network, run this once on a machine "
-                    "that has one, then copy the file it writes into the data folder (or point `NBCORE_DATA_DIR` "
-                    "at that folder):")
+        st.markdown(
+            "This page trains naive Bayes on the **SMS Spam Collection** (5,574 text messages, 747 of them "
+            "spam; UCI Machine Learning Repository) and shows: how the smoothing strength is chosen on "
+            "held-out messages, the test accuracy of a word-count and a word-presence model against "
+            "always guessing 'ham', what each word of a message you type adds to the spam score, the "
+            "words the model relies on, and how sure it is compared with how often it is right."
+        )
+        st.markdown(
+            f"The collection is not in the data folder `{data_dir}` yet. The page downloads it "
+            "when the server can reach the internet. Without a network, run this once on a machine "
+            "that has one, then copy the file it writes into the data folder (or point `NBCORE_DATA_DIR` "
+            "at that folder):"
+        )
         st.code('python -c "from nbcore.datasets import sms; print(sms.ensure_sms())"', language="bash")
         st.markdown("Meanwhile, the **XOR exercise** and **Gaussian NB** pages need no download.")
 texts, labels = state.sms()
 missing.empty()
 experiments = state.spam_experiments()
 sizes = [len(part) for part in spam.stratified_split(labels)]
-st.markdown(f"The SMS Spam Collection: {len(texts):,} text messages, {int(labels.sum()):,} of them spam. "
-            f"A fixed, seeded split keeps the spam share in every part: **{sizes[0]:,} training** messages "
-            f"(counted), **{sizes[1]:,} held-out** messages (to choose the smoothing strength k) and "
-            f"**{sizes[2]:,} test** messages, used once at the end. A word's probability in a class is smoothed "
-            "as if every word had been seen k extra times.")
+st.markdown(
+    f"The SMS Spam Collection: {len(texts):,} text messages, {int(labels.sum()):,} of them spam. "
+    f"A fixed, seeded split keeps the spam share in every part: **{sizes[0]:,} training** messages "
+    f"(counted), **{sizes[1]:,} held-out** messages (to choose the smoothing strength k) and "
+    f"**{sizes[2]:,} test** messages, used once at the end. A word's probability in a class is smoothed "
+    "as if every word had been seen k extra times."
+)
 
-event_model = st.radio(options=list(MODEL_NAMES), format_func=MODEL_NAMES.get, horizontal=True,
-                       **links.control("Event model", "spam_event_model", list(MODEL_NAMES)[0]))
+event_model = st.radio(
+    options=list(MODEL_NAMES),
+    format_func=MODEL_NAMES.get,
+    horizontal=True,
+    **links.control("Event model", "spam_event_model", list(MODEL_NAMES)[0]),
+)
 experiment = experiments[event_model]
 model = experiment.model
 
@@ -53,46 +63,79 @@ chosen, heldout = st.columns(2)
 test, baseline = st.columns(2)
 chosen.metric("k chosen on held-out data", f"{experiment.chosen_alpha:g}")
 heldout.metric("Held-out accuracy at that k", f"{experiment.chosen_heldout_accuracy:.4f}")
-test.metric("Test accuracy (measured once)", f"{experiment.test_accuracy:.4f}",
-            f"{experiment.test_accuracy - experiment.baseline_accuracy:+.4f} vs. baseline")
-baseline.metric(f"Baseline: always '{experiment.baseline_label}'", f"{experiment.baseline_accuracy:.4f}",
-                help="The most frequent label in the training set, given to every test message.")
+test.metric(
+    "Test accuracy (measured once)",
+    f"{experiment.test_accuracy:.4f}",
+    f"{experiment.test_accuracy - experiment.baseline_accuracy:+.4f} vs. baseline",
+)
+baseline.metric(
+    f"Baseline: always '{experiment.baseline_label}'",
+    f"{experiment.baseline_accuracy:.4f}",
+    help="The most frequent label in the training set, given to every test message.",
+)
 
 curve, bars = st.columns([1.4, 1], gap="medium")
 with curve:
-    display.chart(charts.log_x_curve(
-        experiment.alpha_grid, {MODEL_NAMES[name]: result.heldout_accuracy for name, result in experiments.items()},
-        "k (log scale)", "held-out accuracy", "Choosing k on the held-out messages",
-        marked={MODEL_NAMES[name]: result.chosen_alpha for name, result in experiments.items()}),
-        key="spam_heldout_curve")
+    display.chart(
+        charts.log_x_curve(
+            experiment.alpha_grid,
+            {MODEL_NAMES[name]: result.heldout_accuracy for name, result in experiments.items()},
+            "k (log scale)",
+            "held-out accuracy",
+            "Choosing k on the held-out messages",
+            marked={MODEL_NAMES[name]: result.chosen_alpha for name, result in experiments.items()},
+        ),
+        key="spam_heldout_curve",
+    )
 with bars:
-    display.chart(charts.accuracy_bars(
-        {**{name.capitalize(): result.test_accuracy for name, result in experiments.items()},
-         "Baseline": experiment.baseline_accuracy},
-        "Test accuracy, chosen k"), key="spam_test_bars")
-st.caption("Stars mark the k with the best held-out accuracy (ties go to the smaller k). Too little smoothing "
-           "trusts rare words too much; too much drowns the evidence in pseudo-counts.")
+    display.chart(
+        charts.accuracy_bars(
+            {
+                **{name.capitalize(): result.test_accuracy for name, result in experiments.items()},
+                "Baseline": experiment.baseline_accuracy,
+            },
+            "Test accuracy, chosen k",
+        ),
+        key="spam_test_bars",
+    )
+st.caption(
+    "Stars mark the k with the best held-out accuracy (ties go to the smaller k). Too little smoothing "
+    "trusts rare words too much; too much drowns the evidence in pseudo-counts."
+)
 
 # -- one message ----------------------------------------------------------------------------------
 st.header("Try a message")
-message = st.text_area(value=EXAMPLE, height=100, max_chars=MESSAGE_MAX_CHARS,
-                       **links.control("Message", "spam_message", EXAMPLE))
+message = st.text_area(
+    value=EXAMPLE, height=100, max_chars=MESSAGE_MAX_CHARS, **links.control("Message", "spam_message", EXAMPLE)
+)
 explanation = spam.explain(experiment.vocabulary, model, message)
 if not explanation.words:
-    st.info("No words found in this message (it is empty, or only emoji, symbols or spaces), so the model "
-            "has no evidence and falls back on what it assumes before reading: "
-            f"p(spam) = {explanation.spam_probability:.4f}.")
+    st.info(
+        "No words found in this message (it is empty, or only emoji, symbols or spaces), so the model "
+        "has no evidence and falls back on what it assumes before reading: "
+        f"p(spam) = {explanation.spam_probability:.4f}."
+    )
 else:
     unknown = int((~explanation.known).sum())
     verdict = "spam" if explanation.spam_probability > 0.5 else "ham"
     st.metric(f"p(spam | message) — classified as {verdict}", f"{explanation.spam_probability:.6f}")
-    st.caption(f"{len(explanation.words):,} distinct words, {unknown:,} of them never seen in training "
-               "(ignored). Log-odds = base + the sum of the bars = "
-               f"{explanation.log_odds:+.2f} nats.")
+    st.caption(
+        f"{len(explanation.words):,} distinct words, {unknown:,} of them never seen in training "
+        "(ignored). Log-odds = base + the sum of the bars = "
+        f"{explanation.log_odds:+.2f} nats."
+    )
 base_label = "prior" if event_model == "multinomial" else "prior + all words absent"
-display.chart(charts.word_contributions(
-    explanation.words, explanation.contributions, explanation.known, base_label, explanation.base_log_odds,
-    "What each word adds to the spam log-odds"), key="spam_contributions")
+display.chart(
+    charts.word_contributions(
+        explanation.words,
+        explanation.contributions,
+        explanation.known,
+        base_label,
+        explanation.base_log_odds,
+        "What each word adds to the spam log-odds",
+    ),
+    key="spam_contributions",
+)
 
 # -- words ----------------------------------------------------------------------------------------
 st.header("The words the model relies on")
@@ -113,20 +156,41 @@ calibration = metrics.reliability(experiment.test_probabilities, experiment.test
 least = 1 / len(model.classes_)  # the top posterior is never below this
 histogram, diagram = st.columns(2, gap="large")
 with histogram:
-    display.chart(diagnostics.confidence_histogram(
-        calibration.bin_edges, calibration.count, calibration.accuracy,
-        "Confidence on the test messages", x_min=least), key="spam_confidence")
+    display.chart(
+        diagnostics.confidence_histogram(
+            calibration.bin_edges,
+            calibration.count,
+            calibration.accuracy,
+            "Confidence on the test messages",
+            x_min=least,
+        ),
+        key="spam_confidence",
+    )
 with diagram:
-    display.chart(diagnostics.reliability_diagram(
-        {MODEL_NAMES[event_model]: (calibration.confidence, calibration.accuracy, calibration.count,
-                                    calibration.ece)},
-        title="Reliability on the test messages", unit="messages", x_min=least, height=460),
-        key="spam_reliability")
+    display.chart(
+        diagnostics.reliability_diagram(
+            {
+                MODEL_NAMES[event_model]: (
+                    calibration.confidence,
+                    calibration.accuracy,
+                    calibration.count,
+                    calibration.ece,
+                )
+            },
+            title="Reliability on the test messages",
+            unit="messages",
+            x_min=least,
+            height=460,
+        ),
+        key="spam_reliability",
+    )
 top = calibration.count[-1]
-st.caption("A calibrated model is right 80% of the time when it says 80%: its points would sit on the diagonal. "
-           f"Here {top:,} of the {len(experiment.test_labels):,} test messages get a confidence of at least "
-           f"{calibration.bin_edges[-2]:.2f}; their mean confidence is {calibration.confidence[-1]:.4f} and "
-           f"{calibration.accuracy[-1]:.2%} of them are right. Naive Bayes counts every word as independent "
-           "evidence, so long messages pile up evidence and posteriors crowd near 0 or 1; the few lower bins hold "
-           "so few messages that their points are noisy (hover a point for its count). ECE (expected calibration error) is the gap between "
-           "confidence and accuracy, averaged over bins weighted by their message counts.")
+st.caption(
+    "A calibrated model is right 80% of the time when it says 80%: its points would sit on the diagonal. "
+    f"Here {top:,} of the {len(experiment.test_labels):,} test messages get a confidence of at least "
+    f"{calibration.bin_edges[-2]:.2f}; their mean confidence is {calibration.confidence[-1]:.4f} and "
+    f"{calibration.accuracy[-1]:.2%} of them are right. Naive Bayes counts every word as independent "
+    "evidence, so long messages pile up evidence and posteriors crowd near 0 or 1; the few lower bins hold "
+    "so few messages that their points are noisy (hover a point for its count). ECE (expected calibration error) is the gap between "
+    "confidence and accuracy, averaged over bins weighted by their message counts."
+)

@@ -37,8 +37,7 @@ def cpu_seconds_by_program(pids: list[int]) -> dict[str, float]:
         except OSError:
             continue
         if fields:
-            program = ("Chromium (all)" if "chrom" in name else "Playwright driver" if name.startswith("node")
-                       else name)
+            program = "Chromium (all)" if "chrom" in name else "Playwright driver" if name.startswith("node") else name
             totals[program] = totals.get(program, 0.0) + (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     return totals
 
@@ -53,8 +52,10 @@ def main() -> int:
     with harness.script_data_dir(args.data_dir, args.mnist_source, "nb-cost-") as (data_dir, _):
         from playwright.sync_api import sync_playwright
 
-        with sync_playwright() as playwright, harness.StreamlitServer(
-                data_dir, REPO / "test-artifacts" / "action-cost.log") as server:
+        with (
+            sync_playwright() as playwright,
+            harness.StreamlitServer(data_dir, REPO / "test-artifacts" / "action-cost.log") as server,
+        ):
             browser = harness.launch_chromium(playwright)
             page = browser.new_context(viewport=harness.VIEWPORT).new_page()
             page.goto(server.url + "/draw", timeout=180_000)
@@ -65,9 +66,12 @@ def main() -> int:
             def snapshot() -> dict[str, float]:
                 metrics = {item["name"]: item["value"] for item in devtools.send("Performance.getMetrics")["metrics"]}
                 server_group = os.getpgid(server.process.pid)
-                return {"page main thread (of Chromium)": metrics["TaskDuration"],
-                        **cpu_seconds_by_program(descendants(os.getpid(), server_group)),
-                        "this Python client": time.process_time(), "server": group_cpu_seconds(server_group)}
+                return {
+                    "page main thread (of Chromium)": metrics["TaskDuration"],
+                    **cpu_seconds_by_program(descendants(os.getpid(), server_group)),
+                    "this Python client": time.process_time(),
+                    "server": group_cpu_seconds(server_group),
+                }
 
             def cycle(digit: int) -> None:
                 page.get_by_role("button", name="Clear").click()

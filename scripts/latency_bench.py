@@ -114,9 +114,12 @@ def measure_strokes(browser, server, total: int, warmup: int = 2) -> dict[str, l
         runs_before = len(server_run_ms(server))
         harness.stroke(page, points, origin)
         # the run has finished and the prediction area changed (or nothing changed a second after the run)
-        page.wait_for_function("() => { const b = window.__bench; return b.done !== null && "
-                               "(b.update !== null || performance.now() - b.done > 1000); }",
-                               timeout=60_000, polling=20)
+        page.wait_for_function(
+            "() => { const b = window.__bench; return b.done !== null && "
+            "(b.update !== null || performance.now() - b.done > 1000); }",
+            timeout=60_000,
+            polling=20,
+        )
         bench = page.evaluate("window.__bench")
         done = bench["done"] - bench["up"]
         if bench["update"] is None:  # same text as before: count the end of the run instead
@@ -133,8 +136,11 @@ def measure_strokes(browser, server, total: int, warmup: int = 2) -> dict[str, l
             if runs:
                 results["server"].append(max(runs))
             label = f"stroke {n - warmup + 1:2d}"
-        print(f"  {label}: digit {digit} stroke {index + 1}/{count}: update {update:6.0f} ms, "
-              f"run done {done:6.0f} ms, server run(s) {runs} ms  [{bench['signature'][:60]}…]", flush=True)
+        print(
+            f"  {label}: digit {digit} stroke {index + 1}/{count}: update {update:6.0f} ms, "
+            f"run done {done:6.0f} ms, server run(s) {runs} ms  [{bench['signature'][:60]}…]",
+            flush=True,
+        )
     context.close()
     return results
 
@@ -180,8 +186,10 @@ def measure_cold_start(browser, data_dir: Path, log_path: Path) -> dict[str, flo
     try:
         healthy = server.wait_ready(timeout=120)
         page.goto(server.url + "/", timeout=120_000)
-        page.wait_for_function("() => window.__cold.drawn !== null || "
-                               "!!document.querySelector('[data-testid=\"stException\"]')", timeout=300_000)
+        page.wait_for_function(
+            "() => window.__cold.drawn !== null || !!document.querySelector('[data-testid=\"stException\"]')",
+            timeout=300_000,
+        )
         problems = harness.page_problems(page)
         if problems:
             raise RuntimeError(f"the first page failed: {problems}; server log {log_path}")
@@ -189,8 +197,11 @@ def measure_cold_start(browser, data_dir: Path, log_path: Path) -> dict[str, flo
     finally:
         context.close()
         server.stop()
-    return {"health": healthy, "metric": cold["metric"] / 1000 - started_wall,
-            "drawn": cold["drawn"] / 1000 - started_wall}
+    return {
+        "health": healthy,
+        "metric": cold["metric"] / 1000 - started_wall,
+        "drawn": cold["drawn"] / 1000 - started_wall,
+    }
 
 
 def main() -> int:
@@ -216,8 +227,9 @@ def main() -> int:
             print(f"cold start (data on disk, no model cache): {cold}", flush=True)
             cached = measure_cold_start(browser, data_dir, args.log_dir / "cold-3.log")
             print(f"cold start (caches on disk): {cached}", flush=True)
-            with harness.StreamlitServer(data_dir, args.log_dir / "strokes.log",
-                                         extra_env={"NBCORE_LOG_RERUN_MS": "1"}) as server:
+            with harness.StreamlitServer(
+                data_dir, args.log_dir / "strokes.log", extra_env={"NBCORE_LOG_RERUN_MS": "1"}
+            ) as server:
                 warm = browser.new_context(viewport=harness.VIEWPORT)  # train the default model first
                 warm_page = warm.new_page()
                 warm_page.goto(server.url + "/", timeout=120_000)
@@ -232,33 +244,49 @@ def main() -> int:
         return "✅" if value <= target else "❌"
 
     print()
-    print(f"Naive Bayes Lab latency ({len(update)} strokes after {len(strokes['warmup'])} warm-up; "
-          f"{os.cpu_count()} CPUs, load average {load_before:.1f} before / {os.getloadavg()[0]:.1f} after; "
-          f"server and Chromium on the same machine)")
+    print(
+        f"Naive Bayes Lab latency ({len(update)} strokes after {len(strokes['warmup'])} warm-up; "
+        f"{os.cpu_count()} CPUs, load average {load_before:.1f} before / {os.getloadavg()[0]:.1f} after; "
+        f"server and Chromium on the same machine)"
+    )
     print()
     print("| measurement | p50 | p95 | max | target | |")
     print("|---|---:|---:|---:|---:|---|")
-    print(f"| stroke: mouse-up → prediction updated on screen | {percentile(update, 50):.0f} ms "
-          f"| {percentile(update, 95):.0f} ms | {max(update):.0f} ms | p95 ≤ {TARGETS['stroke']:.0f} ms "
-          f"| {verdict(percentile(update, 95), TARGETS['stroke'])} |")
-    print(f"| stroke: mouse-up → script run finished | {percentile(done, 50):.0f} ms "
-          f"| {percentile(done, 95):.0f} ms | {max(done):.0f} ms | | |")
+    print(
+        f"| stroke: mouse-up → prediction updated on screen | {percentile(update, 50):.0f} ms "
+        f"| {percentile(update, 95):.0f} ms | {max(update):.0f} ms | p95 ≤ {TARGETS['stroke']:.0f} ms "
+        f"| {verdict(percentile(update, 95), TARGETS['stroke'])} |"
+    )
+    print(
+        f"| stroke: mouse-up → script run finished | {percentile(done, 50):.0f} ms "
+        f"| {percentile(done, 95):.0f} ms | {max(done):.0f} ms | | |"
+    )
     server_runs = strokes["server"]
     if server_runs:
-        print(f"| of which: Draw script run on the server (NBCORE_LOG_RERUN_MS) | {percentile(server_runs, 50):.0f} ms "
-              f"| {percentile(server_runs, 95):.0f} ms | {max(server_runs):.0f} ms | | |")
+        print(
+            f"| of which: Draw script run on the server (NBCORE_LOG_RERUN_MS) | {percentile(server_runs, 50):.0f} ms "
+            f"| {percentile(server_runs, 95):.0f} ms | {max(server_runs):.0f} ms | | |"
+        )
     print("| | | | | | |")
     print("| measurement | health ok | metric visible | page fully drawn | target | |")
-    print(f"| first start ever: MNIST as the four *.gz files only (extract, decode with torchvision, once) "
-          f"| {first['health']:.1f} s | {first['metric']:.1f} s | **{first['drawn']:.1f} s** | one-off | |")
-    print(f"| cold start, data on disk (extracted and decoded), no trained-model cache | {cold['health']:.1f} s "
-          f"| {cold['metric']:.1f} s | **{cold['drawn']:.1f} s** | ≤ {TARGETS['cold']:.0f} s "
-          f"| {verdict(cold['drawn'], TARGETS['cold'])} |")
-    print(f"| cold start, disk caches written | {cached['health']:.1f} s | {cached['metric']:.1f} s "
-          f"| **{cached['drawn']:.1f} s** | ≤ {TARGETS['cached']:.0f} s | {verdict(cached['drawn'], TARGETS['cached'])} |")
+    print(
+        f"| first start ever: MNIST as the four *.gz files only (extract, decode with torchvision, once) "
+        f"| {first['health']:.1f} s | {first['metric']:.1f} s | **{first['drawn']:.1f} s** | one-off | |"
+    )
+    print(
+        f"| cold start, data on disk (extracted and decoded), no trained-model cache | {cold['health']:.1f} s "
+        f"| {cold['metric']:.1f} s | **{cold['drawn']:.1f} s** | ≤ {TARGETS['cold']:.0f} s "
+        f"| {verdict(cold['drawn'], TARGETS['cold'])} |"
+    )
+    print(
+        f"| cold start, disk caches written | {cached['health']:.1f} s | {cached['metric']:.1f} s "
+        f"| **{cached['drawn']:.1f} s** | ≤ {TARGETS['cached']:.0f} s | {verdict(cached['drawn'], TARGETS['cached'])} |"
+    )
     print()
-    print("Cold start = process start of `streamlit run app.py` → Home's \"Test accuracy\" metric visible, and "
-          "→ \"fully drawn\" (the run finished and every chart rendered; the targets apply to this one).")
+    print(
+        'Cold start = process start of `streamlit run app.py` → Home\'s "Test accuracy" metric visible, and '
+        '→ "fully drawn" (the run finished and every chart rendered; the targets apply to this one).'
+    )
     return 0
 
 

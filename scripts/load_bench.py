@@ -205,7 +205,7 @@ async def run_phase(browser, data_dir: Path, log_dir: Path, sessions: int, args)
             return len(server.log_text()), group_cpu_seconds(pgid)
 
         marker = asyncio.create_task(mark_steady())
-        phase.end_at = time.monotonic() + 10 ** 6  # set for real once everyone has loaded
+        phase.end_at = time.monotonic() + 10**6  # set for real once everyone has loaded
         began = time.monotonic()
         await asyncio.gather(*(student(browser, server.url, index, phase, args) for index in range(sessions)))
         log_from, cpu_from = await marker
@@ -227,17 +227,30 @@ async def run_phase(browser, data_dir: Path, log_dir: Path, sessions: int, args)
     runs = [(page, float(ms), outcome) for page, ms, outcome in harness.RERUN_LINE.findall(log_text[log_from:])]
     run_ms = [ms for _, ms, _ in runs]
     return {
-        "sessions": sessions, "errors": len(phase.errors), "error_samples": phase.errors[:8],
-        "client_timeouts": len(phase.timeouts), "timeout_samples": phase.timeouts[:8],
-        "steady_seconds": ended - phase.steady_from, "ramp_seconds": phase.steady_from - began,
-        "strokes": len(strokes), "stroke_p50": percentile(strokes, 50), "stroke_p95": percentile(strokes, 95),
+        "sessions": sessions,
+        "errors": len(phase.errors),
+        "error_samples": phase.errors[:8],
+        "client_timeouts": len(phase.timeouts),
+        "timeout_samples": phase.timeouts[:8],
+        "steady_seconds": ended - phase.steady_from,
+        "ramp_seconds": phase.steady_from - began,
+        "strokes": len(strokes),
+        "stroke_p50": percentile(strokes, 50),
+        "stroke_p95": percentile(strokes, 95),
         "stroke_max": max(strokes, default=float("nan")),
-        "wrong_predictions": len(wrong), "wrong_samples": [(r.digit, r.shown) for r in wrong[:8]],
-        "sliders": len(sliders), "slider_p50": percentile(sliders, 50), "slider_p95": percentile(sliders, 95),
-        "load_p50": percentile(loads, 50), "load_p95": percentile(loads, 95),
-        "rss_baseline_mb": baseline, "rss_peak_mb": sampler.peak, "rss_after_mb": after,
+        "wrong_predictions": len(wrong),
+        "wrong_samples": [(r.digit, r.shown) for r in wrong[:8]],
+        "sliders": len(sliders),
+        "slider_p50": percentile(sliders, 50),
+        "slider_p95": percentile(sliders, 95),
+        "load_p50": percentile(loads, 50),
+        "load_p95": percentile(loads, 95),
+        "rss_baseline_mb": baseline,
+        "rss_peak_mb": sampler.peak,
+        "rss_after_mb": after,
         "rss_per_session_mb": (sampler.peak - baseline) / sessions,
-        "server_runs": len(runs), "server_run_ms_p50": percentile(run_ms, 50),
+        "server_runs": len(runs),
+        "server_run_ms_p50": percentile(run_ms, 50),
         "server_run_ms_p95": percentile(run_ms, 95),
         "server_run_ms_mean": statistics.fmean(run_ms) if run_ms else float("nan"),
         "server_cpu_ms_per_run": (cpu_to - cpu_from) * 1000 / max(len(runs), 1),
@@ -249,21 +262,26 @@ async def run_phase(browser, data_dir: Path, log_dir: Path, sessions: int, args)
 
 def print_table(results: list[dict]) -> None:
     print()
-    print("| sessions | errors | client timeouts | strokes | stroke p50 | stroke p95 | slider p50 / p95 "
-          "| server RSS (idle → peak) | RSS per session | server ms per run p50 / p95 | server CPU ms per run "
-          "| page load p95 |")
+    print(
+        "| sessions | errors | client timeouts | strokes | stroke p50 | stroke p95 | slider p50 / p95 "
+        "| server RSS (idle → peak) | RSS per session | server ms per run p50 / p95 | server CPU ms per run "
+        "| page load p95 |"
+    )
     print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in results:
-        print(f"| {r['sessions']} | {r['errors']} | {r['client_timeouts']} | {r['strokes']} "
-              f"| {r['stroke_p50']:.2f} s | {r['stroke_p95']:.2f} s "
-              f"| {r['slider_p50']:.2f} / {r['slider_p95']:.2f} s | {r['rss_baseline_mb']:.0f} → {r['rss_peak_mb']:.0f} MB "
-              f"| {r['rss_per_session_mb']:.1f} MB | {r['server_run_ms_p50']:.0f} / {r['server_run_ms_p95']:.0f} ms "
-              f"| {r['server_cpu_ms_per_run']:.0f} ms | {r['load_p95']:.1f} s |")
+        print(
+            f"| {r['sessions']} | {r['errors']} | {r['client_timeouts']} | {r['strokes']} "
+            f"| {r['stroke_p50']:.2f} s | {r['stroke_p95']:.2f} s "
+            f"| {r['slider_p50']:.2f} / {r['slider_p95']:.2f} s | {r['rss_baseline_mb']:.0f} → {r['rss_peak_mb']:.0f} MB "
+            f"| {r['rss_per_session_mb']:.1f} MB | {r['server_run_ms_p50']:.0f} / {r['server_run_ms_p95']:.0f} ms "
+            f"| {r['server_cpu_ms_per_run']:.0f} ms | {r['load_p95']:.1f} s |"
+        )
     if len(results) >= 2:
         first, last = results[0], results[-1]
         slope = (last["rss_peak_mb"] - first["rss_peak_mb"]) / (last["sessions"] - first["sessions"])
-        print(f"\nmemory per extra session (peak RSS, {first['sessions']} → {last['sessions']} sessions): "
-              f"{slope:.1f} MB")
+        print(
+            f"\nmemory per extra session (peak RSS, {first['sessions']} → {last['sessions']} sessions): {slope:.1f} MB"
+        )
 
 
 async def main_async(args, data_dir: Path) -> list[dict]:
@@ -288,18 +306,36 @@ def main() -> int:
     parser.add_argument("--sessions", type=int, nargs="+", default=[10, 30, 60])
     parser.add_argument("--duration", type=float, default=60.0, help="steady seconds after the last session loaded")
     parser.add_argument("--stagger", type=float, default=1.0, help="seconds between session starts")
-    parser.add_argument("--think", type=float, nargs=2, default=(2.0, 5.0), metavar=("MIN", "MAX"),
-                        help="pause after each action, uniform in [MIN, MAX] seconds")
-    parser.add_argument("--step-px", type=float, default=STROKE_STEP_PX,
-                        help="pointer moves every this many px along a stroke (12: a 60 Hz pointer at 720 px/s, "
-                             "a quick stroke; each synthetic move costs this machine's shared CPU)")
+    parser.add_argument(
+        "--think",
+        type=float,
+        nargs=2,
+        default=(2.0, 5.0),
+        metavar=("MIN", "MAX"),
+        help="pause after each action, uniform in [MIN, MAX] seconds",
+    )
+    parser.add_argument(
+        "--step-px",
+        type=float,
+        default=STROKE_STEP_PX,
+        help="pointer moves every this many px along a stroke (12: a 60 Hz pointer at 720 px/s, "
+        "a quick stroke; each synthetic move costs this machine's shared CPU)",
+    )
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds before a wait counts as an error")
-    parser.add_argument("--load-timeout", type=float, default=180.0,
-                        help="seconds a session may take to open /draw while the others are loading too")
+    parser.add_argument(
+        "--load-timeout",
+        type=float,
+        default=180.0,
+        help="seconds a session may take to open /draw while the others are loading too",
+    )
     harness.add_data_arguments(parser)
-    parser.add_argument("--client-nice", type=int, default=10,
-                        help="run the browser (and this script) at this niceness and the server at 0, so that "
-                             "the server's numbers are not set by the browser's CPU use (0: leave priorities)")
+    parser.add_argument(
+        "--client-nice",
+        type=int,
+        default=10,
+        help="run the browser (and this script) at this niceness and the server at 0, so that "
+        "the server's numbers are not set by the browser's CPU use (0: leave priorities)",
+    )
     parser.add_argument("--log-dir", type=Path, default=REPO / "test-artifacts" / "load-bench")
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args()
@@ -314,8 +350,11 @@ def main() -> int:
         train_images, train_labels = nbcore.load_mnist(True, root=data_dir, download=False)
         nbcore.load_or_train_softmax(train_images, train_labels, cache_dir=data_dir / "models")
         del train_images, train_labels
-        print(f"data dir {data_dir}; server logs in {args.log_dir}; {os.cpu_count()} CPUs, "
-              f"load average {os.getloadavg()[0]:.1f}", flush=True)
+        print(
+            f"data dir {data_dir}; server logs in {args.log_dir}; {os.cpu_count()} CPUs, "
+            f"load average {os.getloadavg()[0]:.1f}",
+            flush=True,
+        )
         if args.client_nice:
             os.nice(args.client_nice)  # inherited by the Playwright driver and Chromium
         results = asyncio.run(main_async(args, data_dir))
@@ -326,8 +365,10 @@ def main() -> int:
         for line in r["timeout_samples"]:
             print(f"  N={r['sessions']} client timeout: {line}")
         if r["wrong_predictions"]:
-            print(f"  N={r['sessions']}: {r['wrong_predictions']} predictions differ from the digit drawn "
-                  f"(drawn, shown): {r['wrong_samples']}")
+            print(
+                f"  N={r['sessions']}: {r['wrong_predictions']} predictions differ from the digit drawn "
+                f"(drawn, shown): {r['wrong_samples']}"
+            )
     if args.json:
         args.json.write_text(json.dumps(results, indent=2, default=str))
     ok = all(r["errors"] == 0 for r in results)

@@ -60,7 +60,7 @@ def owner(file: str) -> str | None:
 
 def short(function: str, file: str) -> str:
     if file.startswith(str(REPO)):
-        file = file[len(str(REPO)) + 1:]
+        file = file[len(str(REPO)) + 1 :]
     file = file.split("/site-packages/", 1)[-1]
     return f"{file}:{function}"
 
@@ -113,9 +113,24 @@ def main() -> int:
                         client.component(key, json.loads(drawing["json_value"]))
                     process = psutil.Process(server.process.pid)
                     raw = work / "stacks.txt"
-                    spy = subprocess.Popen([py_spy, "record", "--pid", str(server.process.pid), "--rate", str(args.rate),
-                                            "--format", "raw", "--output", str(raw), "--gil"],
-                                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                    spy = subprocess.Popen(
+                        [
+                            py_spy,
+                            "record",
+                            "--pid",
+                            str(server.process.pid),
+                            "--rate",
+                            str(args.rate),
+                            "--format",
+                            "raw",
+                            "--output",
+                            str(raw),
+                            "--gil",
+                        ],
+                        stdout=subprocess.DEVNULL,
+                        stderr=subprocess.PIPE,
+                        text=True,
+                    )
                     time.sleep(1.0)  # py-spy attaches
                     cpu_before = sum(process.cpu_times()[:2])
                     wall = []
@@ -134,17 +149,21 @@ def main() -> int:
             owners, functions, total = attribute(raw.read_text().splitlines())
             wall.sort()
             print(f"{args.strokes} strokes (recorded drawings in turn, one session, one after the other)")
-            print(f"server CPU per stroke: {cpu / args.strokes * 1000:.1f} ms (utime+stime of the server process); "
-                  f"request -> script_finished median {wall[len(wall) // 2] * 1000:.1f} ms")
-            print(f"py-spy: {total} samples at {args.rate} Hz ({total / args.rate / args.strokes * 1000:.1f} ms "
-                  f"holding the GIL per stroke)\n")
+            print(
+                f"server CPU per stroke: {cpu / args.strokes * 1000:.1f} ms (utime+stime of the server process); "
+                f"request -> script_finished median {wall[len(wall) // 2] * 1000:.1f} ms"
+            )
+            print(
+                f"py-spy: {total} samples at {args.rate} Hz ({total / args.rate / args.strokes * 1000:.1f} ms "
+                f"holding the GIL per stroke)\n"
+            )
             print("| owner | share of samples | ms per stroke |\n|---|---:|---:|")
             for name, count in owners.most_common():
                 print(f"| {name} | {count / total:.0%} | {count / args.rate / args.strokes * 1000:.1f} |")
             for name in ("app", "streamlit"):
                 print(f"\ntop {name} functions (innermost {name} frame of each sample):")
                 ranked = [(where, count) for (who, where), count in functions.most_common() if who == name]
-                for where, count in ranked[:args.top]:
+                for where, count in ranked[: args.top]:
                     print(f"  {count / total:6.1%}  {count / args.rate / args.strokes * 1000:6.2f} ms  {where}")
         finally:
             shutil.rmtree(work, ignore_errors=True)

@@ -69,20 +69,28 @@ def record(url: str, digits: list[int]) -> list[dict]:
                     raise RuntimeError(f"no canvas state among the frames sent after drawing {digit}")
                 request = message.rerun_script
                 canvas = next(w for w in request.widget_states.widgets if "-canvas_" in w.id)
-                recorded.append({
-                    "digit": digit,
-                    "predicted_in_browser": int(predicted),
-                    "json_value": canvas.json_value,
-                    "sent_with": {"fragment_id_set": bool(request.fragment_id),
-                                  "page_script_hash_set": bool(request.page_script_hash),
-                                  "widgets": [[w.id.split("-", 2)[-1], w.WhichOneof("value")]
-                                              for w in request.widget_states.widgets]},
-                    "bytes": len(message.SerializeToString()),
-                })
+                recorded.append(
+                    {
+                        "digit": digit,
+                        "predicted_in_browser": int(predicted),
+                        "json_value": canvas.json_value,
+                        "sent_with": {
+                            "fragment_id_set": bool(request.fragment_id),
+                            "page_script_hash_set": bool(request.page_script_hash),
+                            "widgets": [
+                                [w.id.split("-", 2)[-1], w.WhichOneof("value")] for w in request.widget_states.widgets
+                            ],
+                        },
+                        "bytes": len(message.SerializeToString()),
+                    }
+                )
                 print(f"digit {digit}: predicted {predicted}, BackMsg {recorded[-1]['bytes']} bytes", flush=True)
-                harness.run_after(page, lambda: page.get_by_role("button", name="Clear").click(),
-                                  shown_js=f"() => document.body.innerText.includes({harness.BLANK_PROMPT!r})",
-                                  charts=False)
+                harness.run_after(
+                    page,
+                    lambda: page.get_by_role("button", name="Clear").click(),
+                    shown_js=f"() => document.body.innerText.includes({harness.BLANK_PROMPT!r})",
+                    charts=False,
+                )
         finally:
             browser.close()
     return recorded
@@ -98,10 +106,17 @@ def main() -> int:
         log = (scratch or Path("/tmp")) / "record-drawings-server.log"
         with harness.StreamlitServer(data_dir, log) as server:
             drawings = record(server.url, args.digits)
-    args.out.write_text(json.dumps({
-        "recorded": time.strftime("%Y-%m-%d"),
-        "how": "scripts/record_drawings.py: Chromium strokes on /draw, the canvas widget's json_value as sent",
-        "drawings": drawings}, indent=1) + "\n")
+    args.out.write_text(
+        json.dumps(
+            {
+                "recorded": time.strftime("%Y-%m-%d"),
+                "how": "scripts/record_drawings.py: Chromium strokes on /draw, the canvas widget's json_value as sent",
+                "drawings": drawings,
+            },
+            indent=1,
+        )
+        + "\n"
+    )
     print(f"{len(drawings)} drawings -> {args.out}")
     return 0
 

@@ -28,7 +28,8 @@ from devtools import harness  # noqa: E402
 def save_small_png(png: bytes, path: Path) -> int:
     image = Image.open(io.BytesIO(png)).convert("RGB")
     image.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(
-        path, format="PNG", optimize=True)
+        path, format="PNG", optimize=True
+    )
     return path.stat().st_size
 
 
@@ -54,8 +55,11 @@ def shoot(page, url: str, path: str, target: Path, digit: int, full_page: bool, 
     problems = harness.page_problems(page)
     size = save_small_png(page.screenshot(full_page=full_page), target)
     note = f"  (page shows errors: {problems})" if problems else ""
-    print(f"/{path:<12} -> {target.relative_to(REPO) if target.is_relative_to(REPO) else target} "
-          f"{size / 1024:.0f} KiB{note}", flush=True)
+    print(
+        f"/{path:<12} -> {target.relative_to(REPO) if target.is_relative_to(REPO) else target} "
+        f"{size / 1024:.0f} KiB{note}",
+        flush=True,
+    )
 
 
 def main() -> int:

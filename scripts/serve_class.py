@@ -42,8 +42,7 @@ def main() -> int:
     print(f"preparing MNIST in {data_dir}, then {args.replicas} replicas ...", flush=True)
     with ClassServer(args.replicas, data_dir, port=args.port, host=args.host) as served:
         ports = ", ".join(str(server.port) for server in served.servers)
-        print(f"serving {served.url} (nginx, sticky) -> replicas on 127.0.0.1: {ports}; Ctrl-C stops all",
-              flush=True)
+        print(f"serving {served.url} (nginx, sticky) -> replicas on 127.0.0.1: {ports}; Ctrl-C stops all", flush=True)
         last = served.health()
         try:
             while not stopping:
@@ -51,8 +50,11 @@ def main() -> int:
                 now = served.health()
                 for index, (before, after) in enumerate(zip(last, now)):
                     if before != after:
-                        print(f"replica {index} (port {served.servers[index].port}) "
-                              f"{'healthy again' if after else 'NOT answering /_stcore/health'}", flush=True)
+                        print(
+                            f"replica {index} (port {served.servers[index].port}) "
+                            f"{'healthy again' if after else 'NOT answering /_stcore/health'}",
+                            flush=True,
+                        )
                 last = now
         except KeyboardInterrupt:
             pass

@@ -44,5 +44,9 @@ def mnist(mnist_root):
 
     train_images, train_labels = load_mnist(True, root=mnist_root, download=False)
     test_images, test_labels = load_mnist(False, root=mnist_root, download=False)
-    return {"train_images": train_images, "train_labels": train_labels,
-            "test_images": test_images, "test_labels": test_labels}
+    return {
+        "train_images": train_images,
+        "train_labels": train_labels,
+        "test_images": test_images,
+        "test_labels": test_labels,
+    }

@@ -80,8 +80,9 @@ class SyntheticMnist:
         return root
 
 
-def make_synthetic_mnist(n_train: int = 12, n_test: int = 7, seed: int = 0,
-                         magic_override: dict[str, int] | None = None) -> SyntheticMnist:
+def make_synthetic_mnist(
+    n_train: int = 12, n_test: int = 7, seed: int = 0, magic_override: dict[str, int] | None = None
+) -> SyntheticMnist:
     """Random 28x28 uint8 images (every byte value can occur) and labels 0..9."""
     rng = np.random.default_rng(seed)
     train_images = rng.integers(0, 256, size=(n_train, 28, 28), dtype=np.uint8)

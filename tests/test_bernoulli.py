@@ -116,8 +116,9 @@ def test_beta_none_means_beta_equals_alpha(data):
     np.testing.assert_array_equal(implicit.feature_log_neg_prob_, explicit.feature_log_neg_prob_)
     implicit.set_params(alpha=2.5)  # beta follows alpha while it is None
     assert implicit.beta_ == 2.5
-    np.testing.assert_array_equal(implicit.feature_log_prob_,
-                                  BernoulliNB(alpha=2.5, beta=2.5).fit(X, y).feature_log_prob_)
+    np.testing.assert_array_equal(
+        implicit.feature_log_prob_, BernoulliNB(alpha=2.5, beta=2.5).fit(X, y).feature_log_prob_
+    )
 
 
 def test_default_parameters():
@@ -135,8 +136,9 @@ def test_priors(data, test_X):
     np.testing.assert_allclose(uniform.class_log_prior_, np.full(N_CLASSES, np.log(0.1)), rtol=1e-14)
     # the prior only shifts each class's score
     difference = empirical.predict_joint_log_proba(test_X) - uniform.predict_joint_log_proba(test_X)
-    np.testing.assert_allclose(difference, np.broadcast_to(np.log(counts / counts.sum()) - np.log(0.1),
-                                                           difference.shape), atol=1e-12)
+    np.testing.assert_allclose(
+        difference, np.broadcast_to(np.log(counts / counts.sum()) - np.log(0.1), difference.shape), atol=1e-12
+    )
 
 
 # -- set_params ----------------------------------------------------------------------------
@@ -167,18 +169,21 @@ def test_set_params_before_fit_only_stores(data):
     assert not hasattr(model, "feature_log_prob_")
 
 
-@pytest.mark.parametrize("params", [
-    {"alpha": -1.0},
-    {"alpha": float("nan")},
-    {"alpha": float("inf")},
-    {"alpha": "1"},
-    {"alpha": None},
-    {"beta": -0.1},
-    {"beta": float("nan")},
-    {"alpha": 2.0, "beta": -1.0},  # one good value does not sneak through
-    {"prior": "flat"},
-    {"alpha": 2.0, "smoothing": 1.0},
-])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"alpha": -1.0},
+        {"alpha": float("nan")},
+        {"alpha": float("inf")},
+        {"alpha": "1"},
+        {"alpha": None},
+        {"beta": -0.1},
+        {"beta": float("nan")},
+        {"alpha": 2.0, "beta": -1.0},  # one good value does not sneak through
+        {"prior": "flat"},
+        {"alpha": 2.0, "smoothing": 1.0},
+    ],
+)
 def test_set_params_invalid_raises_and_leaves_model_unchanged(data, test_X, params):
     X, y = data
     model = BernoulliNB(alpha=0.5, beta=1.5, prior="uniform").fit(X, y)
@@ -203,13 +208,16 @@ def test_constructor_rejects_invalid_params(params):
 
 
 # -- scoring ---------------------------------------------------------------------------------
-@pytest.mark.parametrize("alpha, beta, prior", [
-    (1.0, None, "empirical"),
-    (0.3, 2.0, "uniform"),
-    (0.0, 1.0, "empirical"),
-    (1.0, 0.0, "uniform"),
-    (0.0, 0.0, "empirical"),
-])
+@pytest.mark.parametrize(
+    "alpha, beta, prior",
+    [
+        (1.0, None, "empirical"),
+        (0.3, 2.0, "uniform"),
+        (0.0, 1.0, "empirical"),
+        (1.0, 0.0, "uniform"),
+        (0.0, 0.0, "empirical"),
+    ],
+)
 def test_predict_joint_log_proba_equals_brute_force(data, test_X, alpha, beta, prior):
     X, y = data
     model = BernoulliNB(alpha=alpha, beta=beta, prior=prior).fit(X, y)
@@ -220,8 +228,9 @@ def test_predict_joint_log_proba_equals_brute_force(data, test_X, alpha, beta, p
     np.testing.assert_array_equal(np.isneginf(got), np.isneginf(expected))
     np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-10)
     # training samples too, and the packed input gives the same numbers
-    np.testing.assert_allclose(model.predict_joint_log_proba(X), brute_jll(X, y, X, alpha, beta_, prior),
-                               rtol=1e-12, atol=1e-10)
+    np.testing.assert_allclose(
+        model.predict_joint_log_proba(X), brute_jll(X, y, X, alpha, beta_, prior), rtol=1e-12, atol=1e-10
+    )
     np.testing.assert_array_equal(model.predict_joint_log_proba(PackedBinary.from_dense(test_X)), got)
 
 
@@ -314,30 +323,38 @@ def test_class_without_examples(test_X):
     for prior in ("empirical", "uniform"):
         model = fit_ten(BernoulliNB(alpha=0.0, beta=0.0, prior=prior), X, y)
         np.testing.assert_allclose(model.feature_prob_[7], 0.5)
-        for array in (model.feature_log_prob_, model.feature_log_neg_prob_, model.class_log_prior_,
-                      model.predict_joint_log_proba(test_X), model.predict_log_proba(test_X),
-                      model.predict_proba(test_X)):
+        for array in (
+            model.feature_log_prob_,
+            model.feature_log_neg_prob_,
+            model.class_log_prior_,
+            model.predict_joint_log_proba(test_X),
+            model.predict_log_proba(test_X),
+            model.predict_proba(test_X),
+        ):
             assert not np.isnan(array).any()
         if prior == "empirical":
             assert (model.predict(np.vstack([X, test_X])) != 7).all()
 
 
 # -- bad input ------------------------------------------------------------------------------
-@pytest.mark.parametrize("X, y", [
-    (np.zeros(5, dtype=np.uint8), np.zeros(5, dtype=int)),            # 1-D X
-    (np.zeros((5, 2, 2), dtype=np.uint8), np.zeros(5, dtype=int)),    # 3-D X
-    (np.zeros((5, 3), dtype=np.uint8), np.zeros(4, dtype=int)),       # y too short
-    (np.zeros((5, 3), dtype=np.uint8), np.zeros((5, 1), dtype=int)),  # y 2-D
-    (np.full((5, 3), 2), np.zeros(5, dtype=int)),                     # not binary
-    (np.full((5, 3), 0.5), np.zeros(5, dtype=int)),
-    (np.array([[0.0, np.nan, 1.0]] * 5), np.zeros(5, dtype=int)),     # NaN
-    (np.zeros((5, 3), dtype=np.uint8), np.zeros(5, dtype=int)),       # one class: nothing to tell apart
-    (np.zeros((5, 3), dtype=np.uint8), np.array([0, 1, 2, 3, np.inf])),  # infinite label
-    (np.zeros((5, 3), dtype=np.uint8), np.array([0, 1, 2, 3, 1.5])),  # fraction
-    (np.zeros((5, 3), dtype=np.uint8), np.array([0, 1, 2, 3, np.nan])),
-    (np.zeros((5, 3), dtype=np.uint8), np.array([0, "1", None, 3, 4], dtype=object)),  # mixed objects
-    (np.zeros((0, 3), dtype=np.uint8), np.zeros(0, dtype=int)),       # nothing to fit
-])
+@pytest.mark.parametrize(
+    "X, y",
+    [
+        (np.zeros(5, dtype=np.uint8), np.zeros(5, dtype=int)),  # 1-D X
+        (np.zeros((5, 2, 2), dtype=np.uint8), np.zeros(5, dtype=int)),  # 3-D X
+        (np.zeros((5, 3), dtype=np.uint8), np.zeros(4, dtype=int)),  # y too short
+        (np.zeros((5, 3), dtype=np.uint8), np.zeros((5, 1), dtype=int)),  # y 2-D
+        (np.full((5, 3), 2), np.zeros(5, dtype=int)),  # not binary
+        (np.full((5, 3), 0.5), np.zeros(5, dtype=int)),
+        (np.array([[0.0, np.nan, 1.0]] * 5), np.zeros(5, dtype=int)),  # NaN
+        (np.zeros((5, 3), dtype=np.uint8), np.zeros(5, dtype=int)),  # one class: nothing to tell apart
+        (np.zeros((5, 3), dtype=np.uint8), np.array([0, 1, 2, 3, np.inf])),  # infinite label
+        (np.zeros((5, 3), dtype=np.uint8), np.array([0, 1, 2, 3, 1.5])),  # fraction
+        (np.zeros((5, 3), dtype=np.uint8), np.array([0, 1, 2, 3, np.nan])),
+        (np.zeros((5, 3), dtype=np.uint8), np.array([0, "1", None, 3, 4], dtype=object)),  # mixed objects
+        (np.zeros((0, 3), dtype=np.uint8), np.zeros(0, dtype=int)),  # nothing to fit
+    ],
+)
 def test_fit_rejects_bad_input(X, y):
     with pytest.raises(ValueError):
         BernoulliNB().fit(X, y)
@@ -354,8 +371,13 @@ def test_whole_number_float_labels_are_accepted(data):
 def test_predict_rejects_bad_input(data, method):
     X, y = data
     model = BernoulliNB().fit(X, y)
-    for bad in (np.zeros((2, N_FEATURES + 1)), np.zeros((2, N_FEATURES - 1)), np.zeros(N_FEATURES),
-                np.full((2, N_FEATURES), 2), np.full((2, N_FEATURES), np.nan)):
+    for bad in (
+        np.zeros((2, N_FEATURES + 1)),
+        np.zeros((2, N_FEATURES - 1)),
+        np.zeros(N_FEATURES),
+        np.full((2, N_FEATURES), 2),
+        np.full((2, N_FEATURES), np.nan),
+    ):
         with pytest.raises(ValueError):
             getattr(model, method)(bad)
 
@@ -369,16 +391,19 @@ def test_score_rejects_bad_labels(data):
         model.score(X, np.full(len(y), 11))
 
 
-@pytest.mark.parametrize("call", [
-    lambda m: m.predict(np.zeros((1, 3))),
-    lambda m: m.predict_proba(np.zeros((1, 3))),
-    lambda m: m.predict_log_proba(np.zeros((1, 3))),
-    lambda m: m.predict_joint_log_proba(np.zeros((1, 3))),
-    lambda m: m.score(np.zeros((1, 3)), [0]),
-    lambda m: m.sample(1, 0),
-    lambda m: m.inpaint(np.zeros(3), np.ones(3, dtype=bool)),
-    lambda m: m.feature_prob_,
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda m: m.predict(np.zeros((1, 3))),
+        lambda m: m.predict_proba(np.zeros((1, 3))),
+        lambda m: m.predict_log_proba(np.zeros((1, 3))),
+        lambda m: m.predict_joint_log_proba(np.zeros((1, 3))),
+        lambda m: m.score(np.zeros((1, 3)), [0]),
+        lambda m: m.sample(1, 0),
+        lambda m: m.inpaint(np.zeros(3), np.ones(3, dtype=bool)),
+        lambda m: m.feature_prob_,
+    ],
+)
 def test_unfitted_model_says_so(call):
     with pytest.raises(RuntimeError, match="not fitted"):
         call(BernoulliNB())
@@ -423,14 +448,17 @@ def test_sample_frequencies_match_feature_prob(data, alpha, label):
 def brute_inpaint(model: BernoulliNB, x, mask):
     p = model.feature_prob_
     prior = np.exp(model.class_log_prior_)
-    weights = np.array([prior[c] * np.prod(np.where(x[mask] == 1, p[c, mask], 1 - p[c, mask]))
-                        for c in range(N_CLASSES)])
+    weights = np.array(
+        [prior[c] * np.prod(np.where(x[mask] == 1, p[c, mask], 1 - p[c, mask])) for c in range(N_CLASSES)]
+    )
     posterior = weights / weights.sum()
     pixels = np.array([sum(p[c, j] * posterior[c] for c in range(N_CLASSES)) for j in range(len(x))])
     return pixels, posterior
 
 
-@pytest.mark.parametrize("alpha, beta, prior", [(1.0, None, "empirical"), (0.5, 2.0, "uniform"), (0.0, 1.0, "empirical")])
+@pytest.mark.parametrize(
+    "alpha, beta, prior", [(1.0, None, "empirical"), (0.5, 2.0, "uniform"), (0.0, 1.0, "empirical")]
+)
 def test_inpaint_matches_brute_force_and_restricted_model(data, alpha, beta, prior):
     X, y = data
     model = BernoulliNB(alpha=alpha, beta=beta, prior=prior).fit(X, y)
@@ -444,8 +472,7 @@ def test_inpaint_matches_brute_force_and_restricted_model(data, alpha, beta, pri
         np.testing.assert_allclose(posterior, expected_posterior, rtol=1e-10, atol=1e-14)
         np.testing.assert_allclose(pixel_prob[~mask], expected_pixels[~mask], rtol=1e-10, atol=1e-14)
         restricted = BernoulliNB(alpha=alpha, beta=beta, prior=prior).fit(X[:, mask], y)
-        np.testing.assert_allclose(posterior, restricted.predict_proba(x[mask][None, :])[0],
-                                   rtol=1e-10, atol=1e-14)
+        np.testing.assert_allclose(posterior, restricted.predict_proba(x[mask][None, :])[0], rtol=1e-10, atol=1e-14)
 
 
 def test_inpaint_when_every_class_is_impossible_agrees_with_restricted_model():
@@ -480,8 +507,12 @@ def test_inpaint_rejects_bad_arguments(data):
     X, y = data
     model = BernoulliNB().fit(X, y)
     x = X[0]
-    for mask in (np.ones(N_FEATURES - 1, dtype=bool), np.ones((1, N_FEATURES), dtype=bool),
-                 np.ones(N_FEATURES, dtype=int), np.ones(N_FEATURES, dtype=float)):
+    for mask in (
+        np.ones(N_FEATURES - 1, dtype=bool),
+        np.ones((1, N_FEATURES), dtype=bool),
+        np.ones(N_FEATURES, dtype=int),
+        np.ones(N_FEATURES, dtype=float),
+    ):
         with pytest.raises(ValueError):
             model.inpaint(x, mask)
     with pytest.raises(ValueError):

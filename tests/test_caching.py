@@ -87,11 +87,17 @@ def test_only_lab_state_declares_shared_caches():
     for path in sources:
         relative = path.relative_to(REPO).as_posix()
         tree = ast.parse(path.read_text())
-        cache_calls = [node.attr for node in ast.walk(tree)
-                       if isinstance(node, ast.Attribute) and node.attr in ("cache_resource", "cache_data")]
+        cache_calls = [
+            node.attr
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute) and node.attr in ("cache_resource", "cache_data")
+        ]
         imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)} | {
-            f"{node.module}.{alias.name}" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
-            for alias in node.names}
+            f"{node.module}.{alias.name}"
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom)
+            for alias in node.names
+        }
         if relative != "lab/caching.py":
             assert not cache_calls, f"{relative} caches by itself: declare it in lab/state.py"
         if relative not in ("lab/caching.py", "lab/state.py"):

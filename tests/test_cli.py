@@ -17,27 +17,48 @@ from nbcore.datasets import mnist as mnist_data
 @pytest.fixture
 def small_mnist(mnist, monkeypatch):
     """The CLI on a slice of the real MNIST (a few hundred ms per evaluation)."""
-    small = mnist_data.MnistSplits(mnist["train_images"][:3000], mnist["train_labels"][:3000],
-                                 mnist["test_images"][:500], mnist["test_labels"][:500])
+    small = mnist_data.MnistSplits(
+        mnist["train_images"][:3000],
+        mnist["train_labels"][:3000],
+        mnist["test_images"][:500],
+        mnist["test_labels"][:500],
+    )
     monkeypatch.setattr(mnist_data, "mnist_splits", lambda: small)
     return small
 
 
 def strict_json(text: str) -> dict:
     """Parse as RFC 8259 JSON: NaN, Infinity and -Infinity are refused."""
+
     def refuse(constant):
         raise ValueError(f"{constant} is not JSON")
+
     return json.loads(text, parse_constant=refuse)
 
 
-@pytest.mark.parametrize("argv", [
-    ["evaluate", "--alpha", "1e308"], ["evaluate", "--alpha", "-1"], ["evaluate", "--alpha", "nan"],
-    ["evaluate", "--alpha", "inf"], ["evaluate", "--alpha", "x"], ["evaluate", "--beta", "-inf"],
-    ["evaluate", "--beta", "1e7"], ["evaluate", "--threshold", "257"], ["evaluate", "--threshold", "-1"],
-    ["evaluate", "--threshold", "1.5"], ["evaluate", "--seed", "-1"], ["evaluate", "--seed", str(2**32)],
-    ["evaluate", "--model", "svm"], ["evaluate", "--prior", "flat"], ["evaluate", "--preset", "fast"],
-    ["bench"], ["no-such-command"], [],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["evaluate", "--alpha", "1e308"],
+        ["evaluate", "--alpha", "-1"],
+        ["evaluate", "--alpha", "nan"],
+        ["evaluate", "--alpha", "inf"],
+        ["evaluate", "--alpha", "x"],
+        ["evaluate", "--beta", "-inf"],
+        ["evaluate", "--beta", "1e7"],
+        ["evaluate", "--threshold", "257"],
+        ["evaluate", "--threshold", "-1"],
+        ["evaluate", "--threshold", "1.5"],
+        ["evaluate", "--seed", "-1"],
+        ["evaluate", "--seed", str(2**32)],
+        ["evaluate", "--model", "svm"],
+        ["evaluate", "--prior", "flat"],
+        ["evaluate", "--preset", "fast"],
+        ["bench"],
+        ["no-such-command"],
+        [],
+    ],
+)
 def test_bad_flags_are_usage_errors(argv, capsys):
     assert_usage_error(cli.main, argv, capsys)
 
@@ -51,10 +72,19 @@ def assert_usage_error(main, argv: list[str], capsys) -> None:
     assert "error:" in err and "Traceback" not in err
 
 
-@pytest.mark.parametrize("argv", [
-    ["naive-bayes", "--repeats", "0"], ["naive-bayes", "--repeats", "-3"], ["naive-bayes", "--repeats", "1e9"],
-    ["softmax", "--repeats", "0"], ["softmax", "--repeats", "1001"], ["softmax", "--repeats", "x"], ["bench"], [],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["naive-bayes", "--repeats", "0"],
+        ["naive-bayes", "--repeats", "-3"],
+        ["naive-bayes", "--repeats", "1e9"],
+        ["softmax", "--repeats", "0"],
+        ["softmax", "--repeats", "1001"],
+        ["softmax", "--repeats", "x"],
+        ["bench"],
+        [],
+    ],
+)
 def test_bad_benchmark_flags_are_usage_errors(argv, capsys):
     """``python -m benchmarks`` (moved out of nbcore, #17) validates its flags as nbcore's CLI does."""
     assert_usage_error(benchmarks_cli.main, argv, capsys)
@@ -66,16 +96,24 @@ def test_naive_bayes_benchmark_prints_both_inputs(small_mnist, capsys):
     out = capsys.readouterr().out
     for step in ("fit, 3,000 images", "predict, 500 images", "change alpha + re-score 500"):
         for given in ("uint8", "float64"):
-            assert re.search(rf"^\| {re.escape(step)} \({given} input\) \| [0-9.]+ \| [0-9.]+ \| [0-9.]+x \|$", out,
-                             re.MULTILINE), (step, given, out)
+            assert re.search(
+                rf"^\| {re.escape(step)} \({given} input\) \| [0-9.]+ \| [0-9.]+ \| [0-9.]+x \|$", out, re.MULTILINE
+            ), (step, given, out)
     agreement = float(re.search(r"scikit-learn\| on the test set: (\S+)", out).group(1))
     assert agreement < 1e-9
 
 
-@pytest.mark.parametrize("flags", [
-    ["--alpha", "0"], ["--alpha", "0", "--beta", "0"], ["--alpha", "1e6", "--beta", "1e6"], ["--threshold", "0"],
-    ["--threshold", "256"], ["--prior", "uniform", "--alpha", "1e-300"],
-])
+@pytest.mark.parametrize(
+    "flags",
+    [
+        ["--alpha", "0"],
+        ["--alpha", "0", "--beta", "0"],
+        ["--alpha", "1e6", "--beta", "1e6"],
+        ["--threshold", "0"],
+        ["--threshold", "256"],
+        ["--prior", "uniform", "--alpha", "1e-300"],
+    ],
+)
 def test_every_accepted_bernoulli_setting_prints_json(flags, small_mnist, capsys):
     assert cli.main(["evaluate", "--json", *flags]) == 0
     result = strict_json(capsys.readouterr().out)
@@ -86,8 +124,12 @@ def test_every_accepted_bernoulli_setting_prints_json(flags, small_mnist, capsys
 
 def test_json_safe_turns_non_finite_and_numpy_values_into_json():
     value = {"a": float("-inf"), "b": np.float32(0.5), "c": [np.int64(3), float("nan")], "d": "text"}
-    assert strict_json(json.dumps(cli._json_safe(value), allow_nan=False)) == {"a": None, "b": 0.5, "c": [3, None],
-                                                                              "d": "text"}
+    assert strict_json(json.dumps(cli._json_safe(value), allow_nan=False)) == {
+        "a": None,
+        "b": 0.5,
+        "c": [3, None],
+        "d": "text",
+    }
 
 
 def test_data_errors_are_a_sentence_not_a_traceback(tmp_path, monkeypatch, capsys):

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from idx_fixtures import FILE_NAMES, SyntheticMnist, make_synthetic_mnist, md5_hex, write_gz
 
 import nbcore.datasets.mnist as data
@@ -166,16 +165,21 @@ def test_not_a_gzip_file_names_the_file(tmp_path, synthetic):
     assert raw_files(tmp_path) == ["train-images-idx3-ubyte"]  # the good one before it
 
 
-@pytest.mark.parametrize("name, magic", [
-    ("t10k-images-idx3-ubyte", 0x00000801),  # the labels' magic on an image file
-    ("t10k-images-idx3-ubyte", 0x12345678),  # garbage
-    ("t10k-labels-idx1-ubyte", 0x00000D01),  # float32 labels
-])
+@pytest.mark.parametrize(
+    "name, magic",
+    [
+        ("t10k-images-idx3-ubyte", 0x00000801),  # the labels' magic on an image file
+        ("t10k-images-idx3-ubyte", 0x12345678),  # garbage
+        ("t10k-labels-idx1-ubyte", 0x00000D01),  # float32 labels
+    ],
+)
 def test_wrong_magic_number(tmp_path, monkeypatch, name, magic):
     fake = make_synthetic_mnist(magic_override={name: magic})
     monkeypatch.setattr(data, "MNIST_MD5", fake.md5)  # md5 matches: the header reaches torchvision
     fake.write(tmp_path, "flat")
-    with pytest.raises(MnistDataError, match="torchvision could not read .*t10k-images-idx3-ubyte.*not valid MNIST IDX files"):
+    with pytest.raises(
+        MnistDataError, match="torchvision could not read .*t10k-images-idx3-ubyte.*not valid MNIST IDX files"
+    ):
         load_mnist(False, root=tmp_path, download=False)
 
 
@@ -377,8 +381,12 @@ def test_a_damaged_or_stale_decoded_cache_is_rebuilt(tmp_path, synthetic, monkey
     elif damage == "garbage":
         cache.write_bytes(b"PK\x03\x04" + b"\x00" * 100)
     else:
-        np.savez(cache, images=np.zeros((2, 28, 28), np.uint8), labels=np.zeros(2, np.uint8),
-                 source_md5=np.array(["0" * 32, "1" * 32]))
+        np.savez(
+            cache,
+            images=np.zeros((2, 28, 28), np.uint8),
+            labels=np.zeros(2, np.uint8),
+            source_md5=np.array(["0" * 32, "1" * 32]),
+        )
     images, labels = load_mnist(True, root=tmp_path, download=False)
     np.testing.assert_array_equal(images, synthetic.train_images)
     np.testing.assert_array_equal(labels, synthetic.train_labels)
@@ -404,8 +412,10 @@ def test_cli_prepare_leaves_a_folder_that_loads_without_torchvision(mnist_root, 
     assert completed.returncode == 0, completed.stderr
     assert completed.stdout.strip() == f"MNIST ready in {tmp_path}"
     assert all(decoded_cache_path(tmp_path, train).is_file() for train in (True, False))
-    probe = ("import sys, nbcore; images = nbcore.load_mnist_splits(download=False)[0]; "
-             "print(images.shape, 'torchvision' in sys.modules)")
+    probe = (
+        "import sys, nbcore; images = nbcore.load_mnist_splits(download=False)[0]; "
+        "print(images.shape, 'torchvision' in sys.modules)"
+    )
     loaded = _python(["-c", probe], tmp_path)
     assert loaded.stdout.strip() == "(60000, 28, 28) False", loaded.stderr
 

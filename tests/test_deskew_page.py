@@ -14,12 +14,6 @@ from lab import settings
 from tests.apptest import data_dir, open_page  # noqa: F401 (data_dir: a fixture)
 
 
-
-
-
-
-
-
 def caption_with(app: AppTest, text: str) -> str:
     found = [item.value for item in app.caption if text in item.value]
     assert found, f"no caption with {text!r}"
@@ -69,9 +63,14 @@ def test_draw_shows_the_stroke_width_deskews_the_input_and_offers_plain_resizing
     app = open_page("pages/draw.py", draw_frame=made_from.frame, draw_input=made_from)
     assert app.slider(key="draw_brush").value == 24
     caption = caption_with(app, "of 784 pixels")
-    before, after = (float(value) for value in re.search(r"Stroke width (\d+\.\d) px, thinned to (\d+\.\d) px",
-                                                           caption).groups())
-    assert before > after and "MNIST's: median 2.6 px, 80 % between 1.9 and 4.0 px" in caption and "deskewed" not in caption
+    before, after = (
+        float(value) for value in re.search(r"Stroke width (\d+\.\d) px, thinned to (\d+\.\d) px", caption).groups()
+    )
+    assert (
+        before > after
+        and "MNIST's: median 2.6 px, 80 % between 1.9 and 4.0 px" in caption
+        and "deskewed" not in caption
+    )
     upright_pixels = app.get("image")[0]
 
     app.radio(key=settings.KEYS["deskew"]).set_value(True)

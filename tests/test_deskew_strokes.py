@@ -35,8 +35,10 @@ def test_deskew_keeps_upright_and_empty_images_and_works_on_stacks():
     assert not deskew(np.zeros((28, 28), np.uint8)).any()
     stack = np.stack([upright, line_image((18, 4), (10, 23), width=3)])
     messages = []
-    assert np.array_equal(deskew_all(stack, progress=lambda fraction, message: messages.append(fraction)),
-                          np.stack([deskew(image) for image in stack]))
+    assert np.array_equal(
+        deskew_all(stack, progress=lambda fraction, message: messages.append(fraction)),
+        np.stack([deskew(image) for image in stack]),
+    )
     assert messages[-1] == 1.0
 
 

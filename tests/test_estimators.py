@@ -134,8 +134,9 @@ def test_set_params_rederives_from_the_counts_without_refit(estimator):
     for params in OTHER_PARAMS[estimator]:
         assert model.set_params(**params) is model
         fresh = new(estimator, **model.get_params()).fit(kept_X, kept_y)
-        np.testing.assert_allclose(model.predict_joint_log_proba(test_X), fresh.predict_joint_log_proba(test_X),
-                                   rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(
+            model.predict_joint_log_proba(test_X), fresh.predict_joint_log_proba(test_X), rtol=1e-12, atol=1e-12
+        )
         np.testing.assert_array_equal(model.predict(test_X), fresh.predict(test_X))
     before = model.get_params()
     with pytest.raises(ValueError):
@@ -155,9 +156,12 @@ def test_with_params_leaves_the_source_untouched_and_writable(estimator):
     for params in OTHER_PARAMS[estimator]:
         clone = source.with_params(**params)
         assert clone is not source and clone.get_params() == {**params_before, **params}
-        np.testing.assert_allclose(clone.predict_proba(test_X),
-                                   new(estimator, **clone.get_params()).fit(X, y).predict_proba(test_X),
-                                   rtol=1e-12, atol=1e-15)
+        np.testing.assert_allclose(
+            clone.predict_proba(test_X),
+            new(estimator, **clone.get_params()).fit(X, y).predict_proba(test_X),
+            rtol=1e-12,
+            atol=1e-15,
+        )
         for name, array in count_arrays(clone).items():
             assert not array.flags.writeable, f"the clone may not change the counts it shares ({name})"
     assert source.get_params() == params_before
@@ -182,8 +186,9 @@ def test_partial_fit_equals_one_fit_on_the_concatenation(estimator):
     for name, array in count_arrays(whole).items():
         np.testing.assert_allclose(getattr(pieces, name), array, rtol=1e-12, atol=1e-12, err_msg=name)
     test_X = make_X(estimator, 9, 2)
-    np.testing.assert_allclose(pieces.predict_log_proba(test_X), whole.predict_log_proba(test_X),
-                               rtol=1e-10, atol=1e-10)
+    np.testing.assert_allclose(
+        pieces.predict_log_proba(test_X), whole.predict_log_proba(test_X), rtol=1e-10, atol=1e-10
+    )
     with pytest.raises(ValueError, match="classes"):
         new(estimator).partial_fit(X, y)  # the first call must declare the classes
     with pytest.raises(ValueError, match="no class for"):
@@ -200,8 +205,12 @@ def test_sparse_input_gives_the_dense_answers(estimator):
     dense = new(estimator).fit(X, y)
     sparse = new(estimator).fit(scipy.sparse.csr_array(X), y)
     np.testing.assert_array_equal(sparse.feature_count_, dense.feature_count_)
-    np.testing.assert_allclose(sparse.predict_log_proba(scipy.sparse.csr_matrix(test_X)),
-                               dense.predict_log_proba(test_X), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(
+        sparse.predict_log_proba(scipy.sparse.csr_matrix(test_X)),
+        dense.predict_log_proba(test_X),
+        rtol=1e-12,
+        atol=1e-12,
+    )
     with pytest.raises(ValueError):
         new(estimator).fit(scipy.sparse.csr_array(np.where(X > 0, -1, 0)), y)  # negative: not counts, not 0/1
 
@@ -217,26 +226,33 @@ def test_chain_network_holds_the_base_contract():
 def assert_agree(ours, theirs, test_X, their_test_X=None) -> None:
     their_test_X = test_X if their_test_X is None else their_test_X
     np.testing.assert_array_equal(ours.classes_, theirs.classes_)
-    np.testing.assert_allclose(ours.predict_joint_log_proba(test_X), theirs.predict_joint_log_proba(their_test_X),
-                               rtol=0, atol=1e-10)
-    np.testing.assert_allclose(ours.predict_log_proba(test_X), theirs.predict_log_proba(their_test_X),
-                               rtol=0, atol=1e-10)
+    np.testing.assert_allclose(
+        ours.predict_joint_log_proba(test_X), theirs.predict_joint_log_proba(their_test_X), rtol=0, atol=1e-10
+    )
+    np.testing.assert_allclose(
+        ours.predict_log_proba(test_X), theirs.predict_log_proba(their_test_X), rtol=0, atol=1e-10
+    )
     np.testing.assert_array_equal(ours.predict(test_X), theirs.predict(their_test_X))
 
 
 @pytest.fixture(scope="module")
 def mnist_subset(mnist):
     """3,000 training and 500 test images binarized at 128 (uint8 0/1, (n, 784)), with their labels."""
-    return (binarize(mnist["train_images"][:3000], 128), mnist["train_labels"][:3000],
-            binarize(mnist["test_images"][:500], 128), mnist["test_labels"][:500])
+    return (
+        binarize(mnist["train_images"][:3000], 128),
+        mnist["train_labels"][:3000],
+        binarize(mnist["test_images"][:500], 128),
+        mnist["test_labels"][:500],
+    )
 
 
 @pytest.mark.parametrize("alpha, prior", [(1.0, "empirical"), (0.01, "uniform"), (30.0, "empirical")])
 def test_bernoulli_agrees_with_sklearn_on_mnist(mnist_subset, alpha, prior):
     train_X, train_y, test_X, _ = mnist_subset
     ours = BernoulliNB(alpha=alpha, prior=prior).fit(train_X, train_y)
-    theirs = sklearn_nb.BernoulliNB(alpha=alpha, binarize=None, fit_prior=prior == "empirical",
-                                    force_alpha=True).fit(train_X, train_y)
+    theirs = sklearn_nb.BernoulliNB(alpha=alpha, binarize=None, fit_prior=prior == "empirical", force_alpha=True).fit(
+        train_X, train_y
+    )
     assert_agree(ours, theirs, test_X)
 
 
@@ -245,8 +261,9 @@ def test_multinomial_agrees_with_sklearn_on_mnist(mnist_subset, alpha, prior):
     """Ink pixels as word counts: the multinomial model of a binarized image."""
     train_X, train_y, test_X, _ = mnist_subset
     ours = MultinomialNB(alpha=alpha, prior=prior).fit(train_X, train_y)
-    theirs = sklearn_nb.MultinomialNB(alpha=alpha, fit_prior=prior == "empirical",
-                                      force_alpha=True).fit(train_X, train_y)
+    theirs = sklearn_nb.MultinomialNB(alpha=alpha, fit_prior=prior == "empirical", force_alpha=True).fit(
+        train_X, train_y
+    )
     assert_agree(ours, theirs, test_X)
 
 
@@ -258,8 +275,9 @@ def test_gaussian_agrees_with_sklearn_on_mnist(mnist):
     train_y = mnist["train_labels"][:3000]
     ours = GaussianNB().fit(train_X, train_y)
     theirs = sklearn_nb.GaussianNB().fit(train_X, train_y)
-    np.testing.assert_allclose(ours.predict_joint_log_proba(test_X), theirs.predict_joint_log_proba(test_X),
-                               rtol=1e-10, atol=0)
+    np.testing.assert_allclose(
+        ours.predict_joint_log_proba(test_X), theirs.predict_joint_log_proba(test_X), rtol=1e-10, atol=0
+    )
     np.testing.assert_array_equal(ours.predict(test_X), theirs.predict(test_X))
     ours.set_params(var_smoothing=0.1, prior="uniform")
     theirs = sklearn_nb.GaussianNB(var_smoothing=0.1, priors=np.full(10, 0.1)).fit(train_X, train_y)
@@ -271,11 +289,13 @@ def test_gaussian_agrees_with_sklearn_on_iris(var_smoothing, prior):
     features, labels, _ = load_iris()
     train, test = np.arange(150) % 3 != 0, np.arange(150) % 3 == 0
     ours = GaussianNB(var_smoothing=var_smoothing, prior=prior).fit(features[train], labels[train])
-    theirs = sklearn_nb.GaussianNB(var_smoothing=var_smoothing,
-                                   priors=None if prior == "empirical" else np.full(3, 1 / 3))
+    theirs = sklearn_nb.GaussianNB(
+        var_smoothing=var_smoothing, priors=None if prior == "empirical" else np.full(3, 1 / 3)
+    )
     assert_agree(ours, theirs.fit(features[train], labels[train]), features[test])
     halves = GaussianNB(var_smoothing=var_smoothing, prior=prior)  # the same model, learned in two batches
     halves.partial_fit(features[train][::2], labels[train][::2], classes=[0, 1, 2])
     halves.partial_fit(features[train][1::2], labels[train][1::2])
-    np.testing.assert_allclose(halves.predict_log_proba(features[test]), ours.predict_log_proba(features[test]),
-                               rtol=0, atol=1e-10)
+    np.testing.assert_allclose(
+        halves.predict_log_proba(features[test]), ours.predict_log_proba(features[test]), rtol=0, atol=1e-10
+    )

@@ -17,10 +17,13 @@ def edge_images(n: int = 3) -> np.ndarray:
 
 
 # -- binarize -----------------------------------------------------------------------------
-@pytest.mark.parametrize("threshold, expected", [
-    (128, [0, 0, 0, 1, 1]),  # textbook: pixel >= 128
-    (1, [0, 1, 1, 1, 1]),    # course note: any ink
-])
+@pytest.mark.parametrize(
+    "threshold, expected",
+    [
+        (128, [0, 0, 0, 1, 1]),  # textbook: pixel >= 128
+        (1, [0, 1, 1, 1, 1]),  # course note: any ink
+    ],
+)
 def test_binarize_threshold_semantics(threshold, expected):
     images = edge_images()
     features = binarize(images, threshold)
@@ -52,15 +55,18 @@ def test_binarize_bad_threshold(threshold):
 
 
 # -- check_binary -------------------------------------------------------------------------
-@pytest.mark.parametrize("bad", [
-    np.array([[0.0, np.nan]]),
-    np.array([[0.0, 0.5]]),
-    np.array([[0, 2]]),
-    np.array([[0, 2]], dtype=np.uint8),
-    np.array([[-1, 0]]),
-    np.array([[0.0, np.inf]]),
-    np.array([["0", "1"]]),
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        np.array([[0.0, np.nan]]),
+        np.array([[0.0, 0.5]]),
+        np.array([[0, 2]]),
+        np.array([[0, 2]], dtype=np.uint8),
+        np.array([[-1, 0]]),
+        np.array([[0.0, np.inf]]),
+        np.array([["0", "1"]]),
+    ],
+)
 def test_check_binary_rejects_non_binary(bad):
     with pytest.raises(ValueError):
         check_binary(bad)
@@ -72,14 +78,17 @@ def test_check_binary_rejects_wrong_ndim(shape):
         check_binary(np.zeros(shape, dtype=np.uint8))
 
 
-@pytest.mark.parametrize("good", [
-    np.array([[True, False], [False, True]]),
-    np.array([[1, 0], [0, 1]], dtype=np.uint8),
-    np.array([[1, 0], [0, 1]], dtype=np.int64),
-    np.array([[1.0, 0.0], [0.0, 1.0]]),
-    [[1, 0], [0, 1]],
-    np.zeros((0, 5)),
-])
+@pytest.mark.parametrize(
+    "good",
+    [
+        np.array([[True, False], [False, True]]),
+        np.array([[1, 0], [0, 1]], dtype=np.uint8),
+        np.array([[1, 0], [0, 1]], dtype=np.int64),
+        np.array([[1.0, 0.0], [0.0, 1.0]]),
+        [[1, 0], [0, 1]],
+        np.zeros((0, 5)),
+    ],
+)
 def test_check_binary_accepts_binary(good):
     checked = check_binary(good)
     assert checked.ndim == 2
@@ -93,14 +102,17 @@ def test_check_binary_bool_becomes_numbers():
 
 
 # -- PackedBinary / packed_matmul ----------------------------------------------------------
-@pytest.mark.parametrize("n_samples, n_features, k", [
-    (50, 13, 4),    # not a multiple of 8
-    (37, 784, 10),  # MNIST-sized
-    (5, 1, 3),
-    (9, 8, 1),
-    (0, 13, 4),     # zero samples
-    (0, 784, 10),
-])
+@pytest.mark.parametrize(
+    "n_samples, n_features, k",
+    [
+        (50, 13, 4),  # not a multiple of 8
+        (37, 784, 10),  # MNIST-sized
+        (5, 1, 3),
+        (9, 8, 1),
+        (0, 13, 4),  # zero samples
+        (0, 784, 10),
+    ],
+)
 def test_packed_matmul_equals_dense_product(n_samples, n_features, k):
     rng = np.random.default_rng(n_samples * 1000 + n_features)
     X = (rng.random((n_samples, n_features)) < 0.3).astype(np.uint8)

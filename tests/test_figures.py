@@ -27,7 +27,7 @@ def test_image_grid_places_every_image_with_its_own_pixel_coordinates():
     for index, image in enumerate(images):
         top = (index // 2) * (28 + style.TITLE_ROWS) + style.TITLE_ROWS
         left = (index % 2) * 30
-        np.testing.assert_array_equal(mosaic[top: top + 28, left: left + 28], image)
+        np.testing.assert_array_equal(mosaic[top : top + 28, left : left + 28], image)
         assert tuple(local[top + 3, left + 5]) == (3, 5)
     assert np.isnan(mosaic).sum() == mosaic.size - images.size  # gaps and the empty fourth tile
 
@@ -38,9 +38,10 @@ def test_prediction_tiles_frame_errors_in_red_and_keep_the_pixels():
     tiles, captions = digits.prediction_tiles(images, np.array([1, 2, 3]), np.array([1, 5, 3]), scale=2, frame=3)
     assert captions == ["1 / 1", "✗ 2 / 5", "3 / 3"]
     assert all(tile.shape == (28 * 2 + 6, 28 * 2 + 6, 3) and tile.dtype == np.uint8 for tile in tiles)
-    assert tuple(tiles[1][0, 0]) == (0xd6, 0x27, 0x28) == tuple(int(style.ERROR_COLOUR[i:i + 2], 16)
-                                                              for i in (1, 3, 5))
-    assert tuple(tiles[0][-1, -1]) == tuple(int(style.OK_COLOUR[i:i + 2], 16) for i in (1, 3, 5))
+    assert (
+        tuple(tiles[1][0, 0]) == (0xD6, 0x27, 0x28) == tuple(int(style.ERROR_COLOUR[i : i + 2], 16) for i in (1, 3, 5))
+    )
+    assert tuple(tiles[0][-1, -1]) == tuple(int(style.OK_COLOUR[i : i + 2], 16) for i in (1, 3, 5))
     inside = tiles[1][3:-3, 3:-3]
     assert (inside[..., 0] == inside[..., 2]).all()  # grey inside the frame
     assert inside[20, 40, 0] == inside[21, 41, 0] == 255 and inside[:, :, 0].sum() == 4 * 255
@@ -53,9 +54,9 @@ def test_difference_map_is_symmetric_around_zero_and_survives_infinities():
     heatmap = figure.data[0]
     assert heatmap.zmin == -3.0 and heatmap.zmax == 3.0 and heatmap.colorscale[0][1] != heatmap.colorscale[-1][1]
     z = np.asarray(heatmap.z, dtype=float)
-    assert np.isfinite(z[style.TITLE_ROWS:]).all() and np.nanmin(z) == -3.0
+    assert np.isfinite(z[style.TITLE_ROWS :]).all() and np.nanmin(z) == -3.0
     flat = np.asarray(digits.difference_map(np.zeros((28, 28)), "t", "v").data[0].z, dtype=float)
-    assert np.isfinite(flat[style.TITLE_ROWS:]).all()
+    assert np.isfinite(flat[style.TITLE_ROWS :]).all()
 
 
 def test_class_bars_highlight_the_chosen_digit():
@@ -85,8 +86,15 @@ def test_posterior_comparison_groups_two_models_per_digit():
 
 
 def test_curves_draw_every_series_on_a_log_axis():
-    figure = charts.curves(np.array([0.1, 1, 10]), {"train": np.ones(3), "test": np.zeros(3)},
-                           "alpha", "accuracy", "title", marker_x=1.0, log_x=True)
+    figure = charts.curves(
+        np.array([0.1, 1, 10]),
+        {"train": np.ones(3), "test": np.zeros(3)},
+        "alpha",
+        "accuracy",
+        "title",
+        marker_x=1.0,
+        log_x=True,
+    )
     assert [trace.name for trace in figure.data] == ["train", "test"]
     assert figure.layout.xaxis.type == "log"
     assert len(figure.layout.shapes) == 1
@@ -94,10 +102,12 @@ def test_curves_draw_every_series_on_a_log_axis():
 
 def contrast(foreground: str, background: str) -> float:
     """WCAG contrast ratio of two "#rrggbb" colours."""
+
     def luminance(colour: str) -> float:
-        channels = [int(colour[index:index + 2], 16) / 255 for index in (1, 3, 5)]
+        channels = [int(colour[index : index + 2], 16) / 255 for index in (1, 3, 5)]
         linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
         return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
     lighter, darker = sorted([luminance(foreground), luminance(background)], reverse=True)
     return (lighter + 0.05) / (darker + 0.05)
 
@@ -116,10 +126,21 @@ def every_figure() -> list:
         diagnostics.confusion_heatmap(rng.integers(0, 50, (10, 10)), "t", 50),
         diagnostics.reliability_diagram({"m": curve}),
         charts.learning_curves(np.array([10, 100]), {"m": rng.random((2, 3))}),
-        regions.decision_regions(xs, ys, proba, rng.random((6, 2)), np.array([0, 1, 2, 0, 1, 2]),
-                                 ["a", "b", "c"], rng.random((3, 2)), rng.random((3, 2)) + 0.1, ("x", "y"), "t"),
-        regions.pca_scatter(rng.random((6, 2)), np.array([0, 1, 2, 0, 1, 2]), ["a", "b", "c"],
-                            np.array([0.7, 0.2]), "t"),
+        regions.decision_regions(
+            xs,
+            ys,
+            proba,
+            rng.random((6, 2)),
+            np.array([0, 1, 2, 0, 1, 2]),
+            ["a", "b", "c"],
+            rng.random((3, 2)),
+            rng.random((3, 2)) + 0.1,
+            ("x", "y"),
+            "t",
+        ),
+        regions.pca_scatter(
+            rng.random((6, 2)), np.array([0, 1, 2, 0, 1, 2]), ["a", "b", "c"], np.array([0.7, 0.2]), "t"
+        ),
         charts.log_x_curve([0.1, 1, 10], {"s": [0.1, 0.5, 0.4]}, "x", "y", "t", marked={"s": 1}),
         charts.accuracy_bars({"a": 0.9, "baseline": 0.8}, "t"),
         diagnostics.confidence_histogram(np.linspace(0, 1, 11), np.arange(10), np.full(10, 0.9), "t", 0.5),
@@ -143,6 +164,7 @@ def test_every_chart_has_large_axis_text_in_the_themes_text_colour_on_a_transpar
 def test_the_theme_text_colour_becomes_high_contrast_text_in_both_themes():
     """TEXT_COLOUR is Streamlit's GRAY_90 placeholder: its frontend swaps it for gray90 (light) or gray10 (dark)."""
     from streamlit.elements.lib import streamlit_plotly_theme
+
     assert style.TEXT_COLOUR == streamlit_plotly_theme.GRAY_90
     # what Chromium computed for the axis numbers (rgb(38, 39, 48) light, rgb(250, 250, 250) dark),
     # on the lab's background and on Streamlit's dark one
@@ -189,10 +211,11 @@ def test_log_probability_image_moves_with_smoothing_and_blanks_probability_zero(
     counts, total = np.zeros((28, 28)), 6000
     counts[10:18, 10:18] = 3000
     with np.errstate(divide="ignore"):  # log 0 = -inf is the point at alpha = 0
-        images = {alpha: digits.log_probability_image(np.log((counts + alpha) / (total + 2 * alpha)), "t")
-                  for alpha in (0.0, 1.0, 100.0)}
-    corner = {alpha: np.asarray(figure.data[0].z, dtype=float)[style.TITLE_ROWS, 0]
-              for alpha, figure in images.items()}
+        images = {
+            alpha: digits.log_probability_image(np.log((counts + alpha) / (total + 2 * alpha)), "t")
+            for alpha in (0.0, 1.0, 100.0)
+        }
+    corner = {alpha: np.asarray(figure.data[0].z, dtype=float)[style.TITLE_ROWS, 0] for alpha, figure in images.items()}
     assert np.isnan(corner[0.0])  # exactly 0: blank
     assert corner[1.0] == pytest.approx(np.log10(1 / 6002)) and corner[100.0] == pytest.approx(np.log10(100 / 6200))
     assert images[1.0].data[0].zmin == images[100.0].data[0].zmin  # one fixed scale, so the change shows

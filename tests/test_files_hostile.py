@@ -23,8 +23,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from idx_fixtures import make_synthetic_mnist, md5_hex
+
 import nbcore.datasets.mnist as data
 import nbcore.files as nbfiles
 from nbcore import MnistDataError, SoftmaxRegression, ensure_mnist, load_mnist, load_or_train_softmax
@@ -47,13 +47,13 @@ def data_spans(content: bytes) -> list[tuple[int, int]]:
     spans = []
     with zipfile.ZipFile(io.BytesIO(content)) as archive:
         for info in archive.infolist():
-            name_length, extra_length = struct.unpack("<HH", content[info.header_offset + 26:info.header_offset + 30])
+            name_length, extra_length = struct.unpack("<HH", content[info.header_offset + 26 : info.header_offset + 30])
             member = info.header_offset + 30 + name_length + extra_length
             major = content[member + 6]
             if major == 1:
-                header_length = struct.unpack("<H", content[member + 8:member + 10])[0] + 10
+                header_length = struct.unpack("<H", content[member + 8 : member + 10])[0] + 10
             else:
-                header_length = struct.unpack("<I", content[member + 8:member + 12])[0] + 12
+                header_length = struct.unpack("<I", content[member + 8 : member + 12])[0] + 12
             spans.append((member + header_length, member + info.compress_size))
     return spans
 
@@ -126,7 +126,9 @@ def test_fuzz_softmax_weights(tmp_path):
     spec = model_cache._weights_spec(10, 784)
     assert_identical_or_damaged(content, header_bits(content), spec, expected)
     assert assert_identical_or_damaged(content, data_bits(content, DATA_BITS, rng), spec, expected) == (0, DATA_BITS)
-    for bit in rng.choice(header_bits(content), size=50, replace=False):  # through read_weights: hit with the same weights, or corrupt
+    for bit in rng.choice(
+        header_bits(content), size=50, replace=False
+    ):  # through read_weights: hit with the same weights, or corrupt
         path.write_bytes(flip(content, int(bit)))
         try:
             coef, intercept, seconds = model_cache.read_weights(path, key, 10, 784)
@@ -271,8 +273,12 @@ def test_killed_writer_leaves_a_temporary_that_the_next_start_removes(tmp_path, 
     synthetic.write(tmp_path)
     folder = raw_folder(tmp_path)
     folder.mkdir(parents=True)
-    writer = subprocess.Popen([sys.executable, "-c", WRITER, str(folder / "train-images-idx3-ubyte")],
-                              cwd=REPO, stdout=subprocess.PIPE, text=True)
+    writer = subprocess.Popen(
+        [sys.executable, "-c", WRITER, str(folder / "train-images-idx3-ubyte")],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert writer.stdout.readline().strip() == "writing"
         live = list(folder.glob(".*.part"))
@@ -319,8 +325,11 @@ def test_concurrent_prepares_agree_and_leave_no_temporaries(tmp_path, synthetic)
     assert failures == [] and len(results) == 4
     for images, labels in results:
         assert np.array_equal(images, synthetic.test_images) and np.array_equal(labels, synthetic.test_labels)
-    leftovers = [path for folder in (raw_folder(tmp_path), decoded_cache_path(tmp_path, False).parent)
-                 for path in folder.glob(".*")]
+    leftovers = [
+        path
+        for folder in (raw_folder(tmp_path), decoded_cache_path(tmp_path, False).parent)
+        for path in folder.glob(".*")
+    ]
     assert leftovers == []
     assert data._read_decoded(decoded_cache_path(tmp_path, False), False) is not None  # the cache is whole
 

@@ -11,15 +11,6 @@ from lab.shell import PAGES
 from tests.apptest import app_at, data_dir, rerun  # noqa: F401 (data_dir: a fixture)
 
 
-
-
-
-
-
-
-
-
-
 def presenter_toggle(app: AppTest):
     return app.sidebar.toggle(key=presentation.STATE_KEY)
 
@@ -34,8 +25,13 @@ def test_presenter_mode_comes_from_the_link():
 
 
 def test_link_values_a_control_cannot_take_give_defaults_and_a_notice_that_names_the_control():
-    hostile = {"presenter": "<script>x</script>" * 500, "alpha": "banana", "threshold": "-1e308",
-               "prior": "../../etc/passwd", "beta": "1" * 10_000}
+    hostile = {
+        "presenter": "<script>x</script>" * 500,
+        "alpha": "banana",
+        "threshold": "-1e308",
+        "prior": "../../etc/passwd",
+        "beta": "1" * 10_000,
+    }
     app = rerun(app_at("pages/home.py", hostile))
     assert presenter_toggle(app).value is False
     assert [app.sidebar.select_slider(key=key).value for key in ("threshold", "alpha", "beta")] == [128, 1.0, 1.0]
@@ -64,8 +60,9 @@ def test_draw_says_what_a_confidently_wrong_naive_bayes_means(mnist):
     images = mnist["test_images"][:2000]
     bayes_proba = bayes.predict_proba(nbcore.binarize(images, 128))
     softmax_predicted = softmax.predict_proba(images).argmax(axis=1)
-    confident_and_disagreeing = np.flatnonzero((bayes_proba.max(axis=1) >= 0.99)
-                                               & (bayes_proba.argmax(axis=1) != softmax_predicted))
+    confident_and_disagreeing = np.flatnonzero(
+        (bayes_proba.max(axis=1) >= 0.99) & (bayes_proba.argmax(axis=1) != softmax_predicted)
+    )
     agreeing = np.flatnonzero(bayes_proba.argmax(axis=1) == softmax_predicted)
     assert len(confident_and_disagreeing), "no test image where naive Bayes is sure and softmax disagrees"
 

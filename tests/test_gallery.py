@@ -20,8 +20,19 @@ from nbcore.metrics import class_errors, confusion_matrix
 from tests.apptest import data_dir, open_page, rerun  # noqa: F401 (data_dir: a fixture)
 from tests.test_pages import array
 
-HOSTILE_CODES = ["<script>alert(1)</script>", "ABC", "ABCDEFGHI", "AB CD", "../../etc", "ABCD%00", "ÄBCD",
-                 "X" * 10_000, "", "ab-cd", "1e5'"]
+HOSTILE_CODES = [
+    "<script>alert(1)</script>",
+    "ABC",
+    "ABCDEFGHI",
+    "AB CD",
+    "../../etc",
+    "ABCD%00",
+    "ÄBCD",
+    "X" * 10_000,
+    "",
+    "ab-cd",
+    "1e5'",
+]
 
 
 class Clock:
@@ -49,8 +60,10 @@ def send(store: ClassGallery, code: str, meant: int, bayes: int, softmax: int, s
 
 
 # -- class codes -------------------------------------------------------------------------------
-@pytest.mark.parametrize("raw, code", [("ABCD", "ABCD"), ("abcd", "ABCD"), (" math3b ", "MATH3B"),
-                                       ("12345678", "12345678"), ("ABCD\n", "ABCD")])
+@pytest.mark.parametrize(
+    "raw, code",
+    [("ABCD", "ABCD"), ("abcd", "ABCD"), (" math3b ", "MATH3B"), ("12345678", "12345678"), ("ABCD\n", "ABCD")],
+)
 def test_valid_class_codes_are_upper_cased(raw, code):
     assert gallery.class_code(raw) == code
 
@@ -132,15 +145,18 @@ def test_the_store_takes_only_valid_upper_case_codes(code):
         store.drawings(code)
 
 
-@pytest.mark.parametrize("pixels, meant, bayes", [
-    (np.zeros((28, 27), np.uint8), 1, posterior(1)),
-    (np.full((28, 28), 300), 1, posterior(1)),
-    (np.zeros((28, 28)), 1, posterior(1)),  # floats: not a framed drawing
-    (np.zeros((28, 28), np.uint8), 10, posterior(1)),
-    (np.zeros((28, 28), np.uint8), True, posterior(1)),
-    (np.zeros((28, 28), np.uint8), 1, np.full(10, np.nan)),
-    (np.zeros((28, 28), np.uint8), 1, np.ones(9) / 9),
-])
+@pytest.mark.parametrize(
+    "pixels, meant, bayes",
+    [
+        (np.zeros((28, 27), np.uint8), 1, posterior(1)),
+        (np.full((28, 28), 300), 1, posterior(1)),
+        (np.zeros((28, 28)), 1, posterior(1)),  # floats: not a framed drawing
+        (np.zeros((28, 28), np.uint8), 10, posterior(1)),
+        (np.zeros((28, 28), np.uint8), True, posterior(1)),
+        (np.zeros((28, 28), np.uint8), 1, np.full(10, np.nan)),
+        (np.zeros((28, 28), np.uint8), 1, np.ones(9) / 9),
+    ],
+)
 def test_a_malformed_drawing_is_refused(pixels, meant, bayes):
     store = ClassGallery()
     with pytest.raises(ValueError):
@@ -197,8 +213,14 @@ def test_png_shows_every_drawing_and_grows_with_the_gallery():
         while len(store.drawings("ABCD")) < count:
             send(store, "ABCD", 1, 2, 1, seed=len(store.drawings("ABCD")))
         arrays = gallery.as_arrays(store.drawings("ABCD"))
-        png = export.gallery_png(arrays.frames, arrays.meant, arrays.bayes, arrays.softmax, "Class ABCD",
-                                 {"Meant vs naive Bayes": confusion_matrix(arrays.meant, arrays.bayes)})
+        png = export.gallery_png(
+            arrays.frames,
+            arrays.meant,
+            arrays.bayes,
+            arrays.softmax,
+            "Class ABCD",
+            {"Meant vs naive Bayes": confusion_matrix(arrays.meant, arrays.bayes)},
+        )
         picture = Image.open(io.BytesIO(png))
         assert picture.format == "PNG"
         sizes.append(picture.size)
@@ -222,12 +244,6 @@ def test_class_errors_counts_misreadings_per_meant_digit():
 
 
 # -- the pages (AppTest) -----------------------------------------------------------------------
-
-
-
-
-
-
 
 
 def send_from_draw(code: str | None, digit_image: np.ndarray, meant: int) -> AppTest:
@@ -262,8 +278,9 @@ def test_two_students_in_one_class_see_each_others_drawings_and_other_codes_see_
     expected = np.zeros((10, 10), dtype=int)
     expected[[7, 2, 1], [7, 2, 7]] = 1
     assert np.array_equal(array(bayes_chart["data"][0]["z"]), expected)
-    assert any("Most often fooled by **1s**: wrong on 1 of 1, mostly read as **7**" in item.value
-               for item in teacher.markdown)
+    assert any(
+        "Most often fooled by **1s**: wrong on 1 of 1, mostly read as **7**" in item.value for item in teacher.markdown
+    )
     elsewhere = open_page("pages/gallery.py", {"class": other})
     assert gallery_tiles(elsewhere) == []
     assert any("No drawings" in item.value for item in elsewhere.info)
@@ -277,6 +294,7 @@ def test_two_students_in_one_class_see_each_others_drawings_and_other_codes_see_
 def gallery_state() -> ClassGallery:
     """The app's shared gallery (the same object the AppTest sessions used: one cache per process)."""
     from lab import state
+
     return state.class_gallery()
 
 

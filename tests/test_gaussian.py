@@ -52,8 +52,7 @@ def test_mnist_accuracy_matches_sklearn(mnist):
     assert model.score(test, mnist["test_labels"]) == pytest.approx(0.5558, abs=5e-5)
     reference = SklearnGaussianNB().fit(train, mnist["train_labels"])
     # log-probabilities reach -3e10 here: the tolerance is relative, with 1e-6 absolute near 0
-    np.testing.assert_allclose(model.predict_log_proba(test), reference.predict_log_proba(test),
-                               rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(model.predict_log_proba(test), reference.predict_log_proba(test), rtol=1e-6, atol=1e-6)
 
 
 def test_set_params_rederives_without_data(iris):
@@ -63,8 +62,9 @@ def test_set_params_rederives_without_data(iris):
     refit = GaussianNB(var_smoothing=0.1, prior="uniform").fit(features, labels)
     np.testing.assert_allclose(model.predict_joint_log_proba(features), refit.predict_joint_log_proba(features))
     clone = refit.with_params(var_smoothing=1e-9, prior="empirical")
-    np.testing.assert_allclose(clone.predict_log_proba(features),
-                               GaussianNB().fit(features, labels).predict_log_proba(features))
+    np.testing.assert_allclose(
+        clone.predict_log_proba(features), GaussianNB().fit(features, labels).predict_log_proba(features)
+    )
     assert refit.var_smoothing == 0.1  # the original is unchanged
     with pytest.raises(ValueError):
         clone.theta_[0, 0] = 1.0  # shared statistics are read-only
@@ -120,8 +120,9 @@ def test_decision_region_figure_has_expected_traces(iris):
     pair = features[:, 2:]
     model = GaussianNB().fit(pair, labels)
     xs, ys, proba = probability_grid(model, (0.5, 7.5), (-0.5, 3.0), resolution=50)
-    figure = regions.decision_regions(xs, ys, proba, pair, labels, names, model.theta_, model.var_,
-                                      ("petal length", "petal width"), "title")
+    figure = regions.decision_regions(
+        xs, ys, proba, pair, labels, names, model.theta_, model.var_, ("petal length", "petal width"), "title"
+    )
     kinds = [trace.type for trace in figure.data]
     assert kinds.count("heatmap") == 1 and kinds.count("contour") == 3
     contours = [trace for trace in figure.data if trace.type == "contour"]

@@ -25,13 +25,33 @@ def test_parse_step_reads_one_step_number_in_range(values, expected):
     assert lesson.parse_step(values, N_STEPS) == expected
 
 
-@pytest.mark.parametrize("values", [["0"], ["10"], ["-1"], ["3.0"], [" 3"], ["3 "], ["+3"], ["٣"], ["３"], ["abc"],
-                                    [""], ["1e1"], ["3", "4"], ["9" * 10_000], ["<script>alert(1)</script>"]])
+@pytest.mark.parametrize(
+    "values",
+    [
+        ["0"],
+        ["10"],
+        ["-1"],
+        ["3.0"],
+        [" 3"],
+        ["3 "],
+        ["+3"],
+        ["٣"],
+        ["３"],
+        ["abc"],
+        [""],
+        ["1e1"],
+        ["3", "4"],
+        ["9" * 10_000],
+        ["<script>alert(1)</script>"],
+    ],
+)
 def test_parse_step_refuses_anything_else_without_repeating_it(values):
     with pytest.raises(ValueError) as refused:
         lesson.parse_step(values, N_STEPS)
-    assert str(refused.value) in ("the lesson step must be one whole number",
-                                  "the lesson step must lie between 1 and 9")  # never the value itself
+    assert str(refused.value) in (
+        "the lesson step must be one whole number",
+        "the lesson step must lie between 1 and 9",
+    )  # never the value itself
 
 
 def test_grading_of_guesses_counts_and_choices():
@@ -51,8 +71,9 @@ def test_measurements_on_small_hand_made_data():
     sure = lesson.accuracy_when_confident(probabilities, np.array([0, 1, 0, 1]), 0.99)
     assert (sure.count, sure.accuracy, sure.mean_confidence) == (2, 0.5, pytest.approx(0.997))
     assert lesson.accuracy_when_confident(probabilities, np.array([0, 1, 0, 1]), 0.9999).count == 0
-    assert lesson.bayes_wrong_softmax_right(np.array([0, 1, 2, 3]), np.array([1, 1, 2, 0]),
-                                            np.array([1, 2, 2, 0])).tolist() == [0, 3]
+    assert lesson.bayes_wrong_softmax_right(
+        np.array([0, 1, 2, 3]), np.array([1, 1, 2, 0]), np.array([1, 2, 2, 0])
+    ).tolist() == [0, 3]
     curves = {"a": np.array([[0.1, 0.3], [0.5, 0.7]]), "b": np.array([[0.2, 0.2], [0.9, 0.9]])}
     assert lesson.mean_accuracy_at(np.array([30, 100]), curves, 100) == {"a": 0.6, "b": 0.9}
     # two strokes: within digit 0, a pixel's right neighbour is ink exactly when it is
@@ -91,8 +112,13 @@ def test_float32_product_underflows_where_the_log_sum_does_not():
     assert running[-1] < np.log10(lesson.FLOAT32_SMALLEST)  # the true product is below float32's range ...
     # ... and float32 gets it wrong: 0.0, or stuck at a few subnormal steps (x * 0.99 rounds back to x there)
     assert product < np.finfo(np.float32).tiny
-    assert counts == {"images": 1, "float32_zero": int(product == 0), "float32_stuck": int(product > 0),
-                      "float64_zero": 0, "log_finite": 1}
+    assert counts == {
+        "images": 1,
+        "float32_zero": int(product == 0),
+        "float32_stuck": int(product > 0),
+        "float64_zero": 0,
+        "log_finite": 1,
+    }
 
 
 def test_lesson_figures():
@@ -116,12 +142,13 @@ def data_dir(mnist_root):
 
 
 def open_lesson(query: dict | None = None) -> AppTest:
-    script = (f"import sys; sys.path.insert(0, {str(REPO)!r})\nfrom lab import shell\n"
-              "shell.run(default_page='pages/lesson.py')\n")
+    script = (
+        f"import sys; sys.path.insert(0, {str(REPO)!r})\nfrom lab import shell\n"
+        "shell.run(default_page='pages/lesson.py')\n"
+    )
     app = AppTest.from_string(script, default_timeout=TIMEOUT)
     app.query_params.update(query or {})
     return rerun(app)
-
 
 
 def step_shown(app: AppTest) -> int:
@@ -139,8 +166,9 @@ def texts(app: AppTest) -> list[str]:
 
 def reveal(app: AppTest, question: str, answer) -> str:
     """Answer ``question`` (its radio or select slider), press Reveal, return the feedback it adds."""
-    widget = next(item for kind in ("radio", "select_slider") for item in app.get(kind)
-                  if item.key == f"lesson_answer_{question}")
+    widget = next(
+        item for kind in ("radio", "select_slider") for item in app.get(kind) if item.key == f"lesson_answer_{question}"
+    )
     widget.set_value(answer)
     before = feedbacks(rerun(app))
     app.button(key=f"lesson_reveal_{question}").click()
@@ -150,8 +178,12 @@ def reveal(app: AppTest, question: str, answer) -> str:
 
 def feedbacks(app: AppTest) -> list[str]:
     """The verdicts on the page: success, info or warning boxes that start with one of the three grades."""
-    return [item.value for kind in ("success", "info", "warning") for item in app.get(kind)
-            if item.value.startswith(("**Right.**", "**Close.**", "**Not quite.**"))]
+    return [
+        item.value
+        for kind in ("success", "info", "warning")
+        for item in app.get(kind)
+        if item.value.startswith(("**Right.**", "**Close.**", "**Not quite.**"))
+    ]
 
 
 def feedback(app: AppTest, containing: str) -> str:
@@ -164,9 +196,12 @@ def test_next_and_back_walk_every_step_and_keep_it_in_the_link():
     assert step_shown(app) == 1 and not any(NOTICE in text for text in texts(app))
     assert len(app.get("image")) == 2  # the first training image of each digit, as written and as ink
     [sources] = [text for text in texts(app) if text.startswith("- [Dive into Deep Learning")]
-    for address in ("https://d2l.ai/chapter_appendix-mathematics-for-deep-learning/naive-bayes.html",
-                    "https://inst.eecs.berkeley.edu/~cs188/", "https://papers.nips.cc/paper/2020-on-discriminative",
-                    "https://doi.org/10.1109/5.726791"):
+    for address in (
+        "https://d2l.ai/chapter_appendix-mathematics-for-deep-learning/naive-bayes.html",
+        "https://inst.eecs.berkeley.edu/~cs188/",
+        "https://papers.nips.cc/paper/2020-on-discriminative",
+        "https://doi.org/10.1109/5.726791",
+    ):
         assert f"]({address}" in sources, address
     assert "course note" in sources
     assert not [button for button in app.button if button.key in ("lesson_back_top", "lesson_back_bottom")]
@@ -214,8 +249,10 @@ def test_the_prior_question_is_measured_for_the_sidebar_prior(mnist):
     assert not feedbacks(app) and any("Choose an answer first" in text for text in texts(app))
     test_share = np.bincount(mnist["test_labels"], minlength=10) / len(mnist["test_labels"])
     train_share = np.bincount(mnist["train_labels"], minlength=10) / len(mnist["train_labels"])
-    expected = {prior: int(np.argmax(np.abs(share - test_share)))
-                for prior, share in (("empirical", train_share), ("uniform", np.full(10, 0.1)))}
+    expected = {
+        prior: int(np.argmax(np.abs(share - test_share)))
+        for prior, share in (("empirical", train_share), ("uniform", np.full(10, 0.1)))
+    }
     assert expected["empirical"] != expected["uniform"]  # so the sidebar changes the right answer
     shown = reveal(app, "prior", expected["empirical"])
     assert shown.startswith("**Right.**") and f"digit {expected['empirical']} is off most" in shown
@@ -253,8 +290,13 @@ def accuracy_at(mnist, threshold: int, alpha: float) -> float:
 
 
 def test_every_question_reveals_a_measured_answer(mnist):
-    answers = {4: {"float32": "tiny"}, 5: {"alpha_zero": 1000}, 6: {"disagree": 100}, 7: {"top_half": 0.5},
-               9: {"learning_curve": "naive Bayes"}}
+    answers = {
+        4: {"float32": "tiny"},
+        5: {"alpha_zero": 1000},
+        6: {"disagree": 100},
+        7: {"top_half": 0.5},
+        9: {"learning_curve": "naive Bayes"},
+    }
     for step, questions in answers.items():
         app = open_lesson({"lesson": str(step)})
         for question, answer in questions.items():

@@ -51,12 +51,21 @@ def test_learning_curve_trains_every_learner_on_shared_subsets():
     def bernoulli(train_images, train_labels, seed):
         seen_sizes.append(len(train_labels))
         # a subset of 20 may miss a digit the test labels have: declare all ten, as nbcore's learners do
-        return _Scorer(nbcore.BernoulliNB().partial_fit(nbcore.binarize(train_images, 128), train_labels,
-                                                        classes=np.arange(10)))
+        return _Scorer(
+            nbcore.BernoulliNB().partial_fit(nbcore.binarize(train_images, 128), train_labels, classes=np.arange(10))
+        )
 
     calls = []
-    curve = learning_curve({"nb": bernoulli}, images, labels, images, labels, sizes=[20, 100], seeds=[0, 1],
-                           progress=lambda fraction, message: calls.append(fraction))
+    curve = learning_curve(
+        {"nb": bernoulli},
+        images,
+        labels,
+        images,
+        labels,
+        sizes=[20, 100],
+        seeds=[0, 1],
+        progress=lambda fraction, message: calls.append(fraction),
+    )
     assert curve["nb"].shape == (2, 2) and curve["sizes"].tolist() == [20, 100]
     assert seen_sizes == [20, 20, 100, 100]
     assert calls[-1] == 1.0 and np.all(np.diff(calls) > 0)

@@ -13,8 +13,13 @@ from nbcore.deskew import deskew_all, skew
 from nbcore.preprocess import BOX, CENTRE, ENLARGING, INK_LEVEL, RESAMPLING, ink_from_upload, mnist_frame
 from nbcore.strokes import MNIST_STROKE_RANGE, MNIST_STROKE_WIDTH, stroke_width
 
-ANTI_ALIASING = (Image.Resampling.BOX, Image.Resampling.BILINEAR, Image.Resampling.HAMMING,
-                 Image.Resampling.BICUBIC, Image.Resampling.LANCZOS)
+ANTI_ALIASING = (
+    Image.Resampling.BOX,
+    Image.Resampling.BILINEAR,
+    Image.Resampling.HAMMING,
+    Image.Resampling.BICUBIC,
+    Image.Resampling.LANCZOS,
+)
 
 
 def test_centre_of_mass_constant_is_mnists(mnist):
@@ -59,13 +64,13 @@ def reduced_like_load_digits(digit: np.ndarray) -> np.ndarray:
     blocks are counted (0..16), scaled to 0..255."""
     ink = digit > INK_LEVEL * 255
     rows, cols = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
-    crop = digit[rows[0]: rows[-1] + 1, cols[0]: cols[-1] + 1].astype(np.float32)
+    crop = digit[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1].astype(np.float32)
     scale = 32 / max(crop.shape)
     size = (max(1, round(crop.shape[1] * scale)), max(1, round(crop.shape[0] * scale)))
     large = np.asarray(Image.fromarray(crop, mode="F").resize(size, Image.Resampling.BICUBIC)) >= 128
     bitmap = np.zeros((32, 32))
     top, left = (32 - size[1]) // 2, (32 - size[0]) // 2
-    bitmap[top: top + size[1], left: left + size[0]] = large
+    bitmap[top : top + size[1], left : left + size[0]] = large
     return np.round(bitmap.reshape(8, 4, 8, 4).sum(axis=(1, 3)) * (255 / 16)).astype(np.uint8)
 
 
@@ -75,9 +80,15 @@ def test_enlarging_constant_reframes_small_digits_best(mnist):
     rng = np.random.default_rng(2)
     chosen = mnist["train_images"][rng.choice(len(mnist["train_images"]), 300, replace=False)]
     small = [ink_from_upload(png(reduced_like_load_digits(digit))) for digit in chosen]
-    errors = {resampling: np.mean([np.abs(mnist_frame(ink, enlarging=resampling).astype(float) - digit).mean()
-                                   for ink, digit in zip(small, chosen)])
-              for resampling in (Image.Resampling.NEAREST, *ANTI_ALIASING)}
+    errors = {
+        resampling: np.mean(
+            [
+                np.abs(mnist_frame(ink, enlarging=resampling).astype(float) - digit).mean()
+                for ink, digit in zip(small, chosen)
+            ]
+        )
+        for resampling in (Image.Resampling.NEAREST, *ANTI_ALIASING)
+    }
     assert errors[ENLARGING] == min(errors.values()), errors  # these 300: Lanczos 15.52, bicubic 16.25, box 18.44
     assert errors[RESAMPLING] > 1.02 * errors[ENLARGING], errors
 
@@ -122,8 +133,11 @@ def test_deskewing_mnist_straightens_digits_and_helps_both_models(mnist, tmp_pat
     plain_train, labels = mnist["train_images"][:30000], mnist["train_labels"][:30000]
     plain_test, test_labels = mnist["test_images"], mnist["test_labels"]
     train, test = deskew_all(plain_train), deskew_all(plain_test)
-    assert np.mean([abs(skew(image)) for image in test[:500]]) < 0.02 < np.mean(
-        [abs(skew(image)) for image in plain_test[:500]])
+    assert (
+        np.mean([abs(skew(image)) for image in test[:500]])
+        < 0.02
+        < np.mean([abs(skew(image)) for image in plain_test[:500]])
+    )
     bayes = BernoulliNB().fit(binarize(plain_train, 128), labels).score(binarize(plain_test, 128), test_labels)
     deskewed_bayes = BernoulliNB().fit(binarize(train, 128), labels).score(binarize(test, 128), test_labels)
     assert deskewed_bayes - bayes > 0.02  # all 60,000: 0.8427 -> 0.8821

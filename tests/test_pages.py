@@ -13,12 +13,6 @@ from lab import settings
 from tests.apptest import data_dir, open_page  # noqa: F401 (data_dir: a fixture)
 
 
-
-
-
-
-
-
 def metric(app: AppTest, label: str) -> str:
     found = [item for item in app.metric if item.label == label]
     assert found, f"no metric {label!r} among {[item.label for item in app.metric]}"
@@ -186,13 +180,19 @@ def test_compare_page_table_figures_and_reactions():
     assert softmax_test >= 0.925
     figures_before = charts(app)
     assert len(figures_before) == 7
-    confusion = [figure for figure in figures_before if figure["data"][0]["type"] == "heatmap"
-                 and figure["layout"]["yaxis"].get("title", {}).get("text") == "true"]
+    confusion = [
+        figure
+        for figure in figures_before
+        if figure["data"][0]["type"] == "heatmap" and figure["layout"]["yaxis"].get("title", {}).get("text") == "true"
+    ]
     assert len(confusion) == 2 and confusion[0]["data"][0]["zmax"] == confusion[1]["data"][0]["zmax"]
-    reliability = [figure for figure in figures_before
-                   if "Reliability" in figure["layout"].get("title", {}).get("text", "")]
+    reliability = [
+        figure for figure in figures_before if "Reliability" in figure["layout"].get("title", {}).get("text", "")
+    ]
     assert [trace["name"].split(" (ECE")[0] for trace in reliability[0]["data"][1:]] == [
-        "naive Bayes", "softmax regression"]
+        "naive Bayes",
+        "softmax regression",
+    ]
     app.button(key="compare_new_batch").click()
     rerun(app)
     assert charts(app)[2] != figures_before[2]  # other disagreements
@@ -263,8 +263,9 @@ def test_inpainting_completes_the_digit_and_offers_several_images(mnist):
     assert titles == ["What the model sees", "Seen + filled in", "The real image"]
     mosaic = array(panels["data"][0]["z"])
     from lab.figures import style
+
     top, width = style.TITLE_ROWS, 28
-    seen, completed = mosaic[top:top + 28, :width], mosaic[top:top + 28, 30:30 + width]
+    seen, completed = mosaic[top : top + 28, :width], mosaic[top : top + 28, 30 : 30 + width]
     assert np.isfinite(completed).all()  # one whole digit: no gaps where the model filled in
     assert np.isnan(seen).any() and np.array_equal(completed[np.isfinite(seen)], seen[np.isfinite(seen)])
     other = [option for option in chooser.options if option != "#0: a 7"][3]

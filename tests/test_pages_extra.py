@@ -10,11 +10,11 @@ import json
 import shutil
 
 import pytest
+from conftest import REPO, require
 from streamlit.testing.v1 import AppTest
 
-from conftest import REPO, require
-from tests.apptest import rerun
 from nbcore.datasets import sms
+from tests.apptest import rerun
 
 TIMEOUT = 240
 SHARED_SMS = REPO.parent / "shared" / "sms-spam" / sms.SMS_FILE
@@ -46,7 +46,6 @@ def open_page(page: str) -> AppTest:
     )
     app = AppTest.from_string(script, default_timeout=TIMEOUT)
     return rerun(app)
-
 
 
 def metric(app: AppTest, label_start: str) -> str:
@@ -89,12 +88,15 @@ def test_spam_page_event_model_and_message_box():
     assert float(metric(app, "p(spam | message)")) < 0.1
 
 
-@pytest.mark.parametrize("message, outcome", [
-    ("", "No words found"),
-    ("😀🎉👍", "No words found"),
-    ("x" * 100_000, "p(spam | message)"),
-    ("free " * 20_000, "p(spam | message)"),
-])
+@pytest.mark.parametrize(
+    "message, outcome",
+    [
+        ("", "No words found"),
+        ("😀🎉👍", "No words found"),
+        ("x" * 100_000, "p(spam | message)"),
+        ("free " * 20_000, "p(spam | message)"),
+    ],
+)
 def test_spam_page_odd_messages_give_a_clear_outcome(message, outcome):
     app = open_page("pages/spam.py")
     app.text_area(key="spam_message").set_value(message)
@@ -132,8 +134,10 @@ def test_spam_page_without_the_file_and_offline_explains_how_to_get_it(tmp_path,
     empty.mkdir()
     monkeypatch.setenv("NBCORE_DATA_DIR", str(empty))
     monkeypatch.setattr(sms, "SMS_URL", "http://127.0.0.1:9/sms.zip")  # nothing listens there: offline
-    script = (f"import sys; sys.path.insert(0, {str(REPO)!r})\nimport streamlit as st\n"
-              f"st.navigation([st.Page({str(REPO / 'pages/spam.py')!r}, default=True)]).run()\n")
+    script = (
+        f"import sys; sys.path.insert(0, {str(REPO)!r})\nimport streamlit as st\n"
+        f"st.navigation([st.Page({str(REPO / 'pages/spam.py')!r}, default=True)]).run()\n"
+    )
     app = AppTest.from_string(script, default_timeout=TIMEOUT).run()
     assert not app.exception, [item.value for item in app.exception]
     text = " ".join(item.value for item in app.markdown)

@@ -9,9 +9,23 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw
 
-from nbcore.preprocess import (BOX, CENTRE, FRAME, MAX_CANVAS_SIDE, MAX_UPLOAD_PIXELS, PNG_DATA_URL, ImageInputError,
-                               centre_of_mass, ink_from_canvas, ink_from_canvas_png, ink_from_upload, ink_is_dark,
-                               mnist_frame, model_input, plain_resize)
+from nbcore.preprocess import (
+    BOX,
+    CENTRE,
+    FRAME,
+    MAX_CANVAS_SIDE,
+    MAX_UPLOAD_PIXELS,
+    PNG_DATA_URL,
+    ImageInputError,
+    centre_of_mass,
+    ink_from_canvas,
+    ink_from_canvas_png,
+    ink_from_upload,
+    ink_is_dark,
+    mnist_frame,
+    model_input,
+    plain_resize,
+)
 
 
 def canvas_with(rows: slice, cols: slice, size: int = 280) -> np.ndarray:
@@ -60,8 +74,9 @@ def test_centre_of_mass_lands_at_mnists_centre_on_average():
     centres = []
     for _ in range(60):
         scribble = Image.new("L", (280, 280), 0)
-        ImageDraw.Draw(scribble).line([tuple(point) for point in rng.integers(20, 260, size=(4, 2))], fill=255,
-                                      width=18)
+        ImageDraw.Draw(scribble).line(
+            [tuple(point) for point in rng.integers(20, 260, size=(4, 2))], fill=255, width=18
+        )
         centre = centre_of_mass(mnist_frame(np.asarray(scribble, np.float64)).astype(float))
         assert np.allclose(centre, (CENTRE, CENTRE), atol=0.5 + 1e-9)
         centres.append(centre)
@@ -132,7 +147,7 @@ def test_truncated_files_get_a_clear_message(file_format):
 
 
 def test_decompression_bomb_is_refused_before_decoding():
-    side = int(MAX_UPLOAD_PIXELS ** 0.5) + 100
+    side = int(MAX_UPLOAD_PIXELS**0.5) + 100
     bomb = png_bytes(Image.new("1", (side, side)), optimize=True)
     assert len(bomb) < 2_000_000
     with pytest.raises(ImageInputError, match="too large"):
@@ -144,7 +159,7 @@ def test_extreme_shapes_have_defined_outcomes(size):
     image = Image.new("L", size, 255)
     assert mnist_frame(ink_from_upload(png_bytes(image))) is None  # all paper, no ink
     pixels = np.full(size[::-1], 255, np.uint8)
-    pixels[size[1] // 3: size[1] // 3 + max(1, size[1] // 3), size[0] // 3: size[0] // 3 + max(1, size[0] // 3)] = 0
+    pixels[size[1] // 3 : size[1] // 3 + max(1, size[1] // 3), size[0] // 3 : size[0] // 3 + max(1, size[0] // 3)] = 0
     frame = mnist_frame(ink_from_upload(png_bytes(Image.fromarray(pixels))))
     assert frame is None or frame.shape == (FRAME, FRAME)
 
@@ -173,13 +188,22 @@ def test_canvas_png_gives_the_same_ink_as_its_pixels():
     assert ink[55, 115] == 0 and ink[100, 150] == pytest.approx(255)
 
 
-@pytest.mark.parametrize("sent", [
-    None, 42, "", "hello", "data:image/jpeg;base64," + base64.b64encode(png_bytes(paper_digit(), format="JPEG")).decode(),
-    PNG_DATA_URL + "not base64!", data_url(b"\x89PNG\r\n\x1a\n but cut short"),
-    data_url(png_bytes(paper_digit(), format="GIF")),  # a GIF sent under a PNG label
-    data_url(png_bytes(Image.new("L", (MAX_CANVAS_SIDE + 1, 8)))),
-    PNG_DATA_URL + "A" * (4 * MAX_CANVAS_SIDE * MAX_CANVAS_SIDE + 4),
-], ids=["none", "number", "empty", "text", "jpeg", "bad base64", "truncated", "gif", "too wide", "too long"])
+@pytest.mark.parametrize(
+    "sent",
+    [
+        None,
+        42,
+        "",
+        "hello",
+        "data:image/jpeg;base64," + base64.b64encode(png_bytes(paper_digit(), format="JPEG")).decode(),
+        PNG_DATA_URL + "not base64!",
+        data_url(b"\x89PNG\r\n\x1a\n but cut short"),
+        data_url(png_bytes(paper_digit(), format="GIF")),  # a GIF sent under a PNG label
+        data_url(png_bytes(Image.new("L", (MAX_CANVAS_SIDE + 1, 8)))),
+        PNG_DATA_URL + "A" * (4 * MAX_CANVAS_SIDE * MAX_CANVAS_SIDE + 4),
+    ],
+    ids=["none", "number", "empty", "text", "jpeg", "bad base64", "truncated", "gif", "too wide", "too long"],
+)
 def test_anything_but_a_canvas_png_gets_a_clear_message(sent):
     with pytest.raises(ImageInputError, match="canvas sent"):
         ink_from_canvas_png(sent)
@@ -208,8 +232,10 @@ def test_small_digit_on_a_large_page_keeps_its_polarity(light_ink):
     paper = np.asarray(paper_digit(), np.uint8)  # dark ink on light paper
     pixels = 255 - paper if light_ink else paper
     assert ink_is_dark(pixels.astype(float)) is (not light_ink)
-    assert np.array_equal(mnist_frame(ink_from_upload(png_bytes(Image.fromarray(pixels)))),
-                          mnist_frame(ink_from_upload(png_bytes(paper_digit()))))
+    assert np.array_equal(
+        mnist_frame(ink_from_upload(png_bytes(Image.fromarray(pixels)))),
+        mnist_frame(ink_from_upload(png_bytes(paper_digit()))),
+    )
 
 
 def test_model_input_reports_its_steps_and_plain_resize_does_not_frame():

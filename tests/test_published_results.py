@@ -63,9 +63,26 @@ def test_course_note_threshold_1_uniform_prior_laplace(splits):
 def test_cli_evaluate_json(mnist_root):
     env = {**os.environ, "NBCORE_DATA_DIR": str(mnist_root), "PYTHONPATH": str(REPO)}
     completed = subprocess.run(
-        [sys.executable, "-m", "nbcore", "evaluate", "--threshold", "1", "--prior", "uniform",
-         "--alpha", "1", "--beta", "1", "--json"],
-        cwd=REPO, env=env, capture_output=True, text=True, timeout=600,
+        [
+            sys.executable,
+            "-m",
+            "nbcore",
+            "evaluate",
+            "--threshold",
+            "1",
+            "--prior",
+            "uniform",
+            "--alpha",
+            "1",
+            "--beta",
+            "1",
+            "--json",
+        ],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert completed.returncode == 0, completed.stderr
     result = json.loads(completed.stdout)
@@ -82,14 +99,21 @@ def test_cli_reports_missing_data_without_traceback(tmp_path):
     env = {**os.environ, "NBCORE_DATA_DIR": str(tmp_path / "empty"), "PYTHONPATH": str(REPO)}
     # an empty data dir, and the download replaced by an offline failure (no network use)
     completed = subprocess.run(
-        [sys.executable, "-c",
-         "import sys, nbcore.datasets.mnist as d\n"
-         "def offline(root, name):\n"
-         "    raise d.MnistDataError(f'{name} is not in {root} and could not be downloaded (offline)')\n"
-         "d._download_with_torchvision = offline\n"
-         "from nbcore.__main__ import main\n"
-         "sys.exit(main(['evaluate', '--json']))\n"],
-        cwd=REPO, env=env, capture_output=True, text=True, timeout=120,
+        [
+            sys.executable,
+            "-c",
+            "import sys, nbcore.datasets.mnist as d\n"
+            "def offline(root, name):\n"
+            "    raise d.MnistDataError(f'{name} is not in {root} and could not be downloaded (offline)')\n"
+            "d._download_with_torchvision = offline\n"
+            "from nbcore.__main__ import main\n"
+            "sys.exit(main(['evaluate', '--json']))\n",
+        ],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert completed.returncode == 2
     assert completed.stderr.startswith("error: ") and "could not be downloaded" in completed.stderr
@@ -99,6 +123,7 @@ def test_cli_reports_missing_data_without_traceback(tmp_path):
 
 def test_scikit_learn_agrees(splits, textbook_features):
     import sklearn.naive_bayes as sklearn_naive_bayes  # a dev dependency: missing is a failure
+
     train_features, test_features = textbook_features
     ours = BernoulliNB(alpha=1.0).fit(train_features, splits.train_labels)
     peer = sklearn_naive_bayes.BernoulliNB(alpha=1.0, binarize=None).fit(train_features, splits.train_labels)

@@ -143,8 +143,9 @@ def assert_defined_prediction(app: AppTest) -> tuple[str, float]:
 def colour_range(spec) -> list[float]:
     """Every colour-scale bound (cmin/cmax/zmin/zmax) anywhere in a plotly figure dict."""
     if isinstance(spec, dict):
-        return [float(value) for key, value in spec.items() if key in ("cmin", "cmax", "zmin", "zmax")] + \
-            [bound for value in spec.values() for bound in colour_range(value)]
+        return [float(value) for key, value in spec.items() if key in ("cmin", "cmax", "zmin", "zmax")] + [
+            bound for value in spec.values() for bound in colour_range(value)
+        ]
     if isinstance(spec, list):
         return [bound for value in spec for bound in colour_range(value)]
     return []
@@ -260,21 +261,35 @@ def test_every_shared_cache_returns_read_only_arrays(data_dir, quiet_streamlit):
     folder = str(nbcore.default_data_dir())
     splits = state._loaded()
     calls = {  # background resources are checked through their results
-        "_mnist": (folder,), "features": (128,), "counted_model": (128,),
-        "evaluation": (settings.TEXTBOOK,), "smoothing_curve": (128, "empirical"), "zero_smoothing": (128, "empirical"),
-        "_softmax": ("default",), "softmax_learning_curve": (), "bernoulli_learning_curve": (settings.TEXTBOOK,),
-        "iris": (), "_gaussian_mnist": (folder, splits), "_sms": (folder,), "_spam_experiments": (folder,),
+        "_mnist": (folder,),
+        "features": (128,),
+        "counted_model": (128,),
+        "evaluation": (settings.TEXTBOOK,),
+        "smoothing_curve": (128, "empirical"),
+        "zero_smoothing": (128, "empirical"),
+        "_softmax": ("default",),
+        "softmax_learning_curve": (),
+        "bernoulli_learning_curve": (settings.TEXTBOOK,),
+        "iris": (),
+        "_gaussian_mnist": (folder, splits),
+        "_sms": (folder,),
+        "_spam_experiments": (folder,),
         "_deskewed": (folder,),
-        "lesson_underflow": (settings.TEXTBOOK,), "lesson_top_half_accuracy": (settings.TEXTBOOK,),
+        "lesson_underflow": (settings.TEXTBOOK,),
+        "lesson_top_half_accuracy": (settings.TEXTBOOK,),
         "lesson_neighbour_dependence": (128, 1),
         "class_gallery": (),  # the one mutable share, by design: its drawings are read-only (tests/test_gallery.py)
     }
     cached = sorted(name for name, value in vars(state).items() if caching.is_shared(value))
     assert cached == sorted(calls), f"lab.state's cached functions changed: add them here ({cached})"
     resources = {name for name, value in vars(state).items() if isinstance(value, caching.BackgroundResource)}
-    writable = [problem for name, args in calls.items()
-                for problem in read_only_problems(getattr(state, name).result(*args) if name in resources
-                                                  else getattr(state, name)(*args), name)]
+    writable = [
+        problem
+        for name, args in calls.items()
+        for problem in read_only_problems(
+            getattr(state, name).result(*args) if name in resources else getattr(state, name)(*args), name
+        )
+    ]
     assert not writable, f"writable arrays in shared caches: {writable}"
 
 
@@ -340,8 +355,9 @@ def test_data_folder_deleted_while_the_app_runs(data_dir, tmp_path, monkeypatch,
     spam_page = app_for("pages/spam.py")
     spam_page.run()
     assert not spam_page.exception, [item.value for item in spam_page.exception]
-    assert any("SMS Spam Collection is not available" in item.value for item in spam_page.error), \
-        [item.value for item in spam_page.error]
+    assert any("SMS Spam Collection is not available" in item.value for item in spam_page.error), [
+        item.value for item in spam_page.error
+    ]
 
 
 def test_server_started_on_a_missing_data_folder_says_so(tmp_path, monkeypatch):
@@ -373,10 +389,18 @@ def paper_digit() -> bytes:
 UPLOADS = {
     # name: (file name, bytes, mime type, words the message must hold)
     "truncated PNG": ("seven.png", paper_digit()[:700], "image/png", "damaged or truncated"),
-    "bomb under Pillow's limit": ("big.png", png(Image.new("1", (7000, 7000)), optimize=True), "image/png",
-                                  "too large"),
-    "bomb over Pillow's limit": ("huge.png", png(Image.new("1", (20000, 20000)), optimize=True), "image/png",
-                                 "too large"),
+    "bomb under Pillow's limit": (
+        "big.png",
+        png(Image.new("1", (7000, 7000)), optimize=True),
+        "image/png",
+        "too large",
+    ),
+    "bomb over Pillow's limit": (
+        "huge.png",
+        png(Image.new("1", (20000, 20000)), optimize=True),
+        "image/png",
+        "too large",
+    ),
     "text file": ("notes.txt", b"not a picture, just some text\n" * 20, "text/plain", "not an image"),
 }
 
@@ -443,8 +467,11 @@ def test_canvas_with_one_dot_or_all_paint_gives_a_defined_prediction(case, extre
     assert_defined_prediction(app)
     [caption] = [item.value for item in app.caption if "runner-up" in item.value]
     assert not re.search(r"\b(nan|inf)\b", caption), caption  # a sum, or a clear ±∞
-    [evidence_map] = [spec for spec in (json.loads(chart.proto.spec) for chart in app.get("plotly_chart"))
-                      if any(trace.get("type") == "heatmap" for trace in spec["data"])]
+    [evidence_map] = [
+        spec
+        for spec in (json.loads(chart.proto.spec) for chart in app.get("plotly_chart"))
+        if any(trace.get("type") == "heatmap" for trace in spec["data"])
+    ]
     scale = colour_range(evidence_map)
     assert scale and max(abs(value) for value in scale) < 1e6, f"the evidence colour scale spans {scale}"
 
@@ -458,8 +485,9 @@ def test_streamlit_config_is_fit_for_a_shared_server():
     assert server.get("enableCORS", True) is True, "no cross-origin requests into a shared server"
     assert server.get("runOnSave", False) is False
     assert config.get("browser", {}).get("gatherUsageStats") is False
-    assert config.get("runner", {}).get("postScriptGC") is False, \
+    assert config.get("runner", {}).get("postScriptGC") is False, (
         "a full gc.collect after every run holds the GIL for 70-90 ms here and stalls every other session"
+    )
 
 
 APP_SOURCES = [REPO / "app.py", *sorted((REPO / "lab").glob("*.py")), *sorted((REPO / "pages").glob("*.py"))]
@@ -468,9 +496,12 @@ APP_SOURCES = [REPO / "app.py", *sorted((REPO / "lab").glob("*.py")), *sorted((R
 def test_no_raw_html_anywhere_in_the_app():
     """Nothing is rendered as HTML: no unsafe_allow_html, st.html or components.html (a visitor's text stays text)."""
     raw_html = re.compile(r"unsafe_allow_html\s*=\s*True|\bst\.html\s*\(|components(\.v1)?\.html\s*\(|\.iframe\s*\(")
-    found = [f"{path.relative_to(REPO)}:{number}: {line.strip()}"
-             for path in APP_SOURCES for number, line in enumerate(path.read_text().splitlines(), 1)
-             if raw_html.search(line)]
+    found = [
+        f"{path.relative_to(REPO)}:{number}: {line.strip()}"
+        for path in APP_SOURCES
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if raw_html.search(line)
+    ]
     assert not found, found
 
 

@@ -9,9 +9,9 @@ import time
 import numpy as np
 import pytest
 
+import nbcore.files
 from nbcore import SoftmaxRegression, load_or_train_softmax, training_data_checksum
 from nbcore import __main__ as cli
-import nbcore.files
 from nbcore.datasets import mnist as mnist_data
 
 PUBLISHED_COURSE_NOTE = {"train": 0.8933, "test": 0.8997}
@@ -21,8 +21,11 @@ TOLERANCE = 0.005
 def fit_timed(mnist, preset: str) -> tuple[SoftmaxRegression, float, list]:
     calls = []
     started = time.perf_counter()
-    model = SoftmaxRegression(preset).fit(mnist["train_images"], mnist["train_labels"],
-                                          progress=lambda fraction, message: calls.append((fraction, message)))
+    model = SoftmaxRegression(preset).fit(
+        mnist["train_images"],
+        mnist["train_labels"],
+        progress=lambda fraction, message: calls.append((fraction, message)),
+    )
     return model, time.perf_counter() - started, calls
 
 
@@ -37,8 +40,10 @@ def default_fit(mnist):
 
 
 def accuracies(model, mnist) -> tuple[float, float]:
-    return (model.score(mnist["train_images"], mnist["train_labels"]),
-            model.score(mnist["test_images"], mnist["test_labels"]))
+    return (
+        model.score(mnist["train_images"], mnist["train_labels"]),
+        model.score(mnist["test_images"], mnist["test_labels"]),
+    )
 
 
 # -- real MNIST ---------------------------------------------------------------------------------
@@ -82,8 +87,12 @@ def test_probabilities_and_input_layouts_agree(default_fit, mnist):
 
 
 def test_cli_evaluate_softmax_prints_json(monkeypatch, mnist, capsys):
-    small = mnist_data.MnistSplits(mnist["train_images"][:3000], mnist["train_labels"][:3000],
-                                 mnist["test_images"][:500], mnist["test_labels"][:500])
+    small = mnist_data.MnistSplits(
+        mnist["train_images"][:3000],
+        mnist["train_labels"][:3000],
+        mnist["test_images"][:500],
+        mnist["test_labels"][:500],
+    )
     monkeypatch.setattr(mnist_data, "mnist_splits", lambda: small)
     assert cli.main(["evaluate", "--model", "softmax", "--json"]) == 0
     captured = capsys.readouterr()
@@ -118,8 +127,9 @@ def cached(data, cache_dir, **settings):
     """load_or_train_softmax with a fast setting; returns (model, info, progress calls)."""
     calls = []
     settings = {"epochs": 2, **settings}
-    model, info = load_or_train_softmax(*data, cache_dir=cache_dir,
-                                        progress=lambda fraction, message: calls.append(fraction), **settings)
+    model, info = load_or_train_softmax(
+        *data, cache_dir=cache_dir, progress=lambda fraction, message: calls.append(fraction), **settings
+    )
     return model, info, calls
 
 
@@ -183,8 +193,9 @@ def corrupt_pickled(path):
     np.savez(path, coef=np.array([object()], dtype=object))
 
 
-@pytest.mark.parametrize("corrupt", [corrupt_garbage, corrupt_truncated, corrupt_flipped_weight,
-                                     corrupt_wrong_shape, corrupt_pickled])
+@pytest.mark.parametrize(
+    "corrupt", [corrupt_garbage, corrupt_truncated, corrupt_flipped_weight, corrupt_wrong_shape, corrupt_pickled]
+)
 def test_corrupt_file_is_detected_retrained_and_rewritten(data, tmp_path, corrupt):
     original, info, _ = cached(data, tmp_path)
     path = tmp_path / os.path.basename(info["path"])
@@ -199,6 +210,7 @@ def test_corrupt_file_is_detected_retrained_and_rewritten(data, tmp_path, corrup
 @pytest.fixture
 def make_read_only(tmp_path, monkeypatch):
     """Call it to make ``tmp_path`` read-only: chmod 555, and no temporary files (root ignores chmod)."""
+
     def refuse(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
@@ -235,18 +247,21 @@ def test_corrupt_file_in_read_only_dir_is_retrained_without_crash(data, tmp_path
 
 
 # -- bad input -------------------------------------------------------------------------------------
-@pytest.mark.parametrize("images, labels", [
-    (np.zeros(784, np.uint8), np.zeros(1)),                                        # 1-D X
-    (np.zeros((4, 1, 28, 28), np.uint8), np.zeros(4, np.uint8)),                   # 4-D X
-    (np.zeros((4, 28, 28), np.uint8), np.zeros(3, np.uint8)),                      # y length
-    (np.zeros((4, 28, 28), np.uint8), np.zeros(4, np.uint8)),                      # one class only
-    (np.zeros((4, 28, 28), np.uint8), np.array([0, 1, 2, 1.5])),                   # fractional label
-    (np.zeros((4, 28, 28), np.uint8), np.array([0, 1, 2, np.nan])),                # NaN label
-    (np.full((4, 784), np.nan, np.float32), np.array([0, 1, 0, 1])),               # NaN feature
-    (np.full((4, 784), 255.0), np.array([0, 1, 0, 1])),                            # floats not /255
-    (np.zeros((4, 784), np.int64), np.array([0, 1, 0, 1])),                        # int64 pixels
-    (np.zeros((0, 784), np.uint8), np.zeros(0, np.uint8)),                         # no samples
-])
+@pytest.mark.parametrize(
+    "images, labels",
+    [
+        (np.zeros(784, np.uint8), np.zeros(1)),  # 1-D X
+        (np.zeros((4, 1, 28, 28), np.uint8), np.zeros(4, np.uint8)),  # 4-D X
+        (np.zeros((4, 28, 28), np.uint8), np.zeros(3, np.uint8)),  # y length
+        (np.zeros((4, 28, 28), np.uint8), np.zeros(4, np.uint8)),  # one class only
+        (np.zeros((4, 28, 28), np.uint8), np.array([0, 1, 2, 1.5])),  # fractional label
+        (np.zeros((4, 28, 28), np.uint8), np.array([0, 1, 2, np.nan])),  # NaN label
+        (np.full((4, 784), np.nan, np.float32), np.array([0, 1, 0, 1])),  # NaN feature
+        (np.full((4, 784), 255.0), np.array([0, 1, 0, 1])),  # floats not /255
+        (np.zeros((4, 784), np.int64), np.array([0, 1, 0, 1])),  # int64 pixels
+        (np.zeros((0, 784), np.uint8), np.zeros(0, np.uint8)),  # no samples
+    ],
+)
 def test_bad_training_input_raises_value_error(images, labels):
     with pytest.raises(ValueError):
         SoftmaxRegression().fit(images, labels)

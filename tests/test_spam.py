@@ -11,11 +11,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import REPO, require
 from sklearn.feature_extraction.text import CountVectorizer
 from sklearn.naive_bayes import BernoulliNB as SklearnBernoulliNB
 from sklearn.naive_bayes import MultinomialNB as SklearnMultinomialNB
 
-from conftest import REPO, require
 from lab.figures import charts, diagnostics
 from nbcore import metrics
 from nbcore.datasets import sms as sms_data
@@ -103,11 +103,11 @@ def zipped(name: str, content: bytes) -> bytes:
 def test_download_extracts_verifies_and_reports_progress(tmp_path, monkeypatch, sms_path):
     body = zipped(sms_data.SMS_FILE, sms_path.read_bytes())
     requested = []
-    monkeypatch.setattr(urllib.request, "urlopen",
-                        lambda url, timeout: requested.append(url) or FakeResponse(body))
+    monkeypatch.setattr(urllib.request, "urlopen", lambda url, timeout: requested.append(url) or FakeResponse(body))
     reports = []
-    path = sms_data.ensure_sms(tmp_path / "fresh",
-                               progress=lambda fraction, message: reports.append((fraction, message)))
+    path = sms_data.ensure_sms(
+        tmp_path / "fresh", progress=lambda fraction, message: reports.append((fraction, message))
+    )
     assert requested == [sms_data.SMS_URL]
     assert path == tmp_path / "fresh" / sms_data.SMS_FILE and path.read_bytes() == sms_path.read_bytes()
     assert sorted(item.name for item in path.parent.iterdir()) == [sms_data.SMS_FILE]
@@ -115,8 +115,14 @@ def test_download_extracts_verifies_and_reports_progress(tmp_path, monkeypatch, 
     assert fractions == sorted(fractions) and fractions[-1] == 1.0 and 0 < fractions[0] < 1
 
 
-@pytest.mark.parametrize("body", [b"<html>503 Service Unavailable</html>", zipped("other.txt", b"ham\thello\n"),
-                                  zipped(sms_data.SMS_FILE, b"ham\thello\n")])
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"<html>503 Service Unavailable</html>",
+        zipped("other.txt", b"ham\thello\n"),
+        zipped(sms_data.SMS_FILE, b"ham\thello\n"),
+    ],
+)
 def test_bad_download_is_refused_and_leaves_nothing(tmp_path, monkeypatch, body):
     monkeypatch.setattr(urllib.request, "urlopen", lambda url, timeout: FakeResponse(body))
     with pytest.raises(sms_data.SpamDataError, match="not a zip|md5"):
@@ -126,8 +132,15 @@ def test_bad_download_is_refused_and_leaves_nothing(tmp_path, monkeypatch, body)
 
 # -- words --------------------------------------------------------------------------------------------
 def test_tokenizer_on_ordinary_and_odd_input():
-    assert sms_data.tokenize("FREE entry!! Call 0800-123, don't wait") == ["free", "entry", "call", "0800", "123",
-                                                                       "don't", "wait"]
+    assert sms_data.tokenize("FREE entry!! Call 0800-123, don't wait") == [
+        "free",
+        "entry",
+        "call",
+        "0800",
+        "123",
+        "don't",
+        "wait",
+    ]
     assert sms_data.tokenize("") == []
     assert sms_data.tokenize("😀🎉 !!! ...") == []
     assert sms_data.tokenize("party🎉time") == ["party", "time"]
@@ -142,8 +155,15 @@ def test_explain_is_consistent_and_handles_odd_messages(sms):
     texts, labels = sms
     for event_model in spam.EVENT_MODELS:
         vocabulary, model = spam.fit_text_model(texts[:3000], labels[:3000], event_model, alpha=0.5)
-        for message in ["", "🎉😀", "WINNER claim your prize now", "ok see you at home", "x" * 100_000,
-                        "free " * 20_000, "zzzunknownword"]:
+        for message in [
+            "",
+            "🎉😀",
+            "WINNER claim your prize now",
+            "ok see you at home",
+            "x" * 100_000,
+            "free " * 20_000,
+            "zzzunknownword",
+        ]:
             explanation = spam.explain(vocabulary, model, message)
             probability = spam.spam_probability(vocabulary, model, [message])[0]
             assert 0 <= explanation.spam_probability <= 1
@@ -155,20 +175,23 @@ def test_explain_is_consistent_and_handles_odd_messages(sms):
         assert unknown.known.tolist() == [False] and unknown.contributions.tolist() == [0.0]
 
 
-@pytest.mark.parametrize("event_model, reference", [("multinomial", SklearnMultinomialNB),
-                                                    ("bernoulli", SklearnBernoulliNB)])
+@pytest.mark.parametrize(
+    "event_model, reference", [("multinomial", SklearnMultinomialNB), ("bernoulli", SklearnBernoulliNB)]
+)
 def test_both_event_models_match_sklearn(sms, event_model, reference):
     """To 1e-10 in log probabilities, with the words counted by scikit-learn's own CountVectorizer."""
     texts, labels = sms
     train, test = list(texts[:4000]), list(texts[4000:])
     vocabulary, ours = spam.fit_text_model(train, labels[:4000], event_model, alpha=0.3)
-    vectorizer = CountVectorizer(tokenizer=sms_data.tokenize, lowercase=False, token_pattern=None,
-                                 vocabulary=vocabulary.words)
+    vectorizer = CountVectorizer(
+        tokenizer=sms_data.tokenize, lowercase=False, token_pattern=None, vocabulary=vocabulary.words
+    )
     theirs = reference(alpha=0.3).fit(vectorizer.transform(train), labels[:4000])
     words, their_words = spam.word_matrix(vocabulary, ours, test), vectorizer.transform(test)
     np.testing.assert_allclose(ours.predict_log_proba(words), theirs.predict_log_proba(their_words), rtol=0, atol=1e-10)
-    np.testing.assert_allclose(ours.predict_joint_log_proba(words), theirs.predict_joint_log_proba(their_words),
-                               rtol=0, atol=1e-10)
+    np.testing.assert_allclose(
+        ours.predict_joint_log_proba(words), theirs.predict_joint_log_proba(their_words), rtol=0, atol=1e-10
+    )
     np.testing.assert_array_equal(ours.predict(words), theirs.predict(their_words))
     # learned in two batches, the same model
     halves = spam.text_model(event_model, 0.3)
@@ -208,8 +231,9 @@ def test_word_tables_point_the_right_way(sms):
 def test_split_is_stratified_seeded_and_disjoint(sms):
     _, labels = sms
     train, heldout, test = spam.stratified_split(labels)
-    assert all(len(np.intersect1d(first, second)) == 0 for first, second in ((train, heldout), (train, test),
-                                                                             (heldout, test)))
+    assert all(
+        len(np.intersect1d(first, second)) == 0 for first, second in ((train, heldout), (train, test), (heldout, test))
+    )
     assert len(train) + len(heldout) + len(test) == len(labels)
     assert [len(part) for part in (train, heldout, test)] == [3344, 1116, 1114]  # rounded per class
     for part in (train, heldout, test):
@@ -234,25 +258,35 @@ def test_spam_figures(experiments):
     experiment = experiments["multinomial"]
     calibration = metrics.reliability(experiment.test_probabilities, experiment.test_labels, n_bins=20)
     assert calibration.count[:10].sum() == 0  # two classes: the top posterior is at least 0.5
-    histogram = diagnostics.confidence_histogram(calibration.bin_edges, calibration.count, calibration.accuracy,
-                                                 "title", x_min=0.5)
+    histogram = diagnostics.confidence_histogram(
+        calibration.bin_edges, calibration.count, calibration.accuracy, "title", x_min=0.5
+    )
     assert [trace.name for trace in histogram.data] == ["correct", "wrong"]
     assert all(len(trace.x) == 10 for trace in histogram.data)
     assert sum(sum(trace.y) for trace in histogram.data) == len(experiment.test_labels)
     wrong = int(np.sum((experiment.test_spam_probability > 0.5) != (experiment.test_labels == 1)))
     assert sum(histogram.data[1].y) == wrong == round((1 - experiment.test_accuracy) * len(experiment.test_labels))
     # the lab's one reliability diagram (lab.figures), as Compare draws it: the diagonal, then a point per filled bin
-    diagram = diagnostics.reliability_diagram({"multinomial": (calibration.confidence, calibration.accuracy,
-                                                               calibration.count, calibration.ece)},
-                                              "title", unit="messages", x_min=0.5)
+    diagram = diagnostics.reliability_diagram(
+        {"multinomial": (calibration.confidence, calibration.accuracy, calibration.count, calibration.ece)},
+        "title",
+        unit="messages",
+        x_min=0.5,
+    )
     assert [trace.type for trace in diagram.data] == ["scatter", "scatter"]
     assert len(diagram.data[1].x) == int(np.sum(calibration.count > 0))
     explanation = spam.explain(experiment.vocabulary, experiment.model, "FREE prize " + "y" * 5000 + " 😀")
-    bars = charts.word_contributions(explanation.words, explanation.contributions, explanation.known,
-                                     "prior", explanation.base_log_odds, "title")
+    bars = charts.word_contributions(
+        explanation.words, explanation.contributions, explanation.known, "prior", explanation.base_log_odds, "title"
+    )
     labels = list(bars.layout.yaxis.ticktext)
     assert labels[0] == "prior" and len(labels) == 4 and max(len(label) for label in labels) < 50
-    curve = charts.log_x_curve(experiment.alpha_grid, {"m": experiment.heldout_accuracy}, "k", "acc", "t",
-                               marked={"m": experiment.chosen_alpha})
+    curve = charts.log_x_curve(
+        experiment.alpha_grid,
+        {"m": experiment.heldout_accuracy},
+        "k",
+        "acc",
+        "t",
+        marked={"m": experiment.chosen_alpha},
+    )
     assert curve.data[1].x[0] == experiment.chosen_alpha
-

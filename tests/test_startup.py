@@ -12,8 +12,9 @@ import nbcore
 from lab import caching, startup, state
 from tests.conftest import REPO
 
-HOME = (f"import sys; sys.path.insert(0, {str(REPO)!r})\n"
-        "from lab import shell\nshell.run(default_page='pages/home.py')\n")
+HOME = (
+    f"import sys; sys.path.insert(0, {str(REPO)!r})\nfrom lab import shell\nshell.run(default_page='pages/home.py')\n"
+)
 
 
 @pytest.fixture
@@ -67,7 +68,8 @@ def test_a_failed_prefetch_shows_its_message_and_the_next_visit_loads_again(fres
     app.run()
     assert not app.exception
     assert [item.value for item in app.error] == [
-        "MNIST is not available. train-images-idx3-ubyte is missing from the data folder (test)."]
+        "MNIST is not available. train-images-idx3-ubyte is missing from the data folder (test)."
+    ]
     calls = counting_loader(monkeypatch, real_loader)  # the folder is fixed: a new visit loads it
     app.run()
     assert not app.exception and not app.error and home_metric(app) == "0.8427"

@@ -14,7 +14,7 @@ import pytest
 from devtools import harness
 from devtools.streamlit_client import StreamlitClient, UploadError
 
-APP = '''
+APP = """
 import streamlit as st
 
 def main():
@@ -47,7 +47,7 @@ def other():
 
 st.navigation([st.Page(main, title="Main", url_path="main", default=True),
                st.Page(other, title="Other", url_path="other")]).run()
-'''
+"""
 
 
 @pytest.fixture(scope="module")
@@ -56,8 +56,9 @@ def server(tmp_path_factory):
     app = folder / "client_app.py"
     app.write_text(textwrap.dedent(APP))
     # the repository's config shows exception types only (#18); this test reads the messages
-    with harness.StreamlitServer(folder, folder / "server.log", app=str(app),
-                                 extra_env={"STREAMLIT_CLIENT_SHOW_ERROR_DETAILS": "full"}) as running:
+    with harness.StreamlitServer(
+        folder, folder / "server.log", app=str(app), extra_env={"STREAMLIT_CLIENT_SHOW_ERROR_DETAILS": "full"}
+    ) as running:
         yield running
 
 

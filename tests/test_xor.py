@@ -50,7 +50,8 @@ def test_network_rejects_bad_input():
 
 
 def test_xor_figure_has_one_panel_per_model():
-    figure = regions.xor_posteriors(xor.XOR_POINTS, xor.XOR_LABELS,
-                                    {"naive": np.full(4, 0.5), "network": np.array([0, 1, 1, 0.0])})
+    figure = regions.xor_posteriors(
+        xor.XOR_POINTS, xor.XOR_LABELS, {"naive": np.full(4, 0.5), "network": np.array([0, 1, 1, 0.0])}
+    )
     assert len(figure.data) == 2 and [trace.xaxis for trace in figure.data] == ["x", "x2"]
     assert list(figure.data[1].marker.color) == [0, 1, 1, 0]

@@ -8,24 +8,55 @@ import numpy as np
 import plotly.graph_objects as go
 
 from lab.figures.style import (
-    AXIS_TEXT, CLASS_COLOURS, ERROR_COLOUR, HAM_COLOUR, LAYOUT, NEUTRAL_COLOUR, OK_COLOUR, PRIOR_COLOUR,
-    SPAM_COLOUR, style, title_lines)
+    AXIS_TEXT,
+    CLASS_COLOURS,
+    ERROR_COLOUR,
+    HAM_COLOUR,
+    LAYOUT,
+    NEUTRAL_COLOUR,
+    OK_COLOUR,
+    PRIOR_COLOUR,
+    SPAM_COLOUR,
+    style,
+    title_lines,
+)
 
 
-def class_bars(values: np.ndarray, title: str, value_name: str, highlight: int | None = None,
-               value_format: str = ".3f", height: int = 320) -> go.Figure:
+def class_bars(
+    values: np.ndarray,
+    title: str,
+    value_name: str,
+    highlight: int | None = None,
+    value_format: str = ".3f",
+    height: int = 320,
+) -> go.Figure:
     """A bar per digit 0-9 (e.g. a posterior or a prior), the highlighted one in a strong colour."""
     values = np.asarray(values)
     colours = [OK_COLOUR if label == highlight else "#9bb7d4" for label in range(len(values))]
-    bars = go.Bar(x=[str(label) for label in range(len(values))], y=values, marker_color=colours,
-                  text=[f"{value:{value_format}}" for value in values], textposition="outside",
-                  hovertemplate=f"digit %{{x}}<br>{value_name} %{{y:{value_format}}}<extra></extra>")
+    bars = go.Bar(
+        x=[str(label) for label in range(len(values))],
+        y=values,
+        marker_color=colours,
+        text=[f"{value:{value_format}}" for value in values],
+        textposition="outside",
+        hovertemplate=f"digit %{{x}}<br>{value_name} %{{y:{value_format}}}<extra></extra>",
+    )
     title_layout, top = title_lines(title)
-    return go.Figure(bars, layout=dict(
-        height=height + top - 60, title=title_layout, margin=dict(l=10, r=10, t=top, b=10),
-        xaxis=dict(AXIS_TEXT, title=dict(AXIS_TEXT["title"], text="digit"), type="category"),
-        yaxis=dict(AXIS_TEXT, title=dict(AXIS_TEXT["title"], text=value_name),
-                   range=[0, max(1e-9, float(np.max(values))) * 1.18]), **LAYOUT))
+    return go.Figure(
+        bars,
+        layout=dict(
+            height=height + top - 60,
+            title=title_layout,
+            margin=dict(l=10, r=10, t=top, b=10),
+            xaxis=dict(AXIS_TEXT, title=dict(AXIS_TEXT["title"], text="digit"), type="category"),
+            yaxis=dict(
+                AXIS_TEXT,
+                title=dict(AXIS_TEXT["title"], text=value_name),
+                range=[0, max(1e-9, float(np.max(values))) * 1.18],
+            ),
+            **LAYOUT,
+        ),
+    )
 
 
 def posterior_comparison(posteriors: dict[str, np.ndarray], height: int = 340) -> go.Figure:
@@ -37,22 +68,47 @@ def posterior_comparison(posteriors: dict[str, np.ndarray], height: int = 340) -
     colours = (OK_COLOUR, "#e9a23b")
     # plain trace dicts, validated once by go.Figure (go.Bar objects are validated again when the figure copies
     # them: 1.9 -> 1.1 ms per call, and this chart is rebuilt on every stroke)
-    bars = [dict(type="bar", x=[str(label) for label in range(len(posterior))], y=np.asarray(posterior, dtype=float),
-                 name=name, marker_color=colour,
-                 hovertemplate=f"{name}<br>digit %{{x}}<br>p(y | x) %{{y:.4f}}<extra></extra>")
-            for colour, (name, posterior) in zip(colours, posteriors.items())]
+    bars = [
+        dict(
+            type="bar",
+            x=[str(label) for label in range(len(posterior))],
+            y=np.asarray(posterior, dtype=float),
+            name=name,
+            marker_color=colour,
+            hovertemplate=f"{name}<br>digit %{{x}}<br>p(y | x) %{{y:.4f}}<extra></extra>",
+        )
+        for colour, (name, posterior) in zip(colours, posteriors.items())
+    ]
     names = " vs ".join(f'<span style="color:{colour}">{name}</span>' for colour, name in zip(colours, posteriors))
     # built in one go: plotly validates on every update_* call, which cost 8 ms more here (per stroke)
-    return go.Figure(bars, layout=dict(
-        height=height, title=f"p(y | x): {names}", margin=dict(l=10, r=10, t=60, b=10), barmode="group",
-        bargap=0.2, showlegend=False,
-        xaxis=dict(AXIS_TEXT, title=dict(AXIS_TEXT["title"], text="digit"), type="category"),
-        yaxis=dict(AXIS_TEXT, title=dict(AXIS_TEXT["title"], text="p(y | x)"), range=[0, 1.02]), **LAYOUT))
+    return go.Figure(
+        bars,
+        layout=dict(
+            height=height,
+            title=f"p(y | x): {names}",
+            margin=dict(l=10, r=10, t=60, b=10),
+            barmode="group",
+            bargap=0.2,
+            showlegend=False,
+            xaxis=dict(AXIS_TEXT, title=dict(AXIS_TEXT["title"], text="digit"), type="category"),
+            yaxis=dict(AXIS_TEXT, title=dict(AXIS_TEXT["title"], text="p(y | x)"), range=[0, 1.02]),
+            **LAYOUT,
+        ),
+    )
 
 
-def curves(x: np.ndarray, series: dict[str, np.ndarray], x_title: str, y_title: str, title: str,
-           marker_x: float | None = None, log_x: bool = False, height: int = 360,
-           current: dict[str, float] | None = None, current_label: str = "current") -> go.Figure:
+def curves(
+    x: np.ndarray,
+    series: dict[str, np.ndarray],
+    x_title: str,
+    y_title: str,
+    title: str,
+    marker_x: float | None = None,
+    log_x: bool = False,
+    height: int = 360,
+    current: dict[str, float] | None = None,
+    current_label: str = "current",
+) -> go.Figure:
     """Line chart of several named series over a shared x, with an optional vertical marker at ``marker_x``.
 
     ``current[name]`` puts a star for that series at ``marker_x`` (a value measured off the curve, e.g. at
@@ -60,26 +116,50 @@ def curves(x: np.ndarray, series: dict[str, np.ndarray], x_title: str, y_title: 
     """
     figure = go.Figure()
     for index, (name, values) in enumerate(series.items()):
-        figure.add_trace(go.Scatter(x=x, y=values, mode="lines+markers", name=name,
-                                    line=dict(color=CLASS_COLOURS[index % len(CLASS_COLOURS)])))
+        figure.add_trace(
+            go.Scatter(
+                x=x,
+                y=values,
+                mode="lines+markers",
+                name=name,
+                line=dict(color=CLASS_COLOURS[index % len(CLASS_COLOURS)]),
+            )
+        )
     if marker_x is not None:
         shown_x = marker_x if not log_x or marker_x > 0 else float(np.min(x))
         figure.add_vline(x=shown_x, line_dash="dash", line_color="#555")
         for index, (name, value) in enumerate((current or {}).items()):
             if np.isfinite(value):
-                figure.add_trace(go.Scatter(
-                    x=[shown_x], y=[value], mode="markers", name=f"{name}, {current_label}",
-                    marker=dict(symbol="star", size=16, color=CLASS_COLOURS[index % len(CLASS_COLOURS)],
-                                line=dict(color="black", width=1)),
-                    hovertemplate=f"{name}, {current_label}: %{{y:.4f}}<extra></extra>"))
+                figure.add_trace(
+                    go.Scatter(
+                        x=[shown_x],
+                        y=[value],
+                        mode="markers",
+                        name=f"{name}, {current_label}",
+                        marker=dict(
+                            symbol="star",
+                            size=16,
+                            color=CLASS_COLOURS[index % len(CLASS_COLOURS)],
+                            line=dict(color="black", width=1),
+                        ),
+                        hovertemplate=f"{name}, {current_label}: %{{y:.4f}}<extra></extra>",
+                    )
+                )
     figure.update_xaxes(title=x_title, type="log" if log_x else "linear")
     figure.update_yaxes(title=y_title)
     return style(figure, height=height, title=title, legend_below=True)
 
 
-def log_x_curve(x: Sequence[float], series: dict[str, Sequence[float]], x_title: str, y_title: str, title: str,
-                marked: dict[str, float] | None = None, references: dict[str, float] | None = None,
-                height: int = 380) -> go.Figure:
+def log_x_curve(
+    x: Sequence[float],
+    series: dict[str, Sequence[float]],
+    x_title: str,
+    y_title: str,
+    title: str,
+    marked: dict[str, float] | None = None,
+    references: dict[str, float] | None = None,
+    height: int = 380,
+) -> go.Figure:
     """Named series over a log-scaled x; ``marked`` puts a star on a series at one x (which must be in ``x``),
     ``references`` draws named horizontal dashed lines."""
     figure = go.Figure()
@@ -87,19 +167,40 @@ def log_x_curve(x: Sequence[float], series: dict[str, Sequence[float]], x_title:
     for index, (name, values) in enumerate(series.items()):
         colour = CLASS_COLOURS[index % len(CLASS_COLOURS)]
         values = np.asarray(values, dtype=np.float64)
-        figure.add_trace(go.Scatter(x=x, y=values, mode="lines+markers", name=name, line=dict(color=colour),
-                                    hovertemplate=f"{name}<br>%{{x:.3g}}: %{{y:.4f}}<extra></extra>"))
+        figure.add_trace(
+            go.Scatter(
+                x=x,
+                y=values,
+                mode="lines+markers",
+                name=name,
+                line=dict(color=colour),
+                hovertemplate=f"{name}<br>%{{x:.3g}}: %{{y:.4f}}<extra></extra>",
+            )
+        )
         if marked and name in marked:
             position = int(np.argmin(np.abs(np.log(x) - np.log(marked[name]))))
-            figure.add_trace(go.Scatter(x=[x[position]], y=[values[position]], mode="markers",
-                                        name=f"{name}: {x[position]:g}", showlegend=True,
-                                        marker=dict(symbol="star", size=18, color=colour,
-                                                    line=dict(color="black", width=1)),
-                                        hovertemplate=f"{name}<br>%{{x:.3g}}: %{{y:.4f}}<extra></extra>"))
+            figure.add_trace(
+                go.Scatter(
+                    x=[x[position]],
+                    y=[values[position]],
+                    mode="markers",
+                    name=f"{name}: {x[position]:g}",
+                    showlegend=True,
+                    marker=dict(symbol="star", size=18, color=colour, line=dict(color="black", width=1)),
+                    hovertemplate=f"{name}<br>%{{x:.3g}}: %{{y:.4f}}<extra></extra>",
+                )
+            )
     for name, level in (references or {}).items():
-        figure.add_trace(go.Scatter(x=[x.min(), x.max()], y=[level, level], mode="lines", name=name,
-                                    line=dict(color=NEUTRAL_COLOUR, dash="dash"),
-                                    hovertemplate=f"{name}: {level:.4f}<extra></extra>"))
+        figure.add_trace(
+            go.Scatter(
+                x=[x.min(), x.max()],
+                y=[level, level],
+                mode="lines",
+                name=name,
+                line=dict(color=NEUTRAL_COLOUR, dash="dash"),
+                hovertemplate=f"{name}: {level:.4f}<extra></extra>",
+            )
+        )
     figure.update_xaxes(title=x_title, type="log", exponentformat="power", dtick=1)
     figure.update_yaxes(title=y_title)
     return style(figure, height=height, title=title, legend_below=True)
@@ -113,12 +214,28 @@ def learning_curves(sizes: np.ndarray, accuracy_by_model: dict[str, np.ndarray])
     figure = go.Figure()
     for (name, accuracy), colour in zip(accuracy_by_model.items(), CLASS_COLOURS):
         low, high = accuracy.min(axis=1), accuracy.max(axis=1)
-        figure.add_trace(go.Scatter(x=np.r_[sizes, sizes[::-1]], y=np.r_[high, low[::-1]], fill="toself",
-                                    fillcolor=colour, opacity=0.2, line=dict(width=0), hoverinfo="skip",
-                                    showlegend=False))
-        figure.add_trace(go.Scatter(x=sizes, y=accuracy.mean(axis=1), mode="lines+markers", name=name,
-                                    line=dict(color=colour),
-                                    hovertemplate="%{x:,} images: accuracy %{y:.4f}<extra>" + name + "</extra>"))
+        figure.add_trace(
+            go.Scatter(
+                x=np.r_[sizes, sizes[::-1]],
+                y=np.r_[high, low[::-1]],
+                fill="toself",
+                fillcolor=colour,
+                opacity=0.2,
+                line=dict(width=0),
+                hoverinfo="skip",
+                showlegend=False,
+            )
+        )
+        figure.add_trace(
+            go.Scatter(
+                x=sizes,
+                y=accuracy.mean(axis=1),
+                mode="lines+markers",
+                name=name,
+                line=dict(color=colour),
+                hovertemplate="%{x:,} images: accuracy %{y:.4f}<extra>" + name + "</extra>",
+            )
+        )
     figure.update_xaxes(title="training images (log scale)", type="log")
     figure.update_yaxes(title="test accuracy")
     return style(figure, height=460, title="Learning curves (band: range over seeds)", legend_below=True)
@@ -129,16 +246,32 @@ def accuracy_bars(accuracies: dict[str, float], title: str, height: int = 300) -
     names = list(accuracies)
     values = [accuracies[name] for name in names]
     colours = [NEUTRAL_COLOUR if "baseline" in name.lower() else OK_COLOUR for name in names]
-    figure = go.Figure(go.Bar(x=values, y=names, orientation="h", marker_color=colours,
-                              text=[f"{value:.4f}" for value in values], textposition="inside",
-                              hovertemplate="%{y}: %{x:.4f}<extra></extra>"))
+    figure = go.Figure(
+        go.Bar(
+            x=values,
+            y=names,
+            orientation="h",
+            marker_color=colours,
+            text=[f"{value:.4f}" for value in values],
+            textposition="inside",
+            hovertemplate="%{y}: %{x:.4f}<extra></extra>",
+        )
+    )
     figure.update_xaxes(title="test accuracy", range=[0, 1])
     figure.update_yaxes(autorange="reversed")
     return style(figure, height=height, title=title)
 
 
-def word_contributions(words: Sequence[str], contributions: np.ndarray, known: np.ndarray, base_label: str,
-                       base_log_odds: float, title: str, max_words: int = 30, max_label: int = 24) -> go.Figure:
+def word_contributions(
+    words: Sequence[str],
+    contributions: np.ndarray,
+    known: np.ndarray,
+    base_label: str,
+    base_log_odds: float,
+    title: str,
+    max_words: int = 30,
+    max_label: int = 24,
+) -> go.Figure:
     """Horizontal bars: nats each word adds to the spam log-odds (red towards spam, blue towards ham).
 
     The base term (prior, and for the Bernoulli model every word counted absent) comes first;
@@ -148,60 +281,106 @@ def word_contributions(words: Sequence[str], contributions: np.ndarray, known: n
     contributions = np.asarray(contributions, dtype=np.float64)
     order = np.argsort(-np.abs(contributions), kind="stable")[:max_words]
     order = order[np.argsort(-contributions[order], kind="stable")]  # most spammy at the top
-    labels = [base_label] + [_shorten(words[index], max_label) + ("" if known[index] else " (unknown)")
-                             for index in order]
+    labels = [base_label] + [
+        _shorten(words[index], max_label) + ("" if known[index] else " (unknown)") for index in order
+    ]
     values = np.concatenate([[base_log_odds], contributions[order]])
     is_known = [True] + [bool(known[index]) for index in order]
-    colours = [SPAM_COLOUR if value > 0 else HAM_COLOUR if ok else NEUTRAL_COLOUR
-               for value, ok in zip(values, is_known)]
+    colours = [
+        SPAM_COLOUR if value > 0 else HAM_COLOUR if ok else NEUTRAL_COLOUR for value, ok in zip(values, is_known)
+    ]
     rows = list(range(len(values)))  # positions, so equal labels stay separate bars
-    figure = go.Figure(go.Bar(x=values, y=rows, orientation="h", marker_color=colours, customdata=labels,
-                              hovertemplate="%{customdata}: %{x:+.3f} nats<extra></extra>"))
-    figure.update_xaxes(title="← ham · nats · spam →",
-                        zeroline=True, zerolinecolor="#555")
+    figure = go.Figure(
+        go.Bar(
+            x=values,
+            y=rows,
+            orientation="h",
+            marker_color=colours,
+            customdata=labels,
+            hovertemplate="%{customdata}: %{x:+.3f} nats<extra></extra>",
+        )
+    )
+    figure.update_xaxes(title="← ham · nats · spam →", zeroline=True, zerolinecolor="#555")
     figure.update_yaxes(autorange="reversed", tickvals=rows, ticktext=labels)
     return style(figure, height=max(260, 90 + 26 * len(values)), title=title)
 
 
 def _shorten(text: str, limit: int) -> str:
-    return text if len(text) <= limit else f"{text[:limit - 1]}… ({len(text):,} chars)"
+    return text if len(text) <= limit else f"{text[: limit - 1]}… ({len(text):,} chars)"
 
 
-def prior_against_frequency(prior: np.ndarray, frequency: np.ndarray, most_wrong: int,
-                            height: int = 340) -> go.Figure:
+def prior_against_frequency(prior: np.ndarray, frequency: np.ndarray, most_wrong: int, height: int = 340) -> go.Figure:
     """Grouped bars per digit: the model's prior p(y) (10,) and the test images' class frequency (10,).
 
     The digit where they differ most gets a red outline and its gap, in percentage points, above it.
     """
     digits = [str(digit) for digit in range(len(prior))]
     outline = [ERROR_COLOUR if digit == most_wrong else "rgba(0,0,0,0)" for digit in range(len(prior))]
-    bars = [go.Bar(x=digits, y=np.asarray(values, dtype=float), name=name, marker_color=colour,
-                   marker_line_color=outline, marker_line_width=3,
-                   hovertemplate=f"{name}<br>digit %{{x}}: %{{y:.4f}}<extra></extra>")
-            for name, values, colour in (("prior p(y)", prior, PRIOR_COLOUR),
-                                         ("share of the test images", frequency, OK_COLOUR))]
+    bars = [
+        go.Bar(
+            x=digits,
+            y=np.asarray(values, dtype=float),
+            name=name,
+            marker_color=colour,
+            marker_line_color=outline,
+            marker_line_width=3,
+            hovertemplate=f"{name}<br>digit %{{x}}: %{{y:.4f}}<extra></extra>",
+        )
+        for name, values, colour in (
+            ("prior p(y)", prior, PRIOR_COLOUR),
+            ("share of the test images", frequency, OK_COLOUR),
+        )
+    ]
     top = float(max(np.max(prior), np.max(frequency)))
     gap = float(prior[most_wrong] - frequency[most_wrong])
-    return go.Figure(bars, layout=dict(
-        height=height, barmode="group", bargap=0.2, margin=dict(l=10, r=10, t=40, b=10),
-        legend=dict(orientation="h", y=-0.25),
-        # the text in the theme's colour (a red one was unreadable on the dark theme); the red outline marks the digit
-        annotations=[dict(x=str(most_wrong), y=top * 1.08, showarrow=False, text=f"{gap * 100:+.2f} points")],
-        xaxis=dict(title="digit", type="category"), yaxis=dict(title="probability", range=[0, top * 1.18]),
-        **LAYOUT))
+    return go.Figure(
+        bars,
+        layout=dict(
+            height=height,
+            barmode="group",
+            bargap=0.2,
+            margin=dict(l=10, r=10, t=40, b=10),
+            legend=dict(orientation="h", y=-0.25),
+            # the text in the theme's colour (a red one was unreadable on the dark theme); the red outline marks the digit
+            annotations=[dict(x=str(most_wrong), y=top * 1.08, showarrow=False, text=f"{gap * 100:+.2f} points")],
+            xaxis=dict(title="digit", type="category"),
+            yaxis=dict(title="probability", range=[0, top * 1.18]),
+            **LAYOUT,
+        ),
+    )
 
 
 def running_product(log10_product: np.ndarray, limits: dict[str, float], height: int = 360) -> go.Figure:
     """log10 of the running product of pixel probabilities (784,) against the pixel count, with a dashed
     horizontal line for each named limit (log10 of the smallest positive number a float type holds)."""
     pixels = np.arange(1, len(log10_product) + 1)
-    figure = go.Figure(go.Scatter(x=pixels, y=log10_product, mode="lines", name="log₁₀ of the product so far",
-                                  line=dict(color=OK_COLOUR, width=3),
-                                  hovertemplate="after %{x} pixels: 10^%{y:.1f}<extra></extra>"))
+    figure = go.Figure(
+        go.Scatter(
+            x=pixels,
+            y=log10_product,
+            mode="lines",
+            name="log₁₀ of the product so far",
+            line=dict(color=OK_COLOUR, width=3),
+            hovertemplate="after %{x} pixels: 10^%{y:.1f}<extra></extra>",
+        )
+    )
     for (name, level), dash in zip(limits.items(), ("dash", "dot")):
-        figure.add_trace(go.Scatter(x=[pixels[0], pixels[-1]], y=[level, level], mode="lines", name=name,
-                                    line=dict(color=ERROR_COLOUR, dash=dash),
-                                    hovertemplate=f"{name}: 10^{level:.1f}<extra></extra>"))
-    figure.update_layout(height=height, margin=dict(l=10, r=10, t=20, b=10), legend=dict(orientation="h", y=-0.3),
-                         xaxis=dict(title="pixels multiplied"), yaxis=dict(title="log₁₀ of the product"), **LAYOUT)
+        figure.add_trace(
+            go.Scatter(
+                x=[pixels[0], pixels[-1]],
+                y=[level, level],
+                mode="lines",
+                name=name,
+                line=dict(color=ERROR_COLOUR, dash=dash),
+                hovertemplate=f"{name}: 10^{level:.1f}<extra></extra>",
+            )
+        )
+    figure.update_layout(
+        height=height,
+        margin=dict(l=10, r=10, t=20, b=10),
+        legend=dict(orientation="h", y=-0.3),
+        xaxis=dict(title="pixels multiplied"),
+        yaxis=dict(title="log₁₀ of the product"),
+        **LAYOUT,
+    )
     return figure

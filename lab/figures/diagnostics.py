@@ -12,13 +12,25 @@ def confusion_heatmap(matrix: np.ndarray, title: str, zmax: float) -> go.Figure:
     """A (10, 10) confusion matrix: rows true digit, columns predicted, counts in the cells."""
     labels = [str(digit) for digit in range(len(matrix))]
     # counts at 15 px: two digits of "true 4, predicted 9" must be read from the back row
-    figure = go.Figure(go.Heatmap(z=matrix, x=labels, y=labels, zmin=0, zmax=zmax, colorscale="Blues",
-                                  text=matrix, texttemplate="%{text}", textfont=dict(size=15),
-                                  colorbar=dict(HORIZONTAL_COLOURBAR, y=-0.2, title=dict(text="images", side="right")),
-                                  hovertemplate="true %{y}, predicted %{x}: %{z} images<extra></extra>"))
+    figure = go.Figure(
+        go.Heatmap(
+            z=matrix,
+            x=labels,
+            y=labels,
+            zmin=0,
+            zmax=zmax,
+            colorscale="Blues",
+            text=matrix,
+            texttemplate="%{text}",
+            textfont=dict(size=15),
+            colorbar=dict(HORIZONTAL_COLOURBAR, y=-0.2, title=dict(text="images", side="right")),
+            hovertemplate="true %{y}, predicted %{x}: %{z} images<extra></extra>",
+        )
+    )
     figure.update_xaxes(title="predicted", type="category", side="bottom", showgrid=False)
-    figure.update_yaxes(title="true", type="category", autorange="reversed", scaleanchor="x", showgrid=False,
-                        constrain="domain")
+    figure.update_yaxes(
+        title="true", type="category", autorange="reversed", scaleanchor="x", showgrid=False, constrain="domain"
+    )
     figure.update_xaxes(constrain="domain")
     style(figure, height=560, title=title)
     figure.update_layout(margin=dict(b=90))
@@ -29,17 +41,24 @@ def meant_confusion(matrix: np.ndarray, model_name: str) -> go.Figure:
     """The (10, 10) counts of digit meant (rows) against ``model_name``'s reading (columns); empty cells left blank."""
     figure = confusion_heatmap(matrix, title=f"Meant vs {model_name}", zmax=max(int(np.max(matrix)), 1))
     counts = np.asarray(matrix)
-    figure.update_traces(colorbar=dict(title="drawings"), text=np.where(counts > 0, counts.astype(str), ""),
-                         hovertemplate=f"meant %{{y}}, {model_name} read %{{x}}: %{{z}} drawings<extra></extra>")
+    figure.update_traces(
+        colorbar=dict(title="drawings"),
+        text=np.where(counts > 0, counts.astype(str), ""),
+        hovertemplate=f"meant %{{y}}, {model_name} read %{{x}}: %{{z}} drawings<extra></extra>",
+    )
     figure.update_xaxes(title=f"{model_name} read")
     figure.update_yaxes(title="meant")
     figure.update_layout(height=420)
     return figure
 
 
-def reliability_diagram(curves_by_model: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray, float]],
-                        title: str = "Reliability on the test images", unit: str = "images",
-                        x_min: float = 0.0, height: int = 520) -> go.Figure:
+def reliability_diagram(
+    curves_by_model: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray, float]],
+    title: str = "Reliability on the test images",
+    unit: str = "images",
+    x_min: float = 0.0,
+    height: int = 520,
+) -> go.Figure:
     """Accuracy against mean confidence per bin for one or more models, the diagonal being perfect calibration.
 
     ``curves_by_model[name] = (mean confidence (b,), accuracy (b,), count (b,), ECE)``; empty bins (count 0)
@@ -47,31 +66,53 @@ def reliability_diagram(curves_by_model: dict[str, tuple[np.ndarray, np.ndarray,
     crowded bins near 1 carry no overlapping labels). The confidence axis runs from ``x_min`` (e.g.
     1/classes, which the top posterior never goes under) to 1.
     """
-    figure = go.Figure(go.Scatter(x=[x_min, 1], y=[x_min, 1], mode="lines", name="perfectly calibrated",
-                                  line=dict(dash="dash", color="#888"), hoverinfo="skip"))
+    figure = go.Figure(
+        go.Scatter(
+            x=[x_min, 1],
+            y=[x_min, 1],
+            mode="lines",
+            name="perfectly calibrated",
+            line=dict(dash="dash", color="#888"),
+            hoverinfo="skip",
+        )
+    )
     largest = max(max(float(np.max(count, initial=0)) for _, _, count, _ in curves_by_model.values()), 1.0)
     symbols = ("circle", "diamond", "square", "triangle-up")
     for index, (name, (confidence, accuracy, count, ece)) in enumerate(curves_by_model.items()):
         filled = np.asarray(count) > 0
-        figure.add_trace(go.Scatter(
-            x=np.asarray(confidence)[filled], y=np.asarray(accuracy)[filled], mode="lines+markers",
-            name=f"{name} (ECE {ece:.3f})", line=dict(color=CLASS_COLOURS[index % len(CLASS_COLOURS)]),
-            marker=dict(size=7 + 18 * np.sqrt(np.asarray(count)[filled] / largest),
-                        symbol=symbols[index % len(symbols)], line=dict(color="white", width=1)),
-            customdata=np.asarray(count)[filled],
-            hovertemplate=f"{name}<br>mean confidence %{{x:.3f}}<br>accuracy %{{y:.3f}}<br>%{{customdata:,}} "
-                          f"{unit}<extra></extra>"))
-    lowest_accuracy = min([x_min] + [float(np.min(np.asarray(accuracy)[np.asarray(count) > 0], initial=1.0))
-                                     for _, accuracy, count, _ in curves_by_model.values()])
+        figure.add_trace(
+            go.Scatter(
+                x=np.asarray(confidence)[filled],
+                y=np.asarray(accuracy)[filled],
+                mode="lines+markers",
+                name=f"{name} (ECE {ece:.3f})",
+                line=dict(color=CLASS_COLOURS[index % len(CLASS_COLOURS)]),
+                marker=dict(
+                    size=7 + 18 * np.sqrt(np.asarray(count)[filled] / largest),
+                    symbol=symbols[index % len(symbols)],
+                    line=dict(color="white", width=1),
+                ),
+                customdata=np.asarray(count)[filled],
+                hovertemplate=f"{name}<br>mean confidence %{{x:.3f}}<br>accuracy %{{y:.3f}}<br>%{{customdata:,}} "
+                f"{unit}<extra></extra>",
+            )
+        )
+    lowest_accuracy = min(
+        [x_min]
+        + [
+            float(np.min(np.asarray(accuracy)[np.asarray(count) > 0], initial=1.0))
+            for _, accuracy, count, _ in curves_by_model.values()
+        ]
+    )
     margin = 0.02 * (1 - x_min)  # room for the end markers; the ranges stay [x_min, 1], not stretched to fit
-    figure.update_xaxes(title="mean confidence (top p)",
-                        range=[x_min - margin, 1 + margin])
+    figure.update_xaxes(title="mean confidence (top p)", range=[x_min - margin, 1 + margin])
     figure.update_yaxes(title="accuracy", range=[lowest_accuracy - margin, 1 + margin])
     return style(figure, height=height, title=title, legend_below=True)
 
 
-def confidence_histogram(edges: np.ndarray, counts: np.ndarray, accuracy: np.ndarray, title: str,
-                         x_min: float = 0.0, height: int = 360) -> go.Figure:
+def confidence_histogram(
+    edges: np.ndarray, counts: np.ndarray, accuracy: np.ndarray, title: str, x_min: float = 0.0, height: int = 360
+) -> go.Figure:
     """Messages per confidence bin, correct and wrong side by side (log y), from a reliability binning.
 
     edges (n_bins + 1,); counts and accuracy (n_bins,) per bin (accuracy NaN where empty);
@@ -83,8 +124,15 @@ def confidence_histogram(edges: np.ndarray, counts: np.ndarray, accuracy: np.nda
     centres = ((edges[:-1] + edges[1:]) / 2)[shown]
     figure = go.Figure()
     for name, values, colour in (("correct", correct, OK_COLOUR), ("wrong", counts - correct, ERROR_COLOUR)):
-        figure.add_trace(go.Bar(x=centres, y=values[shown], name=name, marker_color=colour,
-                                hovertemplate=f"{name}<br>confidence ≈ %{{x:.3f}}: %{{y}} messages<extra></extra>"))
+        figure.add_trace(
+            go.Bar(
+                x=centres,
+                y=values[shown],
+                name=name,
+                marker_color=colour,
+                hovertemplate=f"{name}<br>confidence ≈ %{{x:.3f}}: %{{y}} messages<extra></extra>",
+            )
+        )
     figure.update_layout(barmode="group", bargap=0.15)
     figure.update_xaxes(title="top posterior", range=[x_min, edges[-1]])
     figure.update_yaxes(title="messages (log scale)", type="log")

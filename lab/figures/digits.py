@@ -11,15 +11,33 @@ import numpy as np
 import plotly.graph_objects as go
 
 from lab.figures.style import (
-    DIVERGING_SCALE, ERROR_COLOUR, FONT, HIDDEN_AXIS, HORIZONTAL_COLOURBAR, INK_SCALE, LAYOUT, OK_COLOUR,
-    PROBABILITY_SCALE, TITLE_ROWS, title_lines)
+    DIVERGING_SCALE,
+    ERROR_COLOUR,
+    FONT,
+    HIDDEN_AXIS,
+    HORIZONTAL_COLOURBAR,
+    INK_SCALE,
+    LAYOUT,
+    OK_COLOUR,
+    PROBABILITY_SCALE,
+    TITLE_ROWS,
+    title_lines,
+)
 
 
-def image_grid(images: np.ndarray, titles: Sequence[str], columns: int,
-               value_name: str = "pixel",
-               colorscale: str = INK_SCALE, zrange: tuple[float, float] | None = None,
-               colorbar_title: str | None = None, height_per_row: int = 150,
-               hover_format: str = ".0f", title: str | None = None, index_name: str | None = None) -> go.Figure:
+def image_grid(
+    images: np.ndarray,
+    titles: Sequence[str],
+    columns: int,
+    value_name: str = "pixel",
+    colorscale: str = INK_SCALE,
+    zrange: tuple[float, float] | None = None,
+    colorbar_title: str | None = None,
+    height_per_row: int = 150,
+    hover_format: str = ".0f",
+    title: str | None = None,
+    index_name: str | None = None,
+) -> go.Figure:
     """(n, h, w) images in a grid, one title above each, one shared colour scale (its bar under the grid).
 
     Drawn as a single heatmap of the tiled images (NaN between them), which keeps the
@@ -39,44 +57,97 @@ def image_grid(images: np.ndarray, titles: Sequence[str], columns: int,
     for index, (image, text) in enumerate(zip(images, titles)):
         top = (index // columns) * tile_height + TITLE_ROWS
         left = (index % columns) * tile_width
-        mosaic[top: top + height, left: left + width] = image
-        local[top: top + height, left: left + width] = np.stack(
-            [grid_rows, grid_cols] + ([np.full_like(grid_rows, index)] if index_name else []), axis=-1)
-        annotations.append(dict(x=left + (width - 1) / 2, y=top - 1, text=text, showarrow=False, yanchor="bottom",
-                                font=dict(size=FONT["size"] - 2)))
+        mosaic[top : top + height, left : left + width] = image
+        local[top : top + height, left : left + width] = np.stack(
+            [grid_rows, grid_cols] + ([np.full_like(grid_rows, index)] if index_name else []), axis=-1
+        )
+        annotations.append(
+            dict(
+                x=left + (width - 1) / 2,
+                y=top - 1,
+                text=text,
+                showarrow=False,
+                yanchor="bottom",
+                font=dict(size=FONT["size"] - 2),
+            )
+        )
     finite = images[np.isfinite(images)]
     low, high = zrange if zrange is not None else (float(finite.min(initial=0)), float(finite.max(initial=1)))
     which = f"{index_name} %{{customdata[2]}}, " if index_name else ""
     heatmap = dict(  # a plain trace dict: go.Figure validates it once (a go.Heatmap would be validated twice)
-        type="heatmap", z=mosaic, customdata=local, zmin=low, zmax=high, colorscale=colorscale, hoverongaps=False,
+        type="heatmap",
+        z=mosaic,
+        customdata=local,
+        zmin=low,
+        zmax=high,
+        colorscale=colorscale,
+        hoverongaps=False,
         showscale=colorbar_title is not None,
         colorbar=dict(HORIZONTAL_COLOURBAR, title=dict(text=colorbar_title or "", side="top")),
         hovertemplate=f"{which}row %{{customdata[0]}}, column %{{customdata[1]}}<br>{value_name} "
-                      f"%{{z:{hover_format}}}<extra></extra>")
+        f"%{{z:{hover_format}}}<extra></extra>",
+    )
     bottom = 90 if colorbar_title is not None else 10
     title_layout, top = title_lines(title) if title else (None, 10)
-    return go.Figure(heatmap, layout=dict(
-        height=bottom + top + 40 + rows * height_per_row, title=title_layout, annotations=annotations,
-        margin=dict(l=10, r=10, t=top, b=bottom),
-        xaxis=dict(HIDDEN_AXIS, constrain="domain"),
-        yaxis=dict(HIDDEN_AXIS, autorange="reversed", scaleanchor="x", constrain="domain"), **LAYOUT))
+    return go.Figure(
+        heatmap,
+        layout=dict(
+            height=bottom + top + 40 + rows * height_per_row,
+            title=title_layout,
+            annotations=annotations,
+            margin=dict(l=10, r=10, t=top, b=bottom),
+            xaxis=dict(HIDDEN_AXIS, constrain="domain"),
+            yaxis=dict(HIDDEN_AXIS, autorange="reversed", scaleanchor="x", constrain="domain"),
+            **LAYOUT,
+        ),
+    )
 
 
-def class_heatmaps(values: np.ndarray, value_name: str, colorscale: str = PROBABILITY_SCALE,
-                   zrange: tuple[float, float] | None = None, titles: Sequence[str] | None = None) -> go.Figure:
+def class_heatmaps(
+    values: np.ndarray,
+    value_name: str,
+    colorscale: str = PROBABILITY_SCALE,
+    zrange: tuple[float, float] | None = None,
+    titles: Sequence[str] | None = None,
+) -> go.Figure:
     """Ten (28, 28) per-class images in 2 rows of 5, one colour scale with a colour bar."""
     titles = titles or [f"y = {label}" for label in range(len(values))]
-    return image_grid(values, titles, columns=5, value_name=value_name, colorscale=colorscale,
-                      zrange=zrange, colorbar_title=value_name, height_per_row=170, hover_format=".4f",
-                      index_name="digit")
+    return image_grid(
+        values,
+        titles,
+        columns=5,
+        value_name=value_name,
+        colorscale=colorscale,
+        zrange=zrange,
+        colorbar_title=value_name,
+        height_per_row=170,
+        hover_format=".4f",
+        index_name="digit",
+    )
 
 
-def single_image(image: np.ndarray, title: str, value_name: str = "pixel", colorscale: str = INK_SCALE,
-                 zrange: tuple[float, float] | None = (0, 255), colorbar_title: str | None = None,
-                 height: int = 320, hover_format: str = ".0f") -> go.Figure:
+def single_image(
+    image: np.ndarray,
+    title: str,
+    value_name: str = "pixel",
+    colorscale: str = INK_SCALE,
+    zrange: tuple[float, float] | None = (0, 255),
+    colorbar_title: str | None = None,
+    height: int = 320,
+    hover_format: str = ".0f",
+) -> go.Figure:
     """One (28, 28) image with a title."""
-    figure = image_grid(np.asarray(image)[None], [""], columns=1, value_name=value_name, colorscale=colorscale,
-                        zrange=zrange, colorbar_title=colorbar_title, hover_format=hover_format, title=title)
+    figure = image_grid(
+        np.asarray(image)[None],
+        [""],
+        columns=1,
+        value_name=value_name,
+        colorscale=colorscale,
+        zrange=zrange,
+        colorbar_title=colorbar_title,
+        hover_format=hover_format,
+        title=title,
+    )
     figure.layout.height = height + figure.layout.margin.t - 60
     return figure
 
@@ -90,16 +161,32 @@ def log_probability_image(log_prob: np.ndarray, title: str, floor: float = -4.5,
     """
     decimal = np.asarray(log_prob, dtype=np.float64) / np.log(10)
     shown = np.where(np.isneginf(decimal), np.nan, np.maximum(decimal, floor))
-    return single_image(shown, title, value_name="log₁₀ p", colorscale=PROBABILITY_SCALE, zrange=(floor, 0),
-                        colorbar_title="log₁₀ p (blank: p = 0)", height=height, hover_format=".2f")
+    return single_image(
+        shown,
+        title,
+        value_name="log₁₀ p",
+        colorscale=PROBABILITY_SCALE,
+        zrange=(floor, 0),
+        colorbar_title="log₁₀ p (blank: p = 0)",
+        height=height,
+        hover_format=".2f",
+    )
 
 
 def difference_map(values: np.ndarray, title: str, value_name: str, height: int = 420) -> go.Figure:
     """A (28, 28) signed map on a diverging scale centred on 0 (red < 0 < blue)."""
     finite = np.abs(values[np.isfinite(values)])
     limit = max(float(finite.max(initial=0.0)), 1e-9)
-    return single_image(np.clip(values, -limit, limit), title, value_name=value_name, colorscale=DIVERGING_SCALE,
-                        zrange=(-limit, limit), colorbar_title=value_name, height=height, hover_format=".3f")
+    return single_image(
+        np.clip(values, -limit, limit),
+        title,
+        value_name=value_name,
+        colorscale=DIVERGING_SCALE,
+        zrange=(-limit, limit),
+        colorbar_title=value_name,
+        height=height,
+        hover_format=".3f",
+    )
 
 
 def evidence_map(evidence: np.ndarray, ink: np.ndarray, favoured: int, other: int, height: int = 330) -> go.Figure:
@@ -113,17 +200,35 @@ def evidence_map(evidence: np.ndarray, ink: np.ndarray, favoured: int, other: in
     rows, columns = np.indices(evidence.shape)
     # plain trace dicts, validated once by go.Figure: this map is rebuilt on every stroke
     heatmap = dict(
-        type="heatmap", z=np.clip(evidence, -limit, limit), zmin=-limit, zmax=limit, colorscale=DIVERGING_SCALE,
+        type="heatmap",
+        z=np.clip(evidence, -limit, limit),
+        zmin=-limit,
+        zmax=limit,
+        colorscale=DIVERGING_SCALE,
         customdata=np.stack([rows, columns, ink], axis=-1),
         colorbar=dict(title=dict(text="nats", side="top"), thickness=14, len=0.9),
         hovertemplate=f"row %{{customdata[0]}}, column %{{customdata[1]}}, ink %{{customdata[2]}}<br>"
-                      f"%{{z:.3f}} nats for {favoured} over {other}<extra></extra>")
-    outline = dict(type="contour", z=np.asarray(ink, dtype=float), showscale=False, hoverinfo="skip",
-                   contours=dict(start=0.5, end=0.5, size=1, coloring="none"), line=dict(color="#222222", width=1.5))
-    return go.Figure([heatmap, outline], layout=dict(
-        height=height, margin=dict(l=4, r=4, t=4, b=4), showlegend=False,
-        xaxis=dict(HIDDEN_AXIS, constrain="domain"),
-        yaxis=dict(HIDDEN_AXIS, autorange="reversed", scaleanchor="x", constrain="domain"), **LAYOUT))
+        f"%{{z:.3f}} nats for {favoured} over {other}<extra></extra>",
+    )
+    outline = dict(
+        type="contour",
+        z=np.asarray(ink, dtype=float),
+        showscale=False,
+        hoverinfo="skip",
+        contours=dict(start=0.5, end=0.5, size=1, coloring="none"),
+        line=dict(color="#222222", width=1.5),
+    )
+    return go.Figure(
+        [heatmap, outline],
+        layout=dict(
+            height=height,
+            margin=dict(l=4, r=4, t=4, b=4),
+            showlegend=False,
+            xaxis=dict(HIDDEN_AXIS, constrain="domain"),
+            yaxis=dict(HIDDEN_AXIS, autorange="reversed", scaleanchor="x", constrain="domain"),
+            **LAYOUT,
+        ),
+    )
 
 
 def pixel_picture(image: np.ndarray, scale: int) -> np.ndarray:
@@ -135,8 +240,9 @@ def pixel_picture(image: np.ndarray, scale: int) -> np.ndarray:
     return np.repeat(np.repeat(pixels, scale, axis=0), scale, axis=1)
 
 
-def prediction_tiles(images: np.ndarray, predicted: np.ndarray, true: np.ndarray, scale: int = 4,
-                     frame: int = 3) -> tuple[list[np.ndarray], list[str]]:
+def prediction_tiles(
+    images: np.ndarray, predicted: np.ndarray, true: np.ndarray, scale: int = 4, frame: int = 3
+) -> tuple[list[np.ndarray], list[str]]:
     """Test images as st.image pictures: RGB uint8 squares of side 28 * scale + 2 * frame, "predicted / true" captions.
 
     Errors get a red frame and a cross in the caption, right answers a green frame. Home uses pictures,
@@ -155,8 +261,8 @@ def prediction_tiles(images: np.ndarray, predicted: np.ndarray, true: np.ndarray
 
 
 def _rgb(colour: str) -> np.ndarray:
-    """"#d62728" -> uint8 [214, 39, 40]."""
-    return np.array([int(colour[start:start + 2], 16) for start in (1, 3, 5)], dtype=np.uint8)
+    """ "#d62728" -> uint8 [214, 39, 40]."""
+    return np.array([int(colour[start : start + 2], 16) for start in (1, 3, 5)], dtype=np.uint8)
 
 
 TILE_SCALE = 4  # screen pixels per MNIST pixel in a gallery tile on the page (as Home's test images)
@@ -164,8 +270,14 @@ PNG_TILE_SCALE = 3  # the same in the PNG export
 TILE_FRAME = 3  # px of coloured frame: red where naive Bayes misread the drawing, green where it did not
 
 
-def drawing_tiles(frames: np.ndarray, meant: np.ndarray, bayes: np.ndarray, softmax: np.ndarray,
-                  scale: int = TILE_SCALE, frame: int = TILE_FRAME) -> tuple[list[np.ndarray], list[str]]:
+def drawing_tiles(
+    frames: np.ndarray,
+    meant: np.ndarray,
+    bayes: np.ndarray,
+    softmax: np.ndarray,
+    scale: int = TILE_SCALE,
+    frame: int = TILE_FRAME,
+) -> tuple[list[np.ndarray], list[str]]:
     """Drawings as st.image pictures, RGB uint8 squares of side 28 * scale + 2 * frame, and their captions.
 
     ``frames`` (n, 28, 28) 0-255; ``meant``, ``bayes``, ``softmax`` (n,) digits. A red frame and a

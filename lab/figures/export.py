@@ -13,7 +13,6 @@ from PIL import Image, ImageDraw, ImageFont
 
 from lab.figures.digits import PNG_TILE_SCALE, TILE_FRAME, drawing_tiles
 
-
 _INK = (20, 20, 20)
 _PAGE = (255, 255, 255)
 _CELL = 34  # px per confusion-matrix cell
@@ -47,13 +46,25 @@ def _confusion_picture(matrix: np.ndarray, title: str) -> Image.Image:
             left, upper = _CELL * (column + 1), top + _CELL * (row + 1)
             draw.rectangle((left, upper, left + _CELL - 1, upper + _CELL - 1), fill=colour, outline=(200, 200, 200))
             if count:
-                draw.text((left + _CELL // 2, upper + _CELL // 2), str(count), font=font[13], anchor="mm",
-                          fill=_PAGE if shade > 0.5 else _INK)
+                draw.text(
+                    (left + _CELL // 2, upper + _CELL // 2),
+                    str(count),
+                    font=font[13],
+                    anchor="mm",
+                    fill=_PAGE if shade > 0.5 else _INK,
+                )
     return picture
 
 
-def gallery_png(frames: np.ndarray, meant: np.ndarray, bayes: np.ndarray, softmax: np.ndarray, title: str,
-                confusions: dict[str, np.ndarray], columns: int = 10) -> bytes:
+def gallery_png(
+    frames: np.ndarray,
+    meant: np.ndarray,
+    bayes: np.ndarray,
+    softmax: np.ndarray,
+    title: str,
+    confusions: dict[str, np.ndarray],
+    columns: int = 10,
+) -> bytes:
     """The gallery as one PNG: ``title``, the drawings in a grid with their captions, then the confusion tables.
 
     ``frames`` (n, 28, 28) 0-255; ``meant``, ``bayes``, ``softmax`` (n,) digits; ``confusions`` maps a
@@ -74,14 +85,17 @@ def gallery_png(frames: np.ndarray, meant: np.ndarray, bayes: np.ndarray, softma
     draw = ImageDraw.Draw(sheet)
     font = _fonts(11, 13, 20)
     draw.text((_MARGIN, _MARGIN), title, fill=_INK, font=font[20])
-    draw.text((_MARGIN, _MARGIN + 26), "Red frame: naive Bayes (NB) read another digit than the one meant; "
-              "SM: softmax regression.", fill=_INK, font=font[13])
+    draw.text(
+        (_MARGIN, _MARGIN + 26),
+        "Red frame: naive Bayes (NB) read another digit than the one meant; SM: softmax regression.",
+        fill=_INK,
+        font=font[13],
+    )
     for index, (tile, caption) in enumerate(zip(tiles, captions)):
         left = _MARGIN + (index % columns) * cell_width
         upper = grid_top + (index // columns) * cell_height
         sheet.paste(Image.fromarray(tile), (left + (cell_width - tile_side) // 2, upper))
-        draw.text((left + cell_width // 2, upper + tile_side + 2), caption,
-                  fill=_INK, font=font[11], anchor="ma")
+        draw.text((left + cell_width // 2, upper + tile_side + 2), caption, fill=_INK, font=font[11], anchor="ma")
     left = _MARGIN
     for table in tables:
         sheet.paste(table, (left, tables_top))

@@ -26,8 +26,18 @@ PROBABILITY_SCALE = "Viridis"
 DIVERGING_SCALE = "RdBu"
 ERROR_COLOUR = "#d62728"
 OK_COLOUR = "#2a9d8f"
-CLASS_COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
-                 "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"]
+CLASS_COLOURS = [
+    "#1f77b4",
+    "#ff7f0e",
+    "#2ca02c",
+    "#d62728",
+    "#9467bd",
+    "#8c564b",
+    "#e377c2",
+    "#7f7f7f",
+    "#bcbd22",
+    "#17becf",
+]
 SPAM_COLOUR = "#d62728"
 HAM_COLOUR = "#1f77b4"
 NEUTRAL_COLOUR = "#9e9e9e"
@@ -44,8 +54,9 @@ HIDDEN_AXIS = dict(showgrid=False, zeroline=False, showticklabels=False, ticks="
 TITLE_ROWS = 9  # pixel rows of space above each image of a grid, for its title (14 px at 1.6 screen px per pixel)
 # anchored to the bottom of the whole figure (not of the plot), so that plotly makes room for it under the
 # axis title instead of drawing it over the title; the theme's 12.75 px legend text is too small for the back row
-LEGEND_BELOW = dict(orientation="h", yref="container", y=0, yanchor="bottom", x=0, xanchor="left",
-                    font=dict(size=15, color=TEXT_COLOUR))
+LEGEND_BELOW = dict(
+    orientation="h", yref="container", y=0, yanchor="bottom", x=0, xanchor="left", font=dict(size=15, color=TEXT_COLOUR)
+)
 HORIZONTAL_COLOURBAR = dict(orientation="h", y=-0.02, yanchor="top", thickness=14, len=1.0)
 
 
@@ -63,8 +74,7 @@ def style(figure: go.Figure, height: int, title: str | None = None, legend_below
     Legends go below (not beside) so that they neither cover the plot nor squeeze it on a phone.
     """
     title_layout, top = title_lines(title)
-    figure.update_layout(height=height + top - 60, margin=dict(l=10, r=10, t=top, b=10), title=title_layout,
-                         **LAYOUT)
+    figure.update_layout(height=height + top - 60, margin=dict(l=10, r=10, t=top, b=10), title=title_layout, **LAYOUT)
     if legend_below:
         figure.update_layout(legend=LEGEND_BELOW)
     figure.update_xaxes(**AXIS_TEXT)

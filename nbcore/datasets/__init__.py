@@ -22,5 +22,7 @@ def how_to_fix(files: str, root: Path, plural: bool = True, delete: str = "") ->
     """
     put = f"Delete {delete} and put" if delete else "Put"
     them = "them" if plural else "it"
-    return (f"{put} {files} in {root} (or let the app download {them}), "
-            f"or point NBCORE_DATA_DIR at a folder that has {them}.")
+    return (
+        f"{put} {files} in {root} (or let the app download {them}), "
+        f"or point NBCORE_DATA_DIR at a folder that has {them}."
+    )

@@ -62,6 +62,7 @@ def _extract_verified(source_gz: Path, target: Path, expected_md5: str) -> None:
     A bad ``.gz`` (truncated, not gzip, wrong content) says "truncated or corrupted"; a full
     disk or a read-only folder says so (the ``.gz`` is fine then, and is never deleted).
     """
+
     def decompress(out) -> None:
         digest = hashlib.md5()
         try:
@@ -73,7 +74,8 @@ def _extract_verified(source_gz: Path, target: Path, expected_md5: str) -> None:
             raise MnistDataError(str(error)) from error
         except (EOFError, gzip.BadGzipFile, zlib.error) as error:
             raise MnistDataError(
-                f"{source_gz} is truncated or corrupted ({error}). {_fix_hint(source_gz.parent)}") from error
+                f"{source_gz} is truncated or corrupted ({error}). {_fix_hint(source_gz.parent)}"
+            ) from error
         if digest.hexdigest() != expected_md5:
             raise MnistDataError(
                 f"{source_gz} is not the official MNIST file: the md5 of its content is "
@@ -116,8 +118,7 @@ def _ensure_file(root: Path, name: str) -> bool:
     return False
 
 
-def ensure_mnist(root: Path | None = None, download: bool = True,
-                 progress: ProgressCallback | None = None) -> Path:
+def ensure_mnist(root: Path | None = None, download: bool = True, progress: ProgressCallback | None = None) -> Path:
     """Make the four verified MNIST files available under ``root/MNIST/raw``; return ``root``.
 
     Downloads through torchvision only when a file has no local copy at all.
@@ -189,8 +190,11 @@ def _source_md5(train: bool) -> np.ndarray:
 def _decoded_spec(train: bool) -> nbfiles.ArraySpec:
     """The decoded cache's arrays: uint8 images (n, 28, 28), uint8 labels (n,), the source files' md5s."""
     source = _source_md5(train)
-    return {"images": (np.uint8, (None, 28, 28)), "labels": (np.uint8, (None,)),
-            "source_md5": (source.dtype, source.shape)}
+    return {
+        "images": (np.uint8, (None, 28, 28)),
+        "labels": (np.uint8, (None,)),
+        "source_md5": (source.dtype, source.shape),
+    }
 
 
 def _read_decoded(path: Path, train: bool) -> tuple[np.ndarray, np.ndarray] | None:
@@ -224,8 +228,9 @@ def _write_decoded(path: Path, train: bool, images: np.ndarray, labels: np.ndarr
     return None
 
 
-def load_mnist(train: bool, root: Path | None = None, download: bool = True,
-               progress: ProgressCallback | None = None) -> tuple[np.ndarray, np.ndarray]:
+def load_mnist(
+    train: bool, root: Path | None = None, download: bool = True, progress: ProgressCallback | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """Load one split with ``torchvision.datasets.MNIST``.
 
     Returns ``(images, labels)``: uint8 arrays of shape (n, 28, 28) and (n,),
@@ -237,8 +242,9 @@ def load_mnist(train: bool, root: Path | None = None, download: bool = True,
     return _load((train,), root, download, progress)
 
 
-def load_mnist_splits(root: Path | None = None, download: bool = True, progress: ProgressCallback | None = None
-                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def load_mnist_splits(
+    root: Path | None = None, download: bool = True, progress: ProgressCallback | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Both splits, the four source files md5-checked once: (train_images, train_labels, test_images, test_labels)."""
     return _load((True, False), root, download, progress)
 
@@ -253,8 +259,9 @@ def _within(progress: ProgressCallback | None, start: float, end: float) -> Prog
     return lambda fraction, message: progress(start + (end - start) * fraction, message)
 
 
-def _load(splits: tuple[bool, ...], root: Path | None, download: bool, progress: ProgressCallback | None
-          ) -> tuple[np.ndarray, ...]:
+def _load(
+    splits: tuple[bool, ...], root: Path | None, download: bool, progress: ProgressCallback | None
+) -> tuple[np.ndarray, ...]:
     """Verify the files, then decode each split in turn: (images, labels) per entry of ``splits``, flattened."""
     root = ensure_mnist(root, download=download, progress=_within(progress, 0.0, CHECKING_SHARE))
     share = (1 - CHECKING_SHARE) / len(splits)  # of the bar, per split decoded
@@ -283,7 +290,8 @@ def _decode_split(root: Path, train: bool, progress: ProgressCallback | None = N
         reason = str(error) or type(error).__name__
         raise MnistDataError(
             f"torchvision could not read {files} ({reason}): they are not valid MNIST IDX files. "
-            f"{how_to_fix(MNIST_FILES, root, delete='them')}") from error
+            f"{how_to_fix(MNIST_FILES, root, delete='them')}"
+        ) from error
     images = dataset.data.numpy().astype(np.uint8, copy=False)
     labels = dataset.targets.numpy().astype(np.uint8)
     _write_decoded(decoded_cache_path(root, train), train, images, labels)
@@ -312,5 +320,6 @@ def deskewed_splits() -> MnistSplits:
     from ..deskew import deskew_all  # scipy.ndimage: imported only when deskewing
 
     splits = mnist_splits()
-    return MnistSplits(deskew_all(splits.train_images), splits.train_labels, deskew_all(splits.test_images),
-                       splits.test_labels)
+    return MnistSplits(
+        deskew_all(splits.train_images), splits.train_labels, deskew_all(splits.test_images), splits.test_labels
+    )

@@ -61,8 +61,10 @@ def _parse_sms(content: bytes, path: Path) -> tuple[list[str], np.ndarray]:
     for number, line in enumerate(text_content.splitlines(), start=1):
         label, tab, text = line.partition("\t")
         if not tab or label not in LABEL_NAMES:
-            raise SpamDataError(f"{path}, line {number}, is not 'ham<TAB>text' or 'spam<TAB>text': "
-                                f"{line[:60]!r}. {_fix_hint(Path(path).parent)}")
+            raise SpamDataError(
+                f"{path}, line {number}, is not 'ham<TAB>text' or 'spam<TAB>text': "
+                f"{line[:60]!r}. {_fix_hint(Path(path).parent)}"
+            )
         texts.append(text)
         labels.append(LABEL_NAMES.index(label))
     return texts, np.array(labels, dtype=np.int64)
@@ -92,8 +94,10 @@ def _verify_content(content: bytes, path: Path) -> None:
     """Check md5, then that the lines parse and the label counts are 4,827 ham / 747 spam; SpamDataError if not."""
     actual = hashlib.md5(content).hexdigest()
     if actual != SMS_MD5:
-        raise SpamDataError(f"{path} is not the original SMS Spam Collection: its md5 is {actual}, "
-                            f"expected {SMS_MD5}. Delete it. {_fix_hint(path.parent)}")
+        raise SpamDataError(
+            f"{path} is not the original SMS Spam Collection: its md5 is {actual}, "
+            f"expected {SMS_MD5}. Delete it. {_fix_hint(path.parent)}"
+        )
     _, labels = _parse_sms(content, path)
     counts = {name: int(np.sum(labels == index)) for index, name in enumerate(LABEL_NAMES)}
     if counts != SMS_LABEL_COUNTS:
@@ -105,8 +109,7 @@ def verify_sms(path: Path) -> None:
     _verify_content(_read_bytes(Path(path)), Path(path))
 
 
-def ensure_sms(root: Path | None = None, download: bool = True,
-               progress: ProgressCallback | None = None) -> Path:
+def ensure_sms(root: Path | None = None, download: bool = True, progress: ProgressCallback | None = None) -> Path:
     """The path of a verified ``SMSSpamCollection`` in ``root`` (default: the data directory).
 
     A file already there is verified, never replaced. When missing and ``download`` is
@@ -139,8 +142,9 @@ def _download_and_extract(root: Path, target: Path, progress: ProgressCallback |
         with zipfile.ZipFile(archive) as bundle:
             content = bundle.read(SMS_FILE)
     except (zipfile.BadZipFile, KeyError, OSError, EOFError, zlib.error) as error:
-        raise SpamDataError(f"The download from {SMS_URL} is not a zip holding {SMS_FILE} ({error}). "
-                            f"{_fix_hint(root)}") from error
+        raise SpamDataError(
+            f"The download from {SMS_URL} is not a zip holding {SMS_FILE} ({error}). {_fix_hint(root)}"
+        ) from error
     _verify_content(content, target)
     try:
         nbfiles.write_atomically(target, lambda out: out.write(content))
@@ -168,8 +172,9 @@ def _download(url: str, out, root: Path, progress: ProgressCallback | None) -> N
         ) from error
 
 
-def load_sms(root: Path | None = None, download: bool = True,
-             progress: ProgressCallback | None = None) -> tuple[list[str], np.ndarray]:
+def load_sms(
+    root: Path | None = None, download: bool = True, progress: ProgressCallback | None = None
+) -> tuple[list[str], np.ndarray]:
     """All 5,574 messages: (texts, int64 labels (5574,), 0 = ham, 1 = spam), verified first."""
     return read_sms(ensure_sms(root, download=download, progress=progress))
 
@@ -199,8 +204,9 @@ class Vocabulary:
             known = [self.index[word] for word in tokenize(text) if word in self.index]
             columns.extend(known)
             rows.extend([row] * len(known))
-        counts = scipy.sparse.csr_array((np.ones(len(rows), dtype=np.int64), (rows, columns)),
-                                        shape=(len(texts), len(self.words)))
+        counts = scipy.sparse.csr_array(
+            (np.ones(len(rows), dtype=np.int64), (rows, columns)), shape=(len(texts), len(self.words))
+        )
         counts.sum_duplicates()
         if binary:
             counts.data[:] = 1

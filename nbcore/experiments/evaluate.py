@@ -27,8 +27,9 @@ def mean_true_class_loglik(joint_log_likelihood: np.ndarray, labels: np.ndarray)
     return float(joint_log_likelihood[np.arange(len(labels)), labels].mean())
 
 
-def evaluate_bernoulli(splits: MnistSplits, threshold: int = 128, prior: str = "empirical",
-                       alpha: float = 1.0, beta: float | None = None) -> dict:
+def evaluate_bernoulli(
+    splits: MnistSplits, threshold: int = 128, prior: str = "empirical", alpha: float = 1.0, beta: float | None = None
+) -> dict:
     """Fit BernoulliNB on binarized training images; accuracies and mean train log-likelihood."""
     train_features = binarize(splits.train_images, threshold)
     test_features = binarize(splits.test_images, threshold)
@@ -49,8 +50,9 @@ def evaluate_bernoulli(splits: MnistSplits, threshold: int = 128, prior: str = "
     }
 
 
-def smoothing_curve(counted: BernoulliNB, train_features, train_labels: np.ndarray, test_features,
-                    test_labels: np.ndarray, alphas) -> dict[str, np.ndarray]:
+def smoothing_curve(
+    counted: BernoulliNB, train_features, train_labels: np.ndarray, test_features, test_labels: np.ndarray, alphas
+) -> dict[str, np.ndarray]:
     """Accuracy and mean log p(x, y_true) against alpha (beta = alpha), re-derived from the counts.
 
     ``counted`` is a fitted BernoulliNB; features are 0/1 arrays or PackedBinary.
@@ -62,9 +64,15 @@ def smoothing_curve(counted: BernoulliNB, train_features, train_labels: np.ndarr
         model = counted.with_params(alpha=float(alpha), beta=float(alpha))
         train_scores = model.predict_joint_log_proba(train_features)
         test_scores = model.predict_joint_log_proba(test_features)
-        rows.append((alpha, model.score(train_features, train_labels), model.score(test_features, test_labels),
-                     mean_true_class_loglik(train_scores, train_labels),
-                     mean_true_class_loglik(test_scores, test_labels)))
+        rows.append(
+            (
+                alpha,
+                model.score(train_features, train_labels),
+                model.score(test_features, test_labels),
+                mean_true_class_loglik(train_scores, train_labels),
+                mean_true_class_loglik(test_scores, test_labels),
+            )
+        )
     columns = np.array(rows, dtype=np.float64).T
     names = ("alpha", "train_accuracy", "test_accuracy", "mean_train_loglik", "mean_test_loglik")
     return dict(zip(names, columns))
@@ -111,9 +119,16 @@ class Scorer(Protocol):
 Learner = Callable[[np.ndarray, np.ndarray, int], Scorer]
 
 
-def learning_curve(learners: dict[str, Learner], train_images: np.ndarray, train_labels: np.ndarray,
-                   test_images: np.ndarray, test_labels: np.ndarray, sizes: Sequence[int],
-                   seeds: Sequence[int], progress: ProgressCallback | None = None) -> dict[str, np.ndarray]:
+def learning_curve(
+    learners: dict[str, Learner],
+    train_images: np.ndarray,
+    train_labels: np.ndarray,
+    test_images: np.ndarray,
+    test_labels: np.ndarray,
+    sizes: Sequence[int],
+    seeds: Sequence[int],
+    progress: ProgressCallback | None = None,
+) -> dict[str, np.ndarray]:
     """Test accuracy of each learner trained on random subsets of the training set.
 
     Returns ``{name: float64 (len(sizes), len(seeds))}`` plus ``"sizes"``. Subsets are drawn
@@ -133,7 +148,6 @@ def learning_curve(learners: dict[str, Learner], train_images: np.ndarray, train
     return {"sizes": np.asarray(sizes), **results}
 
 
-
 LEARNING_CURVE_SIZES = (30, 100, 300, 1000, 3000, 10000, 30000, 60000)
 LEARNING_CURVE_SEEDS = (0, 1, 2)
 MIN_SOFTMAX_STEPS = 300  # small training sets get more epochs, so that every size gets a fair optimisation
@@ -146,7 +160,7 @@ class BinarizedBernoulliNB:
         self.threshold = threshold
         self.model = BernoulliNB(**params)
 
-    def fit(self, images: np.ndarray, labels: np.ndarray) -> "BinarizedBernoulliNB":
+    def fit(self, images: np.ndarray, labels: np.ndarray) -> BinarizedBernoulliNB:
         self.model.partial_fit(binarize(images, self.threshold), labels, classes=DIGITS)
         return self
 

@@ -7,8 +7,9 @@ import numpy as np
 from ..models.naive_bayes import GaussianNB
 
 
-def probability_grid(model: GaussianNB, x_range: tuple[float, float], y_range: tuple[float, float],
-                     resolution: int = 200) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def probability_grid(
+    model: GaussianNB, x_range: tuple[float, float], y_range: tuple[float, float], resolution: int = 200
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Posterior over a regular grid for a model fitted on two features.
 
     Returns ``(xs, ys, proba)``: float64 (resolution,) each and (resolution, resolution,

@@ -93,8 +93,7 @@ def float32_product(model: BernoulliNB, features: np.ndarray, label: int) -> flo
     return float(np.prod(probabilities, dtype=np.float32))
 
 
-def underflow_counts(model: BernoulliNB, features: np.ndarray, labels: np.ndarray,
-                     chunk: int = 1000) -> dict[str, int]:
+def underflow_counts(model: BernoulliNB, features: np.ndarray, labels: np.ndarray, chunk: int = 1000) -> dict[str, int]:
     """How many images' products of p(x_j | true digit) go wrong in float32 and in float64.
 
     features: 0/1 (n, 784); labels (n,). Counts: "float32_zero" and "float64_zero", products that become
@@ -106,7 +105,7 @@ def underflow_counts(model: BernoulliNB, features: np.ndarray, labels: np.ndarra
     counts = {"images": len(labels), "float32_zero": 0, "float32_stuck": 0, "float64_zero": 0, "log_finite": 0}
     float32_floor = math.log(FLOAT32_SMALLEST)
     for start in range(0, len(labels), chunk):
-        x, y = features[start:start + chunk], labels[start:start + chunk]
+        x, y = features[start : start + chunk], labels[start : start + chunk]
         terms = np.where(x == 1, model.feature_log_prob_[y], model.feature_log_neg_prob_[y])  # (chunk, 784)
         probabilities = np.exp(terms)
         float32 = np.prod(probabilities.astype(np.float32), axis=1, dtype=np.float32)
@@ -119,15 +118,22 @@ def underflow_counts(model: BernoulliNB, features: np.ndarray, labels: np.ndarra
 
 
 # -- step 6: where the two models disagree -------------------------------------------------------------------
-def bayes_wrong_softmax_right(bayes_predictions: np.ndarray, softmax_predictions: np.ndarray,
-                              labels: np.ndarray) -> np.ndarray:
+def bayes_wrong_softmax_right(
+    bayes_predictions: np.ndarray, softmax_predictions: np.ndarray, labels: np.ndarray
+) -> np.ndarray:
     """Indices of the images naive Bayes gets wrong and softmax regression gets right: int64 (m,)."""
     return np.flatnonzero((bayes_predictions != labels) & (softmax_predictions == labels))
 
 
 # -- step 7: inpainting ----------------------------------------------------------------------------------------
-def observed_part_accuracy(model: BernoulliNB, train_features: np.ndarray, train_labels: np.ndarray,
-                           test_features: np.ndarray, test_labels: np.ndarray, observed: np.ndarray) -> float:
+def observed_part_accuracy(
+    model: BernoulliNB,
+    train_features: np.ndarray,
+    train_labels: np.ndarray,
+    test_features: np.ndarray,
+    test_labels: np.ndarray,
+    observed: np.ndarray,
+) -> float:
     """Test accuracy of naive Bayes that sees only the ``observed`` pixels (bool (784,)).
 
     Counting only the observed pixels of the training images gives the same probabilities as ``model`` for

@@ -47,8 +47,9 @@ def word_matrix(vocabulary: Vocabulary, model: TextModel, texts: Sequence[str]):
     return vocabulary.transform(texts, binary=isinstance(model, BernoulliNB))
 
 
-def fit_text_model(texts: Sequence[str], labels, event_model: str = "multinomial",
-                   alpha: float = 1.0) -> tuple[Vocabulary, TextModel]:
+def fit_text_model(
+    texts: Sequence[str], labels, event_model: str = "multinomial", alpha: float = 1.0
+) -> tuple[Vocabulary, TextModel]:
     """Build the vocabulary of these messages and fit the event model's counts: (vocabulary, model)."""
     if isinstance(texts, str):
         raise TypeError("pass a list of messages, e.g. [text]")
@@ -93,8 +94,11 @@ def explain(vocabulary: Vocabulary, model: TextModel, text: str) -> Explanation:
     """How every word of one message moves the spam log-odds log p(spam | x) - log p(ham | x)."""
     model._check_fitted()
     tokens = tokenize(text)
-    words, counts = np.unique(np.array(tokens, dtype=object), return_counts=True) if tokens \
+    words, counts = (
+        np.unique(np.array(tokens, dtype=object), return_counts=True)
+        if tokens
         else (np.array([], dtype=object), np.array([], dtype=np.int64))
+    )
     known = np.array([word in vocabulary.index for word in words], dtype=bool)
     per_word, base = _word_scores(model)
     contributions = np.zeros(len(words))
@@ -104,8 +108,12 @@ def explain(vocabulary: Vocabulary, model: TextModel, text: str) -> Explanation:
         contributions[known] = per_word[ids] * times
     log_odds = base + float(contributions.sum())
     return Explanation(
-        words=[str(word) for word in words], counts=counts.astype(np.int64), known=known,
-        contributions=contributions, base_log_odds=base, log_odds=log_odds,
+        words=[str(word) for word in words],
+        counts=counts.astype(np.int64),
+        known=known,
+        contributions=contributions,
+        base_log_odds=base,
+        log_odds=log_odds,
         spam_probability=float(expit(log_odds)),
     )
 
@@ -133,8 +141,9 @@ def word_table(vocabulary: Vocabulary, model: TextModel, n: int = 15, by: str = 
 
 
 # -- experiment: split, tune alpha on held-out, test once ---------------------------------------
-def stratified_split(labels, fractions: Sequence[float] = SPLIT_FRACTIONS,
-                     seed: int = SPLIT_SEED) -> tuple[np.ndarray, ...]:
+def stratified_split(
+    labels, fractions: Sequence[float] = SPLIT_FRACTIONS, seed: int = SPLIT_SEED
+) -> tuple[np.ndarray, ...]:
     """Index arrays (sorted int64) of a seeded split keeping each class's share in every part."""
     labels = np.asarray(labels)
     if not np.isclose(sum(fractions), 1.0) or min(fractions) < 0:
@@ -176,23 +185,35 @@ class SpamExperiment:
         return np.column_stack([1.0 - self.test_spam_probability, self.test_spam_probability])
 
 
-def run_experiment(texts: Sequence[str], labels, event_model: str = "multinomial",
-                   alpha_grid: Sequence[float] = ALPHA_GRID, seed: int = SPLIT_SEED) -> SpamExperiment:
+def run_experiment(
+    texts: Sequence[str],
+    labels,
+    event_model: str = "multinomial",
+    alpha_grid: Sequence[float] = ALPHA_GRID,
+    seed: int = SPLIT_SEED,
+) -> SpamExperiment:
     """Stratified 60/20/20 split; fit once, pick alpha on held-out (ties: the smaller alpha), test once."""
     labels = np.asarray(labels, dtype=np.int64)
     train, heldout, test = stratified_split(labels, SPLIT_FRACTIONS, seed)
     train_texts, heldout_texts, test_texts = ([texts[index] for index in part] for part in (train, heldout, test))
     vocabulary, model = fit_text_model(train_texts, labels[train], event_model, alpha_grid[0])
     heldout_words, test_words = (word_matrix(vocabulary, model, part) for part in (heldout_texts, test_texts))
-    heldout_accuracy = np.array([model.set_params(alpha=alpha).score(heldout_words, labels[heldout])
-                                 for alpha in alpha_grid])
+    heldout_accuracy = np.array(
+        [model.set_params(alpha=alpha).score(heldout_words, labels[heldout]) for alpha in alpha_grid]
+    )
     chosen_alpha = float(alpha_grid[int(np.argmax(heldout_accuracy))])
     model.set_params(alpha=chosen_alpha)
     majority = int(np.argmax(np.bincount(labels[train], minlength=2)))
     return SpamExperiment(
-        event_model=event_model, vocabulary=vocabulary, model=model,
-        alpha_grid=tuple(float(alpha) for alpha in alpha_grid), heldout_accuracy=heldout_accuracy,
-        chosen_alpha=chosen_alpha, test_accuracy=model.score(test_words, labels[test]),
-        baseline_accuracy=float(np.mean(labels[test] == majority)), baseline_label=LABEL_NAMES[majority],
-        test_spam_probability=spam_probability(vocabulary, model, test_texts), test_labels=labels[test],
+        event_model=event_model,
+        vocabulary=vocabulary,
+        model=model,
+        alpha_grid=tuple(float(alpha) for alpha in alpha_grid),
+        heldout_accuracy=heldout_accuracy,
+        chosen_alpha=chosen_alpha,
+        test_accuracy=model.score(test_words, labels[test]),
+        baseline_accuracy=float(np.mean(labels[test] == majority)),
+        baseline_label=LABEL_NAMES[majority],
+        test_spam_probability=spam_probability(vocabulary, model, test_texts),
+        test_labels=labels[test],
     )

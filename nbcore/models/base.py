@@ -55,8 +55,10 @@ def class_positions(classes: np.ndarray, y: np.ndarray) -> np.ndarray:
     known = (positions < len(classes)) & (classes[np.minimum(positions, len(classes) - 1)] == y)
     if not np.all(known):
         unknown = np.unique(np.asarray(y)[~known])[:5].tolist()
-        raise ValueError(f"y holds labels the model has no class for: {unknown}; its classes are "
-                         f"{classes.tolist()} (declare more with classes=...)")
+        raise ValueError(
+            f"y holds labels the model has no class for: {unknown}; its classes are "
+            f"{classes.tolist()} (declare more with classes=...)"
+        )
     return positions.astype(np.int64)
 
 

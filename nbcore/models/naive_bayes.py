@@ -20,8 +20,9 @@ from .base import PRIORS, BaseNaiveBayes, check_labels, check_n_features, check_
 def _sum_per_class(X, class_index: np.ndarray, n_classes: int) -> np.ndarray:
     """The rows of X (array or sparse) summed per class: float64 (n_classes, n_features)."""
     n_samples = len(class_index)
-    indicator = scipy.sparse.csr_array((np.ones(n_samples), (class_index, np.arange(n_samples))),
-                                       shape=(n_classes, n_samples))
+    indicator = scipy.sparse.csr_array(
+        (np.ones(n_samples), (class_index, np.arange(n_samples))), shape=(n_classes, n_samples)
+    )
     sums = indicator @ X
     return sums.toarray() if scipy.sparse.issparse(sums) else np.asarray(sums, dtype=np.float64)
 
@@ -100,8 +101,10 @@ class BernoulliNB(BaseNaiveBayes):
         elif scipy.sparse.issparse(X):
             X = scipy.sparse.csr_array(X)
             if X.data.size and not np.all((X.data == 0) | (X.data == 1)):
-                raise ValueError("X must be binary: every feature 0 or 1 (e.g. a bag of words with binary=True); "
-                                 "found other values or NaN")
+                raise ValueError(
+                    "X must be binary: every feature 0 or 1 (e.g. a bag of words with binary=True); "
+                    "found other values or NaN"
+                )
             n_features = X.shape[1]
         elif training:
             X = check_binary(X)
@@ -124,8 +127,9 @@ class BernoulliNB(BaseNaiveBayes):
             counts = np.rint(_sum_per_class(X, class_index, n_classes)).astype(np.int64)
         else:
             # int32 accumulators are 3x faster than int64 here and cannot overflow below 2**31 samples
-            counts = np.stack([X[class_index == index].sum(axis=0, dtype=np.int32)
-                               for index in range(n_classes)]).astype(np.int64)
+            counts = np.stack(
+                [X[class_index == index].sum(axis=0, dtype=np.int32) for index in range(n_classes)]
+            ).astype(np.int64)
         self.class_count_ = self.class_count_ + np.bincount(class_index, minlength=n_classes)
         self.feature_count_ = self.feature_count_ + counts
 
@@ -366,10 +370,12 @@ class GaussianNB(BaseNaiveBayes):
     def _add_counts(self, X: np.ndarray, class_index: np.ndarray) -> None:
         theta, class_var = self.theta_.copy(), self.class_var_.copy()
         for index in np.unique(class_index):
-            theta[index], class_var[index] = self._merge(int(self.class_count_[index]), theta[index],
-                                                         class_var[index], X[class_index == index])
-        self.feature_mean_, self.feature_var_ = self._merge(int(self.class_count_.sum()), self.feature_mean_,
-                                                            self.feature_var_, X)
+            theta[index], class_var[index] = self._merge(
+                int(self.class_count_[index]), theta[index], class_var[index], X[class_index == index]
+            )
+        self.feature_mean_, self.feature_var_ = self._merge(
+            int(self.class_count_.sum()), self.feature_mean_, self.feature_var_, X
+        )
         self.theta_, self.class_var_ = theta, class_var
         self.class_count_ = self.class_count_ + np.bincount(class_index, minlength=len(self.classes_))
 
@@ -384,14 +390,18 @@ class GaussianNB(BaseNaiveBayes):
         # -1/2 sum_j (x_j - theta_j)^2 / var_j = x^2 . a + x . b + const, a = -1/(2 var), b = theta / var
         self._square_weights = (-0.5 * precision).T  # (n_features, n_classes)
         self._linear_weights = (self.theta_ * precision).T
-        self._bias = (self.class_log_prior_
-                      - 0.5 * np.sum(np.log(2.0 * np.pi * self.var_), axis=1)
-                      - 0.5 * np.sum(self.theta_ ** 2 * precision, axis=1))
+        self._bias = (
+            self.class_log_prior_
+            - 0.5 * np.sum(np.log(2.0 * np.pi * self.var_), axis=1)
+            - 0.5 * np.sum(self.theta_**2 * precision, axis=1)
+        )
 
     def _joint_log_likelihood(self, X: np.ndarray) -> np.ndarray:
         """log p(x, y) for real-valued X: float64 (n_samples, n_classes), two matrix products."""
         empty = self.class_count_ == 0
         if empty.any():
-            raise ValueError(f"no samples of {self.classes_[empty].tolist()} yet: GaussianNB needs one or more "
-                             "per class to score (add them with partial_fit)")
-        return (X ** 2) @ self._square_weights + X @ self._linear_weights + self._bias
+            raise ValueError(
+                f"no samples of {self.classes_[empty].tolist()} yet: GaussianNB needs one or more "
+                "per class to score (add them with partial_fit)"
+            )
+        return (X**2) @ self._square_weights + X @ self._linear_weights + self._bias

@@ -85,10 +85,12 @@ class SoftmaxSettings:
 
 
 PRESETS = {
-    "course-note": SoftmaxSettings(optimizer="gd", epochs=100, learning_rate=0.5, batch_size=0,
-                                   l2=0.0, fit_intercept=False, schedule="constant"),
-    "default": SoftmaxSettings(optimizer="adam", epochs=3, learning_rate=0.03, batch_size=256,
-                               l2=1e-5, fit_intercept=True, schedule="cosine"),
+    "course-note": SoftmaxSettings(
+        optimizer="gd", epochs=100, learning_rate=0.5, batch_size=0, l2=0.0, fit_intercept=False, schedule="constant"
+    ),
+    "default": SoftmaxSettings(
+        optimizer="adam", epochs=3, learning_rate=0.03, batch_size=256, l2=1e-5, fit_intercept=True, schedule="cosine"
+    ),
 }
 
 
@@ -143,7 +145,7 @@ class SoftmaxRegression(ClassifierMixin):
         return {"preset": self.preset, "seed": self.seed, **asdict(self.settings)}
 
     # -- fitting ----------------------------------------------------------------------------
-    def fit(self, X, y, progress: ProgressCallback | None = None, classes=None) -> "SoftmaxRegression":
+    def fit(self, X, y, progress: ProgressCallback | None = None, classes=None) -> SoftmaxRegression:
         """Train from zero weights; return self.
 
         ``classes_`` are the labels of ``y``, or ``classes`` when given (a superset: a learning-curve
@@ -167,8 +169,9 @@ class SoftmaxRegression(ClassifierMixin):
         self.n_features_in_ = features.shape[1]
         return self
 
-    def _train(self, features: np.ndarray, labels: np.ndarray, n_classes: int,
-               progress: ProgressCallback | None) -> np.ndarray:
+    def _train(
+        self, features: np.ndarray, labels: np.ndarray, n_classes: int, progress: ProgressCallback | None
+    ) -> np.ndarray:
         """The optimisation loop over labels 0..n_classes-1: float32 (n_features + 1, n_classes), the last row
         the bias."""
         settings = self.settings
@@ -190,7 +193,7 @@ class SoftmaxRegression(ClassifierMixin):
             order = rng.permutation(n_samples) if batch_size < n_samples else None
             epoch_loss = 0.0
             for start in range(0, n_samples, batch_size):
-                rows = slice(start, start + batch_size) if order is None else order[start:start + batch_size]
+                rows = slice(start, start + batch_size) if order is None else order[start : start + batch_size]
                 epoch_loss += self._loss_and_gradient(features[rows], one_hot[rows], weights, gradient)
                 rate = settings.learning_rate
                 if settings.schedule == "cosine":
@@ -201,17 +204,21 @@ class SoftmaxRegression(ClassifierMixin):
                     first_moment += (1 - ADAM_BETA1) * gradient
                     second_moment *= ADAM_BETA2
                     second_moment += (1 - ADAM_BETA2) * gradient * gradient
-                    rate *= math.sqrt(1 - ADAM_BETA2 ** step) / (1 - ADAM_BETA1 ** step)
+                    rate *= math.sqrt(1 - ADAM_BETA2**step) / (1 - ADAM_BETA1**step)
                     weights -= np.float32(rate) * first_moment / (np.sqrt(second_moment) + np.float32(ADAM_EPSILON))
                 else:
                     weights -= np.float32(rate) * gradient
                 if progress and (step % report_every == 0 or step == total_steps):
-                    progress(step / total_steps, f"epoch {epoch}/{settings.epochs}: "
-                             f"mean cross-entropy {epoch_loss / min(start + batch_size, n_samples):.4f}")
+                    progress(
+                        step / total_steps,
+                        f"epoch {epoch}/{settings.epochs}: "
+                        f"mean cross-entropy {epoch_loss / min(start + batch_size, n_samples):.4f}",
+                    )
         return weights
 
-    def _loss_and_gradient(self, batch: np.ndarray, batch_one_hot: np.ndarray, weights: np.ndarray,
-                           gradient: np.ndarray) -> float:
+    def _loss_and_gradient(
+        self, batch: np.ndarray, batch_one_hot: np.ndarray, weights: np.ndarray, gradient: np.ndarray
+    ) -> float:
         """Fill ``gradient`` (n_features + 1, n_classes) of the batch's mean cross-entropy plus the penalty.
 
         Returns the batch's summed cross-entropy (nats), before the step.
@@ -220,11 +227,11 @@ class SoftmaxRegression(ClassifierMixin):
         gradient[:] = 0
         total_loss = 0.0
         for start in range(0, batch.shape[0], BLOCK_ROWS):
-            block = batch[start:start + BLOCK_ROWS]
+            block = batch[start : start + BLOCK_ROWS]
             scores = block @ coef
             scores += bias
             scores -= scores.max(axis=1, keepdims=True)
-            true_class = batch_one_hot[start:start + BLOCK_ROWS]
+            true_class = batch_one_hot[start : start + BLOCK_ROWS]
             true_scores = (scores * true_class).sum(axis=1)
             np.exp(scores, out=scores)
             totals = scores.sum(axis=1, keepdims=True)

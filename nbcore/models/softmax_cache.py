@@ -62,8 +62,11 @@ def cache_file(cache_dir: Path, key: dict) -> Path:
 
 
 def _weights_spec(n_classes: int, n_features: int) -> nbfiles.ArraySpec:
-    return {"coef": (np.float32, (n_classes, n_features)), "intercept": (np.float32, (n_classes,)),
-            "meta": (np.uint8, (None,))}
+    return {
+        "coef": (np.float32, (n_classes, n_features)),
+        "intercept": (np.float32, (n_classes,)),
+        "meta": (np.uint8, (None,)),
+    }
 
 
 def read_weights(path: Path, key: dict, n_classes: int, n_features: int) -> tuple[np.ndarray, np.ndarray, float]:
@@ -94,13 +97,26 @@ def read_weights(path: Path, key: dict, n_classes: int, n_features: int) -> tupl
 def write_weights(path: Path, key: dict, model: SoftmaxRegression, fit_seconds: float) -> None:
     """Write the model's weights to ``path`` atomically (``nbcore.files``); FileProblem (an OSError) on failure."""
     meta_text = json.dumps({"key": key, "fit_seconds": fit_seconds}, sort_keys=True)
-    nbfiles.write_checked_arrays(path, {"coef": model.coef_, "intercept": model.intercept_,
-                                        "meta": np.frombuffer(meta_text.encode("utf-8"), dtype=np.uint8)})
+    nbfiles.write_checked_arrays(
+        path,
+        {
+            "coef": model.coef_,
+            "intercept": model.intercept_,
+            "meta": np.frombuffer(meta_text.encode("utf-8"), dtype=np.uint8),
+        },
+    )
 
 
-def load_or_train_softmax(images, labels, preset: str = "default", seed: int = 0, cache_dir: Path | None = None,
-                          progress: ProgressCallback | None = None, data_checksum: str | None = None,
-                          **hyperparameters) -> tuple[SoftmaxRegression, dict]:
+def load_or_train_softmax(
+    images,
+    labels,
+    preset: str = "default",
+    seed: int = 0,
+    cache_dir: Path | None = None,
+    progress: ProgressCallback | None = None,
+    data_checksum: str | None = None,
+    **hyperparameters,
+) -> tuple[SoftmaxRegression, dict]:
     """A fitted SoftmaxRegression for this data and these settings, from the disk cache or trained now.
 
     images: uint8 (n, 28, 28) / (n, 784) or floats in [0, 1]; labels: (n,), two classes or more.

@@ -25,8 +25,10 @@ ARTIFACTS = REPO / "test-artifacts"
 @pytest.fixture(scope="session")
 def e2e_tools() -> None:
     require(harness.playwright_available(), "the playwright package is not installed (pip install playwright)")
-    require(harness.chromium_available(),
-            f"Chromium is missing at {harness.CHROMIUM} (apt-get install -y chromium; never `playwright install`)")
+    require(
+        harness.chromium_available(),
+        f"Chromium is missing at {harness.CHROMIUM} (apt-get install -y chromium; never `playwright install`)",
+    )
 
 
 SHARED_SMS = REPO.parent / "shared" / "sms-spam" / "SMSSpamCollection"
@@ -53,8 +55,9 @@ def app_data_dir(mnist_root, tmp_path_factory) -> Path:
 def streamlit_server(e2e_tools, app_data_dir, tmp_path_factory):
     """``streamlit run app.py`` on a free loopback port, NBCORE_DATA_DIR=app_data_dir; stopped at session end."""
     log_path = tmp_path_factory.mktemp("streamlit") / "streamlit-server.log"
-    with harness.StreamlitServer(app_data_dir, log_path, extra_env={"NBCORE_LOG_RERUN_MS": "1"},
-                                 ready_timeout=90) as server:
+    with harness.StreamlitServer(
+        app_data_dir, log_path, extra_env={"NBCORE_LOG_RERUN_MS": "1"}, ready_timeout=90
+    ) as server:
         yield server
 
 

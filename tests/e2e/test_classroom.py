@@ -46,8 +46,9 @@ CANVAS_STATE_JS = """c => {
 def classroom_server(e2e_tools, app_data_dir, tmp_path_factory):
     """A fresh ``streamlit run app.py`` that no one has visited yet."""
     log_path = tmp_path_factory.mktemp("classroom") / "streamlit-server.log"
-    with harness.StreamlitServer(app_data_dir, log_path, extra_env={"NBCORE_LOG_RERUN_MS": "1"},
-                                 ready_timeout=90) as server:
+    with harness.StreamlitServer(
+        app_data_dir, log_path, extra_env={"NBCORE_LOG_RERUN_MS": "1"}, ready_timeout=90
+    ) as server:
         yield server
 
 
@@ -93,8 +94,7 @@ async def classroom(url: str) -> dict:
 
     report = {"page_errors": [], "problems": []}
     async with async_playwright() as playwright:
-        browser = await playwright.chromium.launch(executable_path=str(harness.CHROMIUM),
-                                                   args=harness.CHROMIUM_ARGS)
+        browser = await playwright.chromium.launch(executable_path=str(harness.CHROMIUM), args=harness.CHROMIUM_ARGS)
         try:
             pages = []
             for index in range(len(STUDENTS)):
@@ -115,7 +115,9 @@ async def classroom(url: str) -> dict:
 
                 report["step"] = "student 0 sets the threshold to 1"
                 await press_and_wait_for_run(pages[0], pages[0].locator(SLIDERS).first, "Home")
-                report["thresholds"] = [await page.locator(SLIDERS).first.get_attribute("aria-valuetext") for page in pages]
+                report["thresholds"] = [
+                    await page.locator(SLIDERS).first.get_attribute("aria-valuetext") for page in pages
+                ]
 
                 report["step"] = "everyone draws at once"
                 drawn = await asyncio.gather(*(draw_own_digit(page, digit) for page, digit in zip(pages, STUDENTS)))
@@ -125,6 +127,7 @@ async def classroom(url: str) -> dict:
                 await check("after drawing")
 
                 report["step"] = "student 1 moves alpha, the others clear and redraw"
+
                 async def redraw(index: int) -> str | None:
                     await async_draw.clear(pages[index], TIMEOUT_MS)
                     shown = await draw_own_digit(pages[index], STUDENTS[index])
@@ -132,11 +135,14 @@ async def classroom(url: str) -> dict:
                     return shown
 
                 others = [index for index in range(len(STUDENTS)) if index != 1]
-                _, *shown_again = await asyncio.gather(async_draw.move_alpha_and_time(pages[1], True, TIMEOUT_MS),
-                                                       *(redraw(index) for index in others))
+                _, *shown_again = await asyncio.gather(
+                    async_draw.move_alpha_and_time(pages[1], True, TIMEOUT_MS), *(redraw(index) for index in others)
+                )
                 report["second_predictions"] = dict(zip(others, shown_again))
                 report["second_signatures"] = [await page.evaluate(harness.DRAW_SIGNATURE_JS) for page in pages]
-                report["alphas"] = [await page.locator(SLIDERS).nth(1).get_attribute("aria-valuetext") for page in pages]
+                report["alphas"] = [
+                    await page.locator(SLIDERS).nth(1).get_attribute("aria-valuetext") for page in pages
+                ]
                 await check("after alpha and redrawing")
                 report["step"] = "done"
             except Exception as error:  # noqa: BLE001 - reported with the step it happened in
@@ -157,8 +163,9 @@ def test_five_students_at_once_each_see_their_own_digit_and_settings(classroom_s
     everything = "\n".join(f"{key}: {value}" for key, value in report.items())
     assert "failure" not in report, f"{report['failure']}\n{everything}\n{classroom_server.log_tail()}"
 
-    assert all("Model settings" in sidebar for sidebar in report["sidebars"]), \
+    assert all("Model settings" in sidebar for sidebar in report["sidebars"]), (
         f"a session that followed a link to /draw did not get the app's sidebar:\n{everything}"
+    )
     assert report["thresholds"] == ["1", "128", "128", "128", "128"], everything
     assert report["first_predictions"] == [str(digit) for digit in STUDENTS], everything
     # what each page says about binarization: "… pixel is ≥ T" (the Draw page's caption)
@@ -170,8 +177,9 @@ def test_five_students_at_once_each_see_their_own_digit_and_settings(classroom_s
     for index in (0, 2, 3, 4):  # same digit, same settings: same text apart from drawing-dependent numbers
         # (a stroke redrawn under load is sampled at slightly different points: p = 0.9825 vs 0.9830, and
         # the ink pixel count "153 of 784" can move by a pixel or two)
-        first, second = (re.sub(r"\d+\.\d+|\d+ of 784", "#", report[key][index])
-                         for key in ("first_signatures", "second_signatures"))
+        first, second = (
+            re.sub(r"\d+\.\d+|\d+ of 784", "#", report[key][index]) for key in ("first_signatures", "second_signatures")
+        )
         assert second == first, f"session {index} changed although only session 1 moved alpha:\n{everything}"
     assert report["second_signatures"][1] != report["first_signatures"][1], "alpha changed nothing in session 1"
 

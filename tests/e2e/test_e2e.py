@@ -63,13 +63,17 @@ INPUT_SHOWN_JS = {  # what the Draw page shows for each input option, once its r
 
 
 def choose_input(page, option: str) -> None:
-    harness.run_after(page, page.locator('[data-testid="stButtonGroup"]').get_by_text(option, exact=True).click,
-                      INPUT_SHOWN_JS[option])
+    harness.run_after(
+        page,
+        page.locator('[data-testid="stButtonGroup"]').get_by_text(option, exact=True).click,
+        INPUT_SHOWN_JS[option],
+    )
 
 
 def upload(page, name: str, data: bytes, mime: str) -> None:
     page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
-        files=[{"name": name, "mimeType": mime, "buffer": data}])
+        files=[{"name": name, "mimeType": mime, "buffer": data}]
+    )
 
 
 def png_bytes(image: Image.Image) -> bytes:
@@ -181,8 +185,9 @@ def test_sidebar_setting_rescores_drawing_without_redrawing(page, base_url):
     numbers_after = [token for token in signature_after.split() if any(c.isdigit() for c in token)]
     assert numbers_before != numbers_after, f"no displayed number changed: {signature_after}"
     print(f"before: {signature_before}\nafter:  {signature_after}")
-    assert ink_before > 500 and abs(harness.canvas_ink_pixels(page) - ink_before) <= ink_before * 0.02, \
+    assert ink_before > 500 and abs(harness.canvas_ink_pixels(page) - ink_before) <= ink_before * 0.02, (
         "the drawing did not survive the settings change"
+    )
     assert_no_problems(page, "Draw after 'Course note'")
 
     # and back: the textbook settings give the first numbers again
@@ -199,8 +204,11 @@ def test_drawing_survives_a_visit_to_another_page(page, base_url):
 
     # the sidebar's links navigate within the same session
     for name, title in (("Heatmaps", "What the model learned"), ("Draw", "Draw a digit")):
-        harness.run_after(page, page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=name).click,
-                          harness.title_shown_js(title))
+        harness.run_after(
+            page,
+            page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=name).click,
+            harness.title_shown_js(title),
+        )
     harness.canvas_origin(page)
     for _ in range(50):  # the saved drawing is painted once its PNG has loaded in the browser
         if harness.canvas_ink_pixels(page) > 0:
@@ -255,8 +263,9 @@ def test_upload_of_a_non_image_shows_a_clear_message(page, base_url):
     assert_no_problems(page, "Draw (upload after a non-image)")
 
     upload(page, "notes.txt", b"not an image", "text/plain")
-    page.locator('[data-testid="stMetric"]', has_text=harness.PREDICTION_LABEL).wait_for(state="detached",
-                                                                                         timeout=30_000)
+    page.locator('[data-testid="stMetric"]', has_text=harness.PREDICTION_LABEL).wait_for(
+        state="detached", timeout=30_000
+    )
     expect_message("notes.txt")
 
     # and back to drawing

@@ -52,8 +52,11 @@ def test_two_students_in_one_class_see_their_drawings_together_and_another_class
         student_sends(browser, base_url, code, 7, "laptop 1366x768")
         student_sends(browser, base_url, code, 1, "phone 390x844 (touch)")
         # no reload: the page's fragment reruns by itself
-        teacher.wait_for_function("""() => [...document.querySelectorAll('[data-testid="stImageContainer"]')]
-                                      .filter(e => e.innerText.includes('meant')).length === 2""", timeout=30_000)
+        teacher.wait_for_function(
+            """() => [...document.querySelectorAll('[data-testid="stImageContainer"]')]
+                                      .filter(e => e.innerText.includes('meant')).length === 2""",
+            timeout=30_000,
+        )
         captions = teacher.locator('[data-testid="stImageContainer"]').all_inner_texts()
         assert any("meant 7" in caption for caption in captions) and any("meant 1" in caption for caption in captions)
         teacher.locator(".js-plotly-plot").nth(1).wait_for()  # both confusion matrices

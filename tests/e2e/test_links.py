@@ -15,8 +15,11 @@ from urllib.parse import parse_qs, urlparse
 from devtools import harness
 from lab.shell import PAGES
 
-URL_PATHS = ["" if path.endswith("home.py") else path.split("/")[-1].removesuffix(".py")
-             for pages in PAGES.values() for path, _, _ in pages]
+URL_PATHS = [
+    "" if path.endswith("home.py") else path.split("/")[-1].removesuffix(".py")
+    for pages in PAGES.values()
+    for path, _, _ in pages
+]
 TEST_ACCURACY = "Test accuracy (10,000 images)"
 HOSTILE = "alpha=banana&threshold=%3Cscript%3Ealert(1)%3C/script%3E&prior=..%2F..%2Fetc%2Fpasswd&beta=" + "9" * 10_000
 
@@ -47,11 +50,17 @@ def test_a_link_with_settings_reproduces_the_numbers_and_a_reload_keeps_them(pag
 def test_a_setting_moved_on_the_page_goes_into_the_link_and_survives_a_reload(page, base_url):
     open_url(page, f"{base_url}/")
     before = metric_value(page, TEST_ACCURACY)
-    slider = page.locator('[data-testid="stSidebar"] [data-testid="stSlider"]').filter(
-        has_text="α: pseudo-count").locator('input[type="range"]')
+    slider = (
+        page.locator('[data-testid="stSidebar"] [data-testid="stSlider"]')
+        .filter(has_text="α: pseudo-count")
+        .locator('input[type="range"]')
+    )
     harness.run_after(page, lambda: (slider.focus(), page.keyboard.press("End")))  # α = 100
-    page.wait_for_function("() => new URL(location.href).searchParams.get('alpha') === '100.0'"
-                           " || new URL(location.href).searchParams.get('alpha') === '100'", timeout=30_000)
+    page.wait_for_function(
+        "() => new URL(location.href).searchParams.get('alpha') === '100.0'"
+        " || new URL(location.href).searchParams.get('alpha') === '100'",
+        timeout=30_000,
+    )
     moved = metric_value(page, TEST_ACCURACY)
     assert moved != before
     page.reload()
@@ -84,8 +93,11 @@ def test_a_locked_control_shows_its_value_and_cannot_be_moved(page, base_url):
 def test_the_back_button_goes_back_through_pages(page, base_url):
     open_url(page, f"{base_url}/")
     open_url(page, f"{base_url}/smoothing")
-    harness.run_after(page, page.locator('[data-testid="stSidebarNav"] a').filter(has_text="Heatmaps").click,
-                      harness.title_shown_js("Heatmaps"))
+    harness.run_after(
+        page,
+        page.locator('[data-testid="stSidebarNav"] a').filter(has_text="Heatmaps").click,
+        harness.title_shown_js("Heatmaps"),
+    )
     page.go_back()
     page.wait_for_url("**/smoothing**", timeout=30_000)
     harness.wait_for_run(page, timeout=60, settle=0.3)

@@ -104,16 +104,17 @@ def test_first_runs_at_once_on_fresh_servers(served, app_data_dir, tmp_path_fact
             outcomes[f"fresh-{number}"] = first_runs_at_once(server.url)
         finally:
             server.stop()
-    failures = {name: {page: found for page, found in pages.items() if found}
-                for name, pages in outcomes.items()}
+    failures = {name: {page: found for page, found in pages.items() if found} for name, pages in outcomes.items()}
     assert all(len(pages) == len(FIRST_PAGES) for pages in outcomes.values()), outcomes
     assert not any(failures.values()), failures
 
 
 # -- part 3: clear_cache -------------------------------------------------------------------------
 def test_a_visitors_clear_cache_drops_nothing_shared(served):
-    with StreamlitClient(served.url, timeout=RUN_TIMEOUT) as student, \
-            StreamlitClient(served.url, timeout=RUN_TIMEOUT) as visitor:
+    with (
+        StreamlitClient(served.url, timeout=RUN_TIMEOUT) as student,
+        StreamlitClient(served.url, timeout=RUN_TIMEOUT) as visitor,
+    ):
         compare = student.connect(page="compare")
         assert compare.errors == []
         before = student.rerun()
@@ -123,8 +124,9 @@ def test_a_visitors_clear_cache_drops_nothing_shared(served):
             visitor.clear_cache()
         visitor.rerun()  # messages on one socket are handled in order: the clears are done
         after = student.rerun()
-        assert after.errors == [] and after.of_kind("progress") == [], \
+        assert after.errors == [] and after.of_kind("progress") == [], (
             "a background job (MNIST, softmax, learning curve) started again after clear_cache"
+        )
         assert after.of_kind("spinner") == []  # nothing recomputed long enough to show a cache spinner
         drawn = student.goto("draw")
         predicted = student.component(draw_canvas_key(student), drawing())
@@ -133,28 +135,36 @@ def test_a_visitors_clear_cache_drops_nothing_shared(served):
         again = student.component(draw_canvas_key(student), drawing(1))
         assert drawn.errors == predicted.errors == again.errors == []
         assert again.of_kind("progress") == [] and again.of_kind("spinner") == []
-        print(f"prediction after a stroke: {predicted.seconds * 1000:.0f} ms; "
-              f"after a visitor's clear_cache: {again.seconds * 1000:.0f} ms")
+        print(
+            f"prediction after a stroke: {predicted.seconds * 1000:.0f} ms; "
+            f"after a visitor's clear_cache: {again.seconds * 1000:.0f} ms"
+        )
 
 
 # -- part 4: bounded input -------------------------------------------------------------------------
 def forged_png(width: int, height: int) -> str:
     """A tiny PNG whose header declares width x height pixels (a decompression bomb's header), as a data URL."""
+
     def chunk(kind: bytes, data: bytes) -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
     header = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)
-    content = (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"\0" * 64))
-               + chunk(b"IEND", b""))
+    content = (
+        b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"\0" * 64)) + chunk(b"IEND", b"")
+    )
     return PNG_DATA_URL + base64.b64encode(content).decode()
 
 
-@pytest.mark.parametrize("value, sentence", [
-    (PNG_DATA_URL + "A" * MAX_CANVAS_URL_CHARS, "too large to process"),
-    (forged_png(20000, 20000), "too large to process"),
-    (forged_png(300, 300), "damaged drawing"),
-    ("javascript:alert(1)", "not a PNG drawing"),
-    (12345, "not a PNG drawing"),
-])
+@pytest.mark.parametrize(
+    "value, sentence",
+    [
+        (PNG_DATA_URL + "A" * MAX_CANVAS_URL_CHARS, "too large to process"),
+        (forged_png(20000, 20000), "too large to process"),
+        (forged_png(300, 300), "damaged drawing"),
+        ("javascript:alert(1)", "not a PNG drawing"),
+        (12345, "not a PNG drawing"),
+    ],
+)
 def test_hostile_canvas_values_end_in_a_sentence(served, value, sentence):
     with StreamlitClient(served.url, timeout=RUN_TIMEOUT) as client:
         assert client.connect(page="draw").errors == []
@@ -189,16 +199,26 @@ def test_a_huge_spam_message_is_cut_to_max_chars(served):
 
 
 # -- probes that held --------------------------------------------------------------------------------
-@pytest.mark.parametrize("query", ["page=../../etc/passwd", "x=%00%ff&y=<script>alert(1)</script>",
-                                   "embed=true&embed_options=" + "a" * 5000, "%%%"])
+@pytest.mark.parametrize(
+    "query",
+    ["page=../../etc/passwd", "x=%00%ff&y=<script>alert(1)</script>", "embed=true&embed_options=" + "a" * 5000, "%%%"],
+)
 def test_odd_query_strings_run_cleanly(served, query):
     with StreamlitClient(served.url, timeout=RUN_TIMEOUT) as client:
         assert client.connect(query_string=query).errors == []
 
 
-@pytest.mark.parametrize("path", ["/../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/app/static/../../app.py",
-                                  "/_stcore/../.streamlit/config.toml", "/component/../../etc/passwd",
-                                  "/media/../../etc/passwd"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/../../etc/passwd",
+        "/%2e%2e/%2e%2e/etc/passwd",
+        "/app/static/../../app.py",
+        "/_stcore/../.streamlit/config.toml",
+        "/component/../../etc/passwd",
+        "/media/../../etc/passwd",
+    ],
+)
 def test_hostile_http_paths_serve_no_file(served, path):
     try:
         with urllib.request.urlopen(served.url + path, timeout=10) as response:
@@ -210,8 +230,12 @@ def test_hostile_http_paths_serve_no_file(served, path):
 
 
 def test_upload_without_xsrf_token_is_refused(served):
-    request = urllib.request.Request(served.url + "/_stcore/upload_file/session/file", method="PUT",
-                                     data=b"--x--\r\n", headers={"Content-Type": "multipart/form-data; boundary=x"})
+    request = urllib.request.Request(
+        served.url + "/_stcore/upload_file/session/file",
+        method="PUT",
+        data=b"--x--\r\n",
+        headers={"Content-Type": "multipart/form-data; boundary=x"},
+    )
     with pytest.raises(urllib.error.HTTPError) as refused:
         urllib.request.urlopen(request, timeout=10)
     assert refused.value.code in (400, 403)

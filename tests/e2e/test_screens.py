@@ -31,8 +31,15 @@ from tests.e2e.conftest import ARTIFACTS
 
 PATHS = [Path(path).stem for pages in PAGES.values() for path, _, _ in pages]  # URL paths, "home" is "/"
 URL_PATHS = ["" if stem == "home" else stem for stem in PATHS]
-CASES = [("projector 1024x768", False), ("projector 1024x768", True), ("laptop 1366x768", False),
-         ("laptop 1366x768, dark", False), ("desktop 1920x1080", False), ("150% zoom of 1280x800", False), ("phone 390x844 (touch)", False)]
+CASES = [
+    ("projector 1024x768", False),
+    ("projector 1024x768", True),
+    ("laptop 1366x768", False),
+    ("laptop 1366x768, dark", False),
+    ("desktop 1920x1080", False),
+    ("150% zoom of 1280x800", False),
+    ("phone 390x844 (touch)", False),
+]
 MIN_PRESENTER_AXIS_PX = 16
 
 PRESENTER_JS = """() => {
@@ -73,8 +80,9 @@ def draw_page_problems(page, touch: bool) -> list[str]:
     return problems
 
 
-@pytest.mark.parametrize("screen, presenting", CASES,
-                         ids=[f"{screen}{', presenter' if presenting else ''}" for screen, presenting in CASES])
+@pytest.mark.parametrize(
+    "screen, presenting", CASES, ids=[f"{screen}{', presenter' if presenting else ''}" for screen, presenting in CASES]
+)
 def test_every_page_holds_its_layout_on_this_screen(browser, warm_app, screen, presenting):
     context = browser.new_context(**harness.SCREENS[screen])
     context.set_default_timeout(30_000)
@@ -100,7 +108,8 @@ def test_every_page_holds_its_layout_on_this_screen(browser, warm_app, screen, p
     finally:
         context.close()
     assert not failures, f"{screen}{' (presenter)' if presenting else ''}:\n" + "\n".join(
-        f"{where} (screenshot {shot}):\n  " + "\n  ".join(problems) for where, (problems, shot) in failures.items())
+        f"{where} (screenshot {shot}):\n  " + "\n  ".join(problems) for where, (problems, shot) in failures.items()
+    )
 
 
 @pytest.fixture(scope="module")
@@ -114,8 +123,11 @@ def fresh_server(e2e_tools, app_data_dir, tmp_path_factory):
 def whole_app_problems(page) -> list[str]:
     """What is missing of the app's frame: both sections, every page link, the model settings, a title."""
     sidebar = page.locator('[data-testid="stSidebar"]')
-    problems = [f"no section {section!r} in the navigation" for section in PAGES
-                if sidebar.get_by_text(section, exact=True).count() == 0]
+    problems = [
+        f"no section {section!r} in the navigation"
+        for section in PAGES
+        if sidebar.get_by_text(section, exact=True).count() == 0
+    ]
     links = page.locator('[data-testid="stSidebarNav"] a').count()
     if links != len(URL_PATHS):
         problems.append(f"{links} page links in the navigation, not {len(URL_PATHS)}")
@@ -151,8 +163,9 @@ def link_problems(browser, url: str, reload: bool = False) -> list[str]:
 
 def test_links_opened_cold_on_a_fresh_server_show_the_whole_app(browser, fresh_server):
     """The two links the issue names, as the very first visits to a fresh server."""
-    failures = {path: link_problems(browser, f"{fresh_server.url}/{path}", reload=path == "xor")
-                for path in ("xor", "spam")}
+    failures = {
+        path: link_problems(browser, f"{fresh_server.url}/{path}", reload=path == "xor") for path in ("xor", "spam")
+    }
     assert not any(failures.values()), failures
 
 
