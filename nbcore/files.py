@@ -106,12 +106,12 @@ def array_digest(array: np.ndarray) -> str:
     """sha256 (hex) over dtype, shape and bytes: equal digests mean identical arrays."""
     array = np.ascontiguousarray(array)
     digest = hashlib.sha256(f"{array.dtype.str}{array.shape}".encode())
-    digest.update(memoryview(array).cast("B"))
+    digest.update(array.data.cast("B"))  # no copy
     return digest.hexdigest()
 
 
 # name -> (dtype, shape); None in a shape stands for any length along that axis
-ArraySpec = Mapping[str, tuple[np.dtype | str, tuple[int | None, ...]]]
+ArraySpec = Mapping[str, tuple["np.typing.DTypeLike", tuple[int | None, ...]]]
 
 
 def read_checked_arrays_from(handle: BinaryIO, spec: ArraySpec) -> dict[str, np.ndarray]:
@@ -232,7 +232,8 @@ def write_atomically(path: Path, write: Callable[[BinaryIO], None]) -> None:
 def write_checked_arrays(path: Path, arrays: Mapping[str, np.ndarray]) -> None:
     """Write ``arrays`` as an uncompressed ``.npz`` with their digests, atomically (``write_atomically``)."""
     digests = json.dumps({name: array_digest(array) for name, array in arrays.items()}, sort_keys=True)
-    write_atomically(path, lambda out: np.savez(out, **arrays, **{DIGESTS_MEMBER: np.array(digests)}))
+    members = {**arrays, DIGESTS_MEMBER: np.array(digests)}
+    write_atomically(path, lambda out: np.savez(out, allow_pickle=False, **members))
 
 
 def remove_stale_temporaries(folder: Path, targets: Iterable[str]) -> int:

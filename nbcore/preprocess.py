@@ -103,8 +103,7 @@ def ink_from_upload(data: bytes) -> np.ndarray:
                     f"(limit {MAX_UPLOAD_PIXELS // 1_000_000} megapixels). Please upload a smaller picture."
                 )
             image.seek(0)
-            image = ImageOps.exif_transpose(image)
-            gray = _grayscale(image)
+            gray = _grayscale(ImageOps.exif_transpose(image))
     except ImageInputError:
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as error:  # Pillow refused its size

@@ -106,14 +106,14 @@ def normalise_stroke(
     measured (no pixel >= 128) is kept.
     """
     frame = np.asarray(frame, dtype=np.uint8)
-    before = stroke_width(frame)
+    before = float(stroke_width(frame))
     low, high = target
     if not np.isfinite(before) or low <= before <= high:
         return frame, before, before, "kept"
     # only towards the range: thinning an already thin stroke breaks it, and its pieces measure wide
     changes, action = ((-1, -2), "thinned") if before > high else ((1, 2), "thickened")
     candidates = [frame, *(reshape_stroke(frame, change) for change in changes)]
-    widths = stroke_width(np.stack(candidates))
+    widths = np.asarray(stroke_width(np.stack(candidates)))
     distances = np.where(np.isfinite(widths), np.maximum.reduce([low - widths, widths - high, 0 * widths]), np.inf)
     best = int(np.argmin(distances))  # ties take the smaller change (kept first)
     return candidates[best], before, float(widths[best]), action if best else "kept"

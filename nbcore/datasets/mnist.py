@@ -239,14 +239,16 @@ def load_mnist(
     against its stored sha256, see ``nbcore.files``) so that later calls skip importing
     torchvision, which takes seconds; a damaged cache is decoded again and rewritten.
     """
-    return _load((train,), root, download, progress)
+    images, labels = _load((train,), root, download, progress)
+    return images, labels
 
 
 def load_mnist_splits(
     root: Path | None = None, download: bool = True, progress: ProgressCallback | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Both splits, the four source files md5-checked once: (train_images, train_labels, test_images, test_labels)."""
-    return _load((True, False), root, download, progress)
+    train_images, train_labels, test_images, test_labels = _load((True, False), root, download, progress)
+    return train_images, train_labels, test_images, test_labels
 
 
 CHECKING_SHARE = 0.2  # of the progress bar: finding and verifying the files; decoding takes the rest
@@ -265,7 +267,7 @@ def _load(
     """Verify the files, then decode each split in turn: (images, labels) per entry of ``splits``, flattened."""
     root = ensure_mnist(root, download=download, progress=_within(progress, 0.0, CHECKING_SHARE))
     share = (1 - CHECKING_SHARE) / len(splits)  # of the bar, per split decoded
-    arrays = []
+    arrays: list[np.ndarray] = []
     for done, train in enumerate(splits):
         start = CHECKING_SHARE + share * done
         arrays.extend(_decode_split(root, train, _within(progress, start, start + share)))

@@ -147,7 +147,7 @@ def _download_and_extract(root: Path, target: Path, progress: ProgressCallback |
         ) from error
     _verify_content(content, target)
     try:
-        nbfiles.write_atomically(target, lambda out: out.write(content))
+        nbfiles.write_atomically(target, lambda out: out.writelines([content]))
     except OSError as error:
         raise SpamDataError(f"Could not save {SMS_FILE}: {error}") from error
 

@@ -19,6 +19,7 @@ import hashlib
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -135,7 +136,7 @@ def load_or_train_softmax(
     checksum = data_checksum or training_data_checksum(images, labels)
     key = cache_key(model, checksum)
     path = cache_file(Path(cache_dir) if cache_dir is not None else default_data_dir() / "models", key)
-    info = {"cache": "miss", "fit_seconds": None, "path": str(path), "saved": False, "error": None}
+    info: dict[str, Any] = {"cache": "miss", "fit_seconds": None, "path": str(path), "saved": False, "error": None}
     leave_in_place = False  # an odd entry or an unreadable file nbcore may not have made
     nbfiles.remove_stale_temporaries(path.parent, ("softmax-*.npz",))
     try:
