@@ -11,7 +11,7 @@ from pathlib import Path
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from lab import links, presentation, state
+from lab import links, presentation, rate_limit, state
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -47,6 +47,7 @@ def run(default_page: str = "pages/home.py") -> None:
     """
     started, navigation, outcome = time.perf_counter(), None, "ok"
     try:
+        rate_limit.check_run()  # first: a session flooding reruns is stopped before any work (#18)
         links.begin_run()
         presenting = presentation.presenter_mode()
         st.set_page_config(page_title="Naive Bayes Lab", page_icon=":material/calculate:", layout="wide",
@@ -85,6 +86,7 @@ def fragment(page: str):
     def decorate(function):
         @functools.wraps(function)
         def logged(*args, **kwargs):
+            rate_limit.check_fragment_run()
             context = get_script_run_ctx()
             if os.environ.get("NBCORE_LOG_RERUN_MS") != "1" or context is None or not context.fragment_ids_this_run:
                 return function(*args, **kwargs)

@@ -1,0 +1,122 @@
+"""A per-session cap on script runs: a client that floods reruns is told so, the class keeps its server.
+
+Streamlit 1.67 has no per-session rate limit, and a proxy cannot count the messages inside the
+websocket. Every run of the app passes ``shell.run``, which calls ``check_run()`` first: each
+session holds a token bucket of ``RUN_BURST`` runs that refills at ``RUNS_PER_SECOND``; a run that
+finds it empty shows ``OVER_BUDGET`` to that session only and stops before any work.
+
+The budget is far above a person's: a fast drawer makes a stroke every ~100 ms (10 runs/s), which
+the burst carries for 12 s on its own and, with the refill, for 24 s without a pause; clicks and
+slider releases are slower still. It bounds a script that asks for run after run (docs/security-probes.md
+has the measurements). A burst of requests sent faster than runs finish is bounded by Streamlit
+itself once ``runner.fastReruns`` is off (.streamlit/config.toml): pending requests coalesce into one run.
+
+Buckets are keyed by the session's id: ``st.session_state`` would not do, since a ``clear_cache``
+message empties it and would refill the bucket. Streamlit has no public accessor for the session
+id; ``get_script_run_ctx`` is the one ``lab/shell.py`` already uses.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import streamlit as st
+from streamlit import runtime
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+RUN_BURST = 120  # runs a session may ask for at once
+RUNS_PER_SECOND = 5.0  # and then, sustained
+OVER_BUDGET = ("This page asked the server for more runs than anyone can click or draw: it is paused for a "
+               "few seconds so that the rest of the class keeps a fast server. Wait a moment, then carry on.")
+PRUNE_ABOVE = 512  # sessions held before idle (full) buckets are dropped
+
+
+class TokenBucket:
+    """``capacity`` tokens, refilled at ``rate`` tokens per second (times from time.monotonic(), in seconds)."""
+
+    def __init__(self, capacity: float, rate: float, now: float) -> None:
+        if capacity < 1 or rate <= 0:
+            raise ValueError(f"a bucket needs capacity >= 1 and rate > 0, got {capacity}, {rate}")
+        self.capacity, self.rate = float(capacity), float(rate)
+        self.tokens, self.updated = float(capacity), now
+
+    def level(self, now: float) -> float:
+        """Tokens held at ``now`` (never more than ``capacity``; a clock going back adds nothing)."""
+        return min(self.capacity, self.tokens + max(0.0, now - self.updated) * self.rate)
+
+    def take(self, now: float) -> bool:
+        """Take one token if there is one; False (and nothing taken) when the bucket is empty."""
+        self.tokens, self.updated = self.level(now), max(now, self.updated)
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+    def full(self, now: float) -> bool:
+        return self.level(now) >= self.capacity
+
+
+class RunLimiter:
+    """One ``TokenBucket`` per key (a session id), safe to call from every session's script thread.
+
+    A full bucket is the same as a new one, so buckets left full are dropped once more than
+    ``prune_above`` keys are held: memory stays bounded by the sessions active in the last
+    ``capacity / rate`` seconds.
+    """
+
+    def __init__(self, capacity: float = RUN_BURST, rate: float = RUNS_PER_SECOND,
+                 prune_above: int = PRUNE_ABOVE) -> None:
+        self.capacity, self.rate, self.prune_above = capacity, rate, prune_above
+        self._buckets: dict[str, TokenBucket] = {}
+        self._lock = threading.Lock()
+
+    def allow(self, key: str, now: float | None = None) -> bool:
+        """One run for ``key``: True if its bucket had a token (taken), False if over budget."""
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            bucket = self._buckets.get(key)
+            if bucket is None:
+                if len(self._buckets) >= self.prune_above:
+                    self._buckets = {k: b for k, b in self._buckets.items() if not b.full(now)}
+                bucket = self._buckets[key] = TokenBucket(self.capacity, self.rate, now)
+            return bucket.take(now)
+
+    def __len__(self) -> int:
+        return len(self._buckets)
+
+
+LIMITER = RunLimiter()
+
+
+def check_run() -> None:
+    """Count this run against its session's budget; over budget: tell that session and ``st.stop()``.
+
+    Call first in a run (``shell.run``). It does nothing outside a server's session: with no
+    script run, or under AppTest (no runtime; every AppTest has the same session id).
+    """
+    context = _served_run()
+    if context is None or LIMITER.allow(context.session_id):
+        return
+    _refuse()
+
+
+def check_fragment_run() -> None:
+    """``check_run`` for a run of an ``st.fragment`` alone (which skips ``shell.run``); call first in the fragment.
+
+    During a full run the fragment's function runs too: that run was counted in ``shell.run``.
+    """
+    context = _served_run()
+    if context is None or not context.fragment_ids_this_run or LIMITER.allow(context.session_id):
+        return
+    _refuse()
+
+
+def _served_run():
+    """The script run context of a session on a running server, else None."""
+    return get_script_run_ctx() if runtime.exists() else None
+
+
+def _refuse() -> None:
+    st.warning(OVER_BUDGET, icon=":material/hourglass_top:")
+    st.stop()
