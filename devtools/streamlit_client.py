@@ -338,6 +338,32 @@ class StreamlitClient:
         """The menu's "Clear caches": the server clears st.cache_data/st.cache_resource and this session's state."""
         self.send(BackMsg(clear_cache=True))
 
+    def send_reruns(self, count: int, fragment_id: str = "") -> float:
+        """Send ``count`` rerun requests of the current page at once, waiting for no run (a script's flood).
+
+        Each carries the widget states held, as a browser's would. Returns the seconds the sending took.
+        """
+        request = ClientState(page_script_hash=self.page_script_hash, fragment_id=fragment_id)
+        request.widget_states.widgets.extend(self.widgets.values())
+        payload = BackMsg(rerun_script=request)
+        started = time.perf_counter()
+        for _ in range(count):
+            self.send(payload)
+        return time.perf_counter() - started
+
+    def drain(self, seconds: float) -> list[ForwardMsg]:
+        """Every ForwardMsg the server sends within ``seconds`` (after a flood: what came back, read off the socket)."""
+        deadline = time.perf_counter() + seconds
+        received = []
+        while (remaining := deadline - time.perf_counter()) > 0:
+            try:
+                received.append(self.receive(timeout=remaining)[0])
+            except ProtocolError:
+                if self.ws is not None and time.perf_counter() >= deadline:
+                    break  # nothing more within the time: not an error here
+                raise
+        return received
+
     def widget_id(self, key: str) -> str:
         """The element id of the widget with user key ``key`` (or ``key`` itself if it is an id)."""
         if key.startswith("$$ID-"):

@@ -3,11 +3,13 @@
 Streamlit 1.67 has no per-session rate limit, and a proxy cannot count the messages inside the
 websocket. Every run of the app passes ``shell.run``, which calls ``check_run()`` first: each
 session holds a token bucket of ``RUN_BURST`` runs that refills at ``RUNS_PER_SECOND``; a run that
-finds it empty shows ``OVER_BUDGET`` to that session only and stops before any work.
+finds it empty shows ``OVER_BUDGET`` to that session only, holds that session for a second and
+stops before any work.
 
-The budget is far above a person's: a fast drawer makes a stroke every ~100 ms (10 runs/s), which
-the burst carries for 12 s on its own and, with the refill, for 24 s without a pause; clicks and
-slider releases are slower still. It bounds a script that asks for run after run (docs/security-probes.md
+The budget is far above a person's: a fast drawer makes a stroke every ~100 ms (10 runs/s on Draw,
+each a run of its fragment), which the budget carries for 8 s without a pause, and a student who
+draws a digit, reads the verdict and clears (a few runs per digit) never reaches it; sliders send
+their value on release, clicks are slower still. It bounds a script that asks for run after run (docs/security-probes.md
 has the measurements). A burst of requests sent faster than runs finish is bounded by Streamlit
 itself once ``runner.fastReruns`` is off (.streamlit/config.toml): pending requests coalesce into one run.
 
@@ -25,10 +27,11 @@ import streamlit as st
 from streamlit import runtime
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-RUN_BURST = 120  # runs a session may ask for at once
-RUNS_PER_SECOND = 5.0  # and then, sustained
+RUN_BURST = 60  # runs a session may ask for at once
+RUNS_PER_SECOND = 3.0  # and then, sustained
 OVER_BUDGET = ("This page asked the server for more runs than anyone can click or draw: it is paused for a "
                "few seconds so that the rest of the class keeps a fast server. Wait a moment, then carry on.")
+REFUSED_PAUSE_S = 1.0  # a refused run holds its session this long before it ends (see _refuse)
 PRUNE_ABOVE = 512  # sessions held before idle (full) buckets are dropped
 
 
@@ -118,5 +121,13 @@ def _served_run():
 
 
 def _refuse() -> None:
+    """Tell the session, hold its run ``REFUSED_PAUSE_S``, stop it.
+
+    The pause keeps refused runs rare: a script that waits for each run before asking for the
+    next gets one refusal a second instead of one every few ms (each still costs a thread and a
+    message). It holds only this session's script thread, asleep (no GIL); requests that arrive
+    meanwhile coalesce into one run (``runner.fastReruns`` off).
+    """
     st.warning(OVER_BUDGET, icon=":material/hourglass_top:")
+    time.sleep(REFUSED_PAUSE_S)
     st.stop()

@@ -3,6 +3,7 @@
     python scripts/load_protocol.py [--students 30 60 120 240] [--duration 60] [--think 2 5]
                                     [--replicas 0] [--server-cpus 1 --client-cpus 0] [--nice -10]
     python scripts/load_protocol.py --churn 500          # sessions opened and closed, memory after
+    python scripts/load_protocol.py --students 60 --abuser flood paced clear-cache --server-cpus 1 --client-cpus 0
     locust -f scripts/load_protocol.py --host http://HOST:PORT   # Locust's own UI/CLI, several machines
 
 No browser: each student is a Locust user (gevent) holding one ``devtools.streamlit_client``
@@ -25,6 +26,14 @@ warmed by one visitor (MNIST loaded, models trained, both alphas), then N studen
 * server CPU (cores, utime+stime of its process groups / wall) and RSS (sum of VmRSS) idle -> peak,
   per student; this process's own CPU (the load generator must not be the bottleneck); the
   machine's busy cores and load average (other work shares the machine).
+
+``--abuser KIND ...`` (#18): for each N, a phase of the students alone and one phase per KIND in
+which one more client abuses the server for the whole window, each on a fresh server:
+``flood`` sends 1,000 rerun requests at once every second (and reads what comes back), ``paced``
+asks for run after run, each as soon as the last finished, ``clear-cache`` sends ``clear_cache``
+and a rerun, again and again. Printed per phase: the students' p95 and its change from the phase
+without an abuser, against the run time (p50 of 20 draws of one client on the idle server), what
+the abuser sent and got (runs finished, runs refused by lab/rate_limit.py), CPU and load average.
 
 ``--churn K``: one fresh server; K sessions each open /draw, draw once, close (``--churn-parallel``
 at a time); RSS before, after, and after Streamlit's disconnected-session TTL
@@ -63,6 +72,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "scripts"))
 
 from devtools.streamlit_client import ProtocolError, RunResult, StreamlitClient  # noqa: E402
+from lab.rate_limit import OVER_BUDGET  # noqa: E402
 from tests.e2e import harness  # noqa: E402
 
 DRAWINGS = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
@@ -71,6 +81,9 @@ ALPHA_KEY, ALPHA_STOPS = "alpha", ("1", "2")  # the default stop and the next on
 CLEAR_KEY = "draw_clear"
 TARGETS = {60: 0.300, 120: 1.0}  # students -> p95 of drawing sent -> run finished, seconds
 RSS_TARGET_MB = 2048  # at 240 students
+ABUSERS = ("flood", "paced", "clear-cache")
+FLOOD_REQUESTS = 1000  # rerun requests per flood, one flood a second (#18's probe: 1,000 in 0.01 s)
+RUN_TIME_DRAWS = 20  # draws of one client on the idle server whose p50 is "one run time"
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -267,6 +280,59 @@ class Gauge:
                 "load_average_1min": os.getloadavg()[0], "peak_rss_mb": self.peak_rss}
 
 
+# -- one abusive client -------------------------------------------------------------------------
+@dataclass
+class AbuserTally:
+    requests: int = 0  # rerun (and clear_cache) messages sent
+    runs: int = 0  # runs that finished
+    refused: int = 0  # runs that showed lab/rate_limit.py's OVER_BUDGET
+    errors: list[str] = field(default_factory=list)
+
+
+def refused(messages) -> int:
+    """How many of these ForwardMsgs are the over-budget warning."""
+    return sum(1 for message in messages if message.WhichOneof("type") == "delta"
+               and message.delta.new_element.WhichOneof("type") == "alert"
+               and message.delta.new_element.alert.body == OVER_BUDGET)
+
+
+def abuse(kind: str, url: str, tally: AbuserTally) -> None:
+    """One client on /draw doing ``kind`` (see the module docstring) until this greenlet is killed."""
+    with StreamlitClient(url, timeout=SETTINGS["timeout"], origin=url, cookie=f"nb_replica={uuid.uuid4().hex}") as client:
+        client.connect(page="draw")
+        while True:
+            try:
+                if kind == "flood":
+                    client.send_reruns(FLOOD_REQUESTS)
+                    tally.requests += FLOOD_REQUESTS
+                    messages = client.drain(1.0)
+                    tally.runs += sum(message.WhichOneof("type") == "script_finished" for message in messages)
+                    tally.refused += refused(messages)
+                    continue
+                if kind == "clear-cache":
+                    client.clear_cache()
+                    tally.requests += 1
+                run = client.rerun()
+                tally.requests += 1
+                tally.runs += 1
+                tally.refused += OVER_BUDGET in run.texts()
+            except ProtocolError as error:  # the server may close an abuser's socket: reconnect, as a script would
+                tally.errors.append(str(error))
+                client.close()
+                client.connect(page="draw")
+
+
+def run_time(url: str) -> float:
+    """p50 of ``RUN_TIME_DRAWS`` draws (sent -> finished, s) of one client alone: "one run time"."""
+    with StreamlitClient(url, timeout=SETTINGS["timeout"], origin=url, cookie=f"nb_replica={uuid.uuid4().hex}") as client:
+        client.connect(page="draw")
+        seconds = []
+        for index in range(RUN_TIME_DRAWS):
+            seconds.append(client.component(canvas_key(client), json.loads(DRAWINGS[index % len(DRAWINGS)]["json_value"])).seconds)
+            gevent.sleep(0.2)
+    return percentile(seconds, 50)
+
+
 # -- servers ------------------------------------------------------------------------------------
 class Served:
     """One plain server (replicas=0) or ``serve_class.ClassServer``; ``url`` and ``leaders`` (pids)."""
@@ -307,13 +373,14 @@ def warm_up(url: str) -> None:
             client.click(CLEAR_KEY)
 
 
-def run_phase(students: int, served: Served, args) -> dict:
-    """N students against ``served``; the figures of the steady window."""
+def run_phase(students: int, served: Served, args, abuser: str | None = None) -> dict:
+    """N students (plus one ``abuser`` for the whole window) against ``served``; the figures of the steady window."""
     global TALLY
     TALLY = Tally()
     groups = ProcessGroups(served.leaders)
     warm_up(served.url)
     gevent.sleep(2)
+    idle_run_time = run_time(served.url) if args.abuser else float("nan")
     idle_rss = groups.rss_mb()
     gauge = Gauge(groups)
     gauge.watch()
@@ -323,13 +390,21 @@ def run_phase(students: int, served: Served, args) -> dict:
     deadline = time.monotonic() + args.spawn_seconds + 120
     while TALLY.connected < students and time.monotonic() < deadline:
         gevent.sleep(0.2)
+    abused = AbuserTally()
+    attack = gevent.spawn(abuse, abuser, served.url, abused) if abuser else None
     TALLY.start = time.perf_counter()
     gauge.begin()
     gevent.sleep(args.duration)
     TALLY.end = time.perf_counter()
+    if attack is not None:
+        attack.kill()
     figures = gauge.end()
     runner.quit()
-    return summarize(students, TALLY, figures, idle_rss, args.duration)
+    result = summarize(students, TALLY, figures, idle_rss, args.duration)
+    if attack is not None and attack.exception is not None:  # the abuser died: its figures would mislead
+        abused.errors.append(f"abuser stopped: {attack.exception!r}")
+    return {**result, "abuser": abuser or "none", "run_time": idle_run_time, "abuser_requests": abused.requests,
+            "abuser_runs": abused.runs, "abuser_refused": abused.refused, "abuser_errors": abused.errors[:5]}
 
 
 def summarize(students: int, tally: Tally, figures: dict, idle_rss: float, duration: float) -> dict:
@@ -370,6 +445,39 @@ def print_table(results: list[dict]) -> None:
     for r in results:
         for text in r["error_examples"]:
             print(f"  N={r['students']} error: {text}")
+
+
+def print_abuse_table(results: list[dict]) -> None:
+    """The students' p95 with each abuser against the phase without one, and one run time."""
+    print("\n| students | abuser | students' errors / wrong | draws | sent→finished p50 / p95 (ms) | Δp95 (ms) "
+          "| run time (ms) | Δp95 ≤ run time | abuser: requests / runs / refused | server CPU (cores) "
+          "| load generator CPU | machine busy cores (load avg) |")
+    print("|---:|---|---|---:|---|---:|---:|---|---|---:|---:|---|")
+    ms = lambda value: f"{value * 1000:.0f}"  # noqa: E731
+    for r in results:
+        calm = next(c for c in results if c["students"] == r["students"] and c["abuser"] == "none")
+        delta = r["finished_p95"] - calm["finished_p95"]
+        within = "–" if r is calm else ("yes" if delta <= calm["run_time"] else "**no**")
+        print(f"| {r['students']} | {r['abuser']} | {r['errors']} / {r['wrong']} | {r['draws']} "
+              f"| {ms(r['finished_p50'])} / {ms(r['finished_p95'])} | {'–' if r is calm else ms(delta)} "
+              f"| {ms(calm['run_time'])} | {within} "
+              f"| {r['abuser_requests']} / {r['abuser_runs']} / {r['abuser_refused']} | {r['server_cores']:.2f} "
+              f"| {r['client_cores']:.2f} | {r['machine_busy_cores']:.2f} ({r['load_average_1min']:.1f}) |")
+    for r in results:
+        for text in r["error_examples"]:
+            print(f"  N={r['students']} {r['abuser']}: student error: {text}")
+        for text in r["abuser_errors"]:
+            print(f"  N={r['students']} {r['abuser']}: abuser: {text}")
+
+
+def abuse_contained(results: list[dict]) -> bool:
+    """No student error, and every abuser moved the students' p95 by at most one run time."""
+    ok = True
+    for r in results:
+        calm = next(c for c in results if c["students"] == r["students"] and c["abuser"] == "none")
+        if r["errors"] or r["finished_p95"] - calm["finished_p95"] > calm["run_time"]:
+            ok = False
+    return ok
 
 
 def targets_met(results: list[dict]) -> bool:
@@ -443,6 +551,8 @@ def main() -> int:
     parser.add_argument("--client-cpus", help="CPU list for this load generator, e.g. 0")
     parser.add_argument("--nice", type=int, help="niceness for the server(s) and this process (e.g. -10 as root: "
                                                    "other work on a shared machine then waits for the class)")
+    parser.add_argument("--abuser", nargs="+", choices=ABUSERS, help="per N: a phase without and one with each "
+                                                                     "abusive client (each on a fresh server)")
     parser.add_argument("--churn", type=int, default=0, help="open and close this many sessions instead")
     parser.add_argument("--churn-parallel", type=int, default=4)
     parser.add_argument("--ttl-wait", type=float, default=125.0, help="seconds to wait after the churn")
@@ -466,6 +576,14 @@ def main() -> int:
             print(json.dumps(result, indent=1))
             results.append(result)
             return 0 if not result["failures"] and result["after_ttl_mb"] - result["before_mb"] <= 50 else 1
+        if args.abuser:
+            for students in args.students:
+                for abuser in ("none", *args.abuser):
+                    print(f"--- {students} students, abuser: {abuser} ...", flush=True)
+                    with Served(args.replicas, data_dir, log_dir, server_prefix) as served:
+                        results.append(run_phase(students, served, args, None if abuser == "none" else abuser))
+                    print_abuse_table(results)
+            return 0 if abuse_contained(results) else 1
         for students in args.students:
             print(f"--- {students} students ({args.replicas or 'one plain'} "
                   f"{'replicas behind nginx' if args.replicas else 'server'}) ...", flush=True)
