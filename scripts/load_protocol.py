@@ -27,13 +27,15 @@ warmed by one visitor (MNIST loaded, models trained, both alphas), then N studen
   per student; this process's own CPU (the load generator must not be the bottleneck); the
   machine's busy cores and load average (other work shares the machine).
 
-``--abuser KIND ...`` (#18): for each N, a phase of the students alone and one phase per KIND in
-which one more client abuses the server for the whole window, each on a fresh server:
+``--abuser KIND ...`` (#18): for each N and KIND, a fresh server and the students, with one more
+client abusing the server in turns of ``--abuse-slice`` seconds (off, on, off, ...; ``--duration``
+seconds of each in all, so a slow change in the machine's other load falls on both):
 ``flood`` sends 1,000 rerun requests at once every second (and reads what comes back), ``paced``
 asks for run after run, each as soon as the last finished, ``clear-cache`` sends ``clear_cache``
-and a rerun, again and again. Printed per phase: the students' p95 and its change from the phase
-without an abuser, against the run time (p50 of 20 draws of one client on the idle server), what
-the abuser sent and got (runs finished, runs refused by lab/rate_limit.py), CPU and load average.
+and a rerun, again and again. Printed per KIND: the students' p95 without and with the abuser and
+the change, against one run time (p50 of 20 draws of one client on the idle server), what the
+abuser sent and got (rerun requests; runs ended, ``script_finished`` messages; runs refused by
+lab/rate_limit.py), server and load generator CPU, load average.
 
 ``--churn K``: one fresh server; K sessions each open /draw, draw once, close (``--churn-parallel``
 at a time); RSS before, after, and after Streamlit's disconnected-session TTL
@@ -62,6 +64,7 @@ from dataclasses import dataclass, field  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import gevent  # noqa: E402
+import gevent.event  # noqa: E402
 import numpy as np  # noqa: E402
 import psutil  # noqa: E402
 from locust import User, events, task  # noqa: E402
@@ -83,6 +86,7 @@ TARGETS = {60: 0.300, 120: 1.0}  # students -> p95 of drawing sent -> run finish
 RSS_TARGET_MB = 2048  # at 240 students
 ABUSERS = ("flood", "paced", "clear-cache")
 FLOOD_REQUESTS = 1000  # rerun requests per flood, one flood a second (#18's probe: 1,000 in 0.01 s)
+SETTLE_S = 2.0  # s: samples this soon after the abuser paused are not counted as "without"
 RUN_TIME_DRAWS = 20  # draws of one client on the idle server whose p50 is "one run time"
 
 
@@ -296,11 +300,15 @@ def refused(messages) -> int:
                and message.delta.new_element.alert.body == OVER_BUDGET)
 
 
-def abuse(kind: str, url: str, tally: AbuserTally) -> None:
-    """One client on /draw doing ``kind`` (see the module docstring) until this greenlet is killed."""
+def abuse(kind: str, url: str, tally: AbuserTally, active: gevent.event.Event) -> None:
+    """One client on /draw doing ``kind`` (see the module docstring) while ``active`` is set, until killed.
+
+    One session throughout: a pause does not give it a new budget.
+    """
     with StreamlitClient(url, timeout=SETTINGS["timeout"], origin=url, cookie=f"nb_replica={uuid.uuid4().hex}") as client:
         client.connect(page="draw")
         while True:
+            active.wait()
             try:
                 if kind == "flood":
                     client.send_reruns(FLOOD_REQUESTS)
@@ -374,13 +382,19 @@ def warm_up(url: str) -> None:
 
 
 def run_phase(students: int, served: Served, args, abuser: str | None = None) -> dict:
-    """N students (plus one ``abuser`` for the whole window) against ``served``; the figures of the steady window."""
+    """N students against ``served``; the figures of the steady window.
+
+    With ``abuser``: the window is twice ``--duration``, in slices of ``--abuse-slice`` seconds
+    without and with the abuser in turn (a slow change of the machine's other load falls on both);
+    samples sent in the first ``SETTLE_S`` of a slice without it are left out (what it queued is
+    still being served). Returns {"off": figures, "on": figures, ...}.
+    """
     global TALLY
     TALLY = Tally()
     groups = ProcessGroups(served.leaders)
     warm_up(served.url)
     gevent.sleep(2)
-    idle_run_time = run_time(served.url) if args.abuser else float("nan")
+    idle_run_time = run_time(served.url) if abuser else float("nan")
     idle_rss = groups.rss_mb()
     gauge = Gauge(groups)
     gauge.watch()
@@ -390,21 +404,57 @@ def run_phase(students: int, served: Served, args, abuser: str | None = None) ->
     deadline = time.monotonic() + args.spawn_seconds + 120
     while TALLY.connected < students and time.monotonic() < deadline:
         gevent.sleep(0.2)
-    abused = AbuserTally()
-    attack = gevent.spawn(abuse, abuser, served.url, abused) if abuser else None
     TALLY.start = time.perf_counter()
     gauge.begin()
-    gevent.sleep(args.duration)
+    if abuser is None:
+        gevent.sleep(args.duration)
+        TALLY.end = time.perf_counter()
+        figures = gauge.end()
+        runner.quit()
+        return summarize(students, TALLY, figures, idle_rss, args.duration)
+    abused, active = AbuserTally(), gevent.event.Event()
+    attack = gevent.spawn(abuse, abuser, served.url, abused, active)
+    slices = alternate(groups, active, 2 * args.duration, args.abuse_slice)
     TALLY.end = time.perf_counter()
-    if attack is not None:
-        attack.kill()
+    attack.kill()
     figures = gauge.end()
     runner.quit()
-    result = summarize(students, TALLY, figures, idle_rss, args.duration)
-    if attack is not None and attack.exception is not None:  # the abuser died: its figures would mislead
+    if attack.exception is not None:  # the abuser died: its figures would mislead
         abused.errors.append(f"abuser stopped: {attack.exception!r}")
-    return {**result, "abuser": abuser or "none", "run_time": idle_run_time, "abuser_requests": abused.requests,
-            "abuser_runs": abused.runs, "abuser_refused": abused.refused, "abuser_errors": abused.errors[:5]}
+    result = {"students": students, "abuser": abuser, "run_time": idle_run_time, "abuser_requests": abused.requests,
+              "abuser_runs": abused.runs, "abuser_refused": abused.refused, "abuser_errors": abused.errors[:5],
+              "load_average_1min": figures["load_average_1min"]}
+    for on in (False, True):
+        kept = [(start + (0 if on or index == 0 else SETTLE_S), end) for index, (start, end, state, _)
+                in enumerate(slices) if state == on]
+        inside = lambda at: any(start <= at < end for start, end in kept)  # noqa: E731,B023
+        tally = Tally(samples=[sample for sample in TALLY.samples if inside(sample.sent_at)],
+                      errors=[(at, text) for at, text in TALLY.errors if inside(at)], connected=TALLY.connected,
+                      start=TALLY.start, end=TALLY.end)
+        seconds = sum(end - start for start, end in kept)
+        cores = {key: sum(cpu[key] for *_, state, cpu in slices if state == on) / seconds
+                 for key in ("server_cores", "client_cores")}
+        result["on" if on else "off"] = summarize(students, tally, {**figures, **cores}, idle_rss, seconds)
+    return result
+
+
+def alternate(groups: ProcessGroups, active: gevent.event.Event, seconds: float, slice_s: float) -> list[tuple]:
+    """Clear and set ``active`` in turn for ``slice_s`` each, ``seconds`` in all, starting cleared.
+
+    Returns (start, end, abuser on, {"server_cores": s, "client_cores": s} CPU seconds) per slice.
+    """
+    me = psutil.Process()
+    own = lambda: sum(me.cpu_times()[:2])  # noqa: E731
+    slices, on, end = [], False, time.perf_counter() + seconds
+    while (start := time.perf_counter()) < end:
+        active.set() if on else active.clear()
+        server0, client0 = groups.cpu_seconds(), own()
+        gevent.sleep(min(slice_s, end - start))
+        slices.append((start, time.perf_counter(), on, {"server_cores": groups.cpu_seconds() - server0,
+                                                        "client_cores": own() - client0}))
+        on = not on
+    active.clear()
+    return slices
 
 
 def summarize(students: int, tally: Tally, figures: dict, idle_rss: float, duration: float) -> dict:
@@ -448,36 +498,34 @@ def print_table(results: list[dict]) -> None:
 
 
 def print_abuse_table(results: list[dict]) -> None:
-    """The students' p95 with each abuser against the phase without one, and one run time."""
-    print("\n| students | abuser | students' errors / wrong | draws | sent→finished p50 / p95 (ms) | Δp95 (ms) "
-          "| run time (ms) | Δp95 ≤ run time | abuser: requests / runs / refused | server CPU (cores) "
-          "| load generator CPU | machine busy cores (load avg) |")
-    print("|---:|---|---|---:|---|---:|---:|---|---|---:|---:|---|")
+    """The students' p95 without and with each abuser (alternating slices of one window), against one run time."""
+    print("\n| students | abuser | students' errors / wrong (without · with) | draws | sent→finished p50 / p95 without "
+          "(ms) | with (ms) | Δp95 (ms) | run time (ms) | Δp95 ≤ run time | abuser: requests / runs / refused "
+          "| server CPU without · with (cores) | load generator CPU | load avg |")
+    print("|---:|---|---|---|---|---|---:|---:|---|---|---|---:|---:|")
     ms = lambda value: f"{value * 1000:.0f}"  # noqa: E731
     for r in results:
-        calm = next(c for c in results if c["students"] == r["students"] and c["abuser"] == "none")
-        delta = r["finished_p95"] - calm["finished_p95"]
-        within = "–" if r is calm else ("yes" if delta <= calm["run_time"] else "**no**")
-        print(f"| {r['students']} | {r['abuser']} | {r['errors']} / {r['wrong']} | {r['draws']} "
-              f"| {ms(r['finished_p50'])} / {ms(r['finished_p95'])} | {'–' if r is calm else ms(delta)} "
-              f"| {ms(calm['run_time'])} | {within} "
-              f"| {r['abuser_requests']} / {r['abuser_runs']} / {r['abuser_refused']} | {r['server_cores']:.2f} "
-              f"| {r['client_cores']:.2f} | {r['machine_busy_cores']:.2f} ({r['load_average_1min']:.1f}) |")
+        off, on = r["off"], r["on"]
+        delta = on["finished_p95"] - off["finished_p95"]
+        print(f"| {r['students']} | {r['abuser']} | {off['errors']} / {off['wrong']} · {on['errors']} / {on['wrong']} "
+              f"| {off['draws']} · {on['draws']} | {ms(off['finished_p50'])} / {ms(off['finished_p95'])} "
+              f"| {ms(on['finished_p50'])} / {ms(on['finished_p95'])} | {ms(delta)} | {ms(r['run_time'])} "
+              f"| {'yes' if delta <= r['run_time'] else '**no**'} "
+              f"| {r['abuser_requests']} / {r['abuser_runs']} / {r['abuser_refused']} "
+              f"| {off['server_cores']:.2f} · {on['server_cores']:.2f} | {max(off['client_cores'], on['client_cores']):.2f} "
+              f"| {r['load_average_1min']:.1f} |")
     for r in results:
-        for text in r["error_examples"]:
-            print(f"  N={r['students']} {r['abuser']}: student error: {text}")
+        for state in ("off", "on"):
+            for text in r[state]["error_examples"]:
+                print(f"  N={r['students']} {r['abuser']} ({state}): student error: {text}")
         for text in r["abuser_errors"]:
             print(f"  N={r['students']} {r['abuser']}: abuser: {text}")
 
 
 def abuse_contained(results: list[dict]) -> bool:
     """No student error, and every abuser moved the students' p95 by at most one run time."""
-    ok = True
-    for r in results:
-        calm = next(c for c in results if c["students"] == r["students"] and c["abuser"] == "none")
-        if r["errors"] or r["finished_p95"] - calm["finished_p95"] > calm["run_time"]:
-            ok = False
-    return ok
+    return all(not r["off"]["errors"] and not r["on"]["errors"]
+               and r["on"]["finished_p95"] - r["off"]["finished_p95"] <= r["run_time"] for r in results)
 
 
 def targets_met(results: list[dict]) -> bool:
@@ -551,8 +599,9 @@ def main() -> int:
     parser.add_argument("--client-cpus", help="CPU list for this load generator, e.g. 0")
     parser.add_argument("--nice", type=int, help="niceness for the server(s) and this process (e.g. -10 as root: "
                                                    "other work on a shared machine then waits for the class)")
-    parser.add_argument("--abuser", nargs="+", choices=ABUSERS, help="per N: a phase without and one with each "
-                                                                     "abusive client (each on a fresh server)")
+    parser.add_argument("--abuser", nargs="+", choices=ABUSERS, help="per N and abuser: a fresh server, students, "
+                                                                     "and the abuser on and off in turns")
+    parser.add_argument("--abuse-slice", type=float, default=10.0, help="seconds of each turn with/without the abuser")
     parser.add_argument("--churn", type=int, default=0, help="open and close this many sessions instead")
     parser.add_argument("--churn-parallel", type=int, default=4)
     parser.add_argument("--ttl-wait", type=float, default=125.0, help="seconds to wait after the churn")
@@ -578,10 +627,11 @@ def main() -> int:
             return 0 if not result["failures"] and result["after_ttl_mb"] - result["before_mb"] <= 50 else 1
         if args.abuser:
             for students in args.students:
-                for abuser in ("none", *args.abuser):
-                    print(f"--- {students} students, abuser: {abuser} ...", flush=True)
+                for abuser in args.abuser:
+                    print(f"--- {students} students, abuser: {abuser} in turns of {args.abuse_slice:.0f} s, "
+                          f"{2 * args.duration:.0f} s ...", flush=True)
                     with Served(args.replicas, data_dir, log_dir, server_prefix) as served:
-                        results.append(run_phase(students, served, args, None if abuser == "none" else abuser))
+                        results.append(run_phase(students, served, args, abuser))
                     print_abuse_table(results)
             return 0 if abuse_contained(results) else 1
         for students in args.students:
