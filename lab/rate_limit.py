@@ -7,7 +7,7 @@ finds it empty shows ``OVER_BUDGET`` to that session only, holds that session fo
 stops before any work.
 
 The budget is far above a person's: a fast drawer makes a stroke every ~100 ms (10 runs/s on Draw,
-each a run of its fragment), which the budget carries for 8 s without a pause, and a student who
+each a run of its fragment), which the budget carries for almost 5 s without a pause, and a student who
 draws a digit, reads the verdict and clears (a few runs per digit) never reaches it; sliders send
 their value on release, clicks are slower still. It bounds a script that asks for run after run (docs/security-probes.md
 has the measurements). A burst of requests sent faster than runs finish is bounded by Streamlit
@@ -27,8 +27,8 @@ import streamlit as st
 from streamlit import runtime
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-RUN_BURST = 60  # runs a session may ask for at once
-RUNS_PER_SECOND = 3.0  # and then, sustained
+RUN_BURST = 40  # runs a session may ask for at once
+RUNS_PER_SECOND = 2.0  # and then, sustained
 OVER_BUDGET = ("This page asked the server for more runs than anyone can click or draw: it is paused for a "
                "few seconds so that the rest of the class keeps a fast server. Wait a moment, then carry on.")
 REFUSED_PAUSE_S = 1.0  # a refused run holds its session this long before it ends (see _refuse)
