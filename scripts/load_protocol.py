@@ -288,7 +288,7 @@ class Gauge:
 @dataclass
 class AbuserTally:
     requests: int = 0  # rerun (and clear_cache) messages sent
-    runs: int = 0  # runs that finished
+    runs: int = 0  # runs ended: script_finished messages (a run cut short by the next one counts too)
     refused: int = 0  # runs that showed lab/rate_limit.py's OVER_BUDGET
     errors: list[str] = field(default_factory=list)
 
