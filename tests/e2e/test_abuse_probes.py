@@ -125,6 +125,23 @@ def test_a_session_asking_run_after_run_is_told_and_paused(served):
         assert not told(again) and again.errors == []  # a pause, not a ban
 
 
+def test_canvas_strokes_run_after_run_count_against_the_same_budget(served):
+    """A stroke reruns only the Draw fragment (not ``shell.run``): such runs are counted and refused too."""
+    with StreamlitClient(served.url, timeout=RUN_TIMEOUT) as script:
+        script.connect(page="draw")
+        started, strokes, refused = time.perf_counter(), 0, None
+        while refused is None and strokes < 10 * RUN_BURST:
+            strokes += 1
+            run = script.component(canvas_key(script), drawing(strokes))
+            assert run.status == "fragment" and run.errors == []
+            if told(run):
+                refused = run
+        elapsed = time.perf_counter() - started
+        assert refused is not None and strokes <= RUN_BURST + RUNS_PER_SECOND * elapsed + 2, (strokes, elapsed)
+        assert refused.metric(PREDICTION) is None
+        print(f"strokes: told after {strokes} in {elapsed:.1f} s")
+
+
 def test_400_sessions_opened_and_closed_leave_the_server_healthy(served):
     """#18's held probe: sessions opened, drawn on once and closed, 8 at a time; memory bounded, others draw right."""
     before = server_rss_mb(served)
