@@ -13,7 +13,11 @@ their value on release, clicks are slower still. It bounds a script that asks fo
 has the measurements). A burst of requests sent faster than runs finish is bounded by Streamlit
 itself once ``runner.fastReruns`` is off (.streamlit/config.toml): pending requests coalesce into one run.
 
-Buckets are keyed by the session's id: ``st.session_state`` would not do, since a ``clear_cache``
+Below the script, ``WebsocketMessageBudget`` (an ASGI middleware, given to ``st.App`` in app.py)
+drops the messages a connection sends beyond ``MESSAGE_BURST`` + ``MESSAGES_PER_SECOND``: a flood
+of rerun requests costs Streamlit's event loop its merging work for each request that reaches it.
+
+Run buckets are keyed by the session's id: ``st.session_state`` would not do, since a ``clear_cache``
 message empties it and would refill the bucket. Streamlit has no public accessor for the session
 id; ``get_script_run_ctx`` is the one ``lab/shell.py`` already uses.
 """
@@ -24,7 +28,6 @@ import threading
 import time
 
 import streamlit as st
-from streamlit import runtime
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 RUN_BURST = 40  # runs a session may ask for at once
@@ -33,6 +36,9 @@ OVER_BUDGET = ("This page asked the server for more runs than anyone can click o
                "few seconds so that the rest of the class keeps a fast server. Wait a moment, then carry on.")
 REFUSED_PAUSE_S = 1.0  # a refused run holds its session this long before it ends (see _refuse)
 PRUNE_ABOVE = 512  # sessions held before idle (full) buckets are dropped
+MESSAGE_BURST = 100  # websocket messages a connection may send at once (a browser: one per click or stroke)
+MESSAGES_PER_SECOND = 20.0  # and then, sustained
+STREAM_PATH = "/_stcore/stream"  # Streamlit's websocket (after the server's base URL path, if any)
 
 
 class TokenBucket:
@@ -95,8 +101,8 @@ LIMITER = RunLimiter()
 def check_run() -> None:
     """Count this run against its session's budget; over budget: tell that session and ``st.stop()``.
 
-    Call first in a run (``shell.run``). It does nothing outside a server's session: with no
-    script run, or under AppTest (no runtime; every AppTest has the same session id).
+    Call first in a run (``shell.run``). It does nothing outside a websocket session: with no
+    script run, or under AppTest.
     """
     context = _served_run()
     if context is None or LIMITER.allow(context.session_id):
@@ -116,8 +122,12 @@ def check_fragment_run() -> None:
 
 
 def _served_run():
-    """The script run context of a session on a running server, else None."""
-    return get_script_run_ctx() if runtime.exists() else None
+    """The script run context of a session a client is connected to over the websocket, else None.
+
+    AppTest's runs have no websocket, so no request headers (and all of them share one session id).
+    """
+    context = get_script_run_ctx()
+    return context if context is not None and len(st.context.headers) else None
 
 
 def _refuse() -> None:
@@ -131,3 +141,30 @@ def _refuse() -> None:
     st.warning(OVER_BUDGET, icon=":material/hourglass_top:")
     time.sleep(REFUSED_PAUSE_S)
     st.stop()
+
+
+class WebsocketMessageBudget:
+    """ASGI middleware: each ``/_stcore/stream`` websocket may send ``burst`` messages, then ``per_second``.
+
+    Messages beyond that are dropped before Streamlit sees them (each would cost the event loop that
+    serves every session a rerun request to merge); the connection stays open, so a script gains
+    nothing by reconnecting. Twice the run budget: a browser sends one message per click or stroke,
+    plus a heartbeat now and then, so a person never reaches it. Other requests pass untouched.
+    """
+
+    def __init__(self, app, burst: float = MESSAGE_BURST, per_second: float = MESSAGES_PER_SECOND) -> None:
+        self.app, self.burst, self.per_second = app, burst, per_second
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "websocket" or not scope.get("path", "").endswith(STREAM_PATH):
+            await self.app(scope, receive, send)
+            return
+        bucket = TokenBucket(self.burst, self.per_second, time.monotonic())
+
+        async def budgeted_receive():
+            while True:
+                message = await receive()
+                if message["type"] != "websocket.receive" or bucket.take(time.monotonic()):
+                    return message
+
+        await self.app(scope, budgeted_receive, send)

@@ -1,12 +1,14 @@
-"""The per-session run budget (lab/rate_limit.py): the token bucket and the per-session limiter."""
+"""The run and message budgets (lab/rate_limit.py): the token bucket, the per-session limiter, the ASGI middleware."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 
 import pytest
 
-from lab.rate_limit import RUN_BURST, RUNS_PER_SECOND, RunLimiter, TokenBucket
+from lab.rate_limit import (MESSAGE_BURST, MESSAGES_PER_SECOND, RUN_BURST, RUNS_PER_SECOND, RunLimiter, TokenBucket,
+                            WebsocketMessageBudget)
 
 
 def test_a_bucket_gives_its_capacity_at_once_then_refuses():
@@ -84,3 +86,43 @@ def test_concurrent_sessions_never_get_more_than_their_budget():
     for thread in threads:
         thread.join()
     assert sum(allowed) == 50
+
+
+def run_middleware(scope: dict, messages: list[dict], burst: float, per_second: float) -> list[dict]:
+    """What an ASGI app behind WebsocketMessageBudget receives when a client sends ``messages`` at once."""
+    incoming = list(messages)
+    received: list[dict] = []
+
+    async def receive() -> dict:
+        return incoming.pop(0) if incoming else {"type": "websocket.disconnect", "code": 1000}
+
+    async def app(scope, receive, send) -> None:
+        while (message := await receive())["type"] != "websocket.disconnect":
+            received.append(message)
+
+    async def send(message) -> None:
+        pass
+
+    asyncio.run(WebsocketMessageBudget(app, burst=burst, per_second=per_second)(scope, receive, send))
+    return received
+
+
+STREAM = {"type": "websocket", "path": "/_stcore/stream"}
+
+
+def test_a_websocket_flood_reaches_streamlit_only_up_to_the_message_budget():
+    flood = [{"type": "websocket.connect"}] + [{"type": "websocket.receive", "bytes": b"%d" % n} for n in range(1000)]
+    received = run_middleware(STREAM, flood, burst=100, per_second=1e-9)
+    assert received[0] == {"type": "websocket.connect"}  # the handshake always passes
+    assert [message["bytes"] for message in received[1:]] == [b"%d" % n for n in range(100)]  # the first 100, in order
+
+
+def test_other_paths_and_other_websockets_are_not_counted():
+    messages = [{"type": "websocket.receive", "bytes": b"x"}] * 50
+    assert len(run_middleware({"type": "websocket", "path": "/other"}, messages, burst=1, per_second=1e-9)) == 50
+    assert len(run_middleware({**STREAM, "path": "/class/_stcore/stream"}, messages, burst=1, per_second=1e-9)) == 1
+
+
+def test_the_message_budget_is_above_the_run_budget():
+    """A person who stays within the run budget never loses a message (one message per run, plus heartbeats)."""
+    assert MESSAGE_BURST >= 2 * RUN_BURST and MESSAGES_PER_SECOND >= 2 * RUNS_PER_SECOND
