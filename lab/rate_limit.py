@@ -1,21 +1,23 @@
-"""A per-session cap on script runs: a client that floods reruns is told so, the class keeps its server.
+"""Per-session and per-connection caps: a client that floods the server is slowed, the class keeps it.
 
 Streamlit 1.67 has no per-session rate limit, and a proxy cannot count the messages inside the
-websocket. Every run of the app passes ``shell.run``, which calls ``check_run()`` first: each
-session holds a token bucket of ``RUN_BURST`` runs that refills at ``RUNS_PER_SECOND``; a run that
-finds it empty shows ``OVER_BUDGET`` to that session only, holds that session for a second and
-stops before any work.
+websocket. Two public hooks can:
 
-The budget is far above a person's: a fast drawer makes a stroke every ~100 ms (10 runs/s on Draw,
-each a run of its fragment), which the budget carries for almost 5 s without a pause, and a student who
-draws a digit, reads the verdict and clears (a few runs per digit) never reaches it; sliders send
-their value on release, clicks are slower still. It bounds a script that asks for run after run (docs/security-probes.md
-has the measurements). A burst of requests sent faster than runs finish is bounded by Streamlit
-itself once ``runner.fastReruns`` is off (.streamlit/config.toml): pending requests coalesce into one run.
+* Runs. Every run of the app passes ``shell.run``, which calls ``check_run()`` first (a run of a
+  fragment alone calls ``check_fragment_run()``): each session holds a token bucket of ``RUN_BURST``
+  runs that refills at ``RUNS_PER_SECOND``; a run that finds it empty shows ``OVER_BUDGET`` to that
+  session only, holds that session for a second and stops before any work.
+* Messages. ``WebsocketMessageBudget``, an ASGI middleware given to ``st.App`` in app.py, drops what
+  a ``/_stcore/stream`` connection sends beyond ``MESSAGE_BURST`` messages + ``MESSAGES_PER_SECOND``,
+  before Streamlit merges each rerun request into the pending run on the event loop that serves
+  every session. Requests that do reach it while a run is in progress coalesce into one run once
+  ``runner.fastReruns`` is off (.streamlit/config.toml).
 
-Below the script, ``WebsocketMessageBudget`` (an ASGI middleware, given to ``st.App`` in app.py)
-drops the messages a connection sends beyond ``MESSAGE_BURST`` + ``MESSAGES_PER_SECOND``: a flood
-of rerun requests costs Streamlit's event loop its merging work for each request that reaches it.
+The budgets are far above a person's: a fast drawer makes a stroke every ~100 ms (10 runs/s on Draw,
+each a run of its fragment), which the run budget carries for almost 5 s without a pause, and a
+student who draws a digit, reads the verdict and clears (a few runs per digit) never reaches it;
+sliders send their value on release, clicks are slower still. docs/security-probes.md has the
+measurements.
 
 Run buckets are keyed by the session's id: ``st.session_state`` would not do, since a ``clear_cache``
 message empties it and would refill the bucket. Streamlit has no public accessor for the session
