@@ -2,13 +2,19 @@
 
 `streamlit run` imports this file to find an `st.App`: `app` runs lab/dashboard.py for every
 visitor's session, and its start-up hook (lab/startup.py) loads MNIST in the background while the
-server boots and the first browser loads the page.
+server boots and the first browser loads the page; its middleware drops the websocket messages a
+connection sends beyond a budget no person reaches (lab/rate_limit.py, #18).
 """
 
 from pathlib import Path
 
 import streamlit as st
+from starlette.middleware import Middleware
 
-from lab import startup
+from lab import rate_limit, startup
 
-app = st.App(Path(__file__).resolve().parent / "lab" / "dashboard.py", lifespan=startup.lifespan)
+app = st.App(
+    Path(__file__).resolve().parent / "lab" / "dashboard.py",
+    lifespan=startup.lifespan,
+    middleware=[Middleware(rate_limit.WebsocketMessageBudget)],
+)

@@ -69,8 +69,11 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 STREAM_PATH = "/_stcore/stream"
 XSRF_COOKIE = "_streamlit_xsrf"
 FINISHED = ForwardMsg.ScriptFinishedStatus
-ENDING_STATUSES = {FINISHED.FINISHED_SUCCESSFULLY: "finished", FINISHED.FINISHED_FRAGMENT_RUN_SUCCESSFULLY: "fragment",
-                   FINISHED.FINISHED_WITH_COMPILE_ERROR: "compile_error"}
+ENDING_STATUSES = {
+    FINISHED.FINISHED_SUCCESSFULLY: "finished",
+    FINISHED.FINISHED_FRAGMENT_RUN_SUCCESSFULLY: "fragment",
+    FINISHED.FINISHED_WITH_COMPILE_ERROR: "compile_error",
+}
 ARRAY_FIELDS = ("string_array_value", "double_array_value", "int_array_value")
 ALERT_ERROR = 1  # streamlit.proto.Alert_pb2.Alert.Format.ERROR
 
@@ -138,8 +141,11 @@ class RunResult:
     def errors(self) -> list[str]:
         """Exceptions, ``st.error`` alerts, compile errors, page-not-found and session error events."""
         found = list(self.exceptions)
-        found += [f"st.error: {element.proto.body}" for element in self.of_kind("alert")
-                  if element.proto.format == ALERT_ERROR]
+        found += [
+            f"st.error: {element.proto.body}"
+            for element in self.of_kind("alert")
+            if element.proto.format == ALERT_ERROR
+        ]
         if self.status == "compile_error":
             found.append("script finished with a compile error")
         if self.page_not_found is not None:
@@ -179,9 +185,15 @@ class StreamlitClient:
     ``subprotocol_tokens``: what follows "streamlit" in Sec-WebSocket-Protocol: [xsrf_token, session_id].
     """
 
-    def __init__(self, base_url: str, timeout: float = 60.0, origin: str | None = None,
-                 headers: Iterable[str] = (), cookie: str | None = None,
-                 subprotocol_tokens: Iterable[str] = ()) -> None:
+    def __init__(
+        self,
+        base_url: str,
+        timeout: float = 60.0,
+        origin: str | None = None,
+        headers: Iterable[str] = (),
+        cookie: str | None = None,
+        subprotocol_tokens: Iterable[str] = (),
+    ) -> None:
         parsed = urllib.parse.urlsplit(base_url)
         scheme = "wss" if parsed.scheme == "https" else "ws"
         self.base_url = base_url.rstrip("/")
@@ -207,8 +219,13 @@ class StreamlitClient:
         """Open the websocket (no run yet; ``connect`` also asks for the first run)."""
         subprotocols = ",".join(["streamlit", *self.subprotocol_tokens])
         self.ws = websocket.create_connection(
-            self.stream_url, timeout=self.timeout, origin=self.origin, cookie=self.cookie,
-            header=[f"Sec-WebSocket-Protocol: {subprotocols}", *self.headers], enable_multithread=False)
+            self.stream_url,
+            timeout=self.timeout,
+            origin=self.origin,
+            cookie=self.cookie,
+            header=[f"Sec-WebSocket-Protocol: {subprotocols}", *self.headers],
+            enable_multithread=False,
+        )
 
     def connect(self, page: str = "", query_string: str = "") -> RunResult:
         """Open a session on the page at URL path ``page`` ("" home, "draw", ...), as a browser loading that URL."""
@@ -253,7 +270,9 @@ class StreamlitClient:
     def click(self, key: str) -> RunResult:
         """Press ``st.button(key=key)``: a trigger sent with one run only."""
         widget_id = self.widget_id(key)
-        return self.rerun(self.widget_fragments.get(widget_id, ""), extra=[widget_state(widget_id, "trigger_value", True)])
+        return self.rerun(
+            self.widget_fragments.get(widget_id, ""), extra=[widget_state(widget_id, "trigger_value", True)]
+        )
 
     def select_slider(self, key: str, *options: str) -> RunResult:
         """Move ``st.select_slider`` to the option(s) with these labels (two for a range)."""
@@ -290,12 +309,21 @@ class StreamlitClient:
     def request_upload_urls(self, file_names: list[str], session_id: str | None = None) -> list[FileURLs]:
         """``file_urls_request`` (for this session unless ``session_id``): one FileURLs (upload/delete URL) per name."""
         request_id = uuid.uuid4().hex
-        self.send(BackMsg(file_urls_request=FileURLsRequest(
-            request_id=request_id, file_names=file_names,
-            session_id=self.session_id if session_id is None else session_id)))
+        self.send(
+            BackMsg(
+                file_urls_request=FileURLsRequest(
+                    request_id=request_id,
+                    file_names=file_names,
+                    session_id=self.session_id if session_id is None else session_id,
+                )
+            )
+        )
         while True:  # messages of runs still being flushed may come first
             message, _ = self.receive()
-            if message.WhichOneof("type") == "file_urls_response" and message.file_urls_response.response_id == request_id:
+            if (
+                message.WhichOneof("type") == "file_urls_response"
+                and message.file_urls_response.response_id == request_id
+            ):
                 response = message.file_urls_response
                 if response.error_msg:
                     raise UploadError(0, response.error_msg)
@@ -305,8 +333,14 @@ class StreamlitClient:
         """HTTP PUT of one file to ``upload_url`` (as in a FileURLs), multipart like the frontend's FormData."""
         boundary = uuid.uuid4().hex
         safe_name = name.replace('"', "_").replace("\r", "_").replace("\n", "_")
-        body = (f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="{safe_name}"\r\n'
-                f"Content-Type: {mime}\r\n\r\n").encode() + data + f"\r\n--{boundary}--\r\n".encode()
+        body = (
+            (
+                f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="{safe_name}"\r\n'
+                f"Content-Type: {mime}\r\n\r\n"
+            ).encode()
+            + data
+            + f"\r\n--{boundary}--\r\n".encode()
+        )
         xsrf = self.xsrf_token()
         cookies = "; ".join(part for part in (self.cookie, f"{XSRF_COOKIE}={xsrf}" if xsrf else "") if part)
         headers = {"Content-Type": f"multipart/form-data; boundary={boundary}", "Cookie": cookies}
@@ -327,8 +361,9 @@ class StreamlitClient:
         """The XSRF cookie's value, as set by ``/_stcore/health`` (which the frontend polls first); "" if XSRF is off."""
         if self._xsrf is None:
             headers = {"Cookie": self.cookie} if self.cookie else {}
-            with urllib.request.urlopen(urllib.request.Request(self.base_url + "/_stcore/health", headers=headers),
-                                        timeout=self.timeout) as response:
+            with urllib.request.urlopen(
+                urllib.request.Request(self.base_url + "/_stcore/health", headers=headers), timeout=self.timeout
+            ) as response:
                 jar = http.cookies.SimpleCookie()
                 for header in response.headers.get_all("Set-Cookie") or []:
                     jar.load(header)
@@ -338,6 +373,32 @@ class StreamlitClient:
     def clear_cache(self) -> None:
         """The menu's "Clear caches": the server clears st.cache_data/st.cache_resource and this session's state."""
         self.send(BackMsg(clear_cache=True))
+
+    def send_reruns(self, count: int, fragment_id: str = "") -> float:
+        """Send ``count`` rerun requests of the current page at once, waiting for no run (a script's flood).
+
+        Each carries the widget states held, as a browser's would. Returns the seconds the sending took.
+        """
+        request = ClientState(page_script_hash=self.page_script_hash, fragment_id=fragment_id)
+        request.widget_states.widgets.extend(self.widgets.values())
+        payload = BackMsg(rerun_script=request)
+        started = time.perf_counter()
+        for _ in range(count):
+            self.send(payload)
+        return time.perf_counter() - started
+
+    def drain(self, seconds: float) -> list[ForwardMsg]:
+        """Every ForwardMsg the server sends within ``seconds`` (after a flood: what came back, read off the socket)."""
+        deadline = time.perf_counter() + seconds
+        received = []
+        while (remaining := deadline - time.perf_counter()) > 0:
+            try:
+                received.append(self.receive(timeout=remaining)[0])
+            except ProtocolError:
+                if self.ws is not None and time.perf_counter() >= deadline:
+                    break  # nothing more within the time: not an error here
+                raise
+        return received
 
     def widget_id(self, key: str) -> str:
         """The element id of the widget with user key ``key`` (or ``key`` itself if it is an id)."""

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from lab import links, presentation, settings, state
+from lab import links, presentation, rate_limit, settings, state
 
 ROOT = Path(__file__).resolve().parents[1]
 # set while ``run`` draws a whole page in this script thread: a fragment called outside it reruns on its own
@@ -50,15 +50,25 @@ def run(default_page: str = "pages/home.py") -> None:
     started, navigation, outcome = time.perf_counter(), None, "ok"
     _whole_run.active = True
     try:
+        rate_limit.check_run()  # first: a session flooding reruns is stopped before any work (#18)
         links.begin_run()
         presenting = presentation.presenter_mode()
-        st.set_page_config(page_title="Naive Bayes Lab", page_icon=":material/calculate:", layout="wide",
-                           initial_sidebar_state="collapsed" if presenting else "auto")
-        navigation = st.navigation({
-            section: [st.Page(str(ROOT / path), title=title, icon=icon, default=path == default_page)
-                      for path, title, icon in pages]
-            for section, pages in PAGES.items()
-        }, expanded=True)  # every page listed: collapsed, the navigation hides all but ten behind "View more"
+        st.set_page_config(
+            page_title="Naive Bayes Lab",
+            page_icon=":material/calculate:",
+            layout="wide",
+            initial_sidebar_state="collapsed" if presenting else "auto",
+        )
+        navigation = st.navigation(
+            {
+                section: [
+                    st.Page(str(ROOT / path), title=title, icon=icon, default=path == default_page)
+                    for path, title, icon in pages
+                ]
+                for section, pages in PAGES.items()
+            },
+            expanded=True,
+        )  # every page listed: collapsed, the navigation hides all but ten behind "View more"
         if settings.sidebar().deskew:  # every page's models need the deskewed images: made here, with a progress bar
             state.deskewed_mnist()
         presentation.sidebar_toggle()
@@ -87,9 +97,11 @@ def fragment(page: str):
 
     Such a rerun skips ``run``, so it is logged here (NBCORE_LOG_RERUN_MS=1), as ``page``.
     """
+
     def decorate(function):
         @functools.wraps(function)
         def logged(*args, **kwargs):
+            rate_limit.check_fragment_run()  # a stroke reruns only the fragment, past run()'s check
             if os.environ.get("NBCORE_LOG_RERUN_MS") != "1" or getattr(_whole_run, "active", False):
                 return function(*args, **kwargs)
             started, outcome = time.perf_counter(), "ok"
@@ -100,7 +112,9 @@ def fragment(page: str):
                 raise
             finally:
                 _write_rerun_line(page, outcome, time.perf_counter() - started, scope="fragment")
+
         return st.fragment(logged)
+
     return decorate
 
 

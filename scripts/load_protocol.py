@@ -3,6 +3,7 @@
     python scripts/load_protocol.py [--students 30 60 120 240] [--duration 60] [--think 2 5]
                                     [--replicas 0] [--server-cpus 1 --client-cpus 0] [--nice -10]
     python scripts/load_protocol.py --churn 500          # sessions opened and closed, memory after
+    python scripts/load_protocol.py --students 60 --abuser flood paced clear-cache --server-cpus 1 --client-cpus 0
     locust -f scripts/load_protocol.py --host http://HOST:PORT   # Locust's own UI/CLI, several machines
 
 No browser: each student is a Locust user (gevent) holding one ``devtools.streamlit_client``
@@ -25,6 +26,16 @@ warmed by one visitor (MNIST loaded, models trained, both alphas), then N studen
 * server CPU (cores, utime+stime of its process groups / wall) and RSS (sum of VmRSS) idle -> peak,
   per student; this process's own CPU (the load generator must not be the bottleneck); the
   machine's busy cores and load average (other work shares the machine).
+
+``--abuser KIND ...`` (#18): for each N and KIND, a fresh server and the students, with one more
+client abusing the server in turns of ``--abuse-slice`` seconds (off, on, off, ...; ``--duration``
+seconds of each in all, so a slow change in the machine's other load falls on both):
+``flood`` sends 1,000 rerun requests at once every second (and reads what comes back), ``paced``
+asks for run after run, each as soon as the last finished, ``clear-cache`` sends ``clear_cache``
+and a rerun, again and again. Printed per KIND: the students' p95 without and with the abuser and
+the change, against one run time (p50 of 20 draws of one client on the idle server), what the
+abuser sent and got (rerun requests; runs ended, ``script_finished`` messages; runs refused by
+lab/rate_limit.py), server and load generator CPU, load average.
 
 ``--churn K``: one fresh server; K sessions each open /draw, draw once, close (``--churn-parallel``
 at a time); RSS before, after, and after Streamlit's disconnected-session TTL
@@ -52,6 +63,7 @@ from dataclasses import dataclass, field  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import gevent  # noqa: E402
+import gevent.event  # noqa: E402
 import numpy as np  # noqa: E402
 import psutil  # noqa: E402
 from locust import User, events, task  # noqa: E402
@@ -62,6 +74,7 @@ sys.path.insert(0, str(REPO))
 
 from devtools import harness  # noqa: E402
 from devtools.streamlit_client import ProtocolError, RunResult, StreamlitClient  # noqa: E402
+from lab.rate_limit import OVER_BUDGET  # noqa: E402
 
 DRAWINGS = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
 PREDICTION = "Naive Bayes prediction"
@@ -69,6 +82,10 @@ ALPHA_KEY, ALPHA_STOPS = "alpha", ("1", "2")  # the default stop and the next on
 CLEAR_KEY = "draw_clear"
 TARGETS = {60: 0.300, 120: 1.0}  # students -> p95 of drawing sent -> run finished, seconds
 RSS_TARGET_MB = 2048  # at 240 students
+ABUSERS = ("flood", "paced", "clear-cache")
+FLOOD_REQUESTS = 1000  # rerun requests per flood, one flood a second (#18's probe: 1,000 in 0.01 s)
+SETTLE_S = 2.0  # s: samples this soon after the abuser paused are not counted as "without"
+RUN_TIME_DRAWS = 20  # draws of one client on the idle server whose p50 is "one run time"
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -122,17 +139,23 @@ class Student(User):
 
     def open(self) -> None:
         # a browser carries nginx's routing cookie; a fresh random one here routes like a new visitor
-        self.client = StreamlitClient(self.host, timeout=SETTINGS["timeout"], origin=self.host,
-                                      cookie=f"nb_replica={uuid.uuid4().hex}")
+        self.client = StreamlitClient(
+            self.host, timeout=SETTINGS["timeout"], origin=self.host, cookie=f"nb_replica={uuid.uuid4().hex}"
+        )
         run = self.client.connect(page="draw")
         self.report("open", run)
         TALLY.connected += 1
         self.alpha_index = 0
 
     def report(self, name: str, run: RunResult, problem: str | None = None) -> None:
-        events.request.fire(request_type="WS", name=name, response_time=run.seconds * 1000,
-                            response_length=run.messages, exception=problem and ProtocolError(problem),
-                            context={})
+        events.request.fire(
+            request_type="WS",
+            name=name,
+            response_time=run.seconds * 1000,
+            response_length=run.messages,
+            exception=problem and ProtocolError(problem),
+            context={},
+        )
         if problem:
             TALLY.errors.append((run.sent_at, f"{name}: {problem}"))
 
@@ -154,8 +177,9 @@ class Student(User):
             self.think()
         except (ProtocolError, KeyError, OSError) as error:
             TALLY.errors.append((time.perf_counter(), f"{type(error).__name__}: {error}"))
-            events.request.fire(request_type="WS", name="session", response_time=0, response_length=0,
-                                exception=error, context={})
+            events.request.fire(
+                request_type="WS", name="session", response_time=0, response_length=0, exception=error, context={}
+            )
             self.close()
             self.think()
 
@@ -166,8 +190,9 @@ class Student(User):
         shown = run.metric_element(PREDICTION)
         problem = "; ".join(run.errors) or (None if shown else "no prediction shown")
         wrong = shown is not None and shown.proto.body != str(drawing["digit"])
-        TALLY.samples.append(Sample("draw", run.sent_at, run.seconds,
-                                    shown.received_at - run.sent_at if shown else None, wrong))
+        TALLY.samples.append(
+            Sample("draw", run.sent_at, run.seconds, shown.received_at - run.sent_at if shown else None, wrong)
+        )
         self.report("draw", run, problem)
 
     def move_alpha(self) -> None:
@@ -259,10 +284,80 @@ class Gauge:
         busy = lambda t: t.user + t.nice + t.system + t.irq + t.softirq + t.steal  # noqa: E731
         if self._sampler is not None:
             self._sampler.kill()
-        return {"server_cores": (self.groups.cpu_seconds() - self.server0) / wall,
-                "client_cores": (mine.user + mine.system - self.me0) / wall,
-                "machine_busy_cores": (busy(machine) - busy(self.machine0)) / wall,
-                "load_average_1min": os.getloadavg()[0], "peak_rss_mb": self.peak_rss}
+        return {
+            "server_cores": (self.groups.cpu_seconds() - self.server0) / wall,
+            "client_cores": (mine.user + mine.system - self.me0) / wall,
+            "machine_busy_cores": (busy(machine) - busy(self.machine0)) / wall,
+            "load_average_1min": os.getloadavg()[0],
+            "peak_rss_mb": self.peak_rss,
+        }
+
+
+# -- one abusive client -------------------------------------------------------------------------
+@dataclass
+class AbuserTally:
+    requests: int = 0  # rerun (and clear_cache) messages sent
+    runs: int = 0  # runs ended: script_finished messages (a run cut short by the next one counts too)
+    refused: int = 0  # runs that showed lab/rate_limit.py's OVER_BUDGET
+    errors: list[str] = field(default_factory=list)
+
+
+def refused(messages) -> int:
+    """How many of these ForwardMsgs are the over-budget warning."""
+    return sum(
+        1
+        for message in messages
+        if message.WhichOneof("type") == "delta"
+        and message.delta.new_element.WhichOneof("type") == "alert"
+        and message.delta.new_element.alert.body == OVER_BUDGET
+    )
+
+
+def abuse(kind: str, url: str, tally: AbuserTally, active: gevent.event.Event) -> None:
+    """One client on /draw doing ``kind`` (see the module docstring) while ``active`` is set, until killed.
+
+    One session throughout: a pause does not give it a new budget.
+    """
+    with StreamlitClient(
+        url, timeout=SETTINGS["timeout"], origin=url, cookie=f"nb_replica={uuid.uuid4().hex}"
+    ) as client:
+        client.connect(page="draw")
+        while True:
+            active.wait()
+            try:
+                if kind == "flood":
+                    client.send_reruns(FLOOD_REQUESTS)
+                    tally.requests += FLOOD_REQUESTS
+                    messages = client.drain(1.0)
+                    tally.runs += sum(message.WhichOneof("type") == "script_finished" for message in messages)
+                    tally.refused += refused(messages)
+                    continue
+                if kind == "clear-cache":
+                    client.clear_cache()
+                    tally.requests += 1
+                run = client.rerun()
+                tally.requests += 1
+                tally.runs += 1
+                tally.refused += OVER_BUDGET in run.texts()
+            except ProtocolError as error:  # the server may close an abuser's socket: reconnect, as a script would
+                tally.errors.append(str(error))
+                client.close()
+                client.connect(page="draw")
+
+
+def run_time(url: str) -> float:
+    """p50 of ``RUN_TIME_DRAWS`` draws (sent -> finished, s) of one client alone: "one run time"."""
+    with StreamlitClient(
+        url, timeout=SETTINGS["timeout"], origin=url, cookie=f"nb_replica={uuid.uuid4().hex}"
+    ) as client:
+        client.connect(page="draw")
+        seconds = []
+        for index in range(RUN_TIME_DRAWS):
+            seconds.append(
+                client.component(canvas_key(client), json.loads(DRAWINGS[index % len(DRAWINGS)]["json_value"])).seconds
+            )
+            gevent.sleep(0.2)
+    return percentile(seconds, 50)
 
 
 # -- servers ------------------------------------------------------------------------------------
@@ -305,13 +400,20 @@ def warm_up(url: str) -> None:
             client.click(CLEAR_KEY)
 
 
-def run_phase(students: int, served: Served, args) -> dict:
-    """N students against ``served``; the figures of the steady window."""
+def run_phase(students: int, served: Served, args, abuser: str | None = None) -> dict:
+    """N students against ``served``; the figures of the steady window.
+
+    With ``abuser``: the window is twice ``--duration``, in slices of ``--abuse-slice`` seconds
+    without and with the abuser in turn (a slow change of the machine's other load falls on both);
+    samples sent in the first ``SETTLE_S`` of a slice without it are left out (what it queued is
+    still being served). Returns {"off": figures, "on": figures, ...}.
+    """
     global TALLY
     TALLY = Tally()
     groups = ProcessGroups(served.leaders)
     warm_up(served.url)
     gevent.sleep(2)
+    idle_run_time = run_time(served.url) if abuser else float("nan")
     idle_rss = groups.rss_mb()
     gauge = Gauge(groups)
     gauge.watch()
@@ -323,11 +425,77 @@ def run_phase(students: int, served: Served, args) -> dict:
         gevent.sleep(0.2)
     TALLY.start = time.perf_counter()
     gauge.begin()
-    gevent.sleep(args.duration)
+    if abuser is None:
+        gevent.sleep(args.duration)
+        TALLY.end = time.perf_counter()
+        figures = gauge.end()
+        runner.quit()
+        return summarize(students, TALLY, figures, idle_rss, args.duration)
+    abused, active = AbuserTally(), gevent.event.Event()
+    attack = gevent.spawn(abuse, abuser, served.url, abused, active)
+    slices = alternate(groups, active, 2 * args.duration, args.abuse_slice)
     TALLY.end = time.perf_counter()
+    attack.kill()
     figures = gauge.end()
     runner.quit()
-    return summarize(students, TALLY, figures, idle_rss, args.duration)
+    if attack.exception is not None:  # the abuser died: its figures would mislead
+        abused.errors.append(f"abuser stopped: {attack.exception!r}")
+    result = {
+        "students": students,
+        "abuser": abuser,
+        "run_time": idle_run_time,
+        "abuser_requests": abused.requests,
+        "abuser_runs": abused.runs,
+        "abuser_refused": abused.refused,
+        "abuser_errors": abused.errors[:5],
+        "load_average_1min": figures["load_average_1min"],
+    }
+    for on in (False, True):
+        kept = [
+            (start + (0 if on or index == 0 else SETTLE_S), end)
+            for index, (start, end, state, _) in enumerate(slices)
+            if state == on
+        ]
+        inside = lambda at: any(start <= at < end for start, end in kept)  # noqa: E731,B023
+        tally = Tally(
+            samples=[sample for sample in TALLY.samples if inside(sample.sent_at)],
+            errors=[(at, text) for at, text in TALLY.errors if inside(at)],
+            connected=TALLY.connected,
+            start=TALLY.start,
+            end=TALLY.end,
+        )
+        seconds = sum(end - start for start, end in kept)
+        cores = {
+            key: sum(cpu[key] for *_, state, cpu in slices if state == on) / seconds
+            for key in ("server_cores", "client_cores")
+        }
+        result["on" if on else "off"] = summarize(students, tally, {**figures, **cores}, idle_rss, seconds)
+    return result
+
+
+def alternate(groups: ProcessGroups, active: gevent.event.Event, seconds: float, slice_s: float) -> list[tuple]:
+    """Clear and set ``active`` in turn for ``slice_s`` each, ``seconds`` in all, starting cleared.
+
+    Returns (start, end, abuser on, {"server_cores": s, "client_cores": s} CPU seconds) per slice.
+    """
+    me = psutil.Process()
+    own = lambda: sum(me.cpu_times()[:2])  # noqa: E731
+    slices, on, end = [], False, time.perf_counter() + seconds
+    while (start := time.perf_counter()) < end:
+        active.set() if on else active.clear()
+        server0, client0 = groups.cpu_seconds(), own()
+        gevent.sleep(min(slice_s, end - start))
+        slices.append(
+            (
+                start,
+                time.perf_counter(),
+                on,
+                {"server_cores": groups.cpu_seconds() - server0, "client_cores": own() - client0},
+            )
+        )
+        on = not on
+    active.clear()
+    return slices
 
 
 def summarize(students: int, tally: Tally, figures: dict, idle_rss: float, duration: float) -> dict:
@@ -337,37 +505,87 @@ def summarize(students: int, tally: Tally, figures: dict, idle_rss: float, durat
     predicted = [sample.prediction for sample in draws if sample.prediction is not None]
     errors = [text for at, text in tally.errors if tally.in_window(at)]
     result = {
-        "students": students, "connected": tally.connected, "errors": len(errors), "error_examples": errors[:5],
-        "draws": len(draws), "wrong": sum(sample.wrong for sample in draws),
+        "students": students,
+        "connected": tally.connected,
+        "errors": len(errors),
+        "error_examples": errors[:5],
+        "draws": len(draws),
+        "wrong": sum(sample.wrong for sample in draws),
         "runs_per_s": len(window) / duration,
         **{f"finished_p{q}": percentile(finished, q) for q in (50, 95, 99)},
         **{f"prediction_p{q}": percentile(predicted, q) for q in (50, 95, 99)},
         "alpha_p95": percentile([s.finished for s in window if s.kind == "alpha"], 95),
         "clear_p95": percentile([s.finished for s in window if s.kind == "clear"], 95),
-        "idle_rss_mb": idle_rss, **figures,
+        "idle_rss_mb": idle_rss,
+        **figures,
     }
     result["rss_per_student_mb"] = (result["peak_rss_mb"] - idle_rss) / students
     return result
 
 
 def print_table(results: list[dict]) -> None:
-    print("\n| students | errors | wrong | draws | sent→finished p50 / p95 / p99 (ms) | sent→prediction p50 / p95 / p99 (ms)"
-          " | runs/s | α p95 / Clear p95 (ms) | server CPU (cores) | server RSS idle → peak (MB/student) "
-          "| load generator CPU | machine busy cores (load avg) |")
+    print(
+        "\n| students | errors | wrong | draws | sent→finished p50 / p95 / p99 (ms) | sent→prediction p50 / p95 / p99 (ms)"
+        " | runs/s | α p95 / Clear p95 (ms) | server CPU (cores) | server RSS idle → peak (MB/student) "
+        "| load generator CPU | machine busy cores (load avg) |"
+    )
     print("|---:|---:|---:|---:|---|---|---:|---|---:|---|---:|---|")
     ms = lambda value: f"{value * 1000:.0f}"  # noqa: E731
     for r in results:
-        print(f"| {r['students']} | {r['errors']} | {r['wrong']} | {r['draws']} "
-              f"| {ms(r['finished_p50'])} / {ms(r['finished_p95'])} / {ms(r['finished_p99'])} "
-              f"| {ms(r['prediction_p50'])} / {ms(r['prediction_p95'])} / {ms(r['prediction_p99'])} "
-              f"| {r['runs_per_s']:.1f} | {ms(r['alpha_p95'])} / {ms(r['clear_p95'])} | {r['server_cores']:.2f} "
-              f"| {r['idle_rss_mb']:.0f} → {r['peak_rss_mb']:.0f} ({r['rss_per_student_mb']:.2f}) "
-              f"| {r['client_cores']:.2f} | {r['machine_busy_cores']:.2f} ({r['load_average_1min']:.1f}) |")
+        print(
+            f"| {r['students']} | {r['errors']} | {r['wrong']} | {r['draws']} "
+            f"| {ms(r['finished_p50'])} / {ms(r['finished_p95'])} / {ms(r['finished_p99'])} "
+            f"| {ms(r['prediction_p50'])} / {ms(r['prediction_p95'])} / {ms(r['prediction_p99'])} "
+            f"| {r['runs_per_s']:.1f} | {ms(r['alpha_p95'])} / {ms(r['clear_p95'])} | {r['server_cores']:.2f} "
+            f"| {r['idle_rss_mb']:.0f} → {r['peak_rss_mb']:.0f} ({r['rss_per_student_mb']:.2f}) "
+            f"| {r['client_cores']:.2f} | {r['machine_busy_cores']:.2f} ({r['load_average_1min']:.1f}) |"
+        )
     over = [r["students"] for r in results if r["finished_p95"] > 1.0]
-    print(f"\nfirst N with p95 (sent→finished) > 1 s: {over[0] if over else 'none of ' + str([r['students'] for r in results])}")
+    print(
+        f"\nfirst N with p95 (sent→finished) > 1 s: {over[0] if over else 'none of ' + str([r['students'] for r in results])}"
+    )
     for r in results:
         for text in r["error_examples"]:
             print(f"  N={r['students']} error: {text}")
+
+
+def print_abuse_table(results: list[dict]) -> None:
+    """The students' p95 without and with each abuser (alternating slices of one window), against one run time."""
+    print(
+        "\n| students | abuser | students' errors / wrong (without · with) | draws | sent→finished p50 / p95 without "
+        "(ms) | with (ms) | Δp95 (ms) | run time (ms) | Δp95 ≤ run time | abuser: requests / runs / refused "
+        "| server CPU without · with (cores) | load generator CPU | load avg |"
+    )
+    print("|---:|---|---|---|---|---|---:|---:|---|---|---|---:|---:|")
+    ms = lambda value: f"{value * 1000:.0f}"  # noqa: E731
+    for r in results:
+        off, on = r["off"], r["on"]
+        delta = on["finished_p95"] - off["finished_p95"]
+        print(
+            f"| {r['students']} | {r['abuser']} | {off['errors']} / {off['wrong']} · {on['errors']} / {on['wrong']} "
+            f"| {off['draws']} · {on['draws']} | {ms(off['finished_p50'])} / {ms(off['finished_p95'])} "
+            f"| {ms(on['finished_p50'])} / {ms(on['finished_p95'])} | {ms(delta)} | {ms(r['run_time'])} "
+            f"| {'yes' if delta <= r['run_time'] else '**no**'} "
+            f"| {r['abuser_requests']} / {r['abuser_runs']} / {r['abuser_refused']} "
+            f"| {off['server_cores']:.2f} · {on['server_cores']:.2f} | {max(off['client_cores'], on['client_cores']):.2f} "
+            f"| {r['load_average_1min']:.1f} |"
+        )
+    for r in results:
+        for state in ("off", "on"):
+            for text in r[state]["error_examples"]:
+                print(f"  N={r['students']} {r['abuser']} ({state}): student error: {text}")
+        for text in r["abuser_errors"]:
+            print(f"  N={r['students']} {r['abuser']}: abuser: {text}")
+
+
+def abuse_contained(results: list[dict]) -> bool:
+    """No student error, and every abuser moved the students' p95 by at most one run time."""
+    return all(
+        not r["off"]["errors"]
+        and not r["on"]["errors"]
+        and r["on"]["finished_p95"] - r["off"]["finished_p95"] <= r["run_time"]
+        for r in results
+    )
 
 
 def targets_met(results: list[dict]) -> bool:
@@ -394,8 +612,9 @@ def churn(served: Served, count: int, parallel: int, ttl_wait: float) -> dict:
     def one(index: int) -> None:
         nonlocal done
         try:
-            with StreamlitClient(served.url, timeout=60, origin=served.url,
-                                 cookie=f"nb_replica={uuid.uuid4().hex}") as client:
+            with StreamlitClient(
+                served.url, timeout=60, origin=served.url, cookie=f"nb_replica={uuid.uuid4().hex}"
+            ) as client:
                 client.connect(page="draw")
                 run = client.component(canvas_key(client), json.loads(DRAWINGS[index % len(DRAWINGS)]["json_value"]))
                 if run.errors or run.metric(PREDICTION) is None:
@@ -418,15 +637,26 @@ def churn(served: Served, count: int, parallel: int, ttl_wait: float) -> dict:
     churn_seconds = time.perf_counter() - started
     gevent.sleep(3)
     after = groups.rss_mb()
-    print(f"{count} sessions in {churn_seconds:.0f} s; RSS {before:.0f} -> {after:.0f} MB; waiting {ttl_wait:.0f} s "
-          f"(disconnected-session TTL) ...", flush=True)
+    print(
+        f"{count} sessions in {churn_seconds:.0f} s; RSS {before:.0f} -> {after:.0f} MB; waiting {ttl_wait:.0f} s "
+        f"(disconnected-session TTL) ...",
+        flush=True,
+    )
     gevent.sleep(ttl_wait)
     one(count)  # its disconnect writes to the session storage, which reaps the expired sessions
     gevent.sleep(5)
     after_ttl = groups.rss_mb()
-    return {"sessions": count, "failures": len(failures), "failure_examples": failures[:5],
-            "seconds": churn_seconds, "before_mb": before, "peak_mb": peak, "after_mb": after,
-            "after_ttl_mb": after_ttl, "ttl_wait_s": ttl_wait}
+    return {
+        "sessions": count,
+        "failures": len(failures),
+        "failure_examples": failures[:5],
+        "seconds": churn_seconds,
+        "before_mb": before,
+        "peak_mb": peak,
+        "after_mb": after,
+        "after_ttl_mb": after_ttl,
+        "ttl_wait_s": ttl_wait,
+    }
 
 
 def main() -> int:
@@ -439,8 +669,19 @@ def main() -> int:
     parser.add_argument("--replicas", type=int, default=0, help="0: one plain server; k: k replicas behind nginx")
     parser.add_argument("--server-cpus", help="taskset CPU list for the server(s), e.g. 1")
     parser.add_argument("--client-cpus", help="CPU list for this load generator, e.g. 0")
-    parser.add_argument("--nice", type=int, help="niceness for the server(s) and this process (e.g. -10 as root: "
-                                                   "other work on a shared machine then waits for the class)")
+    parser.add_argument(
+        "--nice",
+        type=int,
+        help="niceness for the server(s) and this process (e.g. -10 as root: "
+        "other work on a shared machine then waits for the class)",
+    )
+    parser.add_argument(
+        "--abuser",
+        nargs="+",
+        choices=ABUSERS,
+        help="per N and abuser: a fresh server, students, and the abuser on and off in turns",
+    )
+    parser.add_argument("--abuse-slice", type=float, default=10.0, help="seconds of each turn with/without the abuser")
     parser.add_argument("--churn", type=int, default=0, help="open and close this many sessions instead")
     parser.add_argument("--churn-parallel", type=int, default=4)
     parser.add_argument("--ttl-wait", type=float, default=125.0, help="seconds to wait after the churn")
@@ -464,17 +705,33 @@ def main() -> int:
                 print(json.dumps(result, indent=1))
                 results.append(result)
                 return 0 if not result["failures"] and result["after_ttl_mb"] - result["before_mb"] <= 50 else 1
+            if args.abuser:
+                for students in args.students:
+                    for abuser in args.abuser:
+                        print(
+                            f"--- {students} students, abuser: {abuser} in turns of {args.abuse_slice:.0f} s, "
+                            f"{2 * args.duration:.0f} s ...",
+                            flush=True,
+                        )
+                        with Served(args.replicas, data_dir, log_dir, server_prefix) as served:
+                            results.append(run_phase(students, served, args, abuser))
+                        print_abuse_table(results)
+                return 0 if abuse_contained(results) else 1
             for students in args.students:
-                print(f"--- {students} students ({args.replicas or 'one plain'} "
-                      f"{'replicas behind nginx' if args.replicas else 'server'}) ...", flush=True)
+                print(
+                    f"--- {students} students ({args.replicas or 'one plain'} "
+                    f"{'replicas behind nginx' if args.replicas else 'server'}) ...",
+                    flush=True,
+                )
                 with Served(args.replicas, data_dir, log_dir, server_prefix) as served:
                     results.append(run_phase(students, served, args))
                 print_table(results)
             return 0 if targets_met(results) else 1
         finally:
             if args.json:
-                args.json.write_text(json.dumps({"args": {k: str(v) for k, v in vars(args).items()},
-                                                 "results": results}, indent=1))
+                args.json.write_text(
+                    json.dumps({"args": {k: str(v) for k, v in vars(args).items()}, "results": results}, indent=1)
+                )
             print(f"server logs: {log_dir}")
 
 
