@@ -14,7 +14,7 @@ websocket. Two public hooks can:
   ``runner.fastReruns`` is off (.streamlit/config.toml).
 
 The budgets are far above a person's: a fast drawer makes a stroke every ~100 ms (10 runs/s on Draw,
-each a run of its fragment), which the run budget carries for almost 5 s without a pause, and a
+each a run of its fragment), which the run budget carries for over 4 s without a pause, and a
 student who draws a digit, reads the verdict and clears (a few runs per digit) never reaches it;
 sliders send their value on release, clicks are slower still. docs/security-probes.md has the
 measurements.
@@ -33,7 +33,7 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 RUN_BURST = 40  # runs a session may ask for at once
-RUNS_PER_SECOND = 2.0  # and then, sustained
+RUNS_PER_SECOND = 1.0  # and then, sustained (at 2, a script at this pace moved 60 students' p95 by one run time)
 OVER_BUDGET = (
     "This page asked the server for more runs than anyone can click or draw: it is paused for a "
     "few seconds so that the rest of the class keeps a fast server. Wait a moment, then carry on."
