@@ -409,15 +409,7 @@ def step_smoothing() -> None:
         curve = state.smoothing_curve(settings.threshold, settings.prior)
         marker = settings.alpha if settings.alpha == settings.beta and settings.alpha > 0 else None
         display.chart(
-            charts.curves(
-                curve["alpha"],
-                {"train": curve["train_accuracy"], "test": curve["test_accuracy"]},
-                "α = β (log scale)",
-                "accuracy",
-                "Accuracy against smoothing",
-                marker_x=marker,
-                log_x=True,
-            ),
+            charts.smoothing_accuracy(curve, marker),
             key="lesson_smoothing_curve",
         )
         feedback(

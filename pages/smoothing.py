@@ -53,14 +53,9 @@ with right:
     on_curve = settings.alpha == settings.beta
     current = f"now (α = {settings.alpha:g}, β = {settings.beta:g})"
     display.chart(
-        charts.curves(
-            curve["alpha"],
-            {"train": curve["train_accuracy"], "test": curve["test_accuracy"]},
-            "α = β (log scale)",
-            "accuracy",
-            "Accuracy against smoothing",
-            marker_x=settings.alpha,
-            log_x=True,
+        charts.smoothing_accuracy(
+            curve,
+            settings.alpha,
             current_label=current,
             current={"test": result.test_accuracy, "train": result.train_accuracy} if not on_curve else None,
         ),

@@ -150,6 +150,20 @@ def curves(
     return style(figure, height=height, title=title, legend_below=True)
 
 
+def smoothing_accuracy(curve: dict[str, np.ndarray], marker_x: float | None, **options) -> go.Figure:
+    """Train and test accuracy over α = β on a log axis, from a ``smoothing_curve`` dict; ``options`` as ``curves``."""
+    return curves(
+        curve["alpha"],
+        {"train": curve["train_accuracy"], "test": curve["test_accuracy"]},
+        "α = β (log scale)",
+        "accuracy",
+        "Accuracy against smoothing",
+        marker_x=marker_x,
+        log_x=True,
+        **options,
+    )
+
+
 def log_x_curve(
     x: Sequence[float],
     series: dict[str, Sequence[float]],
