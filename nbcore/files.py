@@ -106,7 +106,7 @@ def array_digest(array: np.ndarray) -> str:
     """sha256 (hex) over dtype, shape and bytes: equal digests mean identical arrays."""
     array = np.ascontiguousarray(array)
     digest = hashlib.sha256(f"{array.dtype.str}{array.shape}".encode())
-    digest.update(array.data.cast("B"))  # no copy
+    digest.update(array.reshape(-1).view(np.uint8).data)  # the bytes, without a copy; empty and 0-d arrays too
     return digest.hexdigest()
 
 

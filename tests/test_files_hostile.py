@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import errno
 import fcntl
+import hashlib
 import io
 import os
 import signal
@@ -342,3 +343,15 @@ def test_odd_sms_collection_is_refused_with_a_sentence(tmp_path, kind):
     with pytest.raises(sms.SpamDataError, match="not a file; nbcore will not open it"):
         sms.load_sms(tmp_path, download=False)
     assert os.path.lexists(tmp_path / sms.SMS_FILE)
+
+
+@pytest.mark.parametrize(
+    "array",
+    [np.zeros((0, 28, 28), np.uint8), np.array("a digest"), np.array(["ab", "cd"]), np.arange(6).reshape(2, 3).T],
+    ids=["empty", "0-d string", "strings", "transposed"],
+)
+def test_every_array_a_cache_can_hold_has_a_digest_of_its_bytes(array):
+    """A damaged cache may hold an empty or 0-d array: its digest is computed like any other, never an exception."""
+    contiguous = np.ascontiguousarray(array)
+    expected = hashlib.sha256(f"{contiguous.dtype.str}{contiguous.shape}".encode() + contiguous.tobytes()).hexdigest()
+    assert nbfiles.array_digest(array) == expected
