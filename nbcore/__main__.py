@@ -134,15 +134,17 @@ def main(argv: list[str] | None = None) -> int:
             print(f"MNIST ready in {default_data_dir()}")
             return 0
         if args.command == "evaluate-handwriting":
-            from .handwriting import evaluate_handwriting, format_rows
-
-            print(
-                format_rows(
-                    evaluate_handwriting(
-                        mnist.mnist_splits(), mnist.deskewed_splits(), limit=args.limit, progress=_stderr_progress_bar
-                    )
-                )
+            from .handwriting import (
+                evaluate_handwriting,
+                evaluate_mnist_as_load_digits,
+                format_control_rows,
+                format_rows,
             )
+
+            plain, deskewed = mnist.mnist_splits(), mnist.deskewed_splits()
+            print(format_rows(evaluate_handwriting(plain, deskewed, limit=args.limit, progress=_stderr_progress_bar)))
+            print()
+            print(format_control_rows(evaluate_mnist_as_load_digits(plain, deskewed, limit=args.limit)))
             return 0
         result = _run_evaluate(args)
     except (MnistDataError, ValueError, OSError) as error:  # OSError: nbcore.files.FileProblem sentences

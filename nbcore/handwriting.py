@@ -5,11 +5,15 @@ PNG in both polarities (light on dark as stored, and dark ink on white paper), a
 through exactly what the Draw page does with an upload: ``ink_from_upload`` then ``model_input``.
 The models are trained on MNIST's 60,000 training images only (deskewed ones when deskew is on),
 never on these digits. scikit-learn is a development dependency.
+
+The control, ``evaluate_mnist_as_load_digits``, writes MNIST's own test digits in load_digits' format
+and sends them through the same path: what the format alone costs, with the writers held fixed.
 """
 
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,6 +28,12 @@ from .preprocess import ink_from_upload, model_input
 from .progress import ProgressCallback
 
 POLARITIES = ("light on dark", "dark on light")
+# load_digits' format: a bilevel 32x32 bitmap counted in 4x4 blocks. All its digits fill the bitmap's height
+# (8 blocks) and 4 of 1,797 its width (77 % are 6 blocks wide): each was put in a box 32 px tall and about
+# 20 px wide, whatever its own shape. MNIST's digits keep theirs; tests/test_handwriting.py measures both.
+BITMAP, BLOCK, BITMAP_BOX_WIDTH = 32, 4, 20
+# how MNIST's digits are written in that format by the control: the box as above, or their own shape kept
+CONTROL_FORMATS = {"32x20 box": BITMAP_BOX_WIDTH, "shape kept": None}
 # naive Bayes settings of the benchmark: (name, threshold, prior), alpha = beta = 1
 BAYES_SETTINGS = (("naive Bayes, textbook", 128, "empirical"), ("naive Bayes, course note", 1, "uniform"))
 
@@ -47,6 +57,32 @@ def png_bytes(image: np.ndarray, polarity: str) -> bytes:
     buffer = io.BytesIO()
     Image.fromarray(np.asarray(pixels, np.uint8), mode="L").save(buffer, format="PNG")
     return buffer.getvalue()
+
+
+def as_load_digits(image: np.ndarray, box_width: int | None = BITMAP_BOX_WIDTH) -> np.ndarray:
+    """uint8 (28, 28) MNIST digit -> uint8 (8, 8) light-on-dark in load_digits' format (0..16 scaled to 0..255).
+
+    The ink (>= 128) is scaled into a bilevel bitmap: BITMAP px tall and ``box_width`` px wide at most
+    (squeezed if wider), or with its own shape and longer side BITMAP px when ``box_width`` is None;
+    centred in BITMAP x BITMAP, then the ink pixels of each BLOCK x BLOCK block are counted.
+    """
+    ink = np.asarray(image) >= 128
+    rows, cols = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
+    if rows.size == 0:
+        return np.zeros((BITMAP // BLOCK, BITMAP // BLOCK), np.uint8)
+    crop = ink[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1]
+    height, width = crop.shape
+    if box_width is None:
+        scale = BITMAP / max(height, width)
+        size = (max(1, round(width * scale)), max(1, round(height * scale)))
+    else:
+        size = (min(box_width, max(1, round(width * BITMAP / height))), BITMAP)
+    scaled = np.asarray(Image.fromarray(crop.astype(np.uint8) * 255).resize(size, Image.Resampling.NEAREST)) >= 128
+    bitmap = np.zeros((BITMAP, BITMAP), bool)
+    top, left = (BITMAP - size[1]) // 2, (BITMAP - size[0]) // 2
+    bitmap[top : top + size[1], left : left + size[0]] = scaled
+    counts = bitmap.reshape(BITMAP // BLOCK, BLOCK, BITMAP // BLOCK, BLOCK).sum(axis=(1, 3))
+    return np.round(counts * (255.0 / BLOCK**2)).astype(np.uint8)
 
 
 @dataclass(frozen=True)
@@ -83,6 +119,26 @@ def main_confusions(labels: np.ndarray, predictions: np.ndarray, count: int = 3)
     ]
 
 
+Classifier = Callable[[np.ndarray], np.ndarray]  # uint8 (n, 28, 28) frames -> (n,) digits
+
+
+def mnist_classifiers(splits: MnistSplits) -> dict[str, Classifier]:
+    """The benchmark's models (BAYES_SETTINGS and softmax), trained on ``splits``' training images, by name."""
+
+    def binarized(model: BernoulliNB, threshold: int) -> Classifier:
+        return lambda frames: model.predict(binarize(frames, threshold))
+
+    classifiers = {
+        name: binarized(
+            BernoulliNB(prior=prior).fit(binarize(splits.train_images, threshold), splits.train_labels), threshold
+        )
+        for name, threshold, prior in BAYES_SETTINGS
+    }
+    softmax, _ = load_or_train_softmax(splits.train_images, splits.train_labels)
+    classifiers["softmax"] = softmax.predict
+    return classifiers
+
+
 def evaluate_handwriting(
     plain_splits: MnistSplits,
     deskewed_splits: MnistSplits,
@@ -99,25 +155,15 @@ def evaluate_handwriting(
     rows, steps, done = [], 2 * len(POLARITIES), 0
     for deskew in (False, True):
         splits = deskewed_splits if deskew else plain_splits
-        models = {
-            name: (
-                BernoulliNB(prior=prior).fit(binarize(splits.train_images, threshold), splits.train_labels),
-                threshold,
-            )
-            for name, threshold, prior in BAYES_SETTINGS
-        }
-        softmax, _ = load_or_train_softmax(splits.train_images, splits.train_labels)
+        classifiers = mnist_classifiers(splits)
         for polarity in POLARITIES:
             if progress is not None:
                 progress(done / steps, f"{polarity}, deskew {'on' if deskew else 'off'}")
             uploaded = through_upload_path(images, polarity, deskew)
             inputs = {"framed": uploaded.frames, **({} if deskew else {"plain resize": uploaded.plain})}
             for framing, frames in inputs.items():
-                predictions = {
-                    name: model.predict(binarize(frames, threshold)) for name, (model, threshold) in models.items()
-                }
-                predictions["softmax"] = softmax.predict(frames)
-                for name, predicted in predictions.items():
+                for name, classify in classifiers.items():
+                    predicted = classify(frames)
                     rows.append(
                         {
                             "polarity": polarity,
@@ -137,6 +183,26 @@ def evaluate_handwriting(
     return rows
 
 
+def evaluate_mnist_as_load_digits(
+    plain_splits: MnistSplits, deskewed_splits: MnistSplits, limit: int | None = None
+) -> list[dict]:
+    """The control: MNIST's test digits (the first ``limit``) in load_digits' format, as PNG uploads, deskew on.
+
+    Returns one dict per (format of CONTROL_FORMATS, model): format, model, accuracy, n. The writers are
+    MNIST's, so what is lost against MNIST's own arrays is lost to the format and the path.
+    """
+    images, labels = plain_splits.test_images[:limit], plain_splits.test_labels[:limit]
+    classifiers = mnist_classifiers(deskewed_splits)
+    rows = []
+    for name, box_width in CONTROL_FORMATS.items():
+        small = np.stack([as_load_digits(image, box_width) for image in images])
+        frames = through_upload_path(small, "light on dark", deskew=True).frames
+        for model, classify in classifiers.items():
+            accuracy = float(np.mean(classify(frames) == labels))
+            rows.append({"format": name, "model": model, "accuracy": accuracy, "n": len(labels)})
+    return rows
+
+
 def format_rows(rows: list[dict]) -> str:
     """The rows as an aligned text table (accuracy in %, confusions as 'true->predicted xcount')."""
     lines = [f"{'polarity':<14} {'input':<13} {'deskew':<6} {'model':<25} {'accuracy':>8}  main confusions"]
@@ -149,4 +215,17 @@ def format_rows(rows: list[dict]) -> str:
     widths = {(row["deskew"]): (row["width_before"], row["width_after"]) for row in rows}
     before, after = widths[False]
     lines.append(f"median stroke width of the uploads: {before:.2f} px framed, {after:.2f} px after the stroke step")
+    return "\n".join(lines)
+
+
+def format_control_rows(rows: list[dict]) -> str:
+    """The control's rows as an aligned text table, one line per format, accuracy in %."""
+    models = list(dict.fromkeys(row["model"] for row in rows))
+    lines = [
+        f"MNIST test digits ({rows[0]['n']:,}) in load_digits' 8x8 format, deskew on",
+        f"{'format':<12}" + "".join(f" {m:>26}" for m in models),
+    ]
+    for name in dict.fromkeys(row["format"] for row in rows):
+        accuracy = {row["model"]: row["accuracy"] for row in rows if row["format"] == name}
+        lines.append(f"{name:<12}" + "".join(f" {accuracy[m]:>26.1%}" for m in models))
     return "\n".join(lines)

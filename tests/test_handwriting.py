@@ -8,7 +8,15 @@ import numpy as np
 
 from nbcore.datasets.mnist import MnistSplits
 from nbcore.deskew import deskew_all
-from nbcore.handwriting import evaluate_handwriting, format_rows, load_handwriting, through_upload_path
+from nbcore.handwriting import (
+    as_load_digits,
+    evaluate_handwriting,
+    evaluate_mnist_as_load_digits,
+    format_control_rows,
+    format_rows,
+    load_handwriting,
+    through_upload_path,
+)
 from tests.conftest import require
 
 
@@ -40,14 +48,41 @@ def test_evaluate_handwriting_runs_on_100_images(mnist, tmp_path, monkeypatch):
     text = format_rows(rows).splitlines()
     assert len(text) == 20 and re.search(r"\d+\.\d%", text[1]) and "median stroke width" in text[-1]
 
+    control = evaluate_mnist_as_load_digits(plain, deskewed)
+    assert [(row["format"], row["n"]) for row in control][::3] == [("32x20 box", 10), ("shape kept", 10)]
+    assert len(control) == 6 and all(0 <= row["accuracy"] <= 1 for row in control)
+    assert len(format_control_rows(control).splitlines()) == 4
+
+
+def blocks_of_ink(images: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Height and width (n,) in blocks of the ink (any count) of (n, 8, 8) images."""
+    rows, cols = images.any(axis=2), images.any(axis=1)
+    height = 8 - rows.argmax(axis=1) - rows[:, ::-1].argmax(axis=1)
+    return height, 8 - cols.argmax(axis=1) - cols[:, ::-1].argmax(axis=1)
+
+
+def test_the_control_writes_mnist_in_load_digits_format(mnist):
+    """load_digits' digits fill the 32 px height and keep to a box about 20 px wide; so do MNIST's written by
+    ``as_load_digits``, while with their own shape kept over a third of them fill the width."""
+    require(_has_sklearn(), "scikit-learn is missing")
+    height, width = blocks_of_ink(load_handwriting()[0])
+    assert np.all(height == 8) and np.mean(width == 8) < 0.01 and np.median(width) == 6  # measured: 4 of 1,797
+    digits = mnist["test_images"][:3000]
+    height, width = blocks_of_ink(np.stack([as_load_digits(digit) for digit in digits]))
+    assert np.all(height == 8) and np.mean(width == 8) < 0.01 and np.median(width) == 6  # measured: 0
+    _, width = blocks_of_ink(np.stack([as_load_digits(digit, box_width=None) for digit in digits]))
+    assert np.mean(width == 8) > 0.2  # measured 0.37
+
 
 def test_both_polarities_give_the_same_frames():
+    """All 1,797 digits: a picture and its negative are the same digit (three of them, whose ink covers over
+    half of the picture, were read as paper in the dark-on-light polarity before the border decided)."""
     require(_has_sklearn(), "scikit-learn is missing")
-    images, _ = load_handwriting(limit=40)
+    images, _ = load_handwriting()
     light = through_upload_path(images, "light on dark", deskew=False).frames
     dark = through_upload_path(images, "dark on light", deskew=False).frames
     assert light.any(axis=(1, 2)).all()
-    assert np.abs(light.astype(int) - dark).mean() < 2
+    assert np.array_equal(light, dark)
 
 
 def _has_sklearn() -> bool:

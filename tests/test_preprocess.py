@@ -227,6 +227,31 @@ def test_digit_filling_its_picture_is_not_inverted_by_mistake(light_ink):
     assert frame[14, 14] == 0 and frame.max() == 255
 
 
+def thick_two_cropped_to_its_ink() -> np.ndarray:
+    """A '2' written with a thick marker and cropped to its ink: uint8 (51, 40), 255 = ink.
+
+    Ink covers 58 % of the picture and touches every edge, but only a third of the border.
+    """
+    image = Image.new("L", (48, 56), 0)
+    draw = ImageDraw.Draw(image)
+    draw.arc((6, 4, 42, 36), start=180, end=40, fill=255, width=11)
+    draw.line((38, 26, 8, 50), fill=255, width=11)
+    draw.line((6, 49, 44, 49), fill=255, width=11)
+    pixels = np.asarray(image)
+    rows, cols = np.flatnonzero(pixels.any(axis=1)), np.flatnonzero(pixels.any(axis=0))
+    return pixels[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1]
+
+
+@pytest.mark.parametrize("light_ink", [True, False], ids=["light on dark", "dark on light"])
+def test_thick_digit_covering_most_of_its_picture_keeps_its_polarity(light_ink):
+    two = thick_two_cropped_to_its_ink()
+    assert (two > 127).mean() > 0.5  # the smaller grey-level class is paper here
+    pixels = two if light_ink else 255 - two
+    assert ink_is_dark(pixels.astype(float)) is (not light_ink)
+    ink = ink_from_upload(png_bytes(Image.fromarray(pixels)))
+    assert np.array_equal(ink > 127, two > 127)
+
+
 @pytest.mark.parametrize("light_ink", [True, False], ids=["light on dark", "dark on light"])
 def test_small_digit_on_a_large_page_keeps_its_polarity(light_ink):
     paper = np.asarray(paper_digit(), np.uint8)  # dark ink on light paper
