@@ -124,12 +124,13 @@ first_metric.metric(
 second_metric.metric("ε added to every variance", notation.scientific(chosen * mnist.model.max_feature_var_))
 third_metric.metric("Pixel × digit pairs with zero variance", f"{zero_variance:.1%}")
 display.chart(
-    charts.log_x_curve(
+    charts.curves(
         mnist.var_smoothing,
         {"Gaussian NB, test accuracy": mnist.test_accuracy},
         "var_smoothing (log scale)",
         "test accuracy",
         "Gaussian NB on MNIST against var_smoothing",
+        log_x=True,
         marked={"Gaussian NB, test accuracy": chosen},
         references={f"Bernoulli NB at the sidebar settings: {bernoulli_accuracy:.4f}": bernoulli_accuracy},
     ),

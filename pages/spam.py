@@ -77,12 +77,13 @@ baseline.metric(
 curve, bars = st.columns([1.4, 1], gap="medium")
 with curve:
     display.chart(
-        charts.log_x_curve(
+        charts.curves(
             experiment.alpha_grid,
             {MODEL_NAMES[name]: result.heldout_accuracy for name, result in experiments.items()},
             "k (log scale)",
             "held-out accuracy",
             "Choosing k on the held-out messages",
+            log_x=True,
             marked={MODEL_NAMES[name]: result.chosen_alpha for name, result in experiments.items()},
         ),
         key="spam_heldout_curve",

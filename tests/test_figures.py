@@ -100,6 +100,28 @@ def test_curves_draw_every_series_on_a_log_axis():
     assert len(figure.layout.shapes) == 1
 
 
+def test_curves_marks_on_and_off_the_curve():
+    """``marked`` stars the curve's own point nearest the value; ``current`` stars a value off the curve on
+    the dashed line; ``references`` are horizontal lines across the x range."""
+    x = np.array([0.01, 0.1, 1, 10])
+    figure = charts.curves(
+        x,
+        {"test": np.array([0.5, 0.7, 0.8, 0.6])},
+        "k",
+        "accuracy",
+        "title",
+        log_x=True,
+        marker_x=0.5,
+        current={"test": 0.75, "train": np.nan},
+        marked={"test": 0.9},
+        references={"baseline": 0.3},
+    )
+    by_name = {trace.name: trace for trace in figure.data}
+    assert list(by_name) == ["test", "test: 1", "test, current", "baseline"]  # no star for a nan value
+    assert by_name["test: 1"].y[0] == 0.8 and by_name["test, current"].x[0] == 0.5
+    assert list(by_name["baseline"].x) == [0.01, 10] and figure.layout.shapes[0].x0 == 0.5
+
+
 def contrast(foreground: str, background: str) -> float:
     """WCAG contrast ratio of two "#rrggbb" colours."""
 
@@ -141,7 +163,7 @@ def every_figure() -> list:
         regions.pca_scatter(
             rng.random((6, 2)), np.array([0, 1, 2, 0, 1, 2]), ["a", "b", "c"], np.array([0.7, 0.2]), "t"
         ),
-        charts.log_x_curve([0.1, 1, 10], {"s": [0.1, 0.5, 0.4]}, "x", "y", "t", marked={"s": 1}),
+        charts.curves([0.1, 1, 10], {"s": [0.1, 0.5, 0.4]}, "x", "y", "t", log_x=True, marked={"s": 1}),
         charts.accuracy_bars({"a": 0.9, "baseline": 0.8}, "t"),
         diagnostics.confidence_histogram(np.linspace(0, 1, 11), np.arange(10), np.full(10, 0.9), "t", 0.5),
     ]

@@ -281,12 +281,13 @@ def test_spam_figures(experiments):
     )
     labels = list(bars.layout.yaxis.ticktext)
     assert labels[0] == "prior" and len(labels) == 4 and max(len(label) for label in labels) < 50
-    curve = charts.log_x_curve(
+    curve = charts.curves(
         experiment.alpha_grid,
         {"m": experiment.heldout_accuracy},
         "k",
         "acc",
         "t",
+        log_x=True,
         marked={"m": experiment.chosen_alpha},
     )
     assert curve.data[1].x[0] == experiment.chosen_alpha

@@ -98,54 +98,77 @@ def posterior_comparison(posteriors: dict[str, np.ndarray], height: int = 340) -
 
 
 def curves(
-    x: np.ndarray,
-    series: dict[str, np.ndarray],
+    x: Sequence[float],
+    series: dict[str, Sequence[float]],
     x_title: str,
     y_title: str,
     title: str,
-    marker_x: float | None = None,
     log_x: bool = False,
-    height: int = 360,
+    marker_x: float | None = None,
     current: dict[str, float] | None = None,
     current_label: str = "current",
+    marked: dict[str, float] | None = None,
+    references: dict[str, float] | None = None,
+    height: int = 370,
 ) -> go.Figure:
-    """Line chart of several named series over a shared x, with an optional vertical marker at ``marker_x``.
+    """Named series over a shared x (log-scaled if ``log_x``), in the class colours, and three kinds of mark.
 
-    ``current[name]`` puts a star for that series at ``marker_x`` (a value measured off the curve, e.g. at
-    α ≠ β when x is α = β); non-finite values get no star. On a log axis, x ≤ 0 is drawn at the smallest x.
+    ``marker_x``: a vertical dashed line there; ``current[name]`` puts a star for that series on the line
+    (a value measured off the curve, e.g. at α ≠ β when x is α = β; non-finite values get none; on a log
+    axis an x ≤ 0 is drawn at the smallest x). ``marked[name]``: a star on that series at its nearest x.
+    ``references``: named horizontal dashed lines across the x range.
     """
     figure = go.Figure()
-    for index, (name, values) in enumerate(series.items()):
+    x = np.asarray(x, dtype=np.float64)
+    colours = {name: CLASS_COLOURS[index % len(CLASS_COLOURS)] for index, name in enumerate(series)}
+    shown_x = None if marker_x is None else marker_x if not log_x or marker_x > 0 else float(np.min(x))
+
+    def star(name: str, at_x: float, y: float, label: str) -> go.Scatter:
+        return go.Scatter(
+            x=[at_x],
+            y=[y],
+            mode="markers",
+            name=label,
+            marker=dict(
+                symbol="star", size=17, color=colours.get(name, NEUTRAL_COLOUR), line=dict(color="black", width=1)
+            ),
+            hovertemplate=f"{label}: %{{y:.4f}}<extra></extra>",
+        )
+
+    for name, values in series.items():
+        values = np.asarray(values, dtype=np.float64)
         figure.add_trace(
             go.Scatter(
                 x=x,
                 y=values,
                 mode="lines+markers",
                 name=name,
-                line=dict(color=CLASS_COLOURS[index % len(CLASS_COLOURS)]),
+                line=dict(color=colours[name]),
+                hovertemplate=f"{name}<br>%{{x:.3g}}: %{{y:.4f}}<extra></extra>",
             )
         )
-    if marker_x is not None:
-        shown_x = marker_x if not log_x or marker_x > 0 else float(np.min(x))
+        if marked and name in marked:
+            position = int(np.argmin(np.abs(np.log(x) - np.log(marked[name])) if log_x else np.abs(x - marked[name])))
+            figure.add_trace(star(name, x[position], values[position], f"{name}: {x[position]:g}"))
+    if shown_x is not None:
         figure.add_vline(x=shown_x, line_dash="dash", line_color="#555")
-        for index, (name, value) in enumerate((current or {}).items()):
+        for name, value in (current or {}).items():
             if np.isfinite(value):
-                figure.add_trace(
-                    go.Scatter(
-                        x=[shown_x],
-                        y=[value],
-                        mode="markers",
-                        name=f"{name}, {current_label}",
-                        marker=dict(
-                            symbol="star",
-                            size=16,
-                            color=CLASS_COLOURS[index % len(CLASS_COLOURS)],
-                            line=dict(color="black", width=1),
-                        ),
-                        hovertemplate=f"{name}, {current_label}: %{{y:.4f}}<extra></extra>",
-                    )
-                )
-    figure.update_xaxes(title=x_title, type="log" if log_x else "linear")
+                figure.add_trace(star(name, shown_x, value, f"{name}, {current_label}"))
+    for name, level in (references or {}).items():
+        figure.add_trace(
+            go.Scatter(
+                x=[x.min(), x.max()],
+                y=[level, level],
+                mode="lines",
+                name=name,
+                line=dict(color=NEUTRAL_COLOUR, dash="dash"),
+                hovertemplate=f"{name}: {level:.4f}<extra></extra>",
+            )
+        )
+    if log_x:
+        figure.update_xaxes(type="log", exponentformat="power", dtick=1)
+    figure.update_xaxes(title=x_title)
     figure.update_yaxes(title=y_title)
     return style(figure, height=height, title=title, legend_below=True)
 
@@ -162,62 +185,6 @@ def smoothing_accuracy(curve: dict[str, np.ndarray], marker_x: float | None, **o
         log_x=True,
         **options,
     )
-
-
-def log_x_curve(
-    x: Sequence[float],
-    series: dict[str, Sequence[float]],
-    x_title: str,
-    y_title: str,
-    title: str,
-    marked: dict[str, float] | None = None,
-    references: dict[str, float] | None = None,
-    height: int = 380,
-) -> go.Figure:
-    """Named series over a log-scaled x; ``marked`` puts a star on a series at one x (which must be in ``x``),
-    ``references`` draws named horizontal dashed lines."""
-    figure = go.Figure()
-    x = np.asarray(x, dtype=np.float64)
-    for index, (name, values) in enumerate(series.items()):
-        colour = CLASS_COLOURS[index % len(CLASS_COLOURS)]
-        values = np.asarray(values, dtype=np.float64)
-        figure.add_trace(
-            go.Scatter(
-                x=x,
-                y=values,
-                mode="lines+markers",
-                name=name,
-                line=dict(color=colour),
-                hovertemplate=f"{name}<br>%{{x:.3g}}: %{{y:.4f}}<extra></extra>",
-            )
-        )
-        if marked and name in marked:
-            position = int(np.argmin(np.abs(np.log(x) - np.log(marked[name]))))
-            figure.add_trace(
-                go.Scatter(
-                    x=[x[position]],
-                    y=[values[position]],
-                    mode="markers",
-                    name=f"{name}: {x[position]:g}",
-                    showlegend=True,
-                    marker=dict(symbol="star", size=18, color=colour, line=dict(color="black", width=1)),
-                    hovertemplate=f"{name}<br>%{{x:.3g}}: %{{y:.4f}}<extra></extra>",
-                )
-            )
-    for name, level in (references or {}).items():
-        figure.add_trace(
-            go.Scatter(
-                x=[x.min(), x.max()],
-                y=[level, level],
-                mode="lines",
-                name=name,
-                line=dict(color=NEUTRAL_COLOUR, dash="dash"),
-                hovertemplate=f"{name}: {level:.4f}<extra></extra>",
-            )
-        )
-    figure.update_xaxes(title=x_title, type="log", exponentformat="power", dtick=1)
-    figure.update_yaxes(title=y_title)
-    return style(figure, height=height, title=title, legend_below=True)
 
 
 def learning_curves(sizes: np.ndarray, accuracy_by_model: dict[str, np.ndarray]) -> go.Figure:
