@@ -144,7 +144,8 @@ def main(argv: list[str] | None = None) -> int:
             plain, deskewed = mnist.mnist_splits(), mnist.deskewed_splits()
             print(format_rows(evaluate_handwriting(plain, deskewed, limit=args.limit, progress=_stderr_progress_bar)))
             print()
-            print(format_control_rows(evaluate_mnist_as_load_digits(plain, deskewed, limit=args.limit)))
+            control = evaluate_mnist_as_load_digits(plain, deskewed, limit=args.limit, progress=_stderr_progress_bar)
+            print(format_control_rows(control))
             return 0
         result = _run_evaluate(args)
     except (MnistDataError, ValueError, OSError) as error:  # OSError: nbcore.files.FileProblem sentences

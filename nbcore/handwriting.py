@@ -184,7 +184,10 @@ def evaluate_handwriting(
 
 
 def evaluate_mnist_as_load_digits(
-    plain_splits: MnistSplits, deskewed_splits: MnistSplits, limit: int | None = None
+    plain_splits: MnistSplits,
+    deskewed_splits: MnistSplits,
+    limit: int | None = None,
+    progress: ProgressCallback | None = None,
 ) -> list[dict]:
     """The control: MNIST's test digits (the first ``limit``) in load_digits' format, as PNG uploads, deskew on.
 
@@ -194,12 +197,16 @@ def evaluate_mnist_as_load_digits(
     images, labels = plain_splits.test_images[:limit], plain_splits.test_labels[:limit]
     classifiers = mnist_classifiers(deskewed_splits)
     rows = []
-    for name, box_width in CONTROL_FORMATS.items():
+    for step, (name, box_width) in enumerate(CONTROL_FORMATS.items()):
+        if progress is not None:
+            progress(step / len(CONTROL_FORMATS), f"MNIST test digits in load_digits' format, {name}")
         small = np.stack([as_load_digits(image, box_width) for image in images])
         frames = through_upload_path(small, "light on dark", deskew=True).frames
         for model, classify in classifiers.items():
             accuracy = float(np.mean(classify(frames) == labels))
             rows.append({"format": name, "model": model, "accuracy": accuracy, "n": len(labels)})
+    if progress is not None:
+        progress(1.0, "done")
     return rows
 
 
