@@ -24,6 +24,14 @@ def require(condition: bool, reason: str) -> None:
         pytest.skip(reason)
 
 
+def require_sklearn() -> None:
+    """scikit-learn (a development dependency, for load_digits()) is installed: else skip, or fail in CI."""
+    try:
+        import sklearn  # noqa: F401
+    except ImportError:
+        require(False, "scikit-learn is missing")
+
+
 @pytest.fixture(scope="session")
 def mnist_root(tmp_path_factory) -> Path:
     """A data directory holding MNIST: $NBCORE_DATA_DIR, else a scratch copy of ../shared/mnist."""

@@ -12,6 +12,8 @@ import pytest
 from benchmarks import __main__ as benchmarks_cli
 from nbcore import __main__ as cli
 from nbcore.datasets import mnist as mnist_data
+from nbcore.deskew import deskew_all
+from tests.conftest import require_sklearn
 
 
 @pytest.fixture
@@ -140,3 +142,22 @@ def test_data_errors_are_a_sentence_not_a_traceback(tmp_path, monkeypatch, capsy
     assert cli.main(["prepare"]) == 2
     err = capsys.readouterr().err
     assert "not a file" in err and "Traceback" not in err
+
+
+def test_handwriting_command_prints_the_benchmark_and_its_control(small_mnist, monkeypatch, tmp_path, capsys):
+    """``evaluate-handwriting`` end to end on 20 digits: load_digits' table, then the control's two formats."""
+    require_sklearn()
+    monkeypatch.setenv("NBCORE_DATA_DIR", str(tmp_path))  # the softmax weights' disk cache goes there
+    deskewed = mnist_data.MnistSplits(
+        deskew_all(small_mnist.train_images),
+        small_mnist.train_labels,
+        deskew_all(small_mnist.test_images),
+        small_mnist.test_labels,
+    )
+    monkeypatch.setattr(mnist_data, "deskewed_splits", lambda: deskewed)
+    assert cli.main(["evaluate-handwriting", "--limit", "20"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^dark on light +framed +on +naive Bayes, textbook +\d+\.\d%", out, re.MULTILINE)
+    assert "MNIST test digits (20) in load_digits' 8x8 format" in out
+    assert re.search(r"^32x20 box( +\d+\.\d%){3}$", out, re.MULTILINE)
+    assert re.search(r"^shape kept( +\d+\.\d%){3}$", out, re.MULTILINE)

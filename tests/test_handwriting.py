@@ -17,11 +17,11 @@ from nbcore.handwriting import (
     load_handwriting,
     through_upload_path,
 )
-from tests.conftest import require
+from tests.conftest import require_sklearn
 
 
 def test_evaluate_handwriting_runs_on_100_images(mnist, tmp_path, monkeypatch):
-    require(_has_sklearn(), "scikit-learn is missing")
+    require_sklearn()
     monkeypatch.setenv("NBCORE_DATA_DIR", str(tmp_path))  # the softmax weights' disk cache goes there
     # models trained on 20,000 MNIST images (the command uses all 60,000) to keep the test short
     plain = MnistSplits(
@@ -64,7 +64,7 @@ def blocks_of_ink(images: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def test_the_control_writes_mnist_in_load_digits_format(mnist):
     """load_digits' digits fill the 32 px height and keep to a box about 20 px wide; so do MNIST's written by
     ``as_load_digits``, while with their own shape kept over a third of them fill the width."""
-    require(_has_sklearn(), "scikit-learn is missing")
+    require_sklearn()
     height, width = blocks_of_ink(load_handwriting()[0])
     assert np.all(height == 8) and np.mean(width == 8) < 0.01 and np.median(width) == 6  # measured: 4 of 1,797
     digits = mnist["test_images"][:3000]
@@ -77,18 +77,9 @@ def test_the_control_writes_mnist_in_load_digits_format(mnist):
 def test_both_polarities_give_the_same_frames():
     """All 1,797 digits: a picture and its negative are the same digit (three of them, whose ink covers over
     half of the picture, were read as paper in the dark-on-light polarity before the border decided)."""
-    require(_has_sklearn(), "scikit-learn is missing")
+    require_sklearn()
     images, _ = load_handwriting()
     light = through_upload_path(images, "light on dark", deskew=False).frames
     dark = through_upload_path(images, "dark on light", deskew=False).frames
     assert light.any(axis=(1, 2)).all()
     assert np.array_equal(light, dark)
-
-
-def _has_sklearn() -> bool:
-    """scikit-learn (a development dependency) provides load_digits()."""
-    try:
-        import sklearn  # noqa: F401
-    except ImportError:
-        return False
-    return True
