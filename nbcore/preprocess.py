@@ -85,12 +85,26 @@ def check_canvas_value(data_url) -> None:
         raise ImageInputError("The canvas sent a drawing too large to process.")
 
 
-def ink_from_upload(data: bytes) -> np.ndarray:
-    """PNG/JPEG/GIF/... bytes -> ink (height, width); dark ink on paper is inverted automatically.
+@dataclass(frozen=True)
+class UploadedInk:
+    """An uploaded picture read as ink: float64 (height, width), and whether the ink was the dark part."""
 
-    EXIF rotation is applied, animated images use their first frame, 16-bit and
-    palette images are converted, transparency is composited over white.
-    Raises ImageInputError with a user-facing message for anything unreadable.
+    ink: np.ndarray
+    dark_ink: bool
+
+
+def ink_from_upload(data: bytes) -> np.ndarray:
+    """PNG/JPEG/GIF/... bytes -> ink (height, width); dark ink on paper is inverted automatically."""
+    return read_upload(data).ink
+
+
+def read_upload(data: bytes, swap: bool = False) -> UploadedInk:
+    """PNG/JPEG/GIF/... bytes -> the ink, taken from the dark or light part as ``ink_is_dark`` decides.
+
+    ``swap`` takes the other part (the user's fix when the decision is wrong). EXIF rotation is
+    applied, animated images use their first frame, 16-bit and palette images are converted,
+    transparency is composited over white. Raises ImageInputError with a user-facing message for
+    anything unreadable.
     """
     try:
         with warnings.catch_warnings():
@@ -115,10 +129,11 @@ def ink_from_upload(data: bytes) -> np.ndarray:
         raise ImageInputError("This file is not an image we can read (PNG, JPEG, GIF, BMP or WebP).") from error
     except (OSError, ValueError, SyntaxError, EOFError) as error:
         raise ImageInputError(f"This image is damaged or truncated and cannot be read ({error}).") from error
-    if ink_is_dark(gray):
+    dark_ink = ink_is_dark(gray) != swap
+    if dark_ink:
         gray = 255.0 - gray
     background = float(np.median(gray[gray < otsu_threshold(gray)])) if np.ptp(gray) > 0 else float(gray.flat[0])
-    return np.clip(gray - background, 0.0, None) * (255.0 / max(255.0 - background, 1.0))
+    return UploadedInk(np.clip(gray - background, 0.0, None) * (255.0 / max(255.0 - background, 1.0)), dark_ink)
 
 
 def otsu_threshold(gray: np.ndarray) -> float:

@@ -14,7 +14,7 @@ from lab import display, gallery_ui, links, model_view, shell, state
 from lab.canvas import digit_canvas
 from lab.figures import charts, digits
 from lab.settings import Settings, current_settings
-from nbcore.preprocess import ImageInputError, ModelInput, ink_from_canvas_png, ink_from_upload, model_input
+from nbcore.preprocess import ImageInputError, ModelInput, ink_from_canvas_png, model_input, read_upload
 
 VERDICT_HEIGHT = 118  # px: two metrics, or the prompt on three lines of a phone
 CONFIDENT = 0.99  # naive Bayes this sure while softmax reads another digit: say what that means
@@ -46,17 +46,26 @@ def uploaded_input() -> tuple[np.ndarray | None, ModelInput | None]:
     if upload is None:
         st.session_state.pop("upload_outcome", None)  # a removed file's message goes with it
         return None, None
-    if st.session_state.get("upload_id") != upload.file_id:  # decode a picture once, not on every rerun
+    swap = st.toggle(
+        "Swap ink and paper",
+        key="draw_swap_ink",
+        help="Ink is taken to be the part of the picture that covers less of its edges. If the digit below "
+        "looks like a filled block with a hole, that guess was wrong: swap.",
+    )
+    if st.session_state.get("upload_id") != (upload.file_id, swap):  # decode a picture once, not on every rerun
         try:
-            outcome = model_input(ink_from_upload(upload.getvalue())), None
+            read = read_upload(upload.getvalue(), swap)
+            outcome = model_input(read.ink), read.dark_ink, None
         except ImageInputError as error:
-            outcome = None, str(error)
-        st.session_state.upload_id, st.session_state.upload_outcome = upload.file_id, outcome
-    made_from, problem = st.session_state.upload_outcome
+            outcome = None, None, str(error)
+        st.session_state.upload_id, st.session_state.upload_outcome = (upload.file_id, swap), outcome
+    made_from, dark_ink, problem = st.session_state.upload_outcome
     if problem:
         st.error(problem)
     elif made_from is None:
         st.warning("No digit found in this picture: it looks blank.")
+    else:
+        st.caption(f"Read as {'dark ink on light paper' if dark_ink else 'light ink on a dark background'}.")
     return (None if made_from is None else made_from.frame), made_from
 
 

@@ -417,11 +417,37 @@ def test_an_upload_is_decoded_once_and_its_outcome_kept_across_reruns(monkeypatc
     def decode_again(data):
         raise AssertionError("the same upload was decoded again on a rerun")
 
-    monkeypatch.setattr(nbcore.preprocess, "ink_from_upload", decode_again)  # the page imports it on every run
+    monkeypatch.setattr(nbcore.preprocess, "read_upload", decode_again)  # the page imports it on every run
     app.select_slider(key=settings.KEYS["threshold"]).set_value(1)
     run_clean(app, "draw, the same upload after a settings change")
     assert metric(app, "Naive Bayes prediction").value == "7"
     assert any("≥ 1:" in item.value for item in app.caption), "the new threshold was not applied"
+
+
+def test_a_wrong_guess_of_ink_and_paper_is_one_toggle_away():
+    """A thick dark square ring (ink on 75 % of the picture and all of its border) is read as light ink on
+    a dark background, so the hole becomes the digit; "Swap ink and paper" reads the ring, and back."""
+    ring = np.zeros((40, 40), np.uint8)  # black ink
+    ring[10:30, 10:30] = 255  # white paper inside
+    app = run_clean(app_for("pages/draw.py"), "draw")
+    app.segmented_control(key="draw_mode").set_value("Upload a picture")
+    run_clean(app, "draw, upload mode")
+    app.file_uploader(key="draw_upload").set_value(("ring.png", png(Image.fromarray(ring)), "image/png"))
+    run_clean(app, "draw, the ring as guessed")
+
+    def read_as() -> tuple[str, np.ndarray]:
+        sentence = next(item.value for item in app.caption if item.value.startswith("Read as"))
+        return sentence, app.session_state["upload_outcome"][0].frame
+
+    sentence, frame = read_as()
+    assert sentence == "Read as light ink on a dark background." and frame[14, 14] == 255  # the hole, filled
+    app.toggle(key="draw_swap_ink").set_value(True)
+    run_clean(app, "draw, ink and paper swapped")
+    sentence, frame = read_as()
+    assert sentence == "Read as dark ink on light paper." and frame[14, 14] == 0 and frame[14, 5] > 127  # the ring
+    app.toggle(key="draw_swap_ink").set_value(False)
+    run_clean(app, "draw, swapped back")
+    assert read_as()[1][14, 14] == 255
 
 
 @pytest.mark.parametrize("case", list(UPLOADS))
