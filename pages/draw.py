@@ -46,7 +46,9 @@ def uploaded_input() -> tuple[np.ndarray | None, ModelInput | None]:
     if upload is None:
         st.session_state.pop("upload_outcome", None)  # a removed file's message goes with it
         return None, None
-    swap = st.toggle(
+    reading = st.container(horizontal=True, vertical_alignment="center")
+    how_read = reading.empty()  # filled once the picture is decoded: the sentence sits before the toggle
+    swap = reading.toggle(
         "Swap ink and paper",
         key="draw_swap_ink",
         help="Ink is taken to be the part of the picture that covers less of its edges. If the digit below "
@@ -65,7 +67,7 @@ def uploaded_input() -> tuple[np.ndarray | None, ModelInput | None]:
     elif made_from is None:
         st.warning("No digit found in this picture: it looks blank.")
     else:
-        st.caption(f"Read as {'dark ink on light paper' if dark_ink else 'light ink on a dark background'}.")
+        how_read.caption(f"Read as {'dark ink on light paper' if dark_ink else 'light ink on a dark background'}.")
     return (None if made_from is None else made_from.frame), made_from
 
 
