@@ -46,14 +46,7 @@ def uploaded_input() -> tuple[np.ndarray | None, ModelInput | None]:
     if upload is None:
         st.session_state.pop("upload_outcome", None)  # a removed file's message goes with it
         return None, None
-    reading = st.container(horizontal=True, vertical_alignment="center")
-    how_read = reading.empty()  # filled once the picture is decoded: the sentence sits before the toggle
-    swap = reading.toggle(
-        "Swap ink and paper",
-        key="draw_swap_ink",
-        help="Ink is taken to be the part of the picture that covers less of its edges. If the digit below "
-        "looks like a filled block with a hole, that guess was wrong: swap.",
-    )
+    swap = bool(st.session_state.get("draw_swap_ink", False))  # the toggle below, shown once a digit is read
     if st.session_state.get("upload_id") != (upload.file_id, swap):  # decode a picture once, not on every rerun
         try:
             read = read_upload(upload.getvalue(), swap)
@@ -67,7 +60,14 @@ def uploaded_input() -> tuple[np.ndarray | None, ModelInput | None]:
     elif made_from is None:
         st.warning("No digit found in this picture: it looks blank.")
     else:
-        how_read.caption(f"Read as {'dark ink on light paper' if dark_ink else 'light ink on a dark background'}.")
+        with st.container(horizontal=True, vertical_alignment="center"):
+            st.caption(f"Read as {'dark ink on light paper' if dark_ink else 'light ink on a dark background'}.")
+            st.toggle(
+                "Swap ink and paper",
+                key="draw_swap_ink",
+                help="Ink is taken to be the part of the picture that covers less of its edges. If the digit "
+                "below looks like a filled block with a hole, that guess was wrong: swap.",
+            )
     return (None if made_from is None else made_from.frame), made_from
 
 

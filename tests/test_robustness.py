@@ -463,6 +463,7 @@ def test_hostile_upload_gets_a_message_and_no_prediction(case):
     messages = [item.value for item in [*app.error, *app.warning]]
     assert any(words in message for message in messages), f"{case}: {messages}"
     assert not [item for item in app.metric if item.label == "Naive Bayes prediction"]
+    assert "draw_swap_ink" not in [toggle.key for toggle in app.toggle]  # nothing was read: nothing to swap
     # and the page goes on working: a real picture afterwards is classified
     app.file_uploader(key="draw_upload").set_value(("seven.png", paper_digit(), "image/png"))
     run_clean(app, f"draw, a good upload after the {case}")
