@@ -7,7 +7,9 @@
    once on /draw (devtools.streamlit_client), which trains the softmax weights and caches them in
    <data>/models; the others then start and read that file instead of training too.
 3. nginx (Debian's package) in front, from ``deploy/nginx.conf`` filled into a temporary prefix:
-   sticky by the ``nb_replica`` cookie (see the template), websocket upgrade headers.
+   sticky by the ``nb_replica`` cookie (see the template), websocket upgrade headers, at most
+   ``sockets_per_address`` open websockets on ``/_stcore/stream`` per client address (a handshake beyond
+   them gets HTTP 429; 0: no limit, for a class behind one NAT address).
 
 Used by scripts/serve_class.py (a class served from the command line), scripts/load_protocol.py
 (``--replicas``) and tests/e2e/test_replicas.py.
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import getpass
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -32,6 +35,9 @@ from devtools.harness import REPO, StreamlitServer, free_port
 
 NGINX_TEMPLATE = REPO / "deploy" / "nginx.conf"
 TEMP_FOLDERS = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+SOCKETS_PER_ADDRESS = 12  # one student with several tabs; on a classroom network each device has its own address
+# the template's one limit_conn line, removed for "no limit" (nginx refuses "limit_conn <zone> 0")
+SOCKET_LIMIT_LINE = re.compile(r"^[ \t]*limit_conn [a-z_]+ @SOCKETS_PER_ADDRESS@;[^\n]*\n", re.MULTILINE)
 
 
 def nginx_binary() -> str | None:
@@ -42,20 +48,52 @@ def nginx_binary() -> str | None:
     return "/usr/sbin/nginx" if os.access("/usr/sbin/nginx", os.X_OK) else None
 
 
-def render_nginx_conf(prefix: Path, listen: str, replica_ports: list[int], template: Path = NGINX_TEMPLATE) -> str:
-    """``deploy/nginx.conf`` with its @...@ fields filled for replicas on 127.0.0.1:<port>."""
+def render_nginx_conf(
+    prefix: Path,
+    listen: str,
+    replica_ports: list[int],
+    sockets_per_address: int = SOCKETS_PER_ADDRESS,
+    template: Path = NGINX_TEMPLATE,
+) -> str:
+    """``deploy/nginx.conf`` with its @...@ fields filled for replicas on 127.0.0.1:<port>.
+
+    ``sockets_per_address``: open websockets allowed per client address; 0 drops the limit_conn line (no limit).
+    """
+    if sockets_per_address < 0:
+        raise ValueError(f"sockets_per_address must be 0 (no limit) or more, not {sockets_per_address}")
     servers = "\n".join(f"        server 127.0.0.1:{port} max_fails=2 fail_timeout=10s;" for port in replica_ports)
     # nginx started by root runs its workers as another user; this keeps them as the one owning the prefix
     worker_user = f"user {getpass.getuser()};" if os.geteuid() == 0 else ""
     text = template.read_text()
+    if sockets_per_address == 0:
+        text, removed = SOCKET_LIMIT_LINE.subn("", text)
+        if removed != 1:
+            raise ValueError(f"{template} has {removed} limit_conn lines with @SOCKETS_PER_ADDRESS@, expected 1")
     for field, value in {
         "@PREFIX@": str(prefix),
         "@LISTEN@": listen,
         "@UPSTREAM_SERVERS@": servers,
         "@WORKER_USER@": worker_user,
+        "@SOCKETS_PER_ADDRESS@": str(sockets_per_address),
     }.items():
         text = text.replace(field, value)
     return text
+
+
+def write_nginx_prefix(
+    prefix: Path, listen: str, replica_ports: list[int], sockets_per_address: int = SOCKETS_PER_ADDRESS
+) -> Path:
+    """nginx's temp folders and the filled ``nginx.conf`` in ``prefix``; returns the conf's path."""
+    for folder in TEMP_FOLDERS:
+        (prefix / folder).mkdir(exist_ok=True)
+    conf = prefix / "nginx.conf"
+    conf.write_text(render_nginx_conf(prefix, listen, replica_ports, sockets_per_address))
+    return conf
+
+
+def nginx_command(nginx: str, prefix: Path, conf: Path, *options: str) -> list[str]:
+    """argv running ``nginx`` on ``conf`` with everything in ``prefix`` (``options``: e.g. "-t", or "-g", "...")."""
+    return [nginx, "-p", str(prefix), "-c", str(conf), "-e", str(prefix / "error.log"), *options]
 
 
 def answers_health(url: str, timeout: float = 2.0) -> bool:
@@ -93,6 +131,7 @@ class ClassServer:
     """``replicas`` app servers behind one nginx on ``host:port``; a context manager that stops all of it.
 
     ``server_prefix``: argv put before each replica's ``python -m streamlit ...`` (e.g. ``["taskset", "-c", "1"]``).
+    ``sockets_per_address``: open websockets nginx allows per client address (0: no limit; see deploy/nginx.conf).
     """
 
     def __init__(
@@ -105,9 +144,13 @@ class ClassServer:
         extra_env: dict[str, str] | None = None,
         prepare: bool = True,
         server_prefix: list[str] | None = None,
+        sockets_per_address: int = SOCKETS_PER_ADDRESS,
     ) -> None:
         if replicas < 1:
             raise ValueError("at least one replica")
+        if sockets_per_address < 0:
+            raise ValueError(f"sockets_per_address must be 0 (no limit) or more, not {sockets_per_address}")
+        self.sockets_per_address = sockets_per_address
         self.replicas = replicas
         self.data_dir = Path(data_dir)
         self.host = host
@@ -142,24 +185,13 @@ class ClassServer:
         if others:
             with ThreadPoolExecutor(len(others)) as pool:
                 list(pool.map(lambda server: server.wait_ready(timeout), others))
-        for folder in TEMP_FOLDERS:
-            (self.prefix / folder).mkdir(exist_ok=True)
-        conf = self.prefix / "nginx.conf"
-        conf.write_text(render_nginx_conf(self.prefix, f"{self.host}:{self.port}", [s.port for s in self.servers]))
+        conf = write_nginx_prefix(
+            self.prefix, f"{self.host}:{self.port}", [s.port for s in self.servers], self.sockets_per_address
+        )
         log = open(self.prefix / "nginx-output.log", "wb")
         try:
             self.nginx = subprocess.Popen(
-                [
-                    nginx,
-                    "-p",
-                    str(self.prefix),
-                    "-c",
-                    str(conf),
-                    "-e",
-                    str(self.prefix / "error.log"),
-                    "-g",
-                    "daemon off;",
-                ],
+                nginx_command(nginx, self.prefix, conf, "-g", "daemon off;"),
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL,

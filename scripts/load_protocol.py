@@ -368,7 +368,10 @@ class Served:
         from devtools.replicas import ClassServer, PrefixedServer
 
         if replicas:
-            self.inner = ClassServer(replicas, data_dir, log_dir=log_dir, server_prefix=server_prefix)
+            # every simulated student connects from this machine's one address: nginx's per-address cap would refuse them
+            self.inner = ClassServer(
+                replicas, data_dir, log_dir=log_dir, server_prefix=server_prefix, sockets_per_address=0
+            )
         else:
             self.inner = PrefixedServer(data_dir, log_dir / "server.log", prefix=server_prefix)
 

@@ -1,11 +1,17 @@
 """Serve a class: N replicas of the app behind nginx with sticky sessions, on one port.
 
     python scripts/serve_class.py --replicas 2 [--port 8080] [--host 127.0.0.1] [--data-dir DIR]
+                                  [--sockets-per-address 12]
 
 The replicas, their data ($NBCORE_DATA_DIR, or --data-dir) and nginx are started as
 ``devtools.replicas.ClassServer`` describes. While serving, every replica's ``/_stcore/health`` is
 polled (every 5 s) and a change is printed. Ctrl-C (or SIGTERM) stops nginx and every replica, and
 removes the temporary prefix.
+
+nginx lets each client address hold at most --sockets-per-address open websockets (one per browser
+tab; default 12): a script opening more gets HTTP 429. It counts by the address a connection comes
+from, so a class reaching this server through one NAT address (a school gateway or proxy) shares one
+count: serve it with --sockets-per-address 0 (no limit).
 """
 
 from __future__ import annotations
@@ -19,7 +25,18 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from devtools.replicas import ClassServer  # noqa: E402
+from devtools.replicas import SOCKETS_PER_ADDRESS, ClassServer  # noqa: E402
+
+
+def socket_count(text: str) -> int:
+    """--sockets-per-address: a whole number, 0 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of websockets") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} websockets per address: give 0 (no limit) or a positive number")
+    return value
 
 
 def main() -> int:
@@ -28,6 +45,16 @@ def main() -> int:
     parser.add_argument("--port", type=int, default=8080, help="nginx's port (default 8080)")
     parser.add_argument("--host", default="127.0.0.1", help="nginx's address (0.0.0.0 to serve the room's network)")
     parser.add_argument("--data-dir", type=Path, help="the data directory (default $NBCORE_DATA_DIR or nbcore's)")
+    parser.add_argument(
+        "--sockets-per-address",
+        type=socket_count,
+        metavar="N",
+        default=SOCKETS_PER_ADDRESS,
+        help=(
+            f"open websockets (browser tabs) nginx allows per client address, more get HTTP 429 "
+            f"(default {SOCKETS_PER_ADDRESS}); 0: no limit, for a class behind one NAT address, which shares one count"
+        ),
+    )
     args = parser.parse_args()
     from nbcore.datasets import default_data_dir
 
@@ -40,9 +67,15 @@ def main() -> int:
 
     signal.signal(signal.SIGTERM, on_term)
     print(f"preparing MNIST in {data_dir}, then {args.replicas} replicas ...", flush=True)
-    with ClassServer(args.replicas, data_dir, port=args.port, host=args.host) as served:
+    with ClassServer(
+        args.replicas, data_dir, port=args.port, host=args.host, sockets_per_address=args.sockets_per_address
+    ) as served:
         ports = ", ".join(str(server.port) for server in served.servers)
-        print(f"serving {served.url} (nginx, sticky) -> replicas on 127.0.0.1: {ports}; Ctrl-C stops all", flush=True)
+        limit = f"{args.sockets_per_address} websockets per address" if args.sockets_per_address else "no socket limit"
+        print(
+            f"serving {served.url} (nginx, sticky, {limit}) -> replicas on 127.0.0.1: {ports}; Ctrl-C stops all",
+            flush=True,
+        )
         last = served.health()
         try:
             while not stopping:
