@@ -15,6 +15,7 @@ from nbcore.preprocess import (
     FRAME,
     MAX_CANVAS_SIDE,
     MAX_UPLOAD_PIXELS,
+    MIN_CONTRAST,
     PNG_DATA_URL,
     ImageInputError,
     centre_of_mass,
@@ -87,6 +88,16 @@ def test_centre_of_mass_lands_at_mnists_centre_on_average():
 @pytest.mark.parametrize("canvas", [np.zeros((280, 280, 4), np.uint8), canvas_with(slice(0, 0), slice(0, 0))])
 def test_blank_canvas_is_reported_as_blank(canvas):
     assert mnist_frame(ink_from_canvas(canvas)) is None
+
+
+def test_the_faintest_ink_counted_as_a_digit_is_framed():
+    """Ink just below MIN_CONTRAST is blank; at MIN_CONTRAST it is a digit, so the crop (INK_LEVEL) must find it."""
+    ink = np.zeros((50, 40))
+    ink[10:30, 15:22] = MIN_CONTRAST - 1
+    assert mnist_frame(ink) is None
+    ink[10:30, 15:22] = MIN_CONTRAST
+    frame = mnist_frame(ink)
+    assert frame is not None and frame.max() == 255
 
 
 def test_one_dot_and_fully_painted_canvas_have_defined_outcomes():
