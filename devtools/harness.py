@@ -160,6 +160,15 @@ def script_data_dir(
 
 
 # -- the server ------------------------------------------------------------------------------
+def spawn_logged(command: list[str], log_path: Path, **popen) -> subprocess.Popen:
+    """Start ``command`` with stdout and stderr to ``log_path``, no stdin, as the leader of its own process
+    group (so that stopping it can signal the group: a server and everything it started)."""
+    with open(log_path, "wb") as log:
+        return subprocess.Popen(
+            command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True, **popen
+        )
+
+
 class ServerError(RuntimeError):
     pass
 
@@ -214,20 +223,8 @@ class StreamlitServer:
     def start(self) -> StreamlitServer:
         env = {**os.environ, "NBCORE_DATA_DIR": str(self.data_dir), "PYTHONUNBUFFERED": "1", **self.extra_env}
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
-        log = open(self.log_path, "wb")
         self.started_at = time.perf_counter()
-        try:
-            self.process = subprocess.Popen(
-                self.command(),
-                cwd=REPO,
-                env=env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL,
-                start_new_session=True,
-            )
-        finally:
-            log.close()
+        self.process = spawn_logged(self.command(), self.log_path, cwd=REPO, env=env)
         return self
 
     def wait_ready(self, timeout: float = 60.0) -> float:

@@ -31,7 +31,7 @@ import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from devtools.harness import REPO, StreamlitServer, free_port
+from devtools.harness import REPO, StreamlitServer, free_port, spawn_logged
 
 NGINX_TEMPLATE = REPO / "deploy" / "nginx.conf"
 TEMP_FOLDERS = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
@@ -188,17 +188,9 @@ class ClassServer:
         conf = write_nginx_prefix(
             self.prefix, f"{self.host}:{self.port}", [s.port for s in self.servers], self.sockets_per_address
         )
-        log = open(self.prefix / "nginx-output.log", "wb")
-        try:
-            self.nginx = subprocess.Popen(
-                nginx_command(nginx, self.prefix, conf, "-g", "daemon off;"),
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL,
-                start_new_session=True,
-            )
-        finally:
-            log.close()
+        self.nginx = spawn_logged(
+            nginx_command(nginx, self.prefix, conf, "-g", "daemon off;"), self.prefix / "nginx-output.log"
+        )
         deadline = time.monotonic() + 20
         while not answers_health(self.url):
             if self.nginx.poll() is not None or time.monotonic() > deadline:

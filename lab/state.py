@@ -225,12 +225,11 @@ def softmax(preset: str = "default", deskew: bool = False) -> SoftmaxEvaluation:
     return _softmax(preset, deskew)
 
 
-@background("Learning curve", "nbcore-curve")
-def softmax_learning_curve(progress) -> dict[str, np.ndarray]:
-    """Softmax test accuracy over training-set sizes and seeds (about 10 s, once per server)."""
+def _mnist_learning_curve(learners: dict[str, evaluate.Learner], progress=None) -> dict[str, np.ndarray]:
+    """Test accuracy of each named learner over MNIST training-set sizes and seeds (``learning_curve``)."""
     splits = _loaded()
     return learning_curve(
-        {"softmax regression": evaluate.softmax_learner},
+        learners,
         splits.train_images,
         splits.train_labels,
         splits.test_images,
@@ -241,22 +240,19 @@ def softmax_learning_curve(progress) -> dict[str, np.ndarray]:
     )
 
 
+@background("Learning curve", "nbcore-curve")
+def softmax_learning_curve(progress) -> dict[str, np.ndarray]:
+    """Softmax test accuracy over training-set sizes and seeds (about 10 s, once per server)."""
+    return _mnist_learning_curve({"softmax regression": evaluate.softmax_learner}, progress)
+
+
 @shared("Learning curve for naive Bayes…", max_entries=32)
 def bernoulli_learning_curve(settings: Settings) -> dict[str, np.ndarray]:
     """Naive Bayes (these settings) test accuracy over the same sizes and seeds (about a second)."""
-    splits = _loaded()
     learner = evaluate.bernoulli_learner(
         settings.threshold, alpha=settings.alpha, beta=settings.beta, prior=settings.prior
     )
-    return learning_curve(
-        {"naive Bayes": learner},
-        splits.train_images,
-        splits.train_labels,
-        splits.test_images,
-        splits.test_labels,
-        evaluate.LEARNING_CURVE_SIZES,
-        evaluate.LEARNING_CURVE_SEEDS,
-    )
+    return _mnist_learning_curve({"naive Bayes": learner})
 
 
 # -- beyond MNIST: iris, Gaussian naive Bayes on MNIST, the SMS spam filter ----------------------

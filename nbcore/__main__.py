@@ -135,16 +135,20 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if args.command == "evaluate-handwriting":
             from .handwriting import (
+                classifiers_by_deskew,
                 evaluate_handwriting,
                 evaluate_mnist_as_load_digits,
                 format_control_rows,
                 format_rows,
             )
 
-            plain, deskewed = mnist.mnist_splits(), mnist.deskewed_splits()
-            print(format_rows(evaluate_handwriting(plain, deskewed, limit=args.limit, progress=_stderr_progress_bar)))
+            plain = mnist.mnist_splits()
+            classifiers = classifiers_by_deskew(plain, mnist.deskewed_splits())
+            print(format_rows(evaluate_handwriting(classifiers, limit=args.limit, progress=_stderr_progress_bar)))
             print()
-            control = evaluate_mnist_as_load_digits(plain, deskewed, limit=args.limit, progress=_stderr_progress_bar)
+            control = evaluate_mnist_as_load_digits(
+                plain.test_images, plain.test_labels, classifiers[True], limit=args.limit, progress=_stderr_progress_bar
+            )
             print(format_control_rows(control))
             return 0
         result = _run_evaluate(args)

@@ -139,13 +139,19 @@ def mnist_classifiers(splits: MnistSplits) -> dict[str, Classifier]:
     return classifiers
 
 
+def classifiers_by_deskew(plain_splits: MnistSplits, deskewed_splits: MnistSplits) -> dict[bool, dict[str, Classifier]]:
+    """``mnist_classifiers`` for deskew off (trained on ``plain_splits``) and on (``deskewed_splits``)."""
+    return {False: mnist_classifiers(plain_splits), True: mnist_classifiers(deskewed_splits)}
+
+
 def evaluate_handwriting(
-    plain_splits: MnistSplits,
-    deskewed_splits: MnistSplits,
+    classifiers: dict[bool, dict[str, Classifier]],
     limit: int | None = None,
     progress: ProgressCallback | None = None,
 ) -> list[dict]:
     """Accuracy on load_digits through the upload path, for each polarity, deskew setting and model.
+
+    ``classifiers``: the models by deskew setting, as ``classifiers_by_deskew`` gives them.
 
     Returns one dict per (polarity, deskew, model): polarity, deskew, model, accuracy, n, the main
     confusions, and the median stroke width before/after the stroke step (px). One row per
@@ -154,15 +160,13 @@ def evaluate_handwriting(
     images, labels = load_handwriting(limit)
     rows, steps, done = [], 2 * len(POLARITIES), 0
     for deskew in (False, True):
-        splits = deskewed_splits if deskew else plain_splits
-        classifiers = mnist_classifiers(splits)
         for polarity in POLARITIES:
             if progress is not None:
                 progress(done / steps, f"{polarity}, deskew {'on' if deskew else 'off'}")
             uploaded = through_upload_path(images, polarity, deskew)
             inputs = {"framed": uploaded.frames, **({} if deskew else {"plain resize": uploaded.plain})}
             for framing, frames in inputs.items():
-                for name, classify in classifiers.items():
+                for name, classify in classifiers[deskew].items():
                     predicted = classify(frames)
                     rows.append(
                         {
@@ -184,25 +188,26 @@ def evaluate_handwriting(
 
 
 def evaluate_mnist_as_load_digits(
-    plain_splits: MnistSplits,
-    deskewed_splits: MnistSplits,
+    test_images: np.ndarray,
+    test_labels: np.ndarray,
+    deskewed_classifiers: dict[str, Classifier],
     limit: int | None = None,
     progress: ProgressCallback | None = None,
 ) -> list[dict]:
-    """The control: MNIST's test digits (the first ``limit``) in load_digits' format, as PNG uploads, deskew on.
+    """The control: MNIST's uint8 (n, 28, 28) test digits (the first ``limit``) in load_digits' format, as PNG
+    uploads, deskew on, read by ``deskewed_classifiers`` (the models trained on deskewed MNIST).
 
     Returns one dict per (format of CONTROL_FORMATS, model): format, model, accuracy, n. The writers are
     MNIST's, so what is lost against MNIST's own arrays is lost to the format and the path.
     """
-    images, labels = plain_splits.test_images[:limit], plain_splits.test_labels[:limit]
-    classifiers = mnist_classifiers(deskewed_splits)
+    images, labels = test_images[:limit], test_labels[:limit]
     rows = []
     for step, (name, box_width) in enumerate(CONTROL_FORMATS.items()):
         if progress is not None:
             progress(step / len(CONTROL_FORMATS), f"MNIST test digits in load_digits' format, {name}")
         small = np.stack([as_load_digits(image, box_width) for image in images])
         frames = through_upload_path(small, "light on dark", deskew=True).frames
-        for model, classify in classifiers.items():
+        for model, classify in deskewed_classifiers.items():
             accuracy = float(np.mean(classify(frames) == labels))
             rows.append({"format": name, "model": model, "accuracy": accuracy, "n": len(labels)})
     if progress is not None:

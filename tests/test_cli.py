@@ -16,19 +16,6 @@ from nbcore.deskew import deskew_all
 from tests.conftest import require_sklearn
 
 
-@pytest.fixture
-def small_mnist(mnist, monkeypatch):
-    """The CLI on a slice of the real MNIST (a few hundred ms per evaluation)."""
-    small = mnist_data.MnistSplits(
-        mnist["train_images"][:3000],
-        mnist["train_labels"][:3000],
-        mnist["test_images"][:500],
-        mnist["test_labels"][:500],
-    )
-    monkeypatch.setattr(mnist_data, "mnist_splits", lambda: small)
-    return small
-
-
 def strict_json(text: str) -> dict:
     """Parse as RFC 8259 JSON: NaN, Infinity and -Infinity are refused."""
 

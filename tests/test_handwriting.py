@@ -10,6 +10,7 @@ from nbcore.datasets.mnist import MnistSplits
 from nbcore.deskew import deskew_all
 from nbcore.handwriting import (
     as_load_digits,
+    classifiers_by_deskew,
     evaluate_handwriting,
     evaluate_mnist_as_load_digits,
     format_control_rows,
@@ -33,7 +34,8 @@ def test_evaluate_handwriting_runs_on_100_images(mnist, tmp_path, monkeypatch):
     deskewed = MnistSplits(
         deskew_all(plain.train_images), plain.train_labels, deskew_all(plain.test_images), plain.test_labels
     )
-    rows = evaluate_handwriting(plain, deskewed, limit=100)
+    classifiers = classifiers_by_deskew(plain, deskewed)
+    rows = evaluate_handwriting(classifiers, limit=100)
     # 2 polarities x (framed and plain resize with deskew off, framed with deskew on) x 3 models
     assert len(rows) == 18 and all(row["n"] == 100 for row in rows)
     for polarity in ("light on dark", "dark on light"):
@@ -48,7 +50,7 @@ def test_evaluate_handwriting_runs_on_100_images(mnist, tmp_path, monkeypatch):
     text = format_rows(rows).splitlines()
     assert len(text) == 20 and re.search(r"\d+\.\d%", text[1]) and "median stroke width" in text[-1]
 
-    control = evaluate_mnist_as_load_digits(plain, deskewed)
+    control = evaluate_mnist_as_load_digits(plain.test_images, plain.test_labels, classifiers[True])
     assert [(row["format"], row["n"]) for row in control][::3] == [("32x20 box", 10), ("shape kept", 10)]
     assert len(control) == 6 and all(0 <= row["accuracy"] <= 1 for row in control)
     assert len(format_control_rows(control).splitlines()) == 4

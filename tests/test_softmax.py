@@ -12,7 +12,6 @@ import pytest
 import nbcore.files
 from nbcore import SoftmaxRegression, load_or_train_softmax, training_data_checksum
 from nbcore import __main__ as cli
-from nbcore.datasets import mnist as mnist_data
 
 PUBLISHED_COURSE_NOTE = {"train": 0.8933, "test": 0.8997}
 TOLERANCE = 0.005
@@ -86,14 +85,7 @@ def test_probabilities_and_input_layouts_agree(default_fit, mnist):
     assert np.array_equal(predicted, model.predict(images.astype(np.float32) / 255))
 
 
-def test_cli_evaluate_softmax_prints_json(monkeypatch, mnist, capsys):
-    small = mnist_data.MnistSplits(
-        mnist["train_images"][:3000],
-        mnist["train_labels"][:3000],
-        mnist["test_images"][:500],
-        mnist["test_labels"][:500],
-    )
-    monkeypatch.setattr(mnist_data, "mnist_splits", lambda: small)
+def test_cli_evaluate_softmax_prints_json(small_mnist, capsys):
     assert cli.main(["evaluate", "--model", "softmax", "--json"]) == 0
     captured = capsys.readouterr()
     result = json.loads(captured.out)

@@ -121,7 +121,9 @@ def curves(
     figure = go.Figure()
     x = np.asarray(x, dtype=np.float64)
     colours = {name: CLASS_COLOURS[index % len(CLASS_COLOURS)] for index, name in enumerate(series)}
-    shown_x = None if marker_x is None else marker_x if not log_x or marker_x > 0 else float(np.min(x))
+    shown_x = marker_x
+    if log_x and marker_x is not None and marker_x <= 0:  # no place on a log axis: drawn at the smallest x
+        shown_x = float(np.min(x))
 
     def star(name: str, at_x: float, y: float, label: str) -> go.Scatter:
         return go.Scatter(
