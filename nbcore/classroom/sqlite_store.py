@@ -183,7 +183,8 @@ class SqliteStore(ClassStore):
         return [StoredDrawing(r[0], r[1], r[2], bytes(r[3]), bytes(r[4]), bytes(r[5]), r[6]) for r in rows]
 
     def _delete_drawings(self, code: str, drawing_id: int | None = None, student: str | None = None) -> int:
-        query, parameters = "DELETE FROM drawings WHERE code = ?", [code]  # type: list[object]
+        query = "DELETE FROM drawings WHERE code = ?"
+        parameters: list[object] = [code]
         if drawing_id is not None:
             query, parameters = query + " AND id = ?", [*parameters, drawing_id]
         if student is not None:
