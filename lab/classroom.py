@@ -96,10 +96,10 @@ def _session() -> str:
     return context.session_id if context is not None else "none"
 
 
-def within_budget(*budgets: tuple[str, int, float]) -> bool:
-    """Count one use of each (name, limit, window seconds) budget; False if any is spent."""
+def within_budget(*budgets: tuple[str, int, float], cost: int = 1) -> bool:
+    """Count ``cost`` uses of each (name, limit, window seconds) budget; False if any is spent (0: only look)."""
     store = state.class_store()
-    return all([store.take(name, limit, window) for name, limit, window in budgets])  # count each, even past a no
+    return all([store.take(name, limit, window, cost) for name, limit, window in budgets])  # count each
 
 
 # -- students -----------------------------------------------------------------------------------
@@ -125,14 +125,17 @@ def student_class() -> StudentClass | None:
     code = st.session_state.get("class_code")
     if not code:
         return None
-    checked = st.session_state.get("class_checked")
-    if checked != code:
-        if not within_budget(("miss:session:" + _session(), MISSES_PER_SESSION, MINUTE)):
+    if st.session_state.get("class_checked") != code:
+        misses = (
+            ("miss:session:" + _session(), MISSES_PER_SESSION, MINUTE),
+            ("miss:address:" + client_address(), MISSES_PER_ADDRESS, MINUTE),
+        )
+        # spent miss budgets refuse hits too: otherwise a guesser would still tell a hit from a miss
+        if not within_budget(*misses, cost=0):
             st.warning(TOO_FAST, icon=":material/timer:")
             return None
-        info = state.class_store().class_info(code)
-        if info is None:
-            within_budget(("miss:address:" + client_address(), MISSES_PER_ADDRESS, MINUTE))
+        if state.class_store().class_info(code) is None:
+            within_budget(*misses)
             st.warning(NOT_OPEN, icon=":material/link_off:")
             return None
         st.session_state["class_checked"] = code
@@ -189,7 +192,7 @@ def teacher_class() -> TeacherClass | None:
                 st.query_params[CLASS_PARAM] = code
             info = store.class_info(code)
             return None if info is None else TeacherClass(info, key)
-    if linked_key or held:
+    if linked_key or held:  # a wrong key: budgeted like a wrong code
         within_budget(("miss:address:" + client_address(), MISSES_PER_ADDRESS, MINUTE))
         st.warning(
             "This teacher link does not open a class: the class has ended or the link is incomplete.",

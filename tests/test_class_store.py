@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import multiprocessing
 import sqlite3
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -13,7 +14,7 @@ from nbcore.classroom import Refused, codes, open_store, student_id
 from nbcore.classroom.redis_store import RedisStore
 from nbcore.classroom.sqlite_store import SqliteStore, StoreFileError
 from nbcore.classroom.store import KEEP_SECONDS, LONGEST_KEEP_SECONDS, NOT_OPEN, TEACHER_ONLY, as_arrays, to_csv
-from tests.conftest import require
+from tests.conftest import REPO, require
 
 
 class Clock:
@@ -262,23 +263,35 @@ def test_a_new_store_on_the_same_storage_sees_everything(make_store):
     assert len(second.drawings(new.info.code)) == 1 and second.tally(new.info.code, "step-1") == {"a": 1}
 
 
-def _send_many(setting: str, code: str, who: int, count: int) -> list[int]:
-    store = open_store(setting)
-    return [send(store, code, who * 1000 + n, meant=who, seed=n).id for n in range(count)]
+SEND_MANY = """
+import sys
+import numpy as np
+from nbcore.classroom import open_store, student_id
+setting, code, who, count = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+store = open_store(setting)
+for n in range(count):
+    frame = np.full((28, 28), n % 256, np.uint8)
+    posterior = np.full(10, 0.1)
+    print(store.add_drawing(code, student_id(f"{who * 1000 + n:032x}"), frame, who, posterior, posterior).id)
+"""
 
 
 def test_two_processes_writing_at_once_lose_nothing(make_store, tmp_path):
     store = make_store()
     code = store.create_class().info.code
-    setting = store.client.connection_pool.connection_kwargs if isinstance(store, RedisStore) else None
-    url = (
-        f"redis://{setting['host']}:{setting['port']}/{setting.get('db', 0)}"
-        if setting
-        else f"sqlite:///{tmp_path / 'classes.sqlite3'}"
-    )
-    context = multiprocessing.get_context("spawn")
-    with context.Pool(2) as pool:
-        ids = pool.starmap(_send_many, [(url, code, 1, 60), (url, code, 2, 60)])
+    if isinstance(store, RedisStore):
+        kwargs = store.client.connection_pool.connection_kwargs
+        setting = f"redis://{kwargs['host']}:{kwargs['port']}/{kwargs.get('db', 0)}"
+    else:
+        setting = f"sqlite:///{tmp_path / 'classes.sqlite3'}"
+    writers = [
+        subprocess.Popen(
+            [sys.executable, "-c", SEND_MANY, setting, code, str(who), "60"], cwd=REPO, stdout=subprocess.PIPE, text=True
+        )
+        for who in (1, 2)
+    ]
+    ids = [writer.communicate(timeout=120)[0].split() for writer in writers]
+    assert [writer.returncode for writer in writers] == [0, 0]
     assert len(set(ids[0]) | set(ids[1])) == 120
     kept = store.drawings(code)
     assert len(kept) == 120 and sorted(d.meant for d in kept) == [1] * 60 + [2] * 60

@@ -255,13 +255,12 @@ class RedisStore(ClassStore):
     def _revealed(self, code: str) -> set[str]:
         return {raw.decode() for raw in self.client.smembers(self._keys(code)["reveals"])}
 
-    def _take(self, name: str, window: int, limit: int, forget_after: float) -> bool:
+    def _take(self, name: str, window: int, cost: int, forget_after: float) -> int:
         key = f"nblab:budget:{name}:{window}"
         with self.client.pipeline() as pipe:
-            pipe.incr(key)
+            pipe.incrby(key, cost)
             pipe.expireat(key, int(forget_after) + 1)
-            used = pipe.execute()[0]
-        return int(used) <= limit
+            return int(pipe.execute()[0])
 
     def close_connections(self) -> None:
         self.client.connection_pool.disconnect()

@@ -224,11 +224,11 @@ class SqliteStore(ClassStore):
         with self._connection() as db:
             return {row[0] for row in db.execute("SELECT question FROM reveals WHERE code = ?", (code,))}
 
-    def _take(self, name: str, window: int, limit: int, forget_after: float) -> bool:
+    def _take(self, name: str, window: int, cost: int, forget_after: float) -> int:
         with self._write() as db:
             (used,) = db.execute(
-                "INSERT INTO budgets VALUES (?, ?, 1, ?) ON CONFLICT (name, window) DO UPDATE SET used = used + 1 "
+                "INSERT INTO budgets VALUES (?, ?, ?, ?) ON CONFLICT (name, window) DO UPDATE SET used = used + ? "
                 "RETURNING used",
-                (name, window, forget_after),
+                (name, window, cost, forget_after, cost),
             ).fetchone()
-        return used <= limit
+        return int(used)

@@ -278,8 +278,9 @@ class ClassStore(ABC):
         return frozenset(self._revealed(code))
 
     # -- budgets --------------------------------------------------------------------------------
-    def take(self, name: str, limit: int, window_seconds: float) -> bool:
-        """Count one use of budget ``name``; False once it was used ``limit`` times in this window.
+    def take(self, name: str, limit: int, window_seconds: float, cost: int = 1) -> bool:
+        """Count ``cost`` uses of budget ``name``; False once it was used more than ``limit`` times in this window
+        (``cost`` 0 only looks).
 
         Windows are fixed (they start at multiples of ``window_seconds``) and shared by every process.
         """
@@ -289,7 +290,7 @@ class ClassStore(ABC):
             self._takes_since_purge = 0
             self._purge(now)
         window = int(now // window_seconds)
-        return self._take(name, window, limit, (window + 1) * window_seconds)
+        return self._take(name, window, cost, (window + 1) * window_seconds) <= limit
 
     # -- helpers --------------------------------------------------------------------------------
     def _teacher_class(self, code: str, key: str) -> ClassInfo:
@@ -369,7 +370,8 @@ class ClassStore(ABC):
     def _revealed(self, code: str) -> set[str]: ...
 
     @abstractmethod
-    def _take(self, name: str, window: int, limit: int, forget_after: float) -> bool: ...
+    def _take(self, name: str, window: int, cost: int, forget_after: float) -> int:
+        """Add ``cost`` to the budget's use in ``window``; the use after it."""
 
     def close_connections(self) -> None:  # noqa: B027 - optional for back ends that hold none
         """Release what the store holds open (connections); it can still be used afterwards."""
