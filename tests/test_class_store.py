@@ -286,7 +286,10 @@ def test_two_processes_writing_at_once_lose_nothing(make_store, tmp_path):
         setting = f"sqlite:///{tmp_path / 'classes.sqlite3'}"
     writers = [
         subprocess.Popen(
-            [sys.executable, "-c", SEND_MANY, setting, code, str(who), "60"], cwd=REPO, stdout=subprocess.PIPE, text=True
+            [sys.executable, "-c", SEND_MANY, setting, code, str(who), "60"],
+            cwd=REPO,
+            stdout=subprocess.PIPE,
+            text=True,
         )
         for who in (1, 2)
     ]
