@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 import time
 
@@ -121,3 +123,25 @@ def test_once_everything_is_loaded_a_run_sends_no_progress_bar(fresh_cache, monk
     app.run()
     assert not app.exception and not app.error
     assert "heading" in sent and "progress" not in sent, sent
+
+
+WARMED_THEN_EVERY_IMPORT = f"""
+import ast, pathlib, sys
+sys.path.insert(0, {str(REPO)!r})
+from lab import startup
+startup.warm_imports()
+before = set(sys.modules)
+root = pathlib.Path({str(REPO)!r})
+for path in sorted([*root.glob("pages/*.py"), *root.glob("lab/**/*.py")]):
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            exec(compile(ast.Module([node], []), str(path), "exec"), {{}})
+print(sorted(name for name in set(sys.modules) - before if name.startswith(("lab", "nbcore", "plotly", "PIL", "pandas"))))
+"""
+
+
+def test_the_start_up_imports_leave_nothing_for_a_page_to_import_first():
+    """Every import statement of the pages and lab/, run after warm_imports in a fresh process, loads nothing new."""
+    done = subprocess.run([sys.executable, "-c", WARMED_THEN_EVERY_IMPORT], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "[]", f"imported only when a page first ran: {done.stdout}"
