@@ -356,7 +356,7 @@ def lesson_neighbour_dependence(threshold: int, digit: int) -> np.ndarray:
     return lesson.neighbour_dependence(features(threshold).train, _loaded().train_labels, digit)
 
 
-# -- the class gallery (issue 14): students' drawings per class code, in memory ---------------------
+# -- the class gallery: students' drawings per class code, in memory ---------------------------------
 
 
 @shared(writable=True)

@@ -1,4 +1,4 @@
-"""A classroom on one server (#7): shared state stays shared and unchanged, odd and hostile input has a clear outcome.
+"""A classroom on one server: shared state stays shared and unchanged, odd and hostile input has a clear outcome.
 
 Everything runs the real app under AppTest (``shell.run(default_page=...)``), in this process,
 so the shared results seen here (``lab/state.py``) are the ones the pages use. No network: name
