@@ -110,10 +110,45 @@ def _run_evaluate(args) -> dict:
     return {**result, "deskew": args.deskew}
 
 
+def _add_class(commands) -> None:
+    group = commands.add_parser("class", help="classes in the class store ($NBCORE_CLASS_STORE, or the data directory)")
+    actions = group.add_subparsers(dest="class_command", required=True)
+    new = actions.add_parser("new", help="create a class before the lesson: its code, student link and teacher link")
+    new.add_argument("--code", help="the code to use (4 to 12 letters A-Z or digits; default: 8 random ones)")
+    new.add_argument("--json", action="store_true", help="print one JSON object: code, student_path, teacher_path")
+
+
+def _run_class(args) -> int:
+    from urllib.parse import urlencode
+
+    from .classroom import KEEP_SECONDS, Refused, open_store
+
+    if args.class_command == "new":
+        try:
+            made = open_store().create_class(args.code)
+        except Refused as refused:
+            print(f"error: {refused}", file=sys.stderr)
+            return 2
+        code = made.info.code
+        result = {
+            "code": code,
+            "student_path": "/draw?" + urlencode({"class": code}),
+            "teacher_path": "/gallery?" + urlencode({"class": code, "key": made.teacher_key}),
+        }
+        if args.json:
+            print(json.dumps(result))
+        else:
+            print(f"class {code}: open until {KEEP_SECONDS // 3600} hours after its last activity")
+            print(f"students: <server address>{result['student_path']}")
+            print(f"teacher:  <server address>{result['teacher_path']}   (keep it private: it moderates the class)")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m nbcore", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     _add_evaluate(commands)
+    _add_class(commands)
     commands.add_parser(
         "prepare",
         help="find, verify, extract and decode MNIST in the data directory "
@@ -127,6 +162,8 @@ def main(argv: list[str] | None = None) -> int:
     handwriting.add_argument("--limit", type=int, default=None, help="only the first N digits (default: all 1,797)")
     args = parser.parse_args(argv)
     try:
+        if args.command == "class":
+            return _run_class(args)
         if args.command == "prepare":
             from .datasets import default_data_dir
 
@@ -152,7 +189,12 @@ def main(argv: list[str] | None = None) -> int:
             print(format_control_rows(control))
             return 0
         result = _run_evaluate(args)
-    except (MnistDataError, ValueError, OSError) as error:  # OSError: nbcore.files.FileProblem sentences
+    except (
+        MnistDataError,
+        ValueError,
+        OSError,
+        ConnectionError,
+    ) as error:  # OSError: nbcore.files.FileProblem sentences
         print(f"error: {error}", file=sys.stderr)
         return 2
     if args.json:
