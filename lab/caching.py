@@ -85,11 +85,13 @@ class Results:
                     return self._values[key]
             try:
                 value = make()
-            finally:
+            except BaseException:
                 with self._lock:
                     self._making.pop(key, None)
-            with self._lock:
+                raise
+            with self._lock:  # stored and its lock dropped at once: a caller in between would make it again
                 self._values[key] = value
+                self._making.pop(key, None)
                 while self.max_entries is not None and len(self._values) > self.max_entries:
                     self._values.popitem(last=False)
             return value
