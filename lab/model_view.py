@@ -36,12 +36,11 @@ def show(
     ``made_from``: the ModelInput it came from (None for a frame given directly: then no plain-resize toggle).
     """
     st.markdown("**What the model sees**")
-    plain_view = made_from is not None and st.toggle(
+    if made_from is not None and st.toggle(
         "Plain resizing instead",
         key="draw_plain_view",
         help="What the models would get if the picture were only squeezed to 28×28, without MNIST's framing.",
-    )
-    if plain_view:
+    ):
         plain = nbcore.binarize(made_from.plain[None], threshold)
         st.image(
             digits.pixel_picture(plain[0].reshape(28, 28) * 255, scale=PICTURE_SCALE),

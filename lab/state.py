@@ -1,7 +1,7 @@
 """What the dashboard shares between sessions: the data and models every page reads, each cached once per server.
 
-Every function here is a declaration: ``@shared`` (``st.cache_resource``, read-only results, safe from a
-client's ``clear_cache``) or ``@background`` (slow work in a thread, waited for behind a progress bar);
+Every function here is a declaration: ``@shared`` (read-only results kept for the server's lifetime, out of
+reach of a client's ``clear_cache``) or ``@background`` (slow work in a thread, waited for behind a progress bar);
 the machinery is in ``lab/caching.py``. Shared, never mutated: the MNIST arrays (as published, and
 deskewed), the binarized features and the per-(threshold, deskew) counts. A session's settings
 (``lab/settings.py``) live in ``st.session_state``; a model for them is derived from the shared counts

@@ -1,7 +1,7 @@
-"""A classroom on one server (#7): shared state stays shared and unchanged, odd and hostile input has a clear outcome.
+"""A classroom on one server: shared state stays shared and unchanged, odd and hostile input has a clear outcome.
 
 Everything runs the real app under AppTest (``shell.run(default_page=...)``), in this process,
-so the ``st.cache_resource`` caches seen here are the ones the pages use. No network: name
+so the shared results seen here (``lab/state.py``) are the ones the pages use. No network: name
 look-ups for anything but the loopback fail, so a missing data folder takes the offline path.
 
 * Shared state: every array a ``lab.state`` cache returns is read-only; two sessions with

@@ -207,7 +207,7 @@ def make_read_only(tmp_path, monkeypatch):
         raise PermissionError(13, "Permission denied")
 
     def make() -> None:
-        monkeypatch.setattr(nbcore.files.tempfile, "mkstemp", refuse)  # the one writer since #18
+        monkeypatch.setattr(nbcore.files.tempfile, "mkstemp", refuse)  # every file nbcore writes goes through it
         tmp_path.chmod(0o555)
 
     yield make
