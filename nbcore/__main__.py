@@ -1,4 +1,4 @@
-"""Command line: ``python -m nbcore evaluate ...``, ``evaluate-handwriting``, ``prepare``.
+"""Command line: ``python -m nbcore evaluate ...``, ``evaluate-handwriting``, ``prepare``, ``class evaluate``.
 
 The benchmarks against scikit-learn are development tools: ``python -m benchmarks``.
 """
@@ -88,6 +88,53 @@ def _add_evaluate(commands) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
+def _add_class(commands) -> None:
+    """The ``class`` group: what a class's drawings teach naive Bayes (more subcommands join ``evaluate`` here)."""
+    group = commands.add_parser("class", help="a class's drawings: the class's model beside MNIST's")
+    class_commands = group.add_subparsers(dest="class_command", required=True)
+    evaluate = class_commands.add_parser(
+        "evaluate",
+        help="MNIST's model, the class's model and MNIST + the class, each student's drawings read by "
+        "models that never saw that student (pixel >= 128, alpha = 1)",
+    )
+    source = evaluate.add_mutually_exclusive_group(required=True)
+    source.add_argument(
+        "--frames",
+        metavar="FILE.npz",
+        help="drawings as arrays: frames uint8 (n, 28, 28) framed like MNIST, labels (n,) the digits meant, "
+        "students (n,) an anonymous id per student",
+    )
+    source.add_argument(
+        "--load-digits",
+        action="store_true",
+        help="scikit-learn's load_digits() as 20 students (contiguous blocks) through the Draw page's upload "
+        "path (needs scikit-learn)",
+    )
+    evaluate.add_argument(
+        "--weight",
+        type=_number_in(0, MAX_PSEUDO_COUNT),
+        default=100.0,
+        help="how many MNIST digits one class drawing counts as in MNIST + the class, 0..1e6 (default 100)",
+    )
+    evaluate.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _run_class_evaluate(args) -> int:
+    from .experiments.class_model import evaluate_class, format_evaluation, load_digits_class, load_drawings
+    from .features import binarize
+    from .models.naive_bayes import BernoulliNB
+
+    drawings = load_digits_class(progress=_stderr_progress_bar) if args.load_digits else load_drawings(args.frames)
+    splits = mnist.mnist_splits()
+    mnist_model = BernoulliNB(alpha=1.0).fit(binarize(splits.train_images, 128), splits.train_labels)
+    evaluation = evaluate_class(drawings.frames, drawings.labels, drawings.students, mnist_model, weight=args.weight)
+    if args.json:
+        print(json.dumps(_json_safe(evaluation.as_dict()), allow_nan=False))
+    else:
+        print(format_evaluation(evaluation))
+    return 0
+
+
 def _stderr_progress_bar(fraction: float, message: str) -> None:
     """Draw ``[#####-----]  50%  message`` on stderr, redrawn in place; newline when done."""
     filled = round(30 * fraction)
@@ -125,8 +172,11 @@ def main(argv: list[str] | None = None) -> int:
         "both polarities; models trained on MNIST (needs scikit-learn)",
     )
     handwriting.add_argument("--limit", type=int, default=None, help="only the first N digits (default: all 1,797)")
+    _add_class(commands)
     args = parser.parse_args(argv)
     try:
+        if args.command == "class":
+            return _run_class_evaluate(args)
         if args.command == "prepare":
             from .datasets import default_data_dir
 
