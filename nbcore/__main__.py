@@ -111,6 +111,12 @@ def _add_class(commands) -> None:
         "path (needs scikit-learn)",
     )
     evaluate.add_argument(
+        "--limit",
+        type=_number_in(1, 1797, integer=True),
+        default=None,
+        help="with --load-digits: only the first N digits (default: all 1,797)",
+    )
+    evaluate.add_argument(
         "--weight",
         type=_number_in(0, MAX_PSEUDO_COUNT),
         default=100.0,
@@ -124,7 +130,12 @@ def _run_class_evaluate(args) -> int:
     from .features import binarize
     from .models.naive_bayes import BernoulliNB
 
-    drawings = load_digits_class(progress=_stderr_progress_bar) if args.load_digits else load_drawings(args.frames)
+    if args.limit is not None and not args.load_digits:
+        raise ValueError("--limit goes with --load-digits; a --frames file is read whole")
+    if args.load_digits:
+        drawings = load_digits_class(limit=args.limit, progress=_stderr_progress_bar)
+    else:
+        drawings = load_drawings(args.frames)
     splits = mnist.mnist_splits()
     mnist_model = BernoulliNB(alpha=1.0).fit(binarize(splits.train_images, 128), splits.train_labels)
     evaluation = evaluate_class(drawings.frames, drawings.labels, drawings.students, mnist_model, weight=args.weight)
