@@ -9,29 +9,33 @@ import pytest
 from lab.figures import class_model, style
 
 
-def test_probability_pairs_put_each_digits_class_tile_beside_its_mnist_tile():
+def test_probability_pairs_put_each_digits_class_tile_above_its_mnist_tile():
     rng = np.random.default_rng(0)
     class_prob, mnist_prob = rng.random((10, 784)), rng.random((10, 28, 28))
-    figure = class_model.probability_pairs(class_prob, mnist_prob, drawings_per_digit=np.arange(10) * 3, columns=4)
+    drawn = np.arange(10) * 3
+    figure = class_model.probability_pairs(class_prob, mnist_prob, drawings_per_digit=drawn, columns=5)
     [heatmap] = figure.data  # one tiled heatmap: one colour scale for both models
     assert (heatmap.zmin, heatmap.zmax) == (0, 1) and heatmap.showscale
     mosaic = np.asarray(heatmap.z, dtype=float)
     tile_height, tile_width = 28 + style.TITLE_ROWS, 30
-    for digit in (0, 3, 9):
-        for offset, expected in ((0, class_prob[digit].reshape(28, 28)), (1, mnist_prob[digit])):
-            index = 2 * digit + offset
-            top, left = (index // 4) * tile_height + style.TITLE_ROWS, (index % 4) * tile_width
+    for digit in (0, 3, 7, 9):
+        block_row, column = 2 * (digit // 5), digit % 5
+        for row, expected in ((block_row, class_prob[digit].reshape(28, 28)), (block_row + 1, mnist_prob[digit])):
+            top, left = row * tile_height + style.TITLE_ROWS, column * tile_width
             np.testing.assert_array_equal(mosaic[top : top + 28, left : left + 28], expected)
     titles = [annotation.text for annotation in figure.layout.annotations]
-    assert titles[:4] == ["0: class (0)", "0: MNIST", "1: class (3)", "1: MNIST"] and titles[-2] == "9: class (27)"
-    assert len(titles) == 20
+    assert titles[:6] == ["class 0: none", "class 1", "class 2", "class 3", "class 4", "MNIST 0"]
+    assert titles[10:12] == ["class 5", "class 6"] and titles[-1] == "MNIST 9" and len(titles) == 20
 
 
-def test_probability_pairs_keep_pairs_on_one_row():
+def test_probability_pairs_on_one_wide_row_each():
     values = np.full((10, 784), 0.5)
-    assert "class drawings" not in class_model.probability_pairs(values, values).layout.title.text
-    with pytest.raises(ValueError, match="even"):
-        class_model.probability_pairs(values, values, columns=5)
+    wide = class_model.probability_pairs(values, values, columns=10)
+    titles = [annotation.text for annotation in wide.layout.annotations]
+    assert titles[9:11] == ["class 9", "MNIST 0"] and "none" not in " ".join(titles)
+    assert wide.layout.height < class_model.probability_pairs(values, values).layout.height
+    with pytest.raises(ValueError, match="divide"):
+        class_model.probability_pairs(values, values, columns=4)
 
 
 def curve_figure(overtake: int | None) -> go.Figure:

@@ -20,35 +20,39 @@ def probability_pairs(
     class_prob: np.ndarray,
     mnist_prob: np.ndarray,
     drawings_per_digit: Sequence[int] | None = None,
-    columns: int = 4,
+    columns: int = 5,
+    height_per_row: int | None = None,
 ) -> go.Figure:
-    """P(xᵢ = 1 | y) of the class's model beside MNIST's, digit by digit: "class" then "MNIST" for 0, 1, ... 9.
+    """P(xᵢ = 1 | y) of the class's model above MNIST's: a row of class tiles, then the same digits' MNIST tiles.
 
     ``class_prob`` and ``mnist_prob``: float (10, 784) or (10, 28, 28) in 0..1, one colour scale for both.
-    ``drawings_per_digit`` (10,): the class's drawings of each digit, written in its tiles' titles.
-    ``columns``: tiles per row, even so that each digit's pair stays on one row (4 on a phone, 10 wide).
+    ``drawings_per_digit`` (10,): a digit the class has not drawn is titled "class d: none" (its tile is the
+    smoothing's flat prior). ``columns``: digits per row, 5 (phones, narrow columns) or 10 (wide screens);
+    ``height_per_row`` defaults to what keeps the tiles square at those widths.
     """
-    if columns < 2 or columns % 2:
-        raise ValueError(f"columns must be an even number >= 2, got {columns}")
+    if columns not in (1, 2, 5, 10):
+        raise ValueError(f"columns must divide the ten digits (1, 2, 5 or 10), got {columns}")
     class_prob = np.asarray(class_prob, dtype=np.float64).reshape(10, 28, 28)
     mnist_prob = np.asarray(mnist_prob, dtype=np.float64).reshape(10, 28, 28)
-    tiles = np.stack([class_prob, mnist_prob], axis=1).reshape(20, 28, 28)
-    titles = []
-    for digit in range(10):
-        drawn = "" if drawings_per_digit is None else f" ({int(drawings_per_digit[digit])})"
-        titles += [f"{digit}: class{drawn}", f"{digit}: MNIST"]
+    tiles, titles = [], []
+    for first in range(0, 10, columns):
+        block = range(first, first + columns)
+        tiles += [class_prob[digit] for digit in block] + [mnist_prob[digit] for digit in block]
+        for digit in block:
+            none = drawings_per_digit is not None and int(drawings_per_digit[digit]) == 0
+            titles.append(f"class {digit}: none" if none else f"class {digit}")
+        titles += [f"MNIST {digit}" for digit in block]
     return digits.image_grid(
-        tiles,
+        np.stack(tiles),
         titles,
         columns=columns,
         value_name="P(xᵢ = 1 | y)",
         colorscale=PROBABILITY_SCALE,
         zrange=(0, 1),
         colorbar_title="P(xᵢ = 1 | y)",
-        height_per_row=170,
+        height_per_row=height_per_row or (90 if columns == 10 else 170),
         hover_format=".3f",
-        title="P(xᵢ = 1 | y): the class's drawings beside MNIST's"
-        + ("" if drawings_per_digit is None else " (class drawings in brackets)"),
+        title="P(xᵢ = 1 | y): the class's model above MNIST's",
     )
 
 
