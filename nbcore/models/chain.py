@@ -32,7 +32,6 @@ class ChainBayesNet(BaseNaiveBayes):
     def __init__(self, alpha: float = 1.0, prior: str = "empirical"):
         self.alpha = alpha
         self.prior = prior
-        self._check_params()
 
     def _check_params(self) -> None:
         check_number("alpha", self.alpha)
