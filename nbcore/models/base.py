@@ -37,7 +37,13 @@ def check_labels(y, n_samples: int) -> np.ndarray:
     Labels may be integers, whole-number floats, booleans or strings; NaN, infinity and
     fractions (a regression target, not classes) are refused.
     """
+    if y is None:
+        raise ValueError("a classifier requires y to be passed, but the target y is None")
     y = np.asarray(y)
+    if y.dtype == object:  # a list of labels of one kind (strings, numbers) held as Python objects
+        y = np.asarray(y.tolist())
+        if y.dtype == object:
+            raise ValueError("Unknown label type: y mixes labels of different kinds; give all strings or all numbers")
     if y.shape != (n_samples,):
         raise ValueError(f"y must have shape ({n_samples},) to match X, got {y.shape}")
     if y.dtype.kind == "f":
@@ -47,7 +53,7 @@ def check_labels(y, n_samples: int) -> np.ndarray:
                 "(found NaN, infinity or fractions)"
             )
     elif y.dtype.kind not in "uibUS":
-        raise ValueError(f"y must hold class labels (integers or strings), got dtype {y.dtype}")
+        raise ValueError(f"Unknown label type: y must hold class labels (integers or strings), got dtype {y.dtype}")
     return y
 
 
@@ -378,7 +384,7 @@ class BaseNaiveBayes(ClassifierMixin, ABC):
         return self.predict_joint_log_proba(X)
 
 
-def check_n_features(n_features: int, expected: int) -> None:
+def check_n_features(n_features: int, expected: int, model: str = "the model") -> None:
     """ValueError unless an input has the number of features the model was fitted on."""
     if n_features != expected:
-        raise ValueError(f"X has {n_features} features, the model was fitted on {expected}")
+        raise ValueError(f"X has {n_features} features, but {model} is expecting {expected} features as input")

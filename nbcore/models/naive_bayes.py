@@ -13,7 +13,7 @@ import numpy as np
 import scipy.sparse
 from scipy.special import logsumexp
 
-from ..features import PackedBinary, byte_table, check_binary, packed_matmul
+from ..features import PackedBinary, as_numbers, byte_table, check_2d, check_binary, packed_matmul
 from .base import PRIORS, BaseNaiveBayes, check_labels, check_n_features, check_number
 
 
@@ -33,19 +33,16 @@ def _check_count_matrix(X, what: str, nonnegative: bool = True):
     if scipy.sparse.issparse(X):
         X = scipy.sparse.csr_array(X)
         values = X.data
+        if values.dtype.kind not in "buif":
+            raise ValueError(f"X must hold {what}, got dtype {values.dtype}")
     else:
-        X = np.asarray(X)
-        if X.ndim != 2:
-            raise ValueError(f"X must be 2-D (n_samples, n_features), got shape {X.shape}")
-        if X.dtype.kind not in "buif":
-            raise ValueError(f"X must hold {what}, got dtype {X.dtype}")
+        X = as_numbers(X)
         values = X
-    if X.ndim != 2:
-        raise ValueError(f"X must be 2-D (n_samples, n_features), got shape {X.shape}")
+    check_2d(X)
     if values.size and not np.all(np.isfinite(values)):
         raise ValueError(f"X must hold {what}: finite numbers (found NaN or infinity)")
     if nonnegative and values.size and values.min() < 0:
-        raise ValueError(f"X must hold {what}: numbers >= 0 (found a negative value)")
+        raise ValueError(f"Negative values in data: X must hold {what}, numbers >= 0")
     return X
 
 
@@ -129,11 +126,9 @@ class BernoulliNB(BaseNaiveBayes):
             binary = scipy.sparse.csr_array((on.astype(np.float64), X.indices, X.indptr), shape=X.shape)
             binary.eliminate_zeros()
             return binary
-        X = np.asarray(X)
+        X = as_numbers(X)
         if X.ndim < 2:
-            raise ValueError(f"X must be 2-D (n_samples, n_features) or an image stack, got shape {X.shape}")
-        if X.dtype.kind not in "buif":
-            raise ValueError(f"X must hold numbers to binarize at threshold {self.threshold!r}, got dtype {X.dtype}")
+            check_2d(X)  # an image stack (n, h, w) is flattened below
         if X.dtype.kind == "f" and not np.all(np.isfinite(X)):
             raise ValueError("X must hold finite numbers (found NaN or infinity)")
         return (X.reshape(X.shape[0], -1) >= self.threshold).view(np.uint8)
@@ -162,7 +157,7 @@ class BernoulliNB(BaseNaiveBayes):
             X = PackedBinary.from_dense(X)
             n_features = X.n_features
         if hasattr(self, "n_features_in_"):
-            check_n_features(n_features, self.n_features_in_)
+            check_n_features(n_features, self.n_features_in_, type(self).__name__)
         return X
 
     def _empty_counts(self, n_classes: int, n_features: int) -> None:
@@ -243,7 +238,7 @@ class BernoulliNB(BaseNaiveBayes):
         """log p(x_j | y = c) for one 0/1 image x (n_features,): float64 (n_classes, n_features)."""
         self._check_fitted()
         x = check_binary(np.asarray(x).reshape(1, -1))[0]
-        check_n_features(x.shape[0], self.n_features_in_)
+        check_n_features(x.shape[0], self.n_features_in_, type(self).__name__)
         return np.where(x == 1, self.feature_log_prob_, self.feature_log_neg_prob_)
 
     def evidence(self, x, first, second) -> np.ndarray:
@@ -289,7 +284,7 @@ class BernoulliNB(BaseNaiveBayes):
         observed_mask = np.asarray(observed_mask)
         if observed_mask.shape != x.shape or observed_mask.dtype != bool:
             raise ValueError(f"observed_mask must be a bool array of shape {x.shape}")
-        check_n_features(x.shape[0], self.n_features_in_)
+        check_n_features(x.shape[0], self.n_features_in_, type(self).__name__)
         # The rule of predict_proba: if every class is impossible, keep the classes with the
         # fewest impossible observed pixels (never one with prior 0), ranked by the rest.
         terms = self.pixel_log_likelihoods(x)[:, observed_mask]
@@ -331,12 +326,13 @@ class MultinomialNB(BaseNaiveBayes):
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = True
         tags.input_tags.positive_only = True
+        tags.classifier_tags.poor_score = True  # as scikit-learn's MultinomialNB
         return tags
 
     def _check_X(self, X, training: bool):
         X = _check_count_matrix(X, "counts")
         if hasattr(self, "n_features_in_"):
-            check_n_features(X.shape[1], self.n_features_in_)
+            check_n_features(X.shape[1], self.n_features_in_, type(self).__name__)
         return X
 
     def _empty_counts(self, n_classes: int, n_features: int) -> None:
@@ -361,9 +357,8 @@ class MultinomialNB(BaseNaiveBayes):
 
 def check_features(X) -> np.ndarray:
     """X as float64 (n_samples, n_features), every value finite, else ValueError."""
-    X = np.asarray(X, dtype=np.float64)
-    if X.ndim != 2:
-        raise ValueError(f"X must be 2-D (n_samples, n_features), got shape {X.shape}")
+    X = as_numbers(X).astype(np.float64, copy=False)
+    check_2d(X)
     if not np.all(np.isfinite(X)):
         raise ValueError("X must hold finite numbers (found NaN or infinity)")
     return X
@@ -399,7 +394,7 @@ class GaussianNB(BaseNaiveBayes):
     def _check_X(self, X, training: bool) -> np.ndarray:
         X = check_features(X)
         if hasattr(self, "n_features_in_"):
-            check_n_features(X.shape[1], self.n_features_in_)
+            check_n_features(X.shape[1], self.n_features_in_, type(self).__name__)
         return X
 
     def _empty_counts(self, n_classes: int, n_features: int) -> None:

@@ -34,6 +34,7 @@ from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
+from ..features import as_numbers, check_2d
 from ..progress import ProgressCallback
 from .base import (
     ClassifierMixin,
@@ -103,11 +104,10 @@ PRESETS = {
 
 def pixel_features(X) -> np.ndarray:
     """uint8 pixels or float features in [0, 1], (n, h, w) or (n, d) -> float32 (n, h*w or d) in [0, 1]."""
-    X = np.asarray(X)
+    X = as_numbers(X)
     if X.ndim == 3:
         X = X.reshape(X.shape[0], -1)
-    if X.ndim != 2:
-        raise ValueError(f"X must have shape (n, 28, 28) or (n, 784), got {X.shape}")
+    check_2d(X)
     if X.dtype == np.uint8:
         return X.astype(np.float32) / np.float32(255)
     if X.dtype.kind != "f":
@@ -292,7 +292,7 @@ class SoftmaxRegression(ClassifierMixin):
         """Unnormalised log-probabilities coef_ @ x + intercept_: float64 (n_samples, n_classes)."""
         self._check_fitted()
         features = pixel_features(X)
-        check_n_features(features.shape[1], self.n_features_in_)
+        check_n_features(features.shape[1], self.n_features_in_, type(self).__name__)
         return (features @ self.coef_.T + self.intercept_).astype(np.float64)
 
     def _decision_scores(self, X) -> np.ndarray:
