@@ -93,11 +93,26 @@ def test_class_model_equals_sklearns_bernoulli_nb_to_1e_10(base_model):
         )
 
 
-def base_training_data() -> tuple[np.ndarray, np.ndarray]:
-    """The base model's training set again (same seed as the fixture)."""
+def base_training_data(binarized: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """The base model's training set again (same seed as the fixture), as 0/1 features or uint8 frames."""
     rng = np.random.default_rng(2)
     labels = np.repeat(DIGITS, 60)
-    return binarize(drawings_of(prototypes(), labels, rng), 128), labels
+    frames = drawings_of(prototypes(), labels, rng)
+    return (binarize(frames, 128) if binarized else frames), labels
+
+
+def test_an_mnist_model_that_binarizes_for_itself_gives_the_same_evaluation(base_model):
+    """A model given threshold=128 (fitted on uint8 frames) is read as the same counts on 0/1 features."""
+    frames, labels = base_training_data(binarized=False)
+    self_binarizing = BernoulliNB(alpha=1.0, threshold=128).fit(frames, labels)
+    frames, labels, students = a_class(n_students=4, per_digit=5)
+    ours, theirs = (evaluate_class(frames, labels, students, model) for model in (base_model, self_binarizing))
+    for name in ours.models:
+        np.testing.assert_array_equal(ours.models[name].predictions, theirs.models[name].predictions)
+    assert ours.curve is not None and theirs.curve is not None and theirs.threshold == 128
+    np.testing.assert_array_equal(ours.curve.accuracy["class"], theirs.curve.accuracy["class"])
+    with pytest.raises(ValueError, match="differs from the MNIST model's own"):
+        evaluate_class(frames, labels, students, self_binarizing, threshold=1)
 
 
 def test_leave_one_student_out_equals_refitting_without_the_student(base_model):

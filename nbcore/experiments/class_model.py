@@ -77,18 +77,24 @@ def check_drawings(frames, labels, students) -> ClassDrawings:
 
 # -- counts and models -------------------------------------------------------------------------
 def model_from_counts(template: BernoulliNB, class_count: np.ndarray, feature_count: np.ndarray) -> BernoulliNB:
-    """A fitted BernoulliNB with ``template``'s hyperparameters and classes and these counts.
+    """A fitted BernoulliNB with ``template``'s hyperparameters and classes and these counts, reading 0/1
+    features (no ``threshold``, whatever the template's).
 
     ``class_count`` (n_classes,) and ``feature_count`` (n_classes, n_features), integer or (weighted) float.
     The counts are the model's whole fitted state: every probability is derived from them.
     """
-    model = BernoulliNB(**template.get_params())
+    model = BernoulliNB(**zero_one_params(template))
     # the fitted state, set as fit would leave it (with_params would first derive the template's counts: twice
     # the work, and the curve builds thousands of these)
     model.classes_, model.n_features_in_ = template.classes_, template.n_features_in_
     model.class_count_ = np.asarray(class_count)
     model.feature_count_ = np.asarray(feature_count)
     return model.set_params()  # no new parameter: re-derives every probability from the counts just set
+
+
+def zero_one_params(template: BernoulliNB) -> dict:
+    """``template``'s hyperparameters for a model of 0/1 features: alpha, beta and prior, no threshold."""
+    return {**template.get_params(), "threshold": None}
 
 
 @dataclass(frozen=True)
@@ -115,7 +121,7 @@ def count_students(
 ) -> StudentCounts:
     """Count 0/1 ``features`` (n, n_features) per student with ``partial_fit``, in ``template``'s hyperparameters."""
     ids, positions = np.unique(students, return_inverse=True)
-    params = template.get_params()
+    params = zero_one_params(template)
     whole = BernoulliNB(**params)
     class_count = np.zeros((len(ids), len(DIGITS)), np.int64)
     feature_count = np.zeros((len(ids), len(DIGITS), features.shape[1]), np.int64)
@@ -128,6 +134,11 @@ def count_students(
         class_count[index], feature_count[index] = own.class_count_, own.feature_count_
         whole.partial_fit(features[rows], labels[rows], classes=DIGITS)
     return StudentCounts(ids, class_count, feature_count, whole)
+
+
+def as_zero_one(model: BernoulliNB) -> BernoulliNB:
+    """``model`` itself if it reads 0/1 features, else the same counts in a model that does."""
+    return model if model.threshold is None else model_from_counts(model, model.class_count_, model.feature_count_)
 
 
 def combined_counts(
@@ -160,7 +171,7 @@ def leave_one_student_out(
     """
     readings = {name: np.full(len(students), -1, np.int64) for name in MODEL_NAMES}
     if len(students):
-        readings["mnist"] = mnist_model.predict(features).astype(np.int64)
+        readings["mnist"] = as_zero_one(mnist_model).predict(features).astype(np.int64)
     if len(counts.students) < 2:
         return readings
     positions = np.searchsorted(counts.students, students)
@@ -265,7 +276,7 @@ def accuracy_curve(
                 for name, model in models.items():
                     correct[name][repeat, point] += np.sum(model.predict(packed) == truth)
     accuracy = {name: correct[name].mean(axis=0) / scored.sum() for name in names}
-    mnist_accuracy = float(np.mean(mnist_model.predict(features[scored]) == labels[scored]))
+    mnist_accuracy = float(np.mean(as_zero_one(mnist_model).predict(features[scored]) == labels[scored]))
     return Curve(
         kept, accuracy, mnist_accuracy, repeats, n_folds, overtake_point(kept, accuracy["class"], mnist_accuracy)
     )
@@ -420,19 +431,26 @@ def evaluate_class(
     students,
     mnist_model: BernoulliNB,
     weight: float = DEFAULT_WEIGHT,
-    threshold: int = DEFAULT_THRESHOLD,
+    threshold: int | None = None,
     minimum: int = MIN_DRAWINGS,
     curve: bool = True,
     seed: int = 0,
 ) -> ClassEvaluation:
     """The three models read a class's drawings, each student's by models that never saw that student.
 
-    ``mnist_model``: a BernoulliNB fitted on MNIST's training images binarized at ``threshold``; its
-    hyperparameters (alpha, beta, prior) are the class's models' too. Digits with fewer than ``minimum``
+    ``mnist_model``: a BernoulliNB fitted on MNIST's training images binarized at ``threshold`` (its own
+    ``threshold`` when it has one; else DEFAULT_THRESHOLD when None); its alpha, beta and prior are the
+    class's models' too. Digits with fewer than ``minimum``
     drawings are left out of the accuracies and named in ``shortage``; ``curve=False`` skips the curve.
     """
     drawings = check_drawings(frames, labels, students)
     weight = check_weight(weight)
+    own = mnist_model.threshold
+    if own is not None:  # x >= T on integer pixels is x >= ceil(T)
+        if threshold is not None and threshold != int(np.ceil(own)):
+            raise ValueError(f"threshold {threshold} differs from the MNIST model's own, {own}")
+        threshold = int(np.ceil(own))
+    threshold = DEFAULT_THRESHOLD if threshold is None else threshold
     features = binarize(drawings.frames, threshold) if len(drawings.labels) else np.zeros((0, 784), np.uint8)
     labels = drawings.labels
     counts = count_students(features, labels, drawings.students, mnist_model)
