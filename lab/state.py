@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 import nbcore
 from lab import startup
 from lab.caching import background, shared
-from lab.gallery import ClassGallery
 from lab.settings import THRESHOLDS, Settings, current_settings
+from nbcore.classroom import ClassStore, open_store, store_setting
 from nbcore.datasets.iris import IRIS_FEATURES, load_iris
 from nbcore.datasets.mnist import MnistSplits
 from nbcore.datasets.sms import SpamDataError, load_sms
@@ -356,10 +357,15 @@ def lesson_neighbour_dependence(threshold: int, digit: int) -> np.ndarray:
     return lesson.neighbour_dependence(features(threshold).train, _loaded().train_labels, digit)
 
 
-# -- the class gallery (issue 14): students' drawings per class code, in memory ---------------------
+# -- the class store: what students share, in a file or Redis that every replica opens ---------------
 
 
 @shared(writable=True)
-def class_gallery() -> ClassGallery:
-    """The server's one class gallery, shared by every session (bounded in drawings, codes and time)."""
-    return ClassGallery()
+def _class_store(setting: str, data_dir: str) -> ClassStore:
+    return open_store(setting, Path(data_dir))
+
+
+def class_store() -> ClassStore:
+    """The class store the setting names (``$NBCORE_CLASS_STORE``; by default a file in the data folder);
+    the object holds no classes itself, only how to reach them. OSError or ConnectionError when unusable."""
+    return _class_store(store_setting(), _data_dir())

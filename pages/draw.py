@@ -10,7 +10,7 @@ import numpy as np
 import streamlit as st
 
 import nbcore
-from lab import display, gallery_ui, links, model_view, shell, state
+from lab import classroom, display, links, model_view, shell, state
 from lab.canvas import digit_canvas
 from lab.figures import charts, digits
 from lab.settings import Settings, current_settings
@@ -26,6 +26,7 @@ with st.sidebar:  # a new threshold's "Binarizing…" and "Counting pixels…" s
 softmax = state.softmax(deskew=settings.deskew).model
 
 st.title("Draw a digit")
+joined = classroom.student_class()  # a class link: its code checked once, the browser's student id
 st.session_state.setdefault("canvas_generation", 0)
 
 
@@ -102,7 +103,12 @@ def drawn_input() -> tuple[np.ndarray | None, ModelInput | None]:
 
 
 @shell.fragment(page="draw")
-def digit_and_verdict(settings: Settings, model: nbcore.BernoulliNB, softmax: nbcore.SoftmaxRegression) -> None:
+def digit_and_verdict(
+    settings: Settings,
+    model: nbcore.BernoulliNB,
+    softmax: nbcore.SoftmaxRegression,
+    joined: classroom.StudentClass | None,
+) -> None:
     """Canvas or upload, both predictions and the evidence map: a stroke reruns this part only, not the page."""
     with st.container(horizontal=True, gap="medium"):
         source = st.container(key="draw_source")
@@ -127,7 +133,7 @@ def digit_and_verdict(settings: Settings, model: nbcore.BernoulliNB, softmax: nb
         )
         return
 
-    frame = model_view.model_frame(frame, settings.deskew)
+    framed, frame = frame, model_view.model_frame(frame, settings.deskew)
     features = nbcore.binarize(frame[None], settings.threshold)
     posterior = model.predict_proba(features)[0]
     ranking = np.argsort(-posterior, kind="stable")
@@ -187,9 +193,10 @@ def digit_and_verdict(settings: Settings, model: nbcore.BernoulliNB, softmax: nb
         display.chart(
             charts.posterior_comparison({"naive Bayes": posterior, "softmax": softmax_posterior}), key="draw_posteriors"
         )
-        gallery_ui.offer(frame, posterior, softmax_posterior)
     with source:
+        if joined is not None:  # right under the canvas: on a phone, within a screen of the verdict
+            classroom.send_form(joined, framed, posterior, softmax_posterior)
         model_view.show(frame, made_from, settings.deskew, settings.threshold, model, softmax)
 
 
-digit_and_verdict(settings, model, softmax)
+digit_and_verdict(settings, model, softmax, joined)
