@@ -439,9 +439,9 @@ def evaluate_class(
     """The three models read a class's drawings, each student's by models that never saw that student.
 
     ``mnist_model``: a BernoulliNB fitted on MNIST's training images binarized at ``threshold`` (its own
-    ``threshold`` when it has one; else DEFAULT_THRESHOLD when None); its alpha, beta and prior are the
-    class's models' too. Digits with fewer than ``minimum``
-    drawings are left out of the accuracies and named in ``shortage``; ``curve=False`` skips the curve.
+    ``threshold`` when it has one; DEFAULT_THRESHOLD when both are None); its alpha, beta and prior are the
+    class's models' too. Digits with fewer than ``minimum`` drawings are left out of the accuracies and
+    named in ``shortage``; ``curve=False`` skips the curve (most of the time this takes).
     """
     drawings = check_drawings(frames, labels, students)
     weight = check_weight(weight)
