@@ -11,7 +11,7 @@ import pytest
 import scipy.sparse
 import sklearn.naive_bayes as sklearn_nb
 
-from nbcore import BernoulliNB, ChainBayesNet, GaussianNB, MultinomialNB, SoftmaxRegression, binarize
+from nbcore import BernoulliNB, ChainBayesNet, GaussianNB, MultinomialNB, NotFittedError, SoftmaxRegression, binarize
 from nbcore.datasets.iris import load_iris
 from nbcore.models.base import BaseNaiveBayes
 
@@ -119,7 +119,7 @@ def test_bad_input_raises_value_error_with_a_sentence(estimator):
             getattr(model, method)(make_X(estimator, 3, 2)[:, :1])  # fewer features than fitted
     with pytest.raises(ValueError, match="no class for"):
         model.score(X, np.full(N_SAMPLES, 5))
-    with pytest.raises(RuntimeError, match="not fitted"):
+    with pytest.raises(NotFittedError, match="not fitted"):
         new(estimator).predict(X)
 
 
