@@ -69,13 +69,13 @@ def accuracy_against_drawings(
     CLASS_NAME to be starred); ``overtake`` the size from which the class's model reads better than MNIST's
     (a dashed vertical line and a star there), None if it does not.
     """
-    sizes = np.asarray(sizes, dtype=np.float64)
+    size_axis = np.asarray(sizes, dtype=np.float64)
     current = None
     if overtake is not None and CLASS_NAME in accuracy:
-        position = int(np.argmin(np.abs(sizes - overtake)))
+        position = int(np.argmin(np.abs(size_axis - overtake)))
         current = {CLASS_NAME: float(np.asarray(accuracy[CLASS_NAME], dtype=np.float64)[position])}
     figure = charts.curves(
-        sizes,
+        size_axis,
         dict(accuracy),
         "class drawings per digit (log scale)",
         "accuracy (students held out)",
@@ -88,7 +88,7 @@ def accuracy_against_drawings(
         height=height,
     )
     # counts of drawings read better as 1, 2, 5, 10 ... than as powers of ten
-    ticks = [tick for tick in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000) if sizes.min() <= tick <= sizes.max()]
+    ticks = [tick for tick in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000) if size_axis.min() <= tick <= size_axis.max()]
     figure.update_xaxes(tickvals=ticks, ticktext=[str(tick) for tick in ticks])
     figure.update_yaxes(tickformat=".0%")
     return figure
