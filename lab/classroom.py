@@ -270,3 +270,39 @@ def send_form(
                 width=42,
                 caption=[str(d.meant) for d in own[::-1][:OWN_SHOWN]],
             )
+
+
+# -- the lesson's live polls --------------------------------------------------------------------------
+ANSWERS_PER_ADDRESS = 240  # a minute: sixty students behind one address answering a step's questions at once
+ANSWERS_PER_STUDENT = 30  # a minute
+
+
+@dataclass(frozen=True)
+class LessonClass:
+    """The lesson taken as a class: its ``code``; a student's anonymous id, or the teacher's key."""
+
+    code: str
+    student: str | None = None
+    teacher_key: str | None = None
+
+
+def lesson_class() -> LessonClass | None:
+    """The class this session takes the lesson with (the teacher's, through the teacher link, or a student's,
+    through the class link), or None: the lesson alone."""
+    teaching = teacher_class()
+    if teaching is not None:
+        return LessonClass(teaching.info.code, teacher_key=teaching.key)
+    joined = student_class()
+    return None if joined is None else LessonClass(joined.info.code, student=joined.student)
+
+
+def send_answer(taking: LessonClass, question: str, answer: str) -> None:
+    """Record this student's answer to ``question`` in their class (replacing an earlier one); Refused with why."""
+    if taking.student is None:
+        raise Refused("Your browser has not answered yet: wait a second, then send again.")
+    if not within_budget(
+        (f"answer:student:{taking.code}:{taking.student}", ANSWERS_PER_STUDENT, MINUTE),
+        ("answer:address:" + client_address(), ANSWERS_PER_ADDRESS, MINUTE),
+    ):
+        raise Refused(TOO_FAST)
+    state.class_store().answer(taking.code, taking.student, question, answer)

@@ -15,7 +15,7 @@ import numpy as np
 import streamlit as st
 
 import nbcore
-from lab import display, lesson_steps, state
+from lab import classroom, display, lesson_steps, state
 from lab import lesson_frame as frame
 from lab.figures import charts, digits, regions, style
 from lab.settings import current_settings
@@ -353,6 +353,10 @@ LAYOUTS = (
 STEPS = lesson_steps.STEPS
 
 st.title(lesson_steps.TITLE)
+taking = classroom.lesson_class()  # through a class's link: answers go to the class, the teacher reveals
+frame.take_part(taking)
+if taking is not None and taking.teacher_key is not None:
+    frame.class_answers_download(taking.code)
 current = frame.requested_step(len(STEPS))
 frame.navigation(current, len(STEPS), "top")
 st.progress(current / len(STEPS))

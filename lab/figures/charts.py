@@ -368,3 +368,33 @@ def running_product(log10_product: np.ndarray, limits: dict[str, float], height:
         **LAYOUT,
     )
     return figure
+
+
+def answer_counts(labels: list[str], counts: list[int], title: str, height: int = 300) -> go.Figure:
+    """How many students gave each answer: a horizontal bar per answer (in the question's order), its count at the end.
+
+    ``labels`` the answers as the question shows them; ``counts`` students per answer (0 for none).
+    """
+    total = max(1, sum(counts))
+    bars = go.Bar(
+        y=labels,
+        x=counts,
+        orientation="h",
+        marker_color=[OK_COLOUR if count == max(counts) and count > 0 else "#9bb7d4" for count in counts],
+        text=[f"{count} ({count / total:.0%})" for count in counts],
+        textposition="outside",
+        cliponaxis=False,
+        hovertemplate="%{y}: %{x} students<extra></extra>",
+    )
+    title_layout, top = title_lines(title)
+    return go.Figure(
+        bars,
+        layout=dict(
+            height=max(height, 60 + 34 * len(labels)) + top - 60,
+            title=title_layout,
+            margin=dict(l=10, r=60, t=top, b=10),
+            xaxis=dict(AXIS_TEXT, title=dict(AXIS_TEXT["title"], text="students"), range=[0, max(counts + [1]) * 1.25]),
+            yaxis=dict(AXIS_TEXT, type="category", autorange="reversed"),
+            **LAYOUT,
+        ),
+    )
