@@ -62,8 +62,12 @@ def xsrf_cookie(url: str, timeout: float = 10.0) -> str:
     raise RuntimeError(f"{url}/_stcore/health set no {XSRF_COOKIE} cookie (is XSRF protection off?)")
 
 
-def oversized_put(url: str, token: str, size: int, timeout: float = 30.0) -> str:
-    """One PUT of ``size`` bytes to a made-up upload path, with the XSRF cookie and header; its outcome."""
+def oversized_put(url: str, token: str, size: int, target: str | None = None, timeout: float = 30.0) -> str:
+    """One PUT of ``size`` bytes with the XSRF cookie and header; its outcome.
+
+    ``target``: "METHOD /path" to send instead (e.g. "GET /" with a body); default a PUT to a made-up upload path.
+    """
+    method, path = (target or f"PUT {UPLOAD_PATH}/{uuid.uuid4().hex}/{uuid.uuid4().hex}").split(" ", 1)
     parts = urllib.parse.urlsplit(url)
     boundary = uuid.uuid4().hex
     head = (
@@ -75,8 +79,8 @@ def oversized_put(url: str, token: str, size: int, timeout: float = 30.0) -> str
     connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout)
     try:
         connection.request(
-            "PUT",
-            f"{UPLOAD_PATH}/{uuid.uuid4().hex}/{uuid.uuid4().hex}",
+            method,
+            path,
             body=body,
             headers={
                 "Content-Type": f"multipart/form-data; boundary={boundary}",
@@ -112,8 +116,12 @@ def flood_and_probe(
     after: float = 12.0,
     interval: float = 0.15,
     page: str = "/",
+    target: str | None = None,
 ) -> FloodReport:
-    """``puts`` oversized PUTs at once; a page load every ``interval`` s from the start until ``after`` s past them."""
+    """``puts`` oversized PUTs at once; a page load every ``interval`` s from the start until ``after`` s past them.
+
+    ``target``: what to send instead of upload PUTs, as in ``oversized_put``.
+    """
     token = xsrf_cookie(url)
     loads: list[tuple[float, str]] = []
     flood_over = threading.Event()
@@ -131,7 +139,7 @@ def flood_and_probe(
     prober.start()
     try:
         with ThreadPoolExecutor(puts) as pool:
-            outcomes = list(pool.map(lambda _: oversized_put(url, token, size), range(puts)))
+            outcomes = list(pool.map(lambda _: oversized_put(url, token, size, target), range(puts)))
     finally:
         flood_over.set()
     prober.join(after + 60)
@@ -144,8 +152,13 @@ def main() -> int:
     parser.add_argument("--puts", type=int, default=8, help="PUTs sent at once (default 8)")
     parser.add_argument("--megabytes", type=float, default=6.0, help="size of each PUT, 10^6 bytes (default 6)")
     parser.add_argument("--after", type=float, default=12.0, help="seconds of page loads after the flood (default 12)")
+    parser.add_argument(
+        "--target", help='"METHOD /path" to send the bodies to instead (e.g. "GET /"); default: made-up upload paths'
+    )
     args = parser.parse_args()
-    report = flood_and_probe(args.url.rstrip("/"), args.puts, int(args.megabytes * 1_000_000), args.after)
+    report = flood_and_probe(
+        args.url.rstrip("/"), args.puts, int(args.megabytes * 1_000_000), args.after, target=args.target
+    )
     print(report.summary())
     return 1 if report.page_errors() else 0
 
