@@ -125,7 +125,8 @@ def test_no_secret_value_is_written_in_the_manifest():
 def test_the_app_uses_the_redis_that_the_manifest_runs():
     env = env_of(app_container())
     names = [variable["name"] for variable in env]
-    store = next(variable["value"] for variable in env if variable["name"] == "NBLAB_STORE")
+    store = {variable["name"]: variable.get("value") for variable in env}.get("NBLAB_STORE")
+    assert store, "the app has no NBLAB_STORE"
     url = urlsplit(store)
     assert url.scheme == "redis" and url.path == "/0", store
     # Kubernetes fills $(VAR) only from variables listed before the one using it
