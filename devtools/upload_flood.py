@@ -37,6 +37,7 @@ class FloodReport:
 
     put_outcomes: list[str]  # an HTTP status ("413") or the exception's class name ("ConnectionResetError")
     page_loads: list[tuple[float, str]] = field(default_factory=list)  # (seconds since the flood began, outcome)
+    flood_seconds: float = 0.0  # when the last PUT had its outcome, seconds since the flood began
 
     def page_errors(self) -> list[tuple[float, str]]:
         return [(at, outcome) for at, outcome in self.page_loads if outcome != "200"]
@@ -45,7 +46,7 @@ class FloodReport:
         errors = self.page_errors()
         span = f", the first at {errors[0][0]:.1f} s and the last at {errors[-1][0]:.1f} s" if errors else ""
         return (
-            f"{len(self.put_outcomes)} PUTs: {dict(Counter(self.put_outcomes))}; "
+            f"{len(self.put_outcomes)} PUTs in {self.flood_seconds:.2f} s: {dict(Counter(self.put_outcomes))}; "
             f"{len(self.page_loads)} page loads: {dict(Counter(o for _, o in self.page_loads))}; "
             f"{len(errors)} not 200{span}"
         )
@@ -141,9 +142,10 @@ def flood_and_probe(
         with ThreadPoolExecutor(puts) as pool:
             outcomes = list(pool.map(lambda _: oversized_put(url, token, size, target), range(puts)))
     finally:
+        flood_seconds = time.monotonic() - start
         flood_over.set()
     prober.join(after + 60)
-    return FloodReport(outcomes, loads)
+    return FloodReport(outcomes, loads, flood_seconds)
 
 
 def main() -> int:

