@@ -55,9 +55,9 @@ def validator_available() -> bool:
 
 
 def documents() -> list[dict]:
+    require(validator_available(), "kubernetes-validate is missing (pip install -r requirements-dev.txt)")
     import yaml  # PyYAML, a dependency of kubernetes-validate
 
-    require(validator_available(), "kubernetes-validate is missing (pip install -r requirements-dev.txt)")
     return [doc for doc in yaml.safe_load_all(MANIFEST.read_text()) if doc]
 
 
