@@ -125,6 +125,14 @@ def student_class() -> StudentClass | None:
     code = st.session_state.get("class_code")
     if not code:
         return None
+    try:
+        return _checked_student_class(code)
+    except Refused as refused:  # the store is down: the page works without its class
+        st.warning(str(refused), icon=":material/cloud_off:")
+        return None
+
+
+def _checked_student_class(code: str) -> StudentClass | None:
     if st.session_state.get("class_checked") != code:
         misses = (
             ("miss:session:" + _session(), MISSES_PER_SESSION, MINUTE),
@@ -175,6 +183,14 @@ class TeacherClass:
 def teacher_class() -> TeacherClass | None:
     """The class this session teaches: from a teacher link (``?class=CODE&key=KEY``), or the key this browser
     kept for the link's class. The key leaves the address bar once checked. None (with a sentence) otherwise."""
+    try:
+        return _checked_teacher_class()
+    except Refused as refused:  # the store is down
+        st.warning(str(refused), icon=":material/cloud_off:")
+        return None
+
+
+def _checked_teacher_class() -> TeacherClass | None:
     code = class_code(st.query_params.get(CLASS_PARAM)) if CLASS_PARAM in st.query_params else None
     code = code or st.session_state.get("teacher_code")
     if not code:
@@ -258,18 +274,17 @@ def send_form(
             else:
                 st.session_state["class_last_sent"] = digest
                 st.success(sentence, icon=":material/check_circle:")
-    if joined.student is not None:
-        own = state.class_store().drawings(code, joined.student)
-        if own:
-            st.caption(
-                f"You have sent {len(own)} drawing{'s' if len(own) != 1 else ''} to class {code} "
-                f"(the newest {PER_STUDENT} are kept):"
-            )
-            st.image(
-                [d.frame for d in own[::-1][:OWN_SHOWN]],
-                width=42,
-                caption=[str(d.meant) for d in own[::-1][:OWN_SHOWN]],
-            )
+    try:
+        own = state.class_store().drawings(code, joined.student) if joined.student is not None else ()
+    except Refused:
+        own = ()  # the store is down: the form has said so on sending
+    if own:
+        st.caption(
+            f"You have sent {len(own)} drawing{'s' if len(own) != 1 else ''} to class {code} "
+            f"(the newest {PER_STUDENT} are kept):"
+        )
+        newest = own[::-1][:OWN_SHOWN]
+        st.image([d.frame for d in newest], width=42, caption=[str(d.meant) for d in newest])
 
 
 # -- the lesson's live polls --------------------------------------------------------------------------

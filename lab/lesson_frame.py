@@ -175,7 +175,7 @@ def _ask_inside(question: Question, prompt: str, taking: classroom.LessonClass |
         st.button(
             "Answer again", icon=":material/undo:", key=f"lesson_again_{key}", on_click=_answer_again, args=(key,)
         )
-        if taking is None or key in state.class_store().revealed(taking.code):
+        if taking is None or key in _revealed(taking.code):
             return committed
         _await_reveal(taking.code, key)
         return None
@@ -214,7 +214,7 @@ def _ask_inside(question: Question, prompt: str, taking: classroom.LessonClass |
 @st.fragment(run_every=REFRESH_SECONDS)
 def _await_reveal(code: str, key: str) -> None:
     """A student's answer is in: look for the teacher's reveal every few seconds, then show the truth."""
-    if key in state.class_store().revealed(code):
+    if key in _revealed(code):
         st.rerun()
     st.caption(
         f":material/hourglass_top: Sent to class {code}. Your teacher reveals the answer to everyone; "
@@ -227,8 +227,7 @@ def _ask_the_class(question: Question, prompt: str, taking: classroom.LessonClas
     key = question.key
     st.markdown(f":material/quiz: **Ask the class.** {prompt}")
     _class_answers(question, taking.code)
-    store = state.class_store()
-    if key not in store.revealed(taking.code):
+    if key not in _revealed(taking.code):
         st.button(
             "Reveal to the class",
             icon=":material/visibility:",
@@ -238,7 +237,7 @@ def _ask_the_class(question: Question, prompt: str, taking: classroom.LessonClas
             args=(taking, key),
         )
         return None
-    counts = store.tally(taking.code, key)
+    counts = _tally(taking.code, key)
     answered = [option for option in question.options if counts.get(str(option), 0) > 0]
     if not answered:
         st.caption("Revealed to the class; nobody has answered yet.")
@@ -278,6 +277,21 @@ def answers_csv(rows: list[tuple[str, str]]) -> bytes:
     return out.getvalue().encode("utf-8")
 
 
+def _revealed(code: str) -> frozenset[str]:
+    """The questions revealed to the class (none while the store is down: students wait, the lesson goes on)."""
+    try:
+        return state.class_store().revealed(code)
+    except Refused:
+        return frozenset()
+
+
+def _tally(code: str, key: str) -> dict[str, int]:
+    try:
+        return state.class_store().tally(code, key)
+    except Refused:
+        return {}
+
+
 def _reveal_to_class(taking: classroom.LessonClass, key: str) -> None:
     assert taking.teacher_key is not None
     state.class_store().reveal(taking.code, taking.teacher_key, key)
@@ -286,7 +300,7 @@ def _reveal_to_class(taking: classroom.LessonClass, key: str) -> None:
 @st.fragment(run_every=REFRESH_SECONDS)
 def _class_answers(question: Question, code: str) -> None:
     """How the class has answered so far, as bars, for the projector; looks again every few seconds."""
-    counts = state.class_store().tally(code, question.key)
+    counts = _tally(code, question.key)
     total = sum(counts.values())
     display.chart(
         charts.answer_counts(

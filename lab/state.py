@@ -10,6 +10,7 @@ in about a millisecond.
 
 from __future__ import annotations
 
+import logging
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +22,7 @@ from lab import startup
 from lab.caching import background, shared
 from lab.settings import THRESHOLDS, Settings, current_settings
 from nbcore.classroom import ClassStore, open_store, store_setting
+from nbcore.classroom.store import UNAVAILABLE, StoreUnavailable
 from nbcore.datasets.iris import IRIS_FEATURES, load_iris
 from nbcore.datasets.mnist import MnistSplits
 from nbcore.datasets.sms import SpamDataError, load_sms
@@ -28,6 +30,8 @@ from nbcore.deskew import deskew_all
 from nbcore.experiments import evaluate, lesson, spam
 from nbcore.experiments.evaluate import learning_curve, mean_true_class_loglik
 from nbcore.models.naive_bayes import GaussianNB
+
+LOG = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -367,5 +371,9 @@ def _class_store(setting: str, data_dir: str) -> ClassStore:
 
 def class_store() -> ClassStore:
     """The class store the setting names (``$NBCORE_CLASS_STORE``; by default a file in the data folder);
-    the object holds no classes itself, only how to reach them. OSError or ConnectionError when unusable."""
-    return _class_store(store_setting(), _data_dir())
+    the object holds no classes itself, only how to reach them. ``StoreUnavailable`` (a sentence) when unusable."""
+    try:
+        return _class_store(store_setting(), _data_dir())
+    except (OSError, ConnectionError, ValueError) as error:  # a damaged file, Redis down, a setting we do not know
+        LOG.warning("class store unavailable: %s", error)
+        raise StoreUnavailable(UNAVAILABLE) from error

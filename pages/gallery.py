@@ -17,7 +17,6 @@ STUDENT_LABEL = 5  # hex digits of the anonymous id shown on a tile: enough to t
 
 st.title("Class gallery")
 teaching = classroom.teacher_class()
-store = state.class_store()
 
 
 def plural(count: int, noun: str) -> str:
@@ -33,7 +32,11 @@ def instead_text(row: np.ndarray) -> str:
 @st.fragment(run_every=REFRESH_SECONDS)
 def live_gallery(code: str) -> None:
     """Everything that changes as students send drawings; reruns by itself every ``REFRESH_SECONDS``."""
-    drawings = store.drawings(code)
+    try:
+        drawings = state.class_store().drawings(code)
+    except Refused as refused:  # the store is down: say so, look again at the next refresh
+        st.warning(str(refused), icon=":material/cloud_off:")
+        return
     if not drawings:
         st.metric("Drawings", 0)
         st.info(
@@ -108,7 +111,7 @@ def live_gallery(code: str) -> None:
     with st.container(horizontal=True):
         st.download_button(
             "Gallery as CSV",
-            lambda: to_csv(store.drawings(code)),
+            lambda: to_csv(state.class_store().drawings(code)),
             file_name=f"class-{code}-gallery.csv",
             mime="text/csv",
             on_click="ignore",
@@ -131,7 +134,7 @@ def live_gallery(code: str) -> None:
 
 def gallery_png(code: str) -> bytes:
     """The PNG of the gallery as it is when the button is clicked."""
-    arrays = as_arrays(store.drawings(code))
+    arrays = as_arrays(state.class_store().drawings(code))
     return export.gallery_png(
         arrays.frames,
         arrays.meant,
@@ -161,13 +164,13 @@ def moderate(teaching: classroom.TeacherClass) -> None:
         with st.container(horizontal=True, vertical_alignment="center"):
             sure = st.checkbox("Yes, remove every drawing", key="gallery_clear_sure")
             if st.button("Empty the gallery", icon=":material/delete_sweep:", disabled=not sure, key="gallery_clear"):
-                st.write(f"Removed {plural(store.clear(code, key), 'drawing')}.")
+                st.write(f"Removed {plural(state.class_store().clear(code, key), 'drawing')}.")
         with st.container(horizontal=True, vertical_alignment="center"):
             if st.button(f"Keep it {KEEP_SECONDS // 3600} more hours", icon=":material/more_time:", key="gallery_keep"):
-                store.extend(code, key)
+                state.class_store().extend(code, key)
             closing = st.checkbox("Yes, close the class and delete all it holds", key="gallery_close_sure")
             if st.button("Close the class", icon=":material/cancel:", disabled=not closing, key="gallery_close"):
-                store.close(code, key)
+                state.class_store().close(code, key)
                 st.session_state.pop("teacher_code", None)
                 st.query_params.clear()
                 st.rerun()
@@ -178,12 +181,14 @@ def remove_sentence(teaching: classroom.TeacherClass, target: str) -> str:
     code, key = teaching.info.code, teaching.key
     try:
         if target.isdigit():
-            removed = store.remove_drawing(code, key, int(target))
+            removed = state.class_store().remove_drawing(code, key, int(target))
             return f"Removed drawing #{target}." if removed else f"No drawing #{target} in this class."
-        students = {d.student for d in store.drawings(code) if d.student.startswith(target)}
+        students = {d.student for d in state.class_store().drawings(code) if d.student.startswith(target)}
         if len(target) < STUDENT_LABEL or len(students) != 1:
             return f"No one student's label starts with “{target[:16]}”: give a tile's five letters."
-        return f"Removed {plural(store.remove_student(code, key, students.pop()), 'drawing')} of {target}."
+        return (
+            f"Removed {plural(state.class_store().remove_student(code, key, students.pop()), 'drawing')} of {target}."
+        )
     except Refused as refused:
         return str(refused)
 

@@ -13,7 +13,16 @@ from devtools.redis_server import RedisServer, redis_binary
 from nbcore.classroom import Refused, codes, open_store, student_id
 from nbcore.classroom.redis_store import RedisStore
 from nbcore.classroom.sqlite_store import SqliteStore, StoreFileError
-from nbcore.classroom.store import KEEP_SECONDS, LONGEST_KEEP_SECONDS, NOT_OPEN, TEACHER_ONLY, as_arrays, to_csv
+from nbcore.classroom.store import (
+    KEEP_SECONDS,
+    LONGEST_KEEP_SECONDS,
+    NOT_OPEN,
+    TEACHER_ONLY,
+    UNAVAILABLE,
+    StoreUnavailable,
+    as_arrays,
+    to_csv,
+)
 from tests.conftest import REPO, require
 
 
@@ -334,3 +343,24 @@ def test_the_setting_picks_the_back_end(tmp_path, redis_url):
         open_store("postgres://nowhere")
     with pytest.raises(ConnectionError, match="No Redis answers"):
         open_store("redis://127.0.0.1:1/0")
+
+
+def test_a_store_whose_server_went_away_says_so_in_a_sentence(tmp_path):
+    require(redis_binary() is not None, "redis-server is missing (apt-get install redis-server)")
+    with RedisServer() as server:
+        store = RedisStore.from_url(server.url)
+        code = store.create_class().info.code
+    with pytest.raises(StoreUnavailable) as refused:
+        send(store, code, 1)
+    assert str(refused.value) == UNAVAILABLE and "127.0.0.1" not in str(refused.value)
+    locked = SqliteStore(tmp_path / "classes.sqlite3", busy_timeout_ms=200)
+    code = locked.create_class().info.code
+    holder = sqlite3.connect(tmp_path / "classes.sqlite3", isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")  # another process holding the file's lock longer than the store waits
+    try:
+        with pytest.raises(StoreUnavailable):
+            send(locked, code, 1)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert len(send(locked, code, 1).frame) == 28  # and it works again once the lock is gone

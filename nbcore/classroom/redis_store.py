@@ -18,7 +18,7 @@ from typing import Any
 
 import redis
 
-from .store import FRAME_BYTES, N_DIGITS, ClassInfo, ClassStore, StoredDrawing
+from .store import FRAME_BYTES, N_DIGITS, ClassInfo, ClassStore, StoredDrawing, failing_as_unavailable
 
 HEADER = struct.Struct("<dB16s")  # sent_at, meant, student id
 POSTERIOR_BYTES = 8 * N_DIGITS
@@ -87,6 +87,7 @@ def _number(value: float) -> str:
     return repr(float(value))
 
 
+@failing_as_unavailable(redis.RedisError)
 class RedisStore(ClassStore):
     """``ClassStore`` on a Redis server (``client``: a ``redis.Redis``)."""
 

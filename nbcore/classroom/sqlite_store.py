@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from .store import ClassInfo, ClassStore, StoredDrawing
+from .store import ClassInfo, ClassStore, StoredDrawing, failing_as_unavailable
 
 SCHEMA_VERSION = 1
 BUSY_TIMEOUT_MS = 10_000
@@ -46,12 +46,14 @@ class StoreFileError(OSError):
     """The store's file cannot be used; the message says what to do."""
 
 
+@failing_as_unavailable(sqlite3.OperationalError)
 class SqliteStore(ClassStore):
     """``ClassStore`` in the SQLite file ``path`` (created with its folder if missing)."""
 
-    def __init__(self, path: Path, **kwargs) -> None:
+    def __init__(self, path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS, **kwargs) -> None:
         super().__init__(**kwargs)
         self.path = Path(path)
+        self.busy_timeout_ms = busy_timeout_ms
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             with self._connection() as db:
@@ -75,9 +77,9 @@ class SqliteStore(ClassStore):
 
     @contextmanager
     def _connection(self) -> Iterator[sqlite3.Connection]:
-        db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+        db = sqlite3.connect(self.path, timeout=self.busy_timeout_ms / 1000, isolation_level=None)
         try:
-            db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+            db.execute(f"PRAGMA busy_timeout={int(self.busy_timeout_ms)}")
             db.execute("PRAGMA foreign_keys=ON")
             db.execute("PRAGMA synchronous=NORMAL")  # WAL: a power cut may lose the last send, never corrupt
             yield db

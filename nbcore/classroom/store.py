@@ -13,7 +13,9 @@ clock.
 
 from __future__ import annotations
 
+import functools
 import io
+import logging
 import os
 import re
 import time
@@ -26,6 +28,7 @@ import numpy as np
 
 from . import codes
 
+LOG = logging.getLogger(__name__)
 N_DIGITS = 10
 FRAME_SHAPE = (28, 28)
 FRAME_BYTES = FRAME_SHAPE[0] * FRAME_SHAPE[1]
@@ -45,6 +48,34 @@ TEACHER_ONLY = "Only this class's teacher can do that: open the page through the
 
 class Refused(Exception):
     """A request the store will not carry out; ``str()`` is one sentence for the person who asked."""
+
+
+class StoreUnavailable(Refused):
+    """The store's file or server failed (full, locked too long, unreachable); the cause is chained, not shown."""
+
+
+UNAVAILABLE = "The class store is not answering right now; the rest of the lab works. Try again in a minute."
+
+
+def failing_as_unavailable(*errors: type[BaseException]):
+    """Class decorator for a back end: its primitives raise ``StoreUnavailable`` for ``errors``, logged with the cause."""
+
+    def decorate(cls):
+        for name in ClassStore.__abstractmethods__:
+            method = getattr(cls, name)
+
+            @functools.wraps(method)
+            def guarded(self, *args, _method=method, **kwargs):
+                try:
+                    return _method(self, *args, **kwargs)
+                except errors as error:
+                    LOG.warning("class store failed in %s: %r", _method.__name__, error)
+                    raise StoreUnavailable(UNAVAILABLE) from error
+
+            setattr(cls, name, guarded)
+        return cls
+
+    return decorate
 
 
 @dataclass(frozen=True)
