@@ -71,73 +71,118 @@ def send_in_browser(page, code: str, digit: int) -> None:
     page.get_by_text(f"Sent: your {digit} is in class {code}'s gallery").wait_for(timeout=TIMEOUT_MS)
 
 
-def test_six_students_through_two_replicas_and_one_killed(
-    nginx_tools, browser, app_data_dir, tmp_path_factory, store_setting
-):
+@pytest.fixture(scope="module")
+def class_replicas(nginx_tools, app_data_dir, tmp_path_factory, store_setting):
+    """Two replicas behind nginx sharing the class store (the last test of this module kills one)."""
     served = replicas.ClassServer(
-        2, app_data_dir, log_dir=tmp_path_factory.mktemp("class-replicas"), extra_env={SETTING: store_setting}
+        2,
+        app_data_dir,
+        log_dir=tmp_path_factory.mktemp("class-replicas"),
+        extra_env={SETTING: store_setting, "NBCORE_LOG_RERUN_MS": "1"},
     )
-    contexts = []
     with served:
-        cookies = cookies_per_replica(served, per_replica=4)
-        try:
+        yield served, cookies_per_replica(served, per_replica=4)
 
-            def open_context(route: str, screen: str = "projector 1024x768"):
-                context = browser.new_context(**harness.SCREENS[screen])
-                context.add_cookies([{"name": "nb_replica", "value": route, "url": served.url}])
-                context.set_default_timeout(TIMEOUT_MS)
-                contexts.append(context)
-                return context.new_page()
 
-            teacher = open_context(cookies[0][0])  # on replica 0, which will be killed
-            teacher.goto(served.url + "/gallery", timeout=120_000)
-            harness.wait_for_run(teacher, timeout=120)
-            teacher.get_by_role("button", name="New class").click()
-            teacher.get_by_text("Nothing sent to class").wait_for()
-            student_link = teacher.locator('[data-testid="stCode"]').first.inner_text().strip()
-            code = re.search(r"/draw\?class=([A-Z0-9]+)$", student_link).group(1)
-            assert "key=" not in teacher.url
+def lesson_visit(client: StreamlitClient, query: str, secret: str | None = None):
+    shown = client.connect(page="lesson", query_string=query)
+    if secret is not None:  # what the browser's answer gives: a full run with the student's secret
+        shown = client.set_widget("browser_memory_student", "json_value", {"value": secret})
+    return shown
 
-            students = []
-            for index, digit in enumerate(STUDENT_DIGITS):
-                route = cookies[0][1 + index] if index < 3 else cookies[1][index - 3]
-                page = open_context(route, "phone 390x844 (touch)" if index == 5 else "laptop 1366x768")
-                page.goto(f"{served.url}/draw?class={code}", timeout=120_000)
-                harness.wait_for_run(page, timeout=120)
-                if index == 5:
-                    harness.draw_digit(page, digit, touch=True)
-                    harness.wait_for_prediction(page)
-                    form = page.locator('[data-testid="stForm"]').filter(has_text=f"Send to class {code}")
-                    form.get_by_role("radio", name=str(digit), exact=True).tap()
-                    form.get_by_role("button", name="Send to the class").tap()
-                    page.get_by_text(f"Sent: your {digit} is in class {code}'s gallery").wait_for()
-                else:
-                    send_in_browser(page, code, digit)
-                students.append(page)
-            wait_for_metric(teacher, "Drawings", "6")  # every replica's students, on one page
-            wait_for_metric(teacher, "Students", "6")
 
-            os.killpg(served.servers[0].process.pid, signal.SIGKILL)  # the teacher's replica and three students'
-            served.servers[0].process.wait()
-            teacher.wait_for_timeout(3000)
-            wait_for_metric(teacher, "Drawings", "6", timeout_ms=120_000)  # reconnected: still the teacher, still 6
+def test_polls_through_two_replicas(class_replicas, store_setting):
+    served, cookies = class_replicas
+    made = open_store(store_setting).create_class()
+    code, key = made.info.code, made.teacher_key
+    routes = [cookies[0][0], cookies[1][0], cookies[1][1]]  # one student on replica 0, two on replica 1
+    students = [StreamlitClient(served.url, timeout=120, cookie=f"nb_replica={route}") for route in routes]
+    teacher = StreamlitClient(served.url, timeout=120, cookie=f"nb_replica={cookies[0][1]}")
+    try:
+        for client, answer in zip(students, (3, 3, 5)):
+            client.open()
+            lesson_visit(client, f"class={code}&lesson=2", secrets.token_hex(16))
+            client.set_widget("lesson_answer_prior", "int_value", answer, run=False)
+            said = client.click("lesson_reveal_prior").texts()
+            assert any("Your teacher reveals" in text for text in said), said
+        students[0].click("lesson_again_prior")  # answers again: replaced, counted once
+        students[0].set_widget("lesson_answer_prior", "int_value", 1, run=False)
+        students[0].click("lesson_reveal_prior")
+        assert open_store(store_setting).tally(code, "prior") == {"1": 1, "3": 1, "5": 1}
+        teacher.open()
+        shown = lesson_visit(teacher, f"class={code}&key={key}&lesson=2")
+        bars = [e for e in shown.of_kind("plotly_chart") if '"orientation":"h"' in e.proto.spec]
+        assert json.loads(bars[0].proto.spec)["data"][0]["x"] == [0, 1, 0, 1, 0, 1, 0, 0, 0, 0]
+        revealed = teacher.click("lesson_reveal_class_prior").texts()
+        assert any("most common answer" in text for text in revealed), revealed
+        for client in students:  # the reveal reaches every student, whichever replica serves them
+            assert any("off most" in text for text in client.rerun().texts())
+    finally:
+        for client in (*students, teacher):
+            client.close()
 
-            again = students[0]  # was on the killed replica
-            again.reload(timeout=120_000)
-            harness.wait_for_run(again, timeout=120)
-            send_in_browser(again, code, 7)
-            again.get_by_text("You have sent 2 drawings").wait_for()  # the same student, after a reload
-            wait_for_metric(teacher, "Drawings", "7")
-            wait_for_metric(teacher, "Students", "6")
-            kept = open_store(store_setting).drawings(code)
-            assert len(kept) == 7 and len({d.student for d in kept}) == 6
-            problems = [f"teacher: {text}" for text in harness.page_problems(teacher)]
-            problems += [f"student {i}: {t}" for i, page in enumerate(students) for t in harness.page_problems(page)]
-            assert "Traceback" not in served.servers[1].log_text(), served.servers[1].log_tail()
-            assert not problems, problems
-        finally:
-            for context in contexts:
-                context.close()
+
+def test_six_students_through_two_replicas_and_one_killed(class_replicas, browser, store_setting):
+    served, cookies = class_replicas
+    contexts = []
+    try:
+
+        def open_context(route: str, screen: str = "projector 1024x768"):
+            context = browser.new_context(**harness.SCREENS[screen])
+            context.add_cookies([{"name": "nb_replica", "value": route, "url": served.url}])
+            context.set_default_timeout(TIMEOUT_MS)
+            contexts.append(context)
+            return context.new_page()
+
+        teacher = open_context(cookies[0][0])  # on replica 0, which will be killed
+        teacher.goto(served.url + "/gallery", timeout=120_000)
+        harness.wait_for_run(teacher, timeout=120)
+        teacher.get_by_role("button", name="New class").click()
+        teacher.get_by_text("Nothing sent to class").wait_for()
+        student_link = teacher.locator('[data-testid="stCode"]').first.inner_text().strip()
+        code = re.search(r"/draw\?class=([A-Z0-9]+)$", student_link).group(1)
+        assert "key=" not in teacher.url
+
+        students = []
+        for index, digit in enumerate(STUDENT_DIGITS):
+            route = cookies[0][1 + index] if index < 3 else cookies[1][index - 3]
+            page = open_context(route, "phone 390x844 (touch)" if index == 5 else "laptop 1366x768")
+            page.goto(f"{served.url}/draw?class={code}", timeout=120_000)
+            harness.wait_for_run(page, timeout=120)
+            if index == 5:
+                harness.draw_digit(page, digit, touch=True)
+                harness.wait_for_prediction(page)
+                form = page.locator('[data-testid="stForm"]').filter(has_text=f"Send to class {code}")
+                form.get_by_role("radio", name=str(digit), exact=True).tap()
+                form.get_by_role("button", name="Send to the class").tap()
+                page.get_by_text(f"Sent: your {digit} is in class {code}'s gallery").wait_for()
+            else:
+                send_in_browser(page, code, digit)
+            students.append(page)
+        wait_for_metric(teacher, "Drawings", "6")  # every replica's students, on one page
+        wait_for_metric(teacher, "Students", "6")
+
+        os.killpg(served.servers[0].process.pid, signal.SIGKILL)  # the teacher's replica and three students'
+        served.servers[0].process.wait()
+        teacher.wait_for_timeout(3000)
+        wait_for_metric(teacher, "Drawings", "6", timeout_ms=120_000)  # reconnected: still the teacher, still 6
+
+        again = students[0]  # was on the killed replica
+        again.reload(timeout=120_000)
+        harness.wait_for_run(again, timeout=120)
+        send_in_browser(again, code, 7)
+        again.get_by_text("You have sent 2 drawings").wait_for()  # the same student, after a reload
+        wait_for_metric(teacher, "Drawings", "7")
+        wait_for_metric(teacher, "Students", "6")
+        kept = open_store(store_setting).drawings(code)
+        assert len(kept) == 7 and len({d.student for d in kept}) == 6
+        problems = [f"teacher: {text}" for text in harness.page_problems(teacher)]
+        problems += [f"student {i}: {t}" for i, page in enumerate(students) for t in harness.page_problems(page)]
+        assert "Traceback" not in served.servers[1].log_text(), served.servers[1].log_tail()
+        assert not problems, problems
+    finally:
+        for context in contexts:
+            context.close()
 
 
 def run_draw_send(url: str, code: str, secret: str, meant: int, drawing: int = 0) -> list[str]:
