@@ -5,12 +5,14 @@ websocket. Two public hooks can:
 
 * Runs. Every run of the app passes ``shell.run``, which calls ``check_run()`` first (a run of a
   fragment alone calls ``check_fragment_run()``): each session holds a token bucket of ``RUN_BURST``
-  runs that refills at ``RUNS_PER_SECOND``. A run that finds it empty waits for its token (at most
-  ``1 / RUNS_PER_SECOND`` s, asleep) and then runs: a session gets ``RUNS_PER_SECOND`` runs once its
-  burst is spent, however fast it asks. Nothing is refused and nothing leaves the screen, so a child
-  scribbling on the canvas faster than that keeps the canvas and every stroke on it: requests that
-  arrive while a run waits merge into the next run (``runner.fastReruns`` off), which gets the newest
-  drawing.
+  runs that refills at ``RUNS_PER_SECOND``. A run that finds it empty takes its token ahead of time
+  and owes the wait for it; the session's next run starts only once that is paid (at most
+  ``1 / RUNS_PER_SECOND`` s, asleep), so a session gets ``RUNS_PER_SECOND`` runs once its burst is
+  spent, however fast it asks. A fragment run pays at its end (``settle_fragment_run()``), with
+  everything it drew on screen. Nothing is refused and nothing leaves the screen: a child scribbling
+  faster than that sees each stroke at once, keeps the canvas and every stroke on it, and the
+  strokes sent while a run pays merge into the next run (``runner.fastReruns`` off), which gets the
+  newest drawing.
 * Messages. ``WebsocketMessageBudget``, an ASGI middleware given to ``st.App`` in app.py, drops what
   a ``/_stcore/stream`` connection sends beyond ``MESSAGE_BURST`` messages + ``MESSAGES_PER_SECOND``,
   before Streamlit merges each rerun request into the pending run on the event loop that serves
@@ -77,6 +79,10 @@ class TokenBucket:
         self.tokens, self.updated = self.level(now) - 1, max(now, self.updated)
         return max(0.0, -self.tokens / self.rate)
 
+    def owed(self, now: float) -> float:
+        """Seconds from ``now`` until every token taken ahead of time is due (0 when none is owed)."""
+        return max(0.0, -self.level(now) / self.rate)
+
     def full(self, now: float) -> bool:
         return self.level(now) >= self.capacity
 
@@ -107,6 +113,13 @@ class RunLimiter:
                 bucket = self._buckets[key] = TokenBucket(self.capacity, self.rate, now)
             return bucket.reserve(now)
 
+    def owed(self, key: str, now: float | None = None) -> float:
+        """Seconds until the runs ``key`` took ahead of time are due (0 for a key never seen)."""
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            bucket = self._buckets.get(key)
+            return 0.0 if bucket is None else bucket.owed(now)
+
     def __len__(self) -> int:
         return len(self._buckets)
 
@@ -115,26 +128,39 @@ LIMITER = RunLimiter()
 
 
 def check_run() -> None:
-    """Count this run against its session's budget; over budget, hold it until its token is due, then go on.
+    """Count this run against its session's budget. Call first in a run (``shell.run``), before anything is drawn.
 
-    Call first in a run (``shell.run``), before anything is drawn. It does nothing outside a
-    websocket session: with no script run, or under AppTest.
+    When the session's last run took its token ahead of time, wait until that token is due; then
+    take one for this run (ahead of time if the bucket is empty: the next run waits for it). It does
+    nothing outside a websocket session: with no script run, or under AppTest.
     """
     context = _served_run()
     if context is not None:
-        _wait_for_token(context.session_id)
+        _wait_until_paid(context.session_id)
+        LIMITER.reserve(context.session_id)
 
 
 def check_fragment_run() -> None:
     """``check_run`` for a run of an ``st.fragment`` alone (which skips ``shell.run``); call first in the fragment.
 
     During a full run the fragment's function runs too: that run was counted in ``shell.run``.
-    While the run waits, the fragment's elements stay on screen (the canvas keeps its strokes and
-    takes new ones); the strokes sent meanwhile merge into the next run.
     """
     context = _served_run()
     if context is not None and context.fragment_ids_this_run:
-        _wait_for_token(context.session_id)
+        _wait_until_paid(context.session_id)
+        LIMITER.reserve(context.session_id)
+
+
+def settle_fragment_run() -> None:
+    """At the end of a fragment's run: wait until the token it took is due, with all it drew on screen.
+
+    The wait would otherwise fall on the session's next run, before it draws anything: the
+    browser then shows the fragment's elements faded as stale meanwhile (Draw's canvas too). The
+    requests that arrive while it waits merge into one next run. Does nothing during a full run.
+    """
+    context = _served_run()
+    if context is not None and context.fragment_ids_this_run:
+        _wait_until_paid(context.session_id)
 
 
 def _served_run():
@@ -146,13 +172,14 @@ def _served_run():
     return context if context is not None and len(st.context.headers) else None
 
 
-def _wait_for_token(session_id: str) -> None:
-    """Take a run from the session's bucket, sleeping until it is due when the bucket is empty.
+def _wait_until_paid(session_id: str) -> None:
+    """Sleep until the tokens this session took ahead of time are due.
 
-    Only this session's script thread sleeps (no GIL held, no CPU); one session runs one script
-    thread at a time, so a session never waits more than ``1 / RUNS_PER_SECOND`` s for a run.
+    Only this session's script thread sleeps (no GIL held, no CPU). A session runs one script
+    thread at a time (``runner.fastReruns`` off) and owes at most one token, so it never waits more
+    than ``1 / RUNS_PER_SECOND`` s.
     """
-    wait = LIMITER.reserve(session_id)
+    wait = LIMITER.owed(session_id)
     if wait > 0:
         if os.environ.get("NBCORE_LOG_RERUN_MS") == "1":  # beside lab/shell.py's line per run, for tests and load runs
             sys.stderr.write(f"{WAIT_LOG} ms={wait * 1000:.0f}\n")

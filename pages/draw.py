@@ -10,7 +10,7 @@ import numpy as np
 import streamlit as st
 
 import nbcore
-from lab import display, gallery_ui, links, model_view, shell, state
+from lab import display, gallery_ui, links, model_view, rate_limit, shell, state
 from lab.canvas import digit_canvas
 from lab.figures import charts, digits
 from lab.settings import Settings, current_settings
@@ -125,6 +125,7 @@ def digit_and_verdict(settings: Settings, model: nbcore.BernoulliNB, softmax: nb
             else "Draw a digit on the black canvas (or upload a picture) to see what naive Bayes makes of it.",
             icon=":material/upload:" if uploading else ":material/draw:",
         )
+        rate_limit.settle_fragment_run()
         return
 
     frame = model_view.model_frame(frame, settings.deskew)
@@ -190,6 +191,7 @@ def digit_and_verdict(settings: Settings, model: nbcore.BernoulliNB, softmax: nb
         gallery_ui.offer(frame, posterior, softmax_posterior)
     with source:
         model_view.show(frame, made_from, settings.deskew, settings.threshold, model, softmax)
+    rate_limit.settle_fragment_run()  # past the run budget, a scribbler's next stroke waits here, all on screen
 
 
 digit_and_verdict(settings, model, softmax)
