@@ -73,10 +73,10 @@ def along(start: harness.Point, end: harness.Point, count: int) -> list[harness.
     ]
 
 
-def scribble(page, server, marks: list[list[harness.Point]], per_second: float) -> tuple[list[int], int, float]:
-    """Draw ``marks`` (each a short stroke, or a tap when it is one point) at ``per_second``, over and over until
-    runs have waited for their budget ``WAITS_WANTED`` times: the marks that found no canvas, the marks drawn
-    and the seconds taken."""
+def scribble(page, server, marks: list[list[harness.Point]], per_second: float, stroke) -> tuple[list[int], int, float]:
+    """Draw ``marks`` (each a short stroke, or a tap when it is one point) with ``stroke`` at ``per_second``, over
+    and over until runs have waited for their budget ``WAITS_WANTED`` times: the marks that found no canvas, the
+    marks drawn and the seconds taken."""
     canvas, origin = page.locator(harness.READY_CANVAS_SELECTOR), harness.canvas_origin(page)
     waits_before = server.log_text().count(WAIT_LOG)
     missing, started, index = [], time.perf_counter(), 0
@@ -89,27 +89,28 @@ def scribble(page, server, marks: list[list[harness.Point]], per_second: float) 
             if len(missing) >= 5:
                 break
         else:
-            harness.stroke(page, marks[index % len(marks)], origin)
+            stroke(page, marks[index % len(marks)], origin)
         index += 1
     return missing, index, time.perf_counter() - started
 
 
 def draw_fast_then_once_more(
-    page, server, model: BernoulliNB, marks: list[list[harness.Point]], per_second: float
+    page, server, model: BernoulliNB, marks: list[list[harness.Point]], per_second: float, stroke=harness.stroke
 ) -> str:
-    """Draw ``marks`` at ``per_second``, then the top bar; check the canvas stayed and the 7 is predicted. A summary."""
+    """Draw ``marks`` at ``per_second`` with ``stroke`` (the mouse's, or a finger's), then the top bar; check the
+    canvas stayed and the 7 is predicted. A summary."""
     page.goto(f"{server.url}/draw", timeout=60_000)
     harness.wait_for_run(page, timeout=180, settle=0.3)
     origin = harness.canvas_origin(page)
     harness.canvas_locator(page).evaluate(MARK_JS)
     waits_before = server.log_text().count(WAIT_LOG)
-    missing, drawn, took = scribble(page, server, marks, per_second)
+    missing, drawn, took = scribble(page, server, marks, per_second, stroke)
     assert missing == [], f"the canvas was gone for marks {missing} of {drawn}"
     waits = server.log_text().count(WAIT_LOG) - waits_before
     assert waits >= WAITS_WANTED, f"{drawn} marks in {took:.1f} s stayed within the budget: the browser was too slow"
     assert harness.canvas_locator(page).evaluate(MARKED_JS), "the canvas was replaced: the strokes on it were lost"
 
-    harness.stroke(page, TOP_BAR, origin)  # nothing else: no setting, no reload
+    stroke(page, TOP_BAR, origin)  # nothing else: no setting, no reload
     after_bar = time.perf_counter()
     expected_digit, expected_nats = expected_verdict(model, harness.canvas_locator(page).evaluate(PNG_JS))
     assert expected_digit == "7", f"the test's drawing reads as a {expected_digit}, not a 7"
@@ -140,6 +141,13 @@ def test_strokes_at_three_a_second_past_the_budget_keep_the_canvas_and_the_next_
     print(draw_fast_then_once_more(page, warm_app, textbook_model, strokes, STROKES_PER_SECOND))
 
 
-def test_quick_taps_keep_the_canvas_and_the_next_stroke_is_predicted(page, warm_app, textbook_model):
-    taps = [[point] for point in along(*DIAGONAL, TAPS - 1)]
-    print(draw_fast_then_once_more(page, warm_app, textbook_model, taps, TAPS_PER_SECOND))
+def test_quick_taps_on_a_phone_keep_the_canvas_and_the_next_stroke_is_predicted(browser, warm_app, textbook_model):
+    """Taps of a finger eight a second on a 390x844 touch screen, where a child taps."""
+    context = browser.new_context(**harness.SCREENS["phone 390x844 (touch)"])
+    try:
+        page = context.new_page()
+        page.set_default_timeout(30_000)
+        taps = [[point] for point in along(*DIAGONAL, TAPS - 1)]
+        print(draw_fast_then_once_more(page, warm_app, textbook_model, taps, TAPS_PER_SECOND, harness.touch_stroke))
+    finally:
+        context.close()
