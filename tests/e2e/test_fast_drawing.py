@@ -141,12 +141,15 @@ def test_strokes_at_three_a_second_past_the_budget_keep_the_canvas_and_the_next_
     print(draw_fast_then_once_more(page, warm_app, textbook_model, strokes, STROKES_PER_SECOND))
 
 
-def test_quick_taps_on_a_phone_keep_the_canvas_and_the_next_stroke_is_predicted(browser, warm_app, textbook_model):
+def test_quick_taps_on_a_phone_keep_the_canvas_and_the_next_stroke_is_predicted(
+    browser, warm_app, textbook_model, request
+):
     """Taps of a finger eight a second on a 390x844 touch screen, where a child taps."""
     context = browser.new_context(**harness.SCREENS["phone 390x844 (touch)"])
     try:
         page = context.new_page()
         page.set_default_timeout(30_000)
+        request.node._e2e_page = page  # a failure's screenshot (tests/e2e/conftest.py)
         taps = [[point] for point in along(*DIAGONAL, TAPS - 1)]
         print(draw_fast_then_once_more(page, warm_app, textbook_model, taps, TAPS_PER_SECOND, harness.touch_stroke))
     finally:
