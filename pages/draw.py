@@ -10,7 +10,7 @@ import numpy as np
 import streamlit as st
 
 import nbcore
-from lab import classroom, display, links, model_view, shell, state
+from lab import classroom, display, links, model_view, rate_limit, shell, state
 from lab.canvas import digit_canvas
 from lab.figures import charts, digits
 from lab.settings import Settings, current_settings
@@ -131,6 +131,7 @@ def digit_and_verdict(
             else "Draw a digit on the black canvas (or upload a picture) to see what naive Bayes makes of it.",
             icon=":material/upload:" if uploading else ":material/draw:",
         )
+        rate_limit.settle_fragment_run()
         return
 
     framed, frame = frame, model_view.model_frame(frame, settings.deskew)
@@ -197,6 +198,7 @@ def digit_and_verdict(
         if joined is not None:  # right under the canvas: on a phone, within a screen of the verdict
             classroom.send_form(joined, framed, posterior, softmax_posterior)
         model_view.show(frame, made_from, settings.deskew, settings.threshold, model, softmax)
+    rate_limit.settle_fragment_run()  # past the run budget, a scribbler's next stroke waits here, all on screen
 
 
 digit_and_verdict(settings, model, softmax, joined)
