@@ -421,6 +421,7 @@ class RerunLog:
     def read(self) -> list[tuple[str, float, str, str]]:
         found = []
         for path in self.paths:
+            text = b""
             with contextlib.suppress(FileNotFoundError), open(path, "rb") as log:
                 log.seek(self.offsets[path])
                 text = log.read()
