@@ -715,6 +715,7 @@ def report_server(args: argparse.Namespace, results: Sequence[tuple[str, int, Se
                 f"{figures.runs / wall:.1f}",
                 ms(figures.loaded_send_client, 0),
                 f"{figures.server_cores:.2f}",
+                f"{figures.server_cores * wall / max(figures.sent, 1) * 1000:.0f}",
                 f"{figures.store_cores:.2f}" if kind == "redis" else "(in the replicas)",
                 f"{figures.generator_cores:.2f}",
                 figures.throughput_load,
@@ -731,14 +732,16 @@ def report_server(args: argparse.Namespace, results: Sequence[tuple[str, int, Se
             "runs/s (stroke + send)",
             "send's run, client: p50 / p95 (ms)",
             "replicas' CPU (cores)",
+            "replicas' CPU per send (ms)",
             "redis-server CPU (cores)",
             "load generator CPU (cores)",
             "load average",
         ],
         rows,
-        "the replicas' CPU: each send needs a stroke's run and a send's run of the Draw fragment, "
-        "tens of ms of Python each, on a 2-core machine shared with the load generator (its CPU is listed) "
-        "and with other work (the load average). The store's share of a send is the first tables' figure.",
+        "the replicas' share of the CPU: each send needs a stroke's run and a send's run of the Draw fragment "
+        "(tens of ms of Python each; a new student's first visit to Draw is counted in the CPU per send too), "
+        "on 2 cores shared with the load generator (its CPU is listed) and with other work (the load average): "
+        "a figure near 2 cores would mean the machine is full. The store's share of a send is the first tables'.",
     )
     rows = []
     for kind, replicas, figures in results:
