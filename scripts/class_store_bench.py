@@ -1,14 +1,21 @@
 """The class store's figures: what it adds to a student's send and to the teacher's refresh, SQLite and Redis.
 
-    python scripts/class_store_bench.py [--part store server] [--stores sqlite redis] [--replicas 1 2]
-        [--sends 300] [--processes 1 2 4] [--reads 30] [--server-sends 30] [--clients 6] [--duration 20]
-        [--refreshes 15] [--data-dir DIR | --mnist-source DIR] [--log-dir DIR]
+    python scripts/class_store_bench.py [--part store server] [--stores sqlite sqlite-held redis]
+        [--replicas 1 2] [--sends 300] [--processes 1 2 4] [--reads 30] [--server-sends 30] [--clients 6]
+        [--duration 20] [--refreshes 15] [--data-dir DIR | --mnist-source DIR] [--log-dir DIR]
 
 Targets (the class store's issue): the store adds at most 5 ms to a send; a teacher's refresh of 300
 drawings takes at most 200 ms server-side. Every figure is set against a peer measured in the same run,
-since the machine may be shared; each table gives the load average.
+since the machine may be shared; each table gives the load average. Everything runs on loopback and is
+stopped at the end; the defaults take 8-11 minutes on a loaded 2-core machine. Tables are printed in
+Markdown (docs/benchmarks-class-store.md holds them, with the method).
 
-``store`` (in this process, no Streamlit; Redis: a redis-server started here on a loopback port):
+Stores: ``sqlite`` (a fresh file, as NBCORE_CLASS_STORE=sqlite:///path gives it), ``sqlite-held`` (the same
+with this process holding one more connection to the file all along: no connection the store closes is
+then the file's last, whose close checkpoints the write-ahead log and syncs it), ``redis`` (a
+``redis-server`` started on a free loopback port, devtools/redis_server.py).
+
+``store`` (in this process, no Streamlit):
 
 * a send's store work as ``lab/classroom.send_drawing`` does it: two budget ``take`` calls (the student's
   and the address's), then ``add_drawing``; --sends of them back to back (students of 10 sends each);
@@ -46,6 +53,7 @@ import itertools
 import json
 import multiprocessing
 import os
+import queue
 import re
 import secrets
 import socket
@@ -176,7 +184,7 @@ def contending_sender(setting: str, code: str, sends: int, first_student: int, b
     """One of several processes sending at once (multiprocessing target): its times go to ``results``."""
     store = open_store(setting)
     store.class_info(code)  # connected before the start
-    barrier.wait()
+    barrier.wait(RUN_TIMEOUT)  # a sibling that died before it breaks the barrier instead of hanging this one
     results.put(store_sends(store, code, sends, first_student, seed=first_student))
 
 
@@ -192,8 +200,16 @@ def contended(setting: str, processes: int, sends: int) -> SendTimes:
     ]
     for worker in workers:
         worker.start()
+    parts: list[SendTimes] = []
+    deadline = time.monotonic() + RUN_TIMEOUT * 5
     try:
-        parts = [results.get(timeout=RUN_TIMEOUT * 5) for _ in workers]
+        while len(parts) < processes:
+            try:
+                parts.append(results.get(timeout=1.0))
+            except queue.Empty:
+                failed = [worker.exitcode for worker in workers if worker.exitcode not in (None, 0)]
+                if failed or time.monotonic() > deadline:
+                    raise RuntimeError(f"sending processes ended with {failed or 'no answer in time'}") from None
     finally:
         for worker in workers:
             worker.join(30)
@@ -233,7 +249,8 @@ def refresh_pieces(store: ClassStore, code: str, reads: int) -> RefreshTimes:
         read = time.perf_counter()
         arrays = as_arrays(drawings)
         confusions = [confusion_matrix(arrays.meant, arrays.bayes), confusion_matrix(arrays.meant, arrays.softmax)]
-        [class_errors(matrix) for matrix in confusions]
+        for matrix in confusions:
+            class_errors(matrix)
         shown = as_arrays(drawings[::-1][:SHOWN_TILES])
         computed = time.perf_counter()
         tiles, _ = digits.drawing_tiles(shown.frames, shown.meant, shown.bayes, shown.softmax)
