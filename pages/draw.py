@@ -10,8 +10,9 @@ import numpy as np
 import streamlit as st
 
 import nbcore
-from lab import display, gallery_ui, links, model_view, shell, state
+from lab import display, gallery_ui, links, model_view, shell
 from lab.canvas import digit_canvas
+from lab.data import models
 from lab.figures import charts, digits
 from lab.settings import Settings, current_settings
 from nbcore.preprocess import ImageInputError, ModelInput, ink_from_canvas_png, model_input, read_upload
@@ -22,8 +23,8 @@ UPLOAD_TYPES = "PNG, JPEG, GIF, BMP, WebP or TIFF"
 
 settings = current_settings()
 with st.sidebar:  # a new threshold's "Binarizing…" and "Counting pixels…" spinners show here: the canvas stays put
-    model = state.model(settings)
-softmax = state.softmax(deskew=settings.deskew).model
+    model = models.model(settings)
+softmax = models.softmax(deskew=settings.deskew).model
 
 st.title("Draw a digit")
 st.session_state.setdefault("canvas_generation", 0)
@@ -80,12 +81,14 @@ def drawn_input() -> tuple[np.ndarray | None, ModelInput | None]:
         restore=st.session_state.get("draw_png"),
     )
     with st.container(horizontal=True, vertical_alignment="bottom"):
-        st.slider(
+        links.widget(
+            st.slider,
+            "Brush width",
+            "draw_brush",
+            brush,
             min_value=8,
             max_value=40,
-            value=brush,
             help=f"{brush} draws strokes as wide as MNIST's once framed.",
-            **links.control("Brush width", "draw_brush", brush),
         )
         st.button("Clear", icon=":material/ink_eraser:", on_click=clear_canvas, key="draw_clear")
     if drawing is not None and drawing != st.session_state.get("draw_png"):
@@ -108,11 +111,13 @@ def digit_and_verdict(settings: Settings, model: nbcore.BernoulliNB, softmax: nb
         source = st.container(key="draw_source")
         explanation = st.container(key="draw_explanation")
     with source:
-        mode = st.segmented_control(
+        mode = links.widget(
+            st.segmented_control,
+            "Input",
+            "draw_mode",
+            "Draw",
             options=["Draw", "Upload a picture"],
-            default="Draw",
             label_visibility="collapsed",
-            **links.control("Input", "draw_mode", "Draw"),
         )
         verdict = st.container(height=VERDICT_HEIGHT, border=False)
         uploading = mode == "Upload a picture"
@@ -127,8 +132,8 @@ def digit_and_verdict(settings: Settings, model: nbcore.BernoulliNB, softmax: nb
         )
         return
 
-    frame = model_view.model_frame(frame, settings.deskew)
-    features = nbcore.binarize(frame[None], settings.threshold)
+    seen = settings.input_form.prepare(frame[None])  # what both models get: deskewed if on, and binarized
+    frame, features = seen.images[0], seen.features
     posterior = model.predict_proba(features)[0]
     ranking = np.argsort(-posterior, kind="stable")
     predicted, runner_up = int(ranking[0]), int(ranking[1])
@@ -189,7 +194,7 @@ def digit_and_verdict(settings: Settings, model: nbcore.BernoulliNB, softmax: nb
         )
         gallery_ui.offer(frame, posterior, softmax_posterior)
     with source:
-        model_view.show(frame, made_from, settings.deskew, settings.threshold, model, softmax)
+        model_view.show(frame, features[0], made_from, settings.input_form, model, softmax)
 
 
 digit_and_verdict(settings, model, softmax)

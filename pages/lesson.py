@@ -2,7 +2,7 @@
 
 The step lives in the link (``?lesson=3``), so a teacher can hand out any step. Every figure is the lab's
 live figure for the sidebar settings, and every revealed answer is measured now from the current models
-(``nbcore.experiments.lesson``, cached in ``lab.state``), never typed in.
+(``nbcore.experiments.lesson``, cached in ``lab.data``), never typed in.
 """
 
 from __future__ import annotations
@@ -14,9 +14,10 @@ import numpy as np
 import streamlit as st
 
 import nbcore
-from lab import display, shell, state
-from lab.figures import charts, digits, regions, style
-from lab.settings import current_settings
+from lab import display, shell
+from lab.data import lesson_answers, mnist, models
+from lab.figures import charts, digits, notation, regions, style
+from lab.settings import SMOOTHING_STOPS, current_settings
 from nbcore.experiments import lesson, xor
 
 QUERY_KEY = "lesson"
@@ -47,10 +48,11 @@ MNIST_PAPER = (
 )
 
 settings = current_settings()
-splits = state.mnist()
-result = state.evaluation(settings)
+splits = mnist.splits()
+result = models.evaluation(settings)
 model = result.model
-test_features = state.features(settings.threshold).test
+features = mnist.features(settings.input_form)
+test_features = features.test
 
 
 # -- the frame of every step ----------------------------------------------------------------------------------
@@ -195,11 +197,11 @@ def settings_note() -> str:
 def step_data() -> None:
     first_of_each = np.array([int(np.flatnonzero(splits.train_labels == digit)[0]) for digit in range(10)])
     raw = splits.train_images[first_of_each]
-    ink = nbcore.binarize(raw, settings.threshold).reshape(-1, 28, 28) * 255
+    ink = features.train[first_of_each].reshape(-1, 28, 28) * 255
     # pictures, not a chart: ten small squares wrap onto as many rows as the screen needs
     st.markdown("**As written**: grey levels 0 to 255")
     st.image([digits.pixel_picture(image, scale=2) for image in raw], caption=[str(d) for d in range(10)], width=56)
-    st.markdown(f"**As the model sees them**: ink where the grey level is ≥ {settings.threshold}")
+    st.markdown(f"**As the model sees them**: {notation.as_the_model_sees(settings.input_form)}")
     st.image([digits.pixel_picture(image, scale=2) for image in ink], caption=[str(d) for d in range(10)], width=56)
     st.markdown(
         f"MNIST holds {len(splits.train_labels):,} training images and {len(splits.test_labels):,} test "
@@ -314,7 +316,7 @@ def step_logs() -> None:
         product = lesson.float32_product(model, test_features[index], true_label)
         truth = lesson.product_outcome(product)
         running = lesson.running_log10_product(model, test_features[index], true_label)
-        counts = state.lesson_underflow(settings)
+        counts = lesson_answers.underflow(settings)
         display.chart(
             charts.running_product(
                 running,
@@ -386,7 +388,7 @@ def step_smoothing() -> None:
         value=1000,
     )
     if zero_answer is not None:
-        zero = state.zero_smoothing(settings.threshold, settings.prior)
+        zero = models.zero_smoothing(settings)
         truth = zero["true_class_impossible"]
         feedback(
             lesson.grade_count(zero_answer, truth),
@@ -394,19 +396,20 @@ def step_smoothing() -> None:
             f"(you said {zero_answer:,}); {zero['all_classes_impossible']:,} are impossible under every "
             f"digit. Test accuracy at α = β = 0: {zero['accuracy']:.4f}.",
         )
-    stronger = dataclasses.replace(settings, alpha=100.0, beta=100.0)
+    strongest = SMOOTHING_STOPS[-1]  # the sidebar's strongest smoothing
+    stronger = dataclasses.replace(settings, alpha=strongest, beta=strongest)
     accuracy_answer = ask(
         "alpha_100",
         f"Test accuracy now is {result.test_accuracy:.4f} ({settings_note()}). "
-        "What will it be with α = β = 100, a hundred imaginary images on each side?",
+        f"What will it be with α = β = {strongest:g}, {strongest:g} imaginary images on each side?",
         "guess",
         tuple(round(0.5 + 0.01 * step, 2) for step in range(51)),
         format_func=lambda v: f"{v:.2f}",
         value=0.85,
     )
     if accuracy_answer is not None:
-        truth = state.evaluation(stronger).test_accuracy
-        curve = state.smoothing_curve(settings.threshold, settings.prior)
+        truth = models.evaluation(stronger).test_accuracy
+        curve = models.smoothing_curve(settings)
         marker = settings.alpha if settings.alpha == settings.beta and settings.alpha > 0 else None
         display.chart(
             charts.smoothing_accuracy(curve, marker),
@@ -414,7 +417,7 @@ def step_smoothing() -> None:
         )
         feedback(
             lesson.grade_guess(accuracy_answer, truth, close=0.01),
-            f"At α = β = 100 the test accuracy is {truth:.4f}, {truth - result.test_accuracy:+.4f} against the "
+            f"At α = β = {strongest:g} the test accuracy is {truth:.4f}, {truth - result.test_accuracy:+.4f} against the "
             f"current {result.test_accuracy:.4f}; your guess was {accuracy_answer - truth:+.3f} off. "
             "Heavy smoothing pulls every pixel probability towards ½ and blurs the ten pictures together.",
         )
@@ -455,7 +458,7 @@ def step_evidence() -> None:
         value=100,
     )
     if answer is not None:
-        softmax = state.softmax(deskew=settings.deskew)
+        softmax = models.softmax(deskew=settings.deskew)
         rescued = lesson.bayes_wrong_softmax_right(
             result.test_predictions, softmax.test_predictions, splits.test_labels
         )
@@ -499,7 +502,7 @@ def step_generating() -> None:
         value=0.5,
     )
     if answer is not None:
-        truth = state.lesson_top_half_accuracy(settings)
+        truth = lesson_answers.top_half_accuracy(settings)
         observed = nbcore.observed_region("top half")
         filled, posterior = model.inpaint(test_features[0], observed)
         panels = np.stack(
@@ -539,7 +542,7 @@ def step_generating() -> None:
 
 def step_independence() -> None:
     digit = st.selectbox("Digit", range(10), index=1, key="lesson_dependence_digit")
-    dependence = state.lesson_neighbour_dependence(settings.threshold, digit)
+    dependence = lesson_answers.neighbour_dependence(settings.input_form, digit)
     display.chart(
         digits.difference_map(np.nan_to_num(dependence), f"Neighbours inked together, {digit}s", "change", height=380),
         key="lesson_dependence_map",
@@ -603,7 +606,7 @@ def step_independence() -> None:
 
 
 def step_versus_softmax() -> None:
-    bayes_curve = state.bernoulli_learning_curve(settings)
+    bayes_curve = models.bernoulli_learning_curve(settings)
     smallest = FEW_IMAGES
     answer = ask(
         "learning_curve",
@@ -613,7 +616,7 @@ def step_versus_softmax() -> None:
     )
     curves = {"naive Bayes": bayes_curve["naive Bayes"]}
     if answer is not None:
-        softmax_curve = state.softmax_learning_curve()
+        softmax_curve = models.softmax_learning_curve(settings.deskew)
         curves["softmax regression"] = softmax_curve["softmax regression"]
     display.chart(charts.learning_curves(bayes_curve["sizes"], curves), key="lesson_learning_curves")
     st.markdown(
