@@ -2,7 +2,7 @@
 
 A progress bar drawn inside an ``st.cache_resource`` function is recorded with the cached value and
 replayed on every later run, where it flashed above the page for a frame and moved everything under
-it. So the shared caches in ``lab/state.py`` hold a ``BackgroundJob``, and a page waits for it outside
+it. So the shared caches in ``lab/data/`` hold a ``BackgroundJob``, and a page waits for it outside
 the cache, drawing the bar only while it actually waits.
 """
 
