@@ -277,3 +277,34 @@ def test_inpainting_completes_the_digit_and_offers_several_images(mnist):
     chooser.set_value(int(other.split(":")[0][1:]))
     rerun(app)
     assert not np.array_equal(array(charts(app)[0]["data"][0]["z"]), mosaic, equal_nan=True)
+
+
+def test_smoothing_curve_is_measured_at_every_slider_stop_and_agrees_with_the_metric():
+    app = open_page("pages/smoothing.py")
+    stops = [float(option) for option in app.select_slider(key=settings.KEYS["alpha"]).options]
+    [test_curve] = [trace for trace in charts(app)[1]["data"] if trace.get("name") == "test"]
+    assert array(test_curve["x"]).tolist() == [stop for stop in stops if stop > 0]  # one grid: 0 has no log-x place
+    for stop in (0.5, 1.0, 5.0):
+        app.select_slider(key=settings.KEYS["alpha"]).set_value(stop)
+        app.select_slider(key=settings.KEYS["beta"]).set_value(stop)
+        rerun(app)
+        [test_curve] = [trace for trace in charts(app)[1]["data"] if trace.get("name") == "test"]
+        on_curve = array(test_curve["y"])[array(test_curve["x"]) == stop]
+        assert len(on_curve) == 1 and f"{on_curve[0]:.4f}" == metric(app, "Test accuracy"), stop
+
+
+def test_smoothing_page_needs_no_curve_point_at_alpha_one(monkeypatch):
+    """The α = β = 1 comparison comes from the model at α = β = 1, not from looking 1.0 up in the curve's grid."""
+    from lab import caching
+    from lab.data import models
+
+    monkeypatch.setattr(models, "CURVE_ALPHAS", (0.1, 10.0))
+    caching.forget_shared(models._smoothing_curve)
+    try:
+        app = open_page("pages/smoothing.py")
+        assert any(
+            item.value.startswith("Why does α = β = 0 score higher here (0.8437) than α = β = 1 (0.8427)")
+            for item in app.info
+        )
+    finally:
+        caching.forget_shared(models._smoothing_curve)

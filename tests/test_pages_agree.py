@@ -92,7 +92,10 @@ def reference(mnist, mnist_root) -> Callable[[bool], Reference]:
 
 # -- reading a page ---------------------------------------------------------------------------------------
 def open_with(page: str, deskew: bool, query: dict | None = None, **session) -> AppTest:
-    return rerun(app_at(page, query, **{DESKEW: deskew}, **session))
+    """``page`` opened from a link that sets Deskew, as ``/smoothing?deskew=on`` does."""
+    app = rerun(app_at(page, {DESKEW: "on" if deskew else "off", **(query or {})}, **session))
+    assert app.radio(key=DESKEW).value is deskew
+    return app
 
 
 def metric(app: AppTest, label: str) -> str:
