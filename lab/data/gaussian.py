@@ -9,6 +9,7 @@ import numpy as np
 from lab.caching import shared
 from lab.data import data_dir, mnist
 from nbcore.datasets.iris import IRIS_FEATURES, load_iris
+from nbcore.experiments.gaussian import var_smoothing_curve
 from nbcore.models.naive_bayes import GaussianNB
 
 # var_smoothing grid for the MNIST curve: 1e-12 .. 1, one point per decade
@@ -42,13 +43,7 @@ def iris() -> Iris:
 
 @shared("Fitting Gaussian naive Bayes on MNIST and scoring 13 var_smoothing values…", max_entries=2)
 def _gaussian_mnist(folder: str, deskew: bool) -> GaussianMnist:
-    formed = mnist.loaded(deskew)
-    train = formed.train_images.reshape(len(formed.train_images), -1) / 255.0
-    test = formed.test_images.reshape(len(formed.test_images), -1) / 255.0
-    model = GaussianNB().fit(train, formed.train_labels)
-    accuracy = np.array(
-        [model.with_params(var_smoothing=value).score(test, formed.test_labels) for value in VAR_SMOOTHING_GRID]
-    )
+    model, accuracy = var_smoothing_curve(mnist.loaded(deskew), VAR_SMOOTHING_GRID)
     return GaussianMnist(model, VAR_SMOOTHING_GRID, accuracy)
 
 

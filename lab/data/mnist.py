@@ -7,6 +7,7 @@ server, about 6 s, behind a progress bar), then binarized at the threshold for n
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -38,7 +39,7 @@ def _published(folder: str, progress) -> MnistSplits:
     if prefetched is not None:
         prefetched.wait(progress)
         return MnistSplits(*prefetched.future.result())
-    return MnistSplits(*nbcore.load_mnist_splits(root=folder, progress=progress))
+    return MnistSplits(*nbcore.load_mnist_splits(root=Path(folder), progress=progress))
 
 
 @background("Deskewing MNIST", "nbcore-deskew")

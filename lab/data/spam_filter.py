@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from lab.caching import background, shared
@@ -12,7 +14,7 @@ from nbcore.experiments import spam
 
 @background("SMS Spam Collection", "nbcore-sms", stop_on=(SpamDataError, "The SMS Spam Collection is not available."))
 def _sms(folder: str, progress) -> tuple[tuple[str, ...], np.ndarray]:
-    texts, labels = load_sms(folder, progress=progress)
+    texts, labels = load_sms(Path(folder), progress=progress)
     return tuple(texts), labels
 
 
