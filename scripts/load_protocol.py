@@ -78,7 +78,7 @@ from lab.rate_limit import OVER_BUDGET  # noqa: E402
 
 DRAWINGS = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
 PREDICTION = "Naive Bayes prediction"
-ALPHA_KEY, ALPHA_STOPS = "alpha", ("1", "2")  # the default stop and the next one (lab/settings.py, its name in the link)
+ALPHA_KEY, ALPHA_STOPS = "alpha", ("1", "2")  # the default stop and the next (lab/settings.py), name in the link
 CLEAR_KEY = "draw_clear"
 TARGETS = {60: 0.300, 120: 1.0}  # students -> p95 of drawing sent -> run finished, seconds
 RSS_TARGET_MB = 2048  # at 240 students
