@@ -3,7 +3,8 @@
 `streamlit run` imports this file to find an `st.App`: `app` runs lab/dashboard.py for every
 visitor's session, and its start-up hook (lab/startup.py) loads MNIST in the background while the
 server boots and the first browser loads the page; its middleware drops the websocket messages a
-connection sends beyond a budget no person reaches (lab/rate_limit.py, #18).
+connection sends beyond a budget no person reaches, so that one client's flood cannot stall the class
+(lab/rate_limit.py).
 """
 
 from pathlib import Path

@@ -9,7 +9,9 @@
 3. nginx (Debian's package) in front, from ``deploy/nginx.conf`` filled into a temporary prefix:
    sticky by the ``nb_replica`` cookie (see the template), websocket upgrade headers, at most
    ``sockets_per_address`` open websockets on ``/_stcore/stream`` per client address (a handshake beyond
-   them gets HTTP 429; 0: no limit, for a class behind one NAT address).
+   them gets HTTP 429; 0: no limit, for a class behind one NAT address); uploads on their own upstream
+   that never marks a replica down nor passes a sent upload to another; ``/_stcore/metrics`` for
+   127.0.0.1 and ::1 only.
 
 Used by scripts/serve_class.py (a class served from the command line), scripts/load_protocol.py
 (``--replicas``) and tests/e2e/test_replicas.py.
@@ -62,6 +64,8 @@ def render_nginx_conf(
     if sockets_per_address < 0:
         raise ValueError(f"sockets_per_address must be 0 (no limit) or more, not {sockets_per_address}")
     servers = "\n".join(f"        server 127.0.0.1:{port} max_fails=2 fail_timeout=10s;" for port in replica_ports)
+    # the same replicas in the same order (the consistent hash then picks the same one), never marked down
+    upload_servers = "\n".join(f"        server 127.0.0.1:{port} max_fails=0;" for port in replica_ports)
     # nginx started by root runs its workers as another user; this keeps them as the one owning the prefix
     worker_user = f"user {getpass.getuser()};" if os.geteuid() == 0 else ""
     text = template.read_text()
@@ -73,6 +77,7 @@ def render_nginx_conf(
         "@PREFIX@": str(prefix),
         "@LISTEN@": listen,
         "@UPSTREAM_SERVERS@": servers,
+        "@UPLOAD_SERVERS@": upload_servers,
         "@WORKER_USER@": worker_user,
         "@SOCKETS_PER_ADDRESS@": str(sockets_per_address),
     }.items():

@@ -206,6 +206,7 @@ class StreamlitClient:
         self.ws: websocket.WebSocket | None = None
         self.session_id = ""
         self.page_script_hash = ""
+        self.query_string = ""  # the address bar's, sent with every run as the browser does
         self.pages: dict[str, str] = {}  # url path ("" for the default page) and page name -> page_script_hash
         self.widgets: dict[str, WidgetState] = {}  # widget id -> its current state, resent with every run
         self.widget_ids: dict[str, str] = {}  # user key -> widget id, from the elements shown
@@ -232,6 +233,7 @@ class StreamlitClient:
         if self.ws is None:
             self.open()
         url = f"{self.base_url}/{page}" + (f"?{query_string}" if query_string else "")
+        self.query_string = query_string
         request = ClientState(page_name=page, query_string=query_string)
         context = request.context_info
         context.timezone, context.timezone_offset, context.locale = "UTC", 0, "en-US"
@@ -253,8 +255,11 @@ class StreamlitClient:
 
     # -- actions ------------------------------------------------------------------------------
     def rerun(self, fragment_id: str = "", extra: Iterable[WidgetState] = ()) -> RunResult:
-        """Ask for a run of the current page with the widget states held (plus ``extra``, sent this once)."""
-        request = ClientState(page_script_hash=self.page_script_hash, fragment_id=fragment_id)
+        """Ask for a run of the current page with the widget states held (plus ``extra``, sent this once), and the
+        address's query string as the browser holds it."""
+        request = ClientState(
+            page_script_hash=self.page_script_hash, fragment_id=fragment_id, query_string=self.query_string
+        )
         request.widget_states.widgets.extend([*self.widgets.values(), *extra])
         return self._run(BackMsg(rerun_script=request))
 
@@ -464,6 +469,8 @@ class StreamlitClient:
                 result.elements.append(element)
                 if on_element is not None:
                     on_element(element)
+            elif kind == "page_info_changed":  # the script changed st.query_params: the address bar follows
+                self.query_string = message.page_info_changed.query_string
             elif kind == "page_not_found":
                 result.page_not_found = message.page_not_found.page_name
             elif kind == "session_event" and message.session_event.WhichOneof("type") == "script_compilation_exception":

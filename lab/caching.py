@@ -1,30 +1,36 @@
-"""How ``lab/state.py`` shares data and models between sessions: two decorators over ``st.cache_resource``.
+"""How ``lab/data/`` shares data and models between sessions: two decorators, one store per function.
 
-``shared`` caches what a function returns for every session of the server, read-only. ``background``
+``shared`` keeps what a function returns for every session of the server, read-only. ``background``
 does the same for slow work (loading, training): the work runs in a daemon thread (``lab/jobs.py``),
 and a page that needs it waits behind a progress bar it draws itself, only while it actually waits.
 
-Both keep their results in ``STORE`` as well as in Streamlit's cache, because any visitor can send
-Streamlit's ``clear_cache`` message (the menu item is hidden, the message is not), and it empties
-every ``st.cache_resource`` for all sessions (#18). After such a clear, the cache's miss calls the
-function again and gets the same object back from ``STORE`` in microseconds: nothing is reloaded
-or retrained and no background job is started a second time.
+Neither uses ``st.cache_resource``: any visitor can send Streamlit's ``clear_cache`` message (the
+menu item is hidden, the message is not), and Streamlit answers it by emptying every
+``st.cache_data`` and ``st.cache_resource`` for all sessions (``AppSession._handle_clear_cache_request``).
+Each decorated function keeps its results in its own ``Results`` instead, which no message reaches:
+only ``clear()`` (a restart, a test) empties it. Reloading a ``lab/data/`` module after an edit makes new
+functions with new, empty stores, as an edited ``st.cache_resource`` function would start a new cache.
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import dataclasses
 import functools
 import inspect
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 import numpy as np
 import streamlit as st
 
 from lab import jobs
+
+# set while a shared function computes: a function it calls shows no spinner of its own (Streamlit's caches do the same)
+_computing: contextvars.ContextVar[bool] = contextvars.ContextVar("computing", default=False)
 
 
 def read_only(value, _seen: set[int] | None = None):
@@ -54,51 +60,57 @@ def read_only(value, _seen: set[int] | None = None):
     return value
 
 
-class ServerStore:
-    """What every session shares, kept for the server's lifetime where a client's ``clear_cache`` cannot reach.
+class Results:
+    """Results by key, at most ``max_entries`` of them (least recently used dropped first).
 
-    Each function keeps at most ``max_entries`` results (least recently used dropped first), as its
-    cache does; both hold the same objects, so this costs no memory beyond what the caches held
-    before a clear.
+    Each result is made once: sessions asking for the same key at once wait for the first one's
+    ``make``, while other keys are made and read meanwhile. A ``make`` that raises stores nothing.
     """
 
-    def __init__(self) -> None:
-        self._values: dict[str, OrderedDict] = {}
-        self._making: dict[tuple, threading.Lock] = {}  # one lock per (function, key): each result is made once
-        self._lock = threading.Lock()
+    def __init__(self, max_entries: int | None = None) -> None:
+        self.max_entries = max_entries
+        self._values: OrderedDict[Hashable, Any] = OrderedDict()
+        self._making: dict[Hashable, threading.Lock] = {}
+        self._lock = threading.Lock()  # guards both dictionaries, never held while a result is made
 
-    def get(self, name: str, key: tuple, make: Callable[[], Any], max_entries: int | None):
+    def get(self, key: Hashable, make: Callable[[], Any]) -> Any:
         with self._lock:
-            values = self._values.setdefault(name, OrderedDict())
-            making = self._making.setdefault((name, key), threading.Lock())
+            if key in self._values:
+                self._values.move_to_end(key)
+                return self._values[key]
+            making = self._making.setdefault(key, threading.Lock())
         with making:
             with self._lock:
-                if key in values:
-                    values.move_to_end(key)
-                    return values[key]
-            value = make()
-            with self._lock:
-                values[key] = value
-                while max_entries is not None and len(values) > max_entries:
-                    values.popitem(last=False)
-                self._making.pop((name, key), None)
+                if key in self._values:  # made by the session this one waited for
+                    return self._values[key]
+            try:
+                value = make()
+            except BaseException:
+                with self._lock:
+                    self._making.pop(key, None)
+                raise
+            with self._lock:  # stored and its lock dropped at once: a caller in between would make it again
+                self._values[key] = value
+                self._making.pop(key, None)
+                while self.max_entries is not None and len(self._values) > self.max_entries:
+                    self._values.popitem(last=False)
             return value
 
-    def forget(self, name: str, key: tuple | None = None) -> None:
-        """Drop one result of ``name`` (every result when ``key`` is None)."""
+    def forget(self, key: Hashable | None = None) -> None:
+        """Drop the result of ``key`` (every result when ``key`` is None)."""
         with self._lock:
             if key is None:
-                self._values.pop(name, None)
+                self._values.clear()
             else:
-                self._values.get(name, OrderedDict()).pop(key, None)
+                self._values.pop(key, None)
 
-
-STORE = ServerStore()
+    def __len__(self) -> int:
+        return len(self._values)
 
 
 def _bound(signature: inspect.Signature, args: tuple, kwargs: dict) -> tuple:
-    """The arguments as one positional tuple, defaults filled in: Streamlit keys a cache entry by the arguments
-    as passed, and ``f(1)``, ``f(1, False)`` and ``f(1, deskew=False)`` must share one."""
+    """The arguments as one positional tuple, defaults filled in, so that ``f(1)``, ``f(1, False)`` and
+    ``f(1, deskew=False)`` find one result."""
     bound = signature.bind(*args, **kwargs)
     bound.apply_defaults()
     return tuple(bound.arguments.values())
@@ -112,42 +124,48 @@ class SharedFunction:
         function: Callable,
         spinner: str | bool,
         max_entries: int | None,
-        key: Callable[..., tuple] | None,
+        key: Callable[..., Hashable] | None,
         writable: bool,
     ) -> None:
-        self._signature, self._name = inspect.signature(function), function.__qualname__
         functools.update_wrapper(self, function)  # its name and docstring
-
-        @functools.wraps(function)  # its module, name and source key the cache, as for any st.cache_resource
-        def kept(*args):
-            def make():
-                value = function(*args)
-                return value if writable else read_only(value)
-
-            return STORE.get(self._name, args if key is None else key(*args), make, max_entries)
-
-        self._cached = st.cache_resource(show_spinner=spinner, max_entries=max_entries)(kept)
+        self._function, self._key, self._writable = function, key, writable
+        self._spinner: str | None = (
+            spinner if isinstance(spinner, str) else f"Running `{function.__qualname__}(…)`." if spinner else None
+        ) or None
+        self._signature = inspect.signature(function)
+        self.results = Results(max_entries)
 
     def __call__(self, *args, **kwargs):
-        return self._cached(*_bound(self._signature, args, kwargs))
+        arguments = _bound(self._signature, args, kwargs)
+        key = arguments if self._key is None else self._key(*arguments)
+        return self.results.get(key, lambda: self._make(arguments))
+
+    def _make(self, arguments: tuple):
+        waiting = st.spinner(self._spinner) if self._spinner and not _computing.get() else contextlib.nullcontext()
+        token = _computing.set(True)
+        try:
+            with waiting:
+                value = self._function(*arguments)
+        finally:
+            _computing.reset(token)
+        return value if self._writable else read_only(value)
 
     def clear(self) -> None:
-        """Drop every result, from the cache and from ``STORE``, as a restart would."""
-        STORE.forget(self._name)
-        self._cached.clear()
+        """Drop every result, as a restart would."""
+        self.results.forget()
 
 
 def shared(
     spinner: str | bool = False,
     max_entries: int | None = None,
-    key: Callable[..., tuple] | None = None,
+    key: Callable[..., Hashable] | None = None,
     writable: bool = False,
 ):
-    """Cache the decorated function for every session (``st.cache_resource``), kept in ``STORE`` too.
+    """Keep the decorated function's results for every session of the server, out of a client's reach.
 
-    ``spinner``: the text Streamlit shows while the function runs (False: none). ``key(*args)`` names a
-    result in ``STORE`` (default: all arguments; leave out those the cache ignores, ``_x``). Arrays in
-    the result are made read-only unless ``writable`` (an object that guards its own state).
+    ``spinner``: the text shown while the function runs (True: its name; False: none). ``key(*args)``
+    names a result (default: all arguments; give it when an argument is not hashable, ``_splits``).
+    Arrays in the result are made read-only unless ``writable`` (an object that guards its own state).
     """
 
     def decorate(function) -> SharedFunction:
@@ -167,35 +185,32 @@ class BackgroundResource:
         max_entries: int | None,
         stop_on: tuple[type[Exception], str] | None,
     ) -> None:
-        self._work, self._label, self._stop_on = work, label, stop_on
+        functools.update_wrapper(self, work)  # its name and docstring
+        self._work, self._label, self._thread_name, self._stop_on = work, label, thread_name, stop_on
         signature = inspect.signature(work)
         self._parameters = signature.replace(
             parameters=[parameter for name, parameter in signature.parameters.items() if name != "progress"]
         )
-        self._name = work.__qualname__
-        functools.update_wrapper(self, work)  # its name and docstring
-
-        def start(*args) -> jobs.BackgroundJob:
-            return jobs.BackgroundJob(lambda progress: read_only(work(*args, progress=progress))).start(thread_name)
-
-        def job(*args) -> jobs.BackgroundJob:
-            return STORE.get(self._name, args, lambda: start(*args), max_entries)
-
-        # named after the work, whose source keys the cache (an edit to it starts a new cache, as st.cache_resource does)
-        job.__module__, job.__qualname__, job.__wrapped__ = work.__module__, f"{self._name}.job", work
-        # called with ``arguments(...)``, defaults filled in (see ``_bound``)
-        self.job = st.cache_resource(show_spinner=False, max_entries=max_entries)(job)
+        self.jobs = Results(max_entries)
 
     def arguments(self, *args, **kwargs) -> tuple:
-        """The arguments as one tuple, defaults filled in: the key of the job's cache entry."""
+        """The arguments as one tuple, defaults filled in: the key of the job."""
         return _bound(self._parameters, args, kwargs)
+
+    def job(self, *arguments) -> jobs.BackgroundJob:
+        """The job for these ``arguments(...)``, started on the first call."""
+
+        def work(progress: jobs.ProgressCallback):
+            return read_only(self._work(*arguments, progress=progress))
+
+        return self.jobs.get(arguments, lambda: jobs.BackgroundJob(work).start(self._thread_name))
 
     def __call__(self, *args, **kwargs):
         """The result; waits behind a progress bar while the work runs.
 
-        The bar is drawn here, outside the cache and only while waiting, so that later runs have
-        nothing to replay. Work that failed leaves the caches, so the next run starts it again; its
-        error is raised here, or shown and the run stopped when it is the ``stop_on`` kind.
+        The bar is drawn only while waiting, so that later runs draw nothing there. Work that failed
+        is forgotten, so the next run starts it again; its error is raised here, or shown and the
+        run stopped when it is the ``stop_on`` kind.
         """
         arguments = self.arguments(*args, **kwargs)
         job = self.job(*arguments)
@@ -207,21 +222,19 @@ class BackgroundResource:
             slot.empty()
         error = job.future.exception()
         if error is not None:
-            STORE.forget(self._name, arguments)
-            self.job.clear(*arguments)
+            self.jobs.forget(arguments)
             if self._stop_on is not None and isinstance(error, self._stop_on[0]):
                 st.error(f"{self._stop_on[1]} {error}")
                 st.stop()
         return job.future.result()
 
     def result(self, *args, **kwargs):
-        """The result without a progress bar (waits silently), for other cached functions: a page has called first."""
+        """The result without a progress bar (waits silently), for other shared functions: a page has called first."""
         return self.job(*self.arguments(*args, **kwargs)).future.result()
 
     def clear(self) -> None:
-        """Drop every result, from the cache and from ``STORE``, as a restart would."""
-        STORE.forget(self._name)
-        self.job.clear()
+        """Drop every result, as a restart would (a job still running finishes unseen)."""
+        self.jobs.forget()
 
 
 def background(
@@ -244,7 +257,7 @@ def background(
 
 
 def is_shared(value) -> bool:
-    """Whether ``value`` is a shared function or a background resource (what ``lab/state.py`` declares)."""
+    """Whether ``value`` is a shared function or a background resource (what ``lab/data/`` and ``lab/state.py`` declare)."""
     return isinstance(value, (SharedFunction, BackgroundResource))
 
 

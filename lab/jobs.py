@@ -1,9 +1,10 @@
 """Slow work in a daemon thread, so that a page can wait for it behind a progress bar it draws itself.
 
-A progress bar drawn inside an ``st.cache_resource`` function is recorded with the cached value and
-replayed on every later run, where it flashed above the page for a frame and moved everything under
-it. So the shared caches in ``lab/data/`` hold a ``BackgroundJob``, and a page waits for it outside
-the cache, drawing the bar only while it actually waits.
+Work that takes seconds (loading MNIST, training softmax) may be waited for by several sessions at
+once, and each should see how far it has got. So the shared results in ``lab/data/`` hold a
+``BackgroundJob``: the work reports its progress to the job, and every page that needs the result
+draws its own bar from it, only while it actually waits (a later run, with the work done, draws
+nothing there).
 """
 
 from __future__ import annotations

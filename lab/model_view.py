@@ -32,12 +32,11 @@ def show(
     for a frame given directly: then no plain-resize toggle).
     """
     st.markdown("**What the model sees**")
-    plain_view = made_from is not None and st.toggle(
+    if made_from is not None and st.toggle(
         "Plain resizing instead",
         key="draw_plain_view",
         help="What the models would get if the picture were only squeezed to 28×28, without MNIST's framing.",
-    )
-    if plain_view:
+    ):
         plain = form.prepare(made_from.plain[None])
         st.image(
             digits.pixel_picture(plain.features[0].reshape(28, 28) * 255, scale=PICTURE_SCALE),

@@ -1,22 +1,18 @@
-"""The frame every page runs in: page list, navigation, shared sidebar, MNIST loaded first."""
+"""The frame every page runs in: page list, navigation, shared sidebar, MNIST loaded first.
+
+The run budget and the timing line that every run passes through are in ``lab/runs.py``.
+"""
 
 from __future__ import annotations
 
-import functools
-import os
-import sys
-import threading
-import time
 from pathlib import Path
 
 import streamlit as st
 
-from lab import links, presentation, rate_limit, settings
+from lab import links, presentation, runs, settings
 from lab.data import mnist
 
 ROOT = Path(__file__).resolve().parents[1]
-# set while ``run`` draws a whole page in this script thread: a fragment called outside it reruns on its own
-_whole_run = threading.local()
 
 # section -> (page file relative to the repository, title, Material icon: bundled with Streamlit, so
 # it shows on lab PCs without an emoji font)
@@ -48,10 +44,7 @@ def run(default_page: str = "pages/home.py") -> None:
 
     ``default_page`` is what the bare URL shows (tests use it to open one page directly).
     """
-    started, navigation, outcome = time.perf_counter(), None, "ok"
-    _whole_run.active = True
-    try:
-        rate_limit.check_run()  # first: a session flooding reruns is stopped before any work (#18)
+    with runs.whole_run() as this_run:  # first: a session flooding reruns is stopped before any work
         links.begin_run()
         presenting = presentation.presenter_mode()
         st.set_page_config(
@@ -70,6 +63,7 @@ def run(default_page: str = "pages/home.py") -> None:
             },
             expanded=True,
         )  # every page listed: collapsed, the navigation hides all but ten behind "View more"
+        this_run.page = (navigation.url_path or navigation.title).replace(" ", "_")
         if settings.sidebar().deskew:  # every page's models need the deskewed images: made here, with a progress bar
             mnist.model_splits(deskew=True)
         presentation.sidebar_toggle()
@@ -78,13 +72,6 @@ def run(default_page: str = "pages/home.py") -> None:
         navigation.run()
         links.sidebar_tools(tuple(settings.KEYS.values()) + (presentation.STATE_KEY,))
         links.end_run()
-    except BaseException as error:  # st.stop() and an interrupted rerun arrive as exceptions too
-        outcome = type(error).__name__
-        raise
-    finally:
-        _whole_run.active = False
-        if os.environ.get("NBCORE_LOG_RERUN_MS") == "1":
-            _log_rerun(navigation, outcome, time.perf_counter() - started)
 
 
 def page_link(path: str, label: str) -> None:
@@ -93,39 +80,6 @@ def page_link(path: str, label: str) -> None:
     st.page_link(str(ROOT / path), label=label, icon=icon)
 
 
-def fragment(page: str):
-    """``st.fragment`` for the part of ``page`` that reruns on its own (a stroke on Draw reruns only that part).
-
-    Such a rerun skips ``run``, so it is logged here (NBCORE_LOG_RERUN_MS=1), as ``page``.
-    """
-
-    def decorate(function):
-        @functools.wraps(function)
-        def logged(*args, **kwargs):
-            rate_limit.check_fragment_run()  # a stroke reruns only the fragment, past run()'s check
-            if os.environ.get("NBCORE_LOG_RERUN_MS") != "1" or getattr(_whole_run, "active", False):
-                return function(*args, **kwargs)
-            started, outcome = time.perf_counter(), "ok"
-            try:
-                return function(*args, **kwargs)
-            except BaseException as error:
-                outcome = type(error).__name__
-                raise
-            finally:
-                _write_rerun_line(page, outcome, time.perf_counter() - started, scope="fragment")
-
-        return st.fragment(logged)
-
-    return decorate
-
-
-def _log_rerun(navigation, outcome: str, seconds: float) -> None:
-    page = (getattr(navigation, "url_path", "") or getattr(navigation, "title", "-")).replace(" ", "_")
-    _write_rerun_line(page, outcome, seconds, scope="app")
-
-
-def _write_rerun_line(page: str, outcome: str, seconds: float, scope: str) -> None:
-    """One line per script run on stderr (with NBCORE_LOG_RERUN_MS=1), for load tests to read the server's time."""
-    # one write per line: print() writes the newline separately, and runs of other sessions log at the same time
-    sys.stderr.write(f"NBCORE_RERUN page={page} ms={seconds * 1000:.1f} outcome={outcome} scope={scope}\n")
-    sys.stderr.flush()
+# ``st.fragment`` for the part of a page that reruns on its own (a stroke on Draw reruns only that part), counted
+# against the session's run budget and timed like a whole run
+fragment = runs.fragment

@@ -12,44 +12,22 @@ the same kind of background job itself (``lab/data/mnist.py``) and waits for it 
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import importlib
+import importlib.util
 import sys
 import threading
+from pathlib import Path
 
 from lab.jobs import BackgroundJob, ProgressCallback
 
-# Everything a page run may import lazily, imported before any session can run. Two sessions
-# importing the same module for the first time race: plotly looks pandas up in sys.modules
-# without the import lock and met it half-initialized ("partially initialized module 'pandas'
-# has no attribute 'Series'", #18). Streamlit imports pandas/pyarrow for st.table/st.dataframe
-# and plotly.io/plotly.tools for st.plotly_chart only when first used; PIL comes with the canvas.
-WARM_IMPORTS = (
-    "pandas",
-    "pyarrow",
-    "plotly.graph_objs",
-    "plotly.basedatatypes",
-    "plotly.io",
-    "plotly.io.json",
-    "plotly.tools",
-    "plotly.subplots",
-    "PIL.Image",
-    "PIL.ImageOps",
-    "lab.shell",
-    "lab.state",
-    "lab.data.models",
-    "lab.data.gaussian",
-    "lab.data.spam_filter",
-    "lab.data.lesson_answers",
-    "lab.figures.charts",
-    "lab.figures.diagnostics",
-    "lab.figures.digits",
-    "lab.figures.notation",
-    "lab.figures.regions",
-    "lab.figures.export",
-    "lab.display",
-    "nbcore.preprocess",
-)
+ROOT = Path(__file__).resolve().parents[1]
+# Two sessions importing a module for the first time race: plotly looks pandas up in sys.modules without the
+# import lock and met it half-initialized ("partially initialized module 'pandas' has no attribute 'Series'").
+# So ``warm_imports`` imports, before the first session, what any run may import. Imported by Streamlit only when an element first needs them, so no import statement of ours names them:
+# pandas and pyarrow for st.table and st.dataframe, plotly.io and plotly.tools for st.plotly_chart.
+STREAMLIT_LAZY_IMPORTS = ("pandas", "pyarrow", "plotly.io", "plotly.io.json", "plotly.tools")
 
 
 class MnistPrefetch(BackgroundJob):
@@ -94,10 +72,32 @@ def take_prefetched(data_dir: str) -> MnistPrefetch | None:
     return job if job.data_dir == data_dir else None
 
 
+def page_imports(root: Path = ROOT) -> list[tuple[str, tuple[str, ...]]]:
+    """What ``pages/*.py`` and ``lab/**/*.py`` import, at the top of a file or inside a function.
+
+    One ``(module, names)`` per import statement: ``import a.b`` gives ``("a.b", ())``, ``from a import b, c``
+    gives ``("a", ("b", "c"))``.
+    """
+    found: list[tuple[str, tuple[str, ...]]] = []
+    for path in sorted([*root.glob("pages/*.py"), *root.glob("lab/**/*.py")]):
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            if isinstance(node, ast.Import):
+                found += [(alias.name, ()) for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                found.append((node.module, tuple(alias.name for alias in node.names)))
+    return found
+
+
 def warm_imports() -> None:
-    """Import ``WARM_IMPORTS`` now, in this thread (each fully, one after the other)."""
-    for module in WARM_IMPORTS:
+    """Import, in this thread and one after the other, what Streamlit imports lazily and every module the pages
+    and ``lab/`` import (``from package import name`` imports ``package.name`` when that is a module)."""
+    for module in STREAMLIT_LAZY_IMPORTS:
         importlib.import_module(module)
+    for module, names in page_imports():
+        package = importlib.import_module(module)
+        for name in names:
+            if hasattr(package, "__path__") and importlib.util.find_spec(f"{module}.{name}") is not None:
+                importlib.import_module(f"{module}.{name}")
 
 
 @contextlib.asynccontextmanager

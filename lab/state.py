@@ -1,4 +1,4 @@
-"""The class gallery: one store of the students' drawings per class code, shared by every session of the server.
+"""The class store: what students share, in a file or Redis that every replica opens; the one writable share.
 
 Everything else the pages share (MNIST, features, models, curves, iris, spam, lesson answers) is declared in
 ``lab/data/``, grouped by what it serves.
@@ -6,13 +6,27 @@ Everything else the pages share (MNIST, features, models, curves, iris, spam, le
 
 from __future__ import annotations
 
-from lab.caching import shared
-from lab.gallery import ClassGallery
+import logging
+from pathlib import Path
 
-# -- the class gallery (issue 14): students' drawings per class code, in memory ---------------------
+from lab.caching import shared
+from lab.data import data_dir
+from nbcore.classroom import ClassStore, open_store, store_setting
+from nbcore.classroom.store import UNAVAILABLE, StoreUnavailable
+
+LOG = logging.getLogger(__name__)
 
 
 @shared(writable=True)
-def class_gallery() -> ClassGallery:
-    """The server's one class gallery, shared by every session (bounded in drawings, codes and time)."""
-    return ClassGallery()
+def _class_store(setting: str, folder: str) -> ClassStore:
+    return open_store(setting, Path(folder))
+
+
+def class_store() -> ClassStore:
+    """The class store the setting names (``$NBCORE_CLASS_STORE``; by default a file in the data folder);
+    the object holds no classes itself, only how to reach them. ``StoreUnavailable`` (a sentence) when unusable."""
+    try:
+        return _class_store(store_setting(), data_dir())
+    except (OSError, ConnectionError, ValueError) as error:  # a damaged file, Redis down, a setting we do not know
+        LOG.warning("class store unavailable: %s", error)
+        raise StoreUnavailable(UNAVAILABLE) from error

@@ -11,6 +11,7 @@ from .datasets import default_data_dir
 from .datasets.mnist import MnistDataError, ensure_mnist, load_mnist, load_mnist_splits
 from .datasets.sms import SpamDataError, load_sms
 from .features import OBSERVED_REGIONS, PackedBinary, binarize, observed_region, packed_matmul
+from .models.base import NotFittedError
 from .models.chain import ChainBayesNet
 from .models.naive_bayes import BernoulliNB, GaussianNB, MultinomialNB
 from .models.softmax import SoftmaxRegression
@@ -22,6 +23,7 @@ __all__ = [
     "GaussianNB",
     "MnistDataError",
     "MultinomialNB",
+    "NotFittedError",
     "PackedBinary",
     "binarize",
     "default_data_dir",

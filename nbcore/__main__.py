@@ -1,4 +1,4 @@
-"""Command line: ``python -m nbcore evaluate ...``, ``evaluate-handwriting``, ``prepare``.
+"""Command line: ``python -m nbcore evaluate ...``, ``evaluate-handwriting``, ``prepare``, ``class new|evaluate``.
 
 The benchmarks against scikit-learn are development tools: ``python -m benchmarks``.
 """
@@ -88,6 +88,62 @@ def _add_evaluate(commands) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
+def _add_class_evaluate(actions) -> None:
+    """``class evaluate``: what a class's drawings teach naive Bayes, leave one student out."""
+    evaluate = actions.add_parser(
+        "evaluate",
+        help="MNIST's model, the class's model and MNIST + the class, each student's drawings read by "
+        "models that never saw that student (pixel >= 128, alpha = 1)",
+    )
+    source = evaluate.add_mutually_exclusive_group(required=True)
+    source.add_argument(
+        "--frames",
+        metavar="FILE.npz",
+        help="drawings as arrays: frames uint8 (n, 28, 28) framed like MNIST, labels (n,) the digits meant, "
+        "students (n,) an anonymous id per student",
+    )
+    source.add_argument(
+        "--load-digits",
+        action="store_true",
+        help="scikit-learn's load_digits() as 20 students (contiguous blocks) through the Draw page's upload "
+        "path (needs scikit-learn)",
+    )
+    evaluate.add_argument(
+        "--limit",
+        type=_number_in(1, 1797, integer=True),
+        default=None,
+        help="with --load-digits: only the first N digits (default: all 1,797)",
+    )
+    evaluate.add_argument(
+        "--weight",
+        type=_number_in(0, MAX_PSEUDO_COUNT),
+        default=100.0,
+        help="how many MNIST digits one class drawing counts as in MNIST + the class, 0..1e6 (default 100)",
+    )
+    evaluate.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _run_class_evaluate(args) -> int:
+    from .experiments.class_model import evaluate_class, format_evaluation, load_digits_class, load_drawings
+    from .features import binarize
+    from .models.naive_bayes import BernoulliNB
+
+    if args.limit is not None and not args.load_digits:
+        raise ValueError("--limit goes with --load-digits; a --frames file is read whole")
+    if args.load_digits:
+        drawings = load_digits_class(limit=args.limit, progress=_stderr_progress_bar)
+    else:
+        drawings = load_drawings(args.frames)
+    splits = mnist.mnist_splits()
+    mnist_model = BernoulliNB(alpha=1.0).fit(binarize(splits.train_images, 128), splits.train_labels)
+    evaluation = evaluate_class(drawings.frames, drawings.labels, drawings.students, mnist_model, weight=args.weight)
+    if args.json:
+        print(json.dumps(_json_safe(evaluation.as_dict()), allow_nan=False))
+    else:
+        print(format_evaluation(evaluation))
+    return 0
+
+
 def _stderr_progress_bar(fraction: float, message: str) -> None:
     """Draw ``[#####-----]  50%  message`` on stderr, redrawn in place; newline when done."""
     filled = round(30 * fraction)
@@ -110,10 +166,52 @@ def _run_evaluate(args) -> dict:
     )
 
 
+def _add_class(commands) -> None:
+    group = commands.add_parser(
+        "class",
+        help="classes in the class store ($NBCORE_CLASS_STORE, or the data directory), and the class's own model",
+    )
+    actions = group.add_subparsers(dest="class_command", required=True)
+    new = actions.add_parser("new", help="create a class before the lesson: its code, student link and teacher link")
+    new.add_argument("--code", help="the code to use (4 to 12 letters A-Z or digits; default: 8 random ones)")
+    new.add_argument("--json", action="store_true", help="print one JSON object: code, student_path, teacher_path")
+    _add_class_evaluate(actions)
+
+
+def _run_class(args) -> int:
+    from urllib.parse import urlencode
+
+    if args.class_command == "evaluate":
+        return _run_class_evaluate(args)
+
+    from .classroom import KEEP_SECONDS, Refused, open_store
+
+    if args.class_command == "new":
+        try:
+            made = open_store().create_class(args.code)
+        except Refused as refused:
+            print(f"error: {refused}", file=sys.stderr)
+            return 2
+        code = made.info.code
+        result = {
+            "code": code,
+            "student_path": "/draw?" + urlencode({"class": code}),
+            "teacher_path": "/gallery?" + urlencode({"class": code, "key": made.teacher_key}),
+        }
+        if args.json:
+            print(json.dumps(result))
+        else:
+            print(f"class {code}: open until {KEEP_SECONDS // 3600} hours after its last activity")
+            print(f"students: <server address>{result['student_path']}")
+            print(f"teacher:  <server address>{result['teacher_path']}   (keep it private: it moderates the class)")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m nbcore", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     _add_evaluate(commands)
+    _add_class(commands)
     commands.add_parser(
         "prepare",
         help="find, verify, extract and decode MNIST in the data directory "
@@ -127,6 +225,8 @@ def main(argv: list[str] | None = None) -> int:
     handwriting.add_argument("--limit", type=int, default=None, help="only the first N digits (default: all 1,797)")
     args = parser.parse_args(argv)
     try:
+        if args.command == "class":
+            return _run_class(args)
         if args.command == "prepare":
             from .datasets import default_data_dir
 
@@ -152,7 +252,12 @@ def main(argv: list[str] | None = None) -> int:
             print(format_control_rows(control))
             return 0
         result = _run_evaluate(args)
-    except (MnistDataError, ValueError, OSError) as error:  # OSError: nbcore.files.FileProblem sentences
+    except (
+        MnistDataError,
+        ValueError,
+        OSError,
+        ConnectionError,
+    ) as error:  # OSError: nbcore.files.FileProblem sentences
         print(f"error: {error}", file=sys.stderr)
         return 2
     if args.json:

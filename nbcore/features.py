@@ -31,15 +31,39 @@ def binarize(images: np.ndarray, threshold: int) -> np.ndarray:
     return (flat >= threshold).view(np.uint8)
 
 
+def as_numbers(X) -> np.ndarray:
+    """X as a numpy array of real numbers (bool, integer or float dtype); an object array of numbers
+    becomes float64, as scikit-learn does (TypeError naming an element that is not a number).
+
+    ValueError with a sentence for a sparse matrix, complex numbers or any other dtype.
+    """
+    if scipy.sparse.issparse(X):
+        raise ValueError("X is a sparse matrix, and this model needs a dense array: pass X.toarray()")
+    X = np.asarray(X)
+    if X.dtype == object:
+        X = X.astype(np.float64)
+    if X.dtype.kind == "c":
+        raise ValueError("Complex data not supported: X must hold real numbers")
+    if X.dtype.kind not in "buif":
+        raise ValueError(f"X must hold numbers, got dtype {X.dtype}")
+    return X
+
+
+def check_2d(X: np.ndarray) -> None:
+    """ValueError unless X is 2-D (n_samples, n_features), with how to reshape a single row or column."""
+    if X.ndim != 2:
+        raise ValueError(
+            f"X must be 2-D (n_samples, n_features), got shape {X.shape}. Reshape your data: "
+            "X.reshape(1, -1) for a single sample, X.reshape(-1, 1) for a single feature"
+        )
+
+
 def check_binary(X) -> np.ndarray:
     """Return X as a 2-D array of 0/1 values; ValueError for anything else (NaN, 0.5, 2, ...)."""
-    X = np.asarray(X)
-    if X.ndim != 2:
-        raise ValueError(f"X must be 2-D (n_samples, n_features), got shape {X.shape}")
+    X = as_numbers(X)
+    check_2d(X)
     if X.dtype == bool:
         return X.view(np.uint8)
-    if X.dtype.kind not in "uif":
-        raise ValueError(f"X must hold numbers 0 and 1, got dtype {X.dtype}")
     if X.size:
         if X.dtype.kind == "u":
             is_binary = X.max() <= 1

@@ -30,7 +30,8 @@ INK_LEVEL = 0.1  # fraction of 255 above which a pixel counts as ink for the bou
 MIN_CONTRAST = 40  # ink less bright than this over the background means "blank"
 PNG_DATA_URL = "data:image/png;base64,"
 MAX_CANVAS_SIDE = 2048  # px; the app's canvas is 280
-# The largest value the app's 280x280 canvas can send (#18): an incompressible RGBA PNG is its rows
+# The largest value the app's 280x280 canvas can send, so a longer one is refused before decoding (a forged
+# value once held 47 MB per session): an incompressible RGBA PNG is its rows
 # (a filter byte + 4 bytes per pixel) plus zlib/chunk overhead well under 16 kB, base64-encoded.
 CANVAS_BITMAP_SIDE = 280  # lab/canvas.py's SIZE: the canvas's bitmap, whatever its CSS size
 MAX_CANVAS_PNG_BYTES = CANVAS_BITMAP_SIDE * (1 + 4 * CANVAS_BITMAP_SIDE) + 16_384

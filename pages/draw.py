@@ -10,7 +10,7 @@ import numpy as np
 import streamlit as st
 
 import nbcore
-from lab import display, gallery_ui, links, model_view, shell
+from lab import classroom, display, links, model_view, shell
 from lab.canvas import digit_canvas
 from lab.data import models
 from lab.figures import charts, digits
@@ -27,6 +27,7 @@ with st.sidebar:  # a new threshold's "Binarizing…" and "Counting pixels…" s
 softmax = models.softmax(deskew=settings.deskew).model
 
 st.title("Draw a digit")
+joined = classroom.student_class()  # a class link: its code checked once, the browser's student id
 st.session_state.setdefault("canvas_generation", 0)
 
 
@@ -105,7 +106,12 @@ def drawn_input() -> tuple[np.ndarray | None, ModelInput | None]:
 
 
 @shell.fragment(page="draw")
-def digit_and_verdict(settings: Settings, model: nbcore.BernoulliNB, softmax: nbcore.SoftmaxRegression) -> None:
+def digit_and_verdict(
+    settings: Settings,
+    model: nbcore.BernoulliNB,
+    softmax: nbcore.SoftmaxRegression,
+    joined: classroom.StudentClass | None,
+) -> None:
     """Canvas or upload, both predictions and the evidence map: a stroke reruns this part only, not the page."""
     with st.container(horizontal=True, gap="medium"):
         source = st.container(key="draw_source")
@@ -132,6 +138,7 @@ def digit_and_verdict(settings: Settings, model: nbcore.BernoulliNB, softmax: nb
         )
         return
 
+    framed = frame  # what the class store keeps: framed like MNIST, never deskewed
     seen = settings.input_form.prepare(frame[None])  # what both models get: deskewed if on, and binarized
     frame, features = seen.images[0], seen.features
     posterior = model.predict_proba(features)[0]
@@ -192,9 +199,10 @@ def digit_and_verdict(settings: Settings, model: nbcore.BernoulliNB, softmax: nb
         display.chart(
             charts.posterior_comparison({"naive Bayes": posterior, "softmax": softmax_posterior}), key="draw_posteriors"
         )
-        gallery_ui.offer(frame, posterior, softmax_posterior)
     with source:
+        if joined is not None:  # right under the canvas: on a phone, within a screen of the verdict
+            classroom.send_form(joined, framed, posterior, softmax_posterior)
         model_view.show(frame, features[0], made_from, settings.input_form, model, softmax)
 
 
-digit_and_verdict(settings, model, softmax)
+digit_and_verdict(settings, model, softmax, joined)

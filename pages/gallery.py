@@ -1,27 +1,26 @@
-"""Class gallery: what a class drew on Draw and how naive Bayes and softmax read it, live, for the teacher."""
+"""Class gallery: the teacher's page. What the class drew on Draw and how naive Bayes and softmax read it, live."""
+
+import time
 
 import numpy as np
 import streamlit as st
 
-from lab import display, gallery, gallery_ui, state
+from lab import classroom, display, state
 from lab.figures import diagnostics, digits, export
+from nbcore.classroom import PER_CLASS, PER_STUDENT, Refused
+from nbcore.classroom.store import KEEP_SECONDS, as_arrays, to_csv
 from nbcore.metrics import class_errors, confusion_matrix
 
-REFRESH_SECONDS = 5
+REFRESH_SECONDS = 3
 SHOWN = 60  # newest drawings in the grid on screen; the downloads hold them all
+STUDENT_LABEL = 5  # hex digits of the anonymous id shown on a tile: enough to tell a class's students apart
 
 st.title("Class gallery")
-st.markdown(
-    "Give your class a code: every drawing a student sends from Draw with that code in the link appears "
-    f"here within {REFRESH_SECONDS} seconds, with the digit the student meant and what naive Bayes and "
-    "softmax read. No names are kept; other codes cannot see it."
-)
-code = gallery_ui.teacher_class_code()
-store = state.class_gallery()
+teaching = classroom.teacher_class()
 
 
-def drawings_sentence(count: int) -> str:
-    return f"{count} drawing{'s' if count != 1 else ''}"
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'s' if count != 1 else ''}"
 
 
 def instead_text(row: np.ndarray) -> str:
@@ -33,31 +32,41 @@ def instead_text(row: np.ndarray) -> str:
 @st.fragment(run_every=REFRESH_SECONDS)
 def live_gallery(code: str) -> None:
     """Everything that changes as students send drawings; reruns by itself every ``REFRESH_SECONDS``."""
-    drawings = store.drawings(code)
+    try:
+        drawings = state.class_store().drawings(code)
+    except Refused as refused:  # the store is down: say so, look again at the next refresh
+        st.warning(str(refused), icon=":material/cloud_off:")
+        return
     if not drawings:
         st.metric("Drawings", 0)
         st.info(
-            f"No drawings in class {code}'s gallery yet. This page looks again every {REFRESH_SECONDS} s.",
+            f"Nothing sent to class {code} yet. This page looks again every {REFRESH_SECONDS} s.",
             icon=":material/hourglass_empty:",
         )
         return
-    arrays = gallery.as_arrays(drawings)
-    frames, meant, bayes, softmax = arrays.frames, arrays.meant, arrays.bayes, arrays.softmax
-    bayes_confusion, softmax_confusion = confusion_matrix(meant, bayes), confusion_matrix(meant, softmax)
-
+    arrays = as_arrays(drawings)
+    bayes_confusion = confusion_matrix(arrays.meant, arrays.bayes)
+    softmax_confusion = confusion_matrix(arrays.meant, arrays.softmax)
     bayes_errors, softmax_errors = class_errors(bayes_confusion), class_errors(softmax_confusion)
     with st.container(horizontal=True):
         st.metric("Drawings", len(drawings))
+        st.metric("Students", int(arrays.students.max()))
         st.metric("Naive Bayes read right", f"{bayes_errors.accuracy:.0%}")
         st.metric("Softmax read right", f"{softmax_errors.accuracy:.0%}")
 
     st.subheader("What the class drew")
-    newest = slice(None, -SHOWN - 1, -1)
-    tiles, captions = digits.drawing_tiles(frames[newest], meant[newest], bayes[newest], softmax[newest])
-    st.image(tiles, caption=captions, width=tiles[0].shape[1])
+    newest = drawings[::-1][:SHOWN]
+    shown = as_arrays(newest)
+    tiles, captions = digits.drawing_tiles(shown.frames, shown.meant, shown.bayes, shown.softmax)
+    st.image(
+        tiles,
+        caption=[f"#{d.id} · {d.student[:STUDENT_LABEL]} · {text}" for d, text in zip(newest, captions)],
+        width=tiles[0].shape[1],
+    )
     st.caption(
         ("Newest first. " if len(drawings) <= SHOWN else f"The newest {SHOWN} of {len(drawings)}. ")
-        + "Red frame and ✗: naive Bayes (NB) read another digit than the one meant; SM: softmax."
+        + "Red frame and ✗: naive Bayes (NB) read another digit than the one meant; SM: softmax. "
+        "Each tile names its drawing (#) and its anonymous student."
     )
 
     st.subheader("Meant vs read")
@@ -102,14 +111,14 @@ def live_gallery(code: str) -> None:
     with st.container(horizontal=True):
         st.download_button(
             "Gallery as CSV",
-            lambda: gallery.to_csv(store.drawings(code)),
+            lambda: to_csv(state.class_store().drawings(code)),
             file_name=f"class-{code}-gallery.csv",
             mime="text/csv",
             on_click="ignore",
             icon=":material/table:",
             key="gallery_csv",
-            help="One row per drawing: meant digit, naive Bayes' and softmax's readings, "
-            "then the 784 pixels (0-255) of the 28 × 28 frame, row by row.",
+            help="One row per drawing: student number (1 = the first to send), meant digit, naive Bayes' and "
+            "softmax's readings, then the 784 pixels (0-255) of the 28 × 28 frame, row by row. No names or ids.",
         )
         st.download_button(
             "Figures as PNG",
@@ -125,14 +134,13 @@ def live_gallery(code: str) -> None:
 
 def gallery_png(code: str) -> bytes:
     """The PNG of the gallery as it is when the button is clicked."""
-    drawings = store.drawings(code)
-    arrays = gallery.as_arrays(drawings)
+    arrays = as_arrays(state.class_store().drawings(code))
     return export.gallery_png(
         arrays.frames,
         arrays.meant,
         arrays.bayes,
         arrays.softmax,
-        title=f"Class {code}: {drawings_sentence(len(drawings))}",
+        title=f"Class {code}: {plural(len(arrays.meant), 'drawing')}",
         confusions={
             "Meant vs naive Bayes": confusion_matrix(arrays.meant, arrays.bayes),
             "Meant vs softmax": confusion_matrix(arrays.meant, arrays.softmax),
@@ -140,19 +148,82 @@ def gallery_png(code: str) -> bytes:
     )
 
 
-if code is None:
-    st.info(
-        f"Type a class code ({gallery.CODE_RULE}) or press **New code**, then give your students the link "
-        "this page shows.",
-        icon=":material/groups:",
-    )
-else:
-    st.markdown("Students open Draw with the code in the link, draw, pick the digit they meant and send:")
-    st.code(gallery_ui.students_link(code), language=None, wrap_lines=True)
-    live_gallery(code)
-    with st.popover("Empty this gallery", icon=":material/delete:"):
-        st.markdown(
-            f"Forget all of class {code}'s drawings now? (They are forgotten anyway "
-            f"{gallery.KEEP_SECONDS // 3600} hours after they were sent.)"
+def moderate(teaching: classroom.TeacherClass) -> None:
+    """Remove a drawing or a student's drawings, empty the gallery, keep or close the class: the teacher's key only."""
+    code, key = teaching.info.code, teaching.key
+    with st.expander("Moderate this class", icon=":material/shield_person:"):
+        with st.form("gallery_remove", clear_on_submit=True, border=False):
+            target = st.text_input(
+                "Remove a drawing (#, e.g. 41) or every drawing of a student (their 5 letters, e.g. 3fa2c)",
+                max_chars=16,
+                key="gallery_remove_target",
+            )
+            remove = st.form_submit_button("Remove", icon=":material/delete:")
+        if remove and target.strip():
+            st.write(remove_sentence(teaching, target.strip().lower().lstrip("#")))
+        with st.container(horizontal=True, vertical_alignment="center"):
+            sure = st.checkbox("Yes, remove every drawing", key="gallery_clear_sure")
+            if st.button("Empty the gallery", icon=":material/delete_sweep:", disabled=not sure, key="gallery_clear"):
+                st.write(f"Removed {plural(state.class_store().clear(code, key), 'drawing')}.")
+        with st.container(horizontal=True, vertical_alignment="center"):
+            if st.button(f"Keep it {KEEP_SECONDS // 3600} more hours", icon=":material/more_time:", key="gallery_keep"):
+                state.class_store().extend(code, key)
+            closing = st.checkbox("Yes, close the class and delete all it holds", key="gallery_close_sure")
+            if st.button("Close the class", icon=":material/cancel:", disabled=not closing, key="gallery_close"):
+                state.class_store().close(code, key)
+                st.session_state.pop("teacher_code", None)
+                st.query_params.clear()
+                st.rerun()
+
+
+def remove_sentence(teaching: classroom.TeacherClass, target: str) -> str:
+    """Carry out a removal the teacher typed; what happened, in a sentence."""
+    code, key = teaching.info.code, teaching.key
+    try:
+        if target.isdigit():
+            removed = state.class_store().remove_drawing(code, key, int(target))
+            return f"Removed drawing #{target}." if removed else f"No drawing #{target} in this class."
+        students = {d.student for d in state.class_store().drawings(code) if d.student.startswith(target)}
+        if len(target) < STUDENT_LABEL or len(students) != 1:
+            return f"No one student's label starts with “{target[:16]}”: give a tile's five letters."
+        return (
+            f"Removed {plural(state.class_store().remove_student(code, key, students.pop()), 'drawing')} of {target}."
         )
-        st.button("Empty it", key="gallery_clear", on_click=store.clear, args=(code,), type="primary")
+    except Refused as refused:
+        return str(refused)
+
+
+if teaching is None:
+    st.markdown(
+        "A class shares its drawings here: students open Draw through the class's link, draw, say which "
+        "digit they meant and send; the teacher sees them live with what both models read, on this page. "
+        "No names are kept."
+    )
+    if st.button("New class", icon=":material/group_add:", type="primary", key="gallery_new_class"):
+        teaching = classroom.new_class()
+    st.caption("Made the class before the lesson (`python -m nbcore class new`)? Open its teacher link instead.")
+
+if teaching is not None:
+    code = teaching.info.code
+    st.markdown(f"### Class {code}")
+    st.markdown(
+        "Students open this link (or type the code on Draw's address), draw, pick the digit they meant and send:"
+    )
+    st.code(classroom.page_address("draw", **{classroom.CLASS_PARAM: code}), language=None, wrap_lines=True)
+    with st.expander("Your teacher link: keep it private", icon=":material/key:"):
+        st.markdown(
+            "Whoever opens it can moderate and close this class. This browser remembers it; "
+            "to use another device, open this link there."
+        )
+        st.code(
+            classroom.page_address("gallery", **{classroom.CLASS_PARAM: code, classroom.KEY_PARAM: teaching.key}),
+            language=None,
+            wrap_lines=True,
+        )
+    left = max(0, round((teaching.info.expires_at - time.time()) / 60))
+    st.caption(
+        f"Open for another {left // 60} h {left % 60:02d} min. Each student keeps their newest {PER_STUDENT} drawings; the class holds up to {PER_CLASS}. "
+        f"The class and everything in it are deleted {KEEP_SECONDS // 3600} hours after the last activity."
+    )
+    live_gallery(code)
+    moderate(teaching)

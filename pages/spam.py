@@ -12,8 +12,8 @@ from nbcore.experiments import spam
 
 CALIBRATION_BINS = 20  # over [0, 1]; the top posterior of two classes fills the upper 10
 MODEL_NAMES = {"multinomial": "Multinomial (word counts)", "bernoulli": "Bernoulli (word present or not)"}
-# The longest SMS in the collection has 911 characters; the server cuts anything longer (#18: a
-# 20 MB message took 10.7 s and stalled every other session).
+# The longest SMS in the collection has 911 characters; the server cuts anything longer (a 20 MB
+# message took 10.7 s and stalled every other session).
 MESSAGE_MAX_CHARS = 2000
 EXAMPLE = "WINNER!! You have been selected to receive a £900 prize reward. Call 09061701461 to claim now"
 

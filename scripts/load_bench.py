@@ -1,4 +1,4 @@
-"""A classroom at once (#7): N students on the Draw page of one server, measured.
+"""A classroom at once: N students on the Draw page of one server, measured.
 
     python scripts/load_bench.py [--sessions 10 30 60] [--duration 60] [--stagger 1] [--think 2 5] [--step-px 12]
 

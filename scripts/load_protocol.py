@@ -1,4 +1,4 @@
-"""A lecture hall at once (#16): N simulated students on the Draw page, speaking Streamlit's protocol.
+"""A lecture hall at once: N simulated students on the Draw page, speaking Streamlit's protocol.
 
     python scripts/load_protocol.py [--students 30 60 120 240] [--duration 60] [--think 2 5]
                                     [--replicas 0] [--server-cpus 1 --client-cpus 0] [--nice -10]
@@ -27,7 +27,7 @@ warmed by one visitor (MNIST loaded, models trained, both alphas), then N studen
   per student; this process's own CPU (the load generator must not be the bottleneck); the
   machine's busy cores and load average (other work shares the machine).
 
-``--abuser KIND ...`` (#18): for each N and KIND, a fresh server and the students, with one more
+``--abuser KIND ...``: for each N and KIND, a fresh server and the students, with one more
 client abusing the server in turns of ``--abuse-slice`` seconds (off, on, off, ...; ``--duration``
 seconds of each in all, so a slow change in the machine's other load falls on both):
 ``flood`` sends 1,000 rerun requests at once every second (and reads what comes back), ``paced``
@@ -83,7 +83,7 @@ CLEAR_KEY = "draw_clear"
 TARGETS = {60: 0.300, 120: 1.0}  # students -> p95 of drawing sent -> run finished, seconds
 RSS_TARGET_MB = 2048  # at 240 students
 ABUSERS = ("flood", "paced", "clear-cache")
-FLOOD_REQUESTS = 1000  # rerun requests per flood, one flood a second (#18's probe: 1,000 in 0.01 s)
+FLOOD_REQUESTS = 1000  # rerun requests per flood, one flood a second (a script sends 1,000 in 0.01 s)
 SETTLE_S = 2.0  # s: samples this soon after the abuser paused are not counted as "without"
 RUN_TIME_DRAWS = 20  # draws of one client on the idle server whose p50 is "one run time"
 

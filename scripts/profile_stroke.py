@@ -1,4 +1,4 @@
-"""Where one Draw stroke's server CPU goes: Streamlit's own work or the app's (#16, part 3).
+"""Where one Draw stroke's server CPU goes: Streamlit's own work or the app's, to know which to make faster.
 
     python scripts/profile_stroke.py [--strokes 300] [--rate 200] [--top 12] [--data-dir DIR]
 

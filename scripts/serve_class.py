@@ -1,7 +1,11 @@
 """Serve a class: N replicas of the app behind nginx with sticky sessions, on one port.
 
     python scripts/serve_class.py --replicas 2 [--port 8080] [--host 127.0.0.1] [--data-dir DIR]
-                                  [--sockets-per-address 12]
+                                  [--sockets-per-address 12] [--redis [URL]]
+
+Every replica opens the same class store, so a teacher sees every student's drawing whichever replica
+serves them: by default the SQLite file in the data directory (one machine); with --redis, a Redis
+server (started here on a free loopback port, or the one at URL), as a school with several machines would.
 
 The replicas, their data ($NBCORE_DATA_DIR, or --data-dir) and nginx are started as
 ``devtools.replicas.ClassServer`` describes. While serving, every replica's ``/_stcore/health`` is
@@ -17,6 +21,7 @@ count: serve it with --sockets-per-address 0 (no limit).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import signal
 import sys
 import time
@@ -55,7 +60,17 @@ def main() -> int:
             f"(default {SOCKETS_PER_ADDRESS}); 0: no limit, for a class behind one NAT address, which shares one count"
         ),
     )
+    parser.add_argument(
+        "--redis",
+        nargs="?",
+        const="start",
+        metavar="URL",
+        help="keep the classes in Redis: at URL (redis://host:port/0), or with no URL in a redis-server started "
+        "here (nothing saved to disk); default: the SQLite file in the data directory",
+    )
     args = parser.parse_args()
+    from devtools.redis_server import RedisServer
+    from nbcore.classroom.store import SETTING
     from nbcore.datasets import default_data_dir
 
     data_dir = args.data_dir or default_data_dir()
@@ -66,10 +81,23 @@ def main() -> int:
         stopping = True
 
     signal.signal(signal.SIGTERM, on_term)
-    print(f"preparing MNIST in {data_dir}, then {args.replicas} replicas ...", flush=True)
-    with ClassServer(
-        args.replicas, data_dir, port=args.port, host=args.host, sockets_per_address=args.sockets_per_address
-    ) as served:
+    with contextlib.ExitStack() as running:
+        store_url = args.redis
+        if store_url == "start":
+            store_url = running.enter_context(RedisServer()).url
+            print(f"redis-server started for the class store: {store_url}", flush=True)
+        store_env = {SETTING: store_url} if store_url else {}
+        print(f"preparing MNIST in {data_dir}, then {args.replicas} replicas ...", flush=True)
+        served = running.enter_context(
+            ClassServer(
+                args.replicas,
+                data_dir,
+                port=args.port,
+                host=args.host,
+                sockets_per_address=args.sockets_per_address,
+                extra_env=store_env,
+            )
+        )
         ports = ", ".join(str(server.port) for server in served.servers)
         limit = f"{args.sockets_per_address} websockets per address" if args.sockets_per_address else "no socket limit"
         print(

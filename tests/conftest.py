@@ -16,6 +16,16 @@ SHARED_MNIST = REPO.parent / "shared" / "mnist"
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
 
+E2E = REPO / "tests" / "e2e"
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """Unit and AppTest tests first, then the browser and server tests of tests/e2e: a broken unit shows in
+    minutes, not after the browser tests (pytest collects tests/e2e/ before tests/test_*.py). Stable: each
+    group keeps its order."""
+    items.sort(key=lambda item: Path(item.path).is_relative_to(E2E))
+
+
 def require(condition: bool, reason: str) -> None:
     """Skip a test that lacks what it needs; in CI, fail instead."""
     if not condition:

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from nbcore import BernoulliNB, PackedBinary
+from nbcore import BernoulliNB, NotFittedError, PackedBinary
 
 N_CLASSES = 10
 N_FEATURES = 13  # deliberately not a multiple of 8
@@ -121,10 +121,11 @@ def test_beta_none_means_beta_equals_alpha(data):
     )
 
 
-def test_default_parameters():
+def test_default_parameters(data):
     model = BernoulliNB()
-    assert model.get_params() == {"alpha": 1.0, "beta": None, "prior": "empirical"}
-    assert model.beta_ == 1.0
+    assert model.get_params() == {"alpha": 1.0, "beta": None, "prior": "empirical", "threshold": None}
+    assert not hasattr(model, "beta_")  # a fitted attribute: the beta in use
+    assert model.fit(*data).beta_ == 1.0
 
 
 def test_priors(data, test_X):
@@ -165,7 +166,7 @@ def test_set_params_rederives_from_counts_without_the_data(test_X):
 
 def test_set_params_before_fit_only_stores(data):
     model = BernoulliNB().set_params(alpha=0.5, prior="uniform")
-    assert model.get_params() == {"alpha": 0.5, "beta": None, "prior": "uniform"}
+    assert model.get_params() == {"alpha": 0.5, "beta": None, "prior": "uniform", "threshold": None}
     assert not hasattr(model, "feature_log_prob_")
 
 
@@ -182,6 +183,7 @@ def test_set_params_before_fit_only_stores(data):
         {"alpha": 2.0, "beta": -1.0},  # one good value does not sneak through
         {"prior": "flat"},
         {"alpha": 2.0, "smoothing": 1.0},
+        {"threshold": 128},  # the counts are of the features at the fitted threshold (None)
     ],
 )
 def test_set_params_invalid_raises_and_leaves_model_unchanged(data, test_X, params):
@@ -201,10 +203,17 @@ def test_set_params_invalid_raises_and_leaves_model_unchanged(data, test_X, para
     np.testing.assert_array_equal(model.predict_proba(test_X), before["proba"])
 
 
-@pytest.mark.parametrize("params", [{"alpha": -1}, {"beta": -2}, {"prior": "bayes"}, {"alpha": float("nan")}])
-def test_constructor_rejects_invalid_params(params):
-    with pytest.raises(ValueError):
-        BernoulliNB(**params)
+@pytest.mark.parametrize(
+    "params",
+    [{"alpha": -1}, {"beta": -2}, {"prior": "bayes"}, {"alpha": float("nan")}, {"threshold": float("inf")}],
+)
+def test_fit_rejects_invalid_params_the_constructor_stored(data, params):
+    model = BernoulliNB(**params)  # scikit-learn's contract: stored as given, checked by fit
+    assert model.get_params()[next(iter(params))] is params[next(iter(params))]
+    for fit in (lambda: model.fit(*data), lambda: model.partial_fit(*data, classes=np.arange(N_CLASSES))):
+        with pytest.raises(ValueError, match=next(iter(params))):
+            fit()
+        assert not hasattr(model, "classes_")
 
 
 # -- scoring ---------------------------------------------------------------------------------
@@ -405,8 +414,9 @@ def test_score_rejects_bad_labels(data):
     ],
 )
 def test_unfitted_model_says_so(call):
-    with pytest.raises(RuntimeError, match="not fitted"):
+    with pytest.raises(NotFittedError, match="not fitted") as caught:
         call(BernoulliNB())
+    assert isinstance(caught.value, AttributeError) and isinstance(caught.value, ValueError)
 
 
 # -- sampling --------------------------------------------------------------------------------

@@ -1,14 +1,21 @@
-"""lab/caching.py: shared results survive a client's clear_cache (#18); a background resource runs its work once."""
+"""lab/caching.py: shared results survive a client's clear_cache and are made once; a background resource runs once.
+
+Any visitor can send ``clear_cache``, and Streamlit then empties every ``st.cache_resource`` of the
+server, so what the class shares must live where that message does not reach.
+"""
 
 from __future__ import annotations
 
 import ast
 import logging
 import threading
+import types
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
-import streamlit as st
+from streamlit.runtime.app_session import AppSession
+from streamlit.runtime.state import SessionState
 
 from lab import caching
 from tests.conftest import REPO
@@ -24,6 +31,11 @@ def quiet():
     logger.setLevel(level)
 
 
+def a_visitors_clear_cache() -> None:
+    """Streamlit's own handler of a client's ``clear_cache`` message (it empties every st.cache_* of the server)."""
+    AppSession._handle_clear_cache_request(types.SimpleNamespace(_session_state=SessionState()))
+
+
 def test_a_shared_result_is_read_only_and_outlives_clear_cache():
     made = []
 
@@ -35,7 +47,7 @@ def test_a_shared_result_is_read_only_and_outlives_clear_cache():
     first = table(3)
     with pytest.raises(ValueError, match="read-only"):
         first["values"][0] = 7
-    st.cache_resource.clear()  # what a visitor's clear_cache message does
+    a_visitors_clear_cache()
     assert table(3) is first and made == [3]
     caching.forget_shared(table)  # as a restart would
     assert table(3) is not first and made == [3, 3]
@@ -58,7 +70,7 @@ def test_a_background_resource_runs_once_per_arguments_defaults_filled_in():
     result = counted(4)  # waits for the job (outside a script run the progress bar draws nowhere)
     np.testing.assert_array_equal(result, [0, 1, 2, 3])
     assert counted.result(4, 1) is result and not result.flags.writeable
-    st.cache_resource.clear()
+    a_visitors_clear_cache()
     assert counted(4) is result and started == ["test-counting"]  # not started again after a clear_cache
     assert counted(4, 2) is not result and len(started) == 2
     caching.forget_shared(counted)
@@ -80,9 +92,43 @@ def test_work_that_failed_starts_again_on_the_next_call():
     caching.forget_shared(loaded)
 
 
-def test_only_lab_data_and_state_declare_shared_caches():
-    """Caching has one home: st.cache_* only in lab/caching.py, and its decorators only used in lab/data/ and
-    lab/state.py."""
+def test_a_result_asked_for_by_many_sessions_at_once_is_made_once_and_others_are_not_held():
+    made, release = [], threading.Event()
+
+    @caching.shared()
+    def slow(name: str) -> str:
+        made.append(name)
+        if name == "slow":
+            release.wait(5)
+        return name.upper()
+
+    with ThreadPoolExecutor(8) as pool:
+        waiting = [pool.submit(slow, "slow") for _ in range(6)]
+        assert pool.submit(slow, "quick").result(timeout=5) == "QUICK"  # another key is made meanwhile
+        assert not any(future.done() for future in waiting)
+        release.set()
+        assert [future.result(timeout=5) for future in waiting] == ["SLOW"] * 6
+    assert sorted(made) == ["quick", "slow"]
+
+
+def test_results_are_bounded_least_recently_used_first_and_a_failure_stores_nothing():
+    results = caching.Results(max_entries=2)
+    assert results.get("a", lambda: 1) == 1 and results.get("b", lambda: 2) == 2
+    assert results.get("a", lambda: -1) == 1  # "a" used last: "b" goes first
+    assert results.get("c", lambda: 3) == 3 and len(results) == 2
+    assert results.get("b", lambda: 20) == 20 and results.get("c", lambda: -1) == 3
+
+    def failing():
+        raise OSError("no disk")
+
+    with pytest.raises(OSError):
+        results.get("d", failing)
+    assert results.get("d", lambda: 4) == 4
+
+
+def test_nothing_is_kept_in_a_streamlit_cache_and_only_lab_data_and_state_declare_shared_results():
+    """st.cache_* is emptied by any visitor's clear_cache, so it is used nowhere; the decorators only in lab/data/
+    and lab/state.py."""
     sources = [*REPO.glob("lab/**/*.py"), *REPO.glob("pages/*.py"), REPO / "app.py"]
     assert len(sources) > 20
     for path in sources:
@@ -99,7 +145,6 @@ def test_only_lab_data_and_state_declare_shared_caches():
             if isinstance(node, ast.ImportFrom)
             for alias in node.names
         }
-        if relative != "lab/caching.py":
-            assert not cache_calls, f"{relative} caches by itself: declare it in lab/data/"
+        assert not cache_calls, f"{relative} keeps results in st.cache_*: declare them in lab/data/"
         if relative not in ("lab/caching.py", "lab/state.py") and not relative.startswith("lab/data/"):
             assert "lab.caching" not in imported, f"{relative} imports lab.caching: declare it in lab/data/"

@@ -1,4 +1,4 @@
-"""``python -m nbcore``: every flag validated (a usage error, never a traceback), every --json line is JSON (#18)."""
+"""``python -m nbcore``: every flag validated (a usage error, never a traceback), every --json line is JSON."""
 
 from __future__ import annotations
 
@@ -75,12 +75,12 @@ def assert_usage_error(main, argv: list[str], capsys) -> None:
     ],
 )
 def test_bad_benchmark_flags_are_usage_errors(argv, capsys):
-    """``python -m benchmarks`` (moved out of nbcore, #17) validates its flags as nbcore's CLI does."""
+    """``python -m benchmarks`` (kept out of nbcore, which needs no scikit-learn) validates its flags as nbcore's CLI does."""
     assert_usage_error(benchmarks_cli.main, argv, capsys)
 
 
 def test_naive_bayes_benchmark_prints_both_inputs(small_mnist, capsys):
-    """Every step against scikit-learn given uint8 and given float64 (#17), and the two libraries agree."""
+    """Every step against scikit-learn given uint8 and given float64 (what a scikit-learn user would pass), and the two libraries agree."""
     assert benchmarks_cli.main(["naive-bayes", "--repeats", "1"]) == 0
     out = capsys.readouterr().out
     for step in ("fit, 3,000 images", "predict, 500 images", "change alpha + re-score 500"):

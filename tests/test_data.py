@@ -212,7 +212,7 @@ def test_corrupted_extracted_file_is_replaced_from_the_gz(tmp_path, synthetic):
 
 
 def test_corrupted_extracted_file_without_gz_is_kept_and_reported(tmp_path, synthetic):
-    # #18: nbcore never deletes a source file it did not make (this one came without a .gz)
+    # nbcore never deletes a source file it did not make: it may be the user's only copy (this one came without a .gz)
     synthetic.write(tmp_path, "raw-extracted")
     extracted = tmp_path / "MNIST" / "raw" / "train-labels-idx1-ubyte"
     extracted.write_bytes(extracted.read_bytes()[:-1])
@@ -327,7 +327,7 @@ def test_unwritable_directory_simulated(tmp_path, synthetic, monkeypatch):
     def denied(*args, **kwargs):
         raise PermissionError(errno.EACCES, "Permission denied", kwargs.get("dir"))
 
-    monkeypatch.setattr(nbcore.files.tempfile, "mkstemp", denied)  # the one writer since #18
+    monkeypatch.setattr(nbcore.files.tempfile, "mkstemp", denied)  # every file nbcore writes goes through it
     with pytest.raises(MnistDataError) as caught:
         load_mnist(True, root=tmp_path, download=False)
     message = str(caught.value)

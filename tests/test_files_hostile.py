@@ -1,4 +1,4 @@
-"""Damaged, odd and unwritable files (#18): identical arrays or a rebuild, and a sentence for the rest.
+"""Damaged, odd and unwritable files: identical arrays or a rebuild, and a sentence for the rest.
 
 Bit-flip fuzzing runs in memory on files made by the real writers (``nbcore.datasets.mnist._write_decoded``,
 ``nbcore.models.softmax_cache.write_weights``): every bit outside the arrays' data (zip and .npy headers,
@@ -308,7 +308,7 @@ def test_a_locked_temporary_is_kept_and_other_files_are_never_candidates(tmp_pat
 
 
 def test_concurrent_prepares_agree_and_leave_no_temporaries(tmp_path, synthetic):
-    """Four loads of one fresh folder at once (a held probe of #18): each extracts, cleans and writes; all agree."""
+    """Four loads of one fresh folder at once (the first sessions of a class on a fresh server): each extracts, cleans and writes; all agree."""
     synthetic.write(tmp_path)
     results, failures = [], []
 

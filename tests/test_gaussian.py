@@ -7,7 +7,7 @@ import pytest
 from sklearn.naive_bayes import GaussianNB as SklearnGaussianNB
 
 from lab.figures import regions
-from nbcore import GaussianNB
+from nbcore import GaussianNB, NotFittedError
 from nbcore.datasets.iris import load_iris
 from nbcore.experiments.gaussian import probability_grid
 from nbcore.features import pca
@@ -81,8 +81,9 @@ def test_uniform_prior_differs_on_unbalanced_classes():
 
 @pytest.mark.parametrize("bad", [0.0, -1.0, float("nan"), "big"])
 def test_rejects_bad_var_smoothing(bad):
+    model = GaussianNB(var_smoothing=bad)  # stored as given, checked by fit
     with pytest.raises(ValueError, match="var_smoothing"):
-        GaussianNB(var_smoothing=bad)
+        model.fit(np.arange(8.0).reshape(4, 2), [0, 1, 0, 1])
 
 
 def test_rejects_bad_input():
@@ -90,7 +91,7 @@ def test_rejects_bad_input():
         GaussianNB().partial_fit(np.zeros((3, 2)), [0, 2, 2], classes=[0, 1, 2]).predict(np.zeros((1, 2)))
     with pytest.raises(ValueError, match="finite"):
         GaussianNB().fit(np.array([[np.nan, 1.0], [0.0, 1.0]]), [0, 1])
-    with pytest.raises(RuntimeError, match="not fitted"):
+    with pytest.raises(NotFittedError, match="not fitted"):
         GaussianNB().predict(np.zeros((1, 2)))
     model = GaussianNB().fit(np.arange(8.0).reshape(4, 2), [0, 1, 0, 1])
     with pytest.raises(ValueError, match="features"):

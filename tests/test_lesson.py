@@ -133,6 +133,21 @@ def test_lesson_figures():
     assert [trace.y[0] for trace in figure.data[1:]] == [-44.9, -323.3] and len(figure.data[0].y) == 784
 
 
+def test_the_steps_data_is_whole():
+    """Every step links to a page of the lab and cites a source; every question's options show, its start is one."""
+    from lab import lesson_steps, shell
+
+    pages = {path for section in shell.PAGES.values() for path, _, _ in section}
+    assert len(lesson_steps.STEPS) == N_STEPS
+    keys = [question.key for step in lesson_steps.STEPS for question in step.questions]
+    assert len(keys) == len(set(keys)) == 9
+    for step in lesson_steps.STEPS:
+        assert {link.page for link in (step.try_page, *step.more)} <= pages and step.sources and "body" in step.texts
+        for question in step.questions:
+            assert question.kind in ("choice", "guess") and all(question.show(option) for option in question.options)
+            assert question.start in question.options if question.kind == "guess" else question.start is None
+
+
 # -- the page under AppTest, on real MNIST ------------------------------------------------------------------------
 @pytest.fixture(scope="module", autouse=True)
 def data_dir(mnist_root):

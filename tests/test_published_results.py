@@ -135,3 +135,25 @@ def test_scikit_learn_agrees(splits, textbook_features):
     np.testing.assert_array_equal(ours.predict(test_features), peer.predict(test_features))
     np.testing.assert_allclose(ours.feature_log_prob_, peer.feature_log_prob_, rtol=1e-12)
     np.testing.assert_allclose(ours.class_log_prior_, peer.class_log_prior_, rtol=1e-12)
+
+
+def test_the_threshold_parameter_gives_the_published_figures_from_raw_pixels(splits):
+    """BernoulliNB(threshold=T) binarizes pixel >= T inside the model: the same counts, the same figures, and
+    scikit-learn's binarize=T - 1 (its rule is pixel > b) as the peer."""
+    import sklearn.naive_bayes as sklearn_naive_bayes
+
+    train_images = splits.train_images.reshape(60_000, -1)
+    test_images = splits.test_images.reshape(10_000, -1)
+    textbook = BernoulliNB(alpha=1.0, threshold=128).fit(train_images, splits.train_labels)
+    np.testing.assert_array_equal(
+        textbook.feature_count_, BernoulliNB().fit(binarize(train_images, 128), splits.train_labels).feature_count_
+    )
+    assert round(textbook.score(test_images, splits.test_labels), 4) == 0.8427
+    peer = sklearn_naive_bayes.BernoulliNB(alpha=1.0, binarize=127).fit(train_images, splits.train_labels)
+    np.testing.assert_array_equal(textbook.predict(test_images), peer.predict(test_images))
+
+    note = BernoulliNB(alpha=1.0, beta=1.0, prior="uniform", threshold=1).fit(splits.train_images, splits.train_labels)
+    assert round(note.score(splits.train_images, splits.train_labels), 4) == 0.8313  # (n, 28, 28) is flattened
+    assert round(note.score(test_images, splits.test_labels), 4) == 0.8415
+    train_jll = note.predict_joint_log_proba(splits.train_images)
+    assert round(mean_true_class_loglik(train_jll, splits.train_labels), 2) == -192.16

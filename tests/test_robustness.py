@@ -1,7 +1,7 @@
-"""A classroom on one server (#7): shared state stays shared and unchanged, odd and hostile input has a clear outcome.
+"""A classroom on one server: shared state stays shared and unchanged, odd and hostile input has a clear outcome.
 
 Everything runs the real app under AppTest (``shell.run(default_page=...)``), in this process,
-so the ``st.cache_resource`` caches seen here are the ones the pages use. No network: name
+so the shared results seen here (``lab/data/``, ``lab/state.py``) are the ones the pages use. No network: name
 look-ups for anything but the loopback fail, so a missing data folder takes the offline path.
 
 * Shared state: every array a ``lab.data`` cache returns is read-only; two sessions with
@@ -287,7 +287,7 @@ def test_every_shared_cache_returns_read_only_arrays(data_dir, quiet_streamlit):
         "lesson_answers.underflow": (settings.TEXTBOOK,),
         "lesson_answers.top_half_accuracy": (settings.TEXTBOOK,),
         "lesson_answers.neighbour_dependence": (form, 1),
-        "state.class_gallery": (),  # the one mutable share, by design: its drawings are read-only (tests/test_gallery.py)
+        "state._class_store": ("", folder),  # holds no arrays: how to reach the classes' file
     }
     declared = {
         f"{module.__name__.rsplit('.', 1)[-1]}.{name}": value

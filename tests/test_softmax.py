@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import nbcore.files
-from nbcore import SoftmaxRegression, load_or_train_softmax, training_data_checksum
+from nbcore import NotFittedError, SoftmaxRegression, load_or_train_softmax, training_data_checksum
 from nbcore import __main__ as cli
 
 PUBLISHED_COURSE_NOTE = {"train": 0.8933, "test": 0.8997}
@@ -207,7 +207,7 @@ def make_read_only(tmp_path, monkeypatch):
         raise PermissionError(13, "Permission denied")
 
     def make() -> None:
-        monkeypatch.setattr(nbcore.files.tempfile, "mkstemp", refuse)  # the one writer since #18
+        monkeypatch.setattr(nbcore.files.tempfile, "mkstemp", refuse)  # every file nbcore writes goes through it
         tmp_path.chmod(0o555)
 
     yield make
@@ -265,11 +265,10 @@ def test_bad_prediction_input_and_settings_raise_value_error(data):
         model.predict(np.zeros((2, 27, 28), np.uint8))
     with pytest.raises(ValueError):
         model.predict_proba(np.full((2, 784), np.nan))
-    with pytest.raises(ValueError):
-        SoftmaxRegression("fastest")
-    with pytest.raises(ValueError):
-        SoftmaxRegression(momentum=0.9)
-    with pytest.raises(ValueError):
-        SoftmaxRegression(epochs=0)
-    with pytest.raises(RuntimeError):
+    for bad in ({"preset": "fastest"}, {"epochs": 0}, {"seed": 1.5}, {"optimizer": "sgd"}):
+        with pytest.raises(ValueError, match=next(iter(bad))):
+            SoftmaxRegression(**bad).fit(*data)  # stored as given, checked by fit
+    with pytest.raises(TypeError):
+        SoftmaxRegression(momentum=0.9)  # no such parameter
+    with pytest.raises(NotFittedError):
         SoftmaxRegression().predict(data[0])

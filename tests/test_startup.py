@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
-import time
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -78,30 +79,37 @@ def test_a_failed_prefetch_shows_its_message_and_the_next_visit_loads_again(fres
 
 
 def test_waiting_for_the_prefetch_passes_its_progress_on(monkeypatch, tmp_path):
+    """Each step is passed on once, however many polls find no news: the loader moves on only after 10 such polls."""
     monkeypatch.setenv("NBCORE_DATA_DIR", str(tmp_path))
-    release = threading.Event()
+    polls: list[float] = []
+    polled = {10: threading.Event(), 20: threading.Event()}
 
     def slow(root, download=True, progress=None):
         progress(0.5, "Checking train-images-idx3-ubyte")
-        release.wait(5)
+        polled[10].wait(60)
         progress(0.9, "Decoding")
-        release.wait(5)
+        polled[20].wait(60)
         return ("arrays",)
 
     monkeypatch.setattr(nbcore, "load_mnist_splits", slow)
     job = startup.prefetch_mnist()
     assert startup.take_prefetched(str(tmp_path / "elsewhere")) is None  # another folder: not this load
+    exception = job.future.exception
+
+    def counted_poll(timeout=None):
+        polls.append(timeout)
+        if len(polls) in polled:
+            polled[len(polls)].set()
+        return exception(timeout=timeout)
+
+    monkeypatch.setattr(job.future, "exception", counted_poll)
     seen = []
-
-    def progress(fraction: float, message: str) -> None:
-        seen.append((fraction, message))
-
-    threading.Timer(0.3, release.set).start()  # about 30 polls with no news: each step is passed on once
-    started = time.perf_counter()
-    job.wait(progress, poll_seconds=0.01)
-    assert job.future.result() == ("arrays",)
-    assert seen[0] == (0.5, "Checking train-images-idx3-ubyte") and len(set(seen)) == len(seen)
-    assert time.perf_counter() - started < 5
+    job.wait(lambda fraction, message: seen.append((fraction, message)), poll_seconds=0.01)
+    assert job.future.result() == ("arrays",) and len(polls) >= 20
+    assert seen in (
+        [(0.5, "Checking train-images-idx3-ubyte"), (0.9, "Decoding")],
+        [(0.0, "starting"), (0.5, "Checking train-images-idx3-ubyte"), (0.9, "Decoding")],
+    )
 
 
 def test_once_everything_is_loaded_a_run_sends_no_progress_bar(fresh_cache, monkeypatch):
@@ -122,3 +130,25 @@ def test_once_everything_is_loaded_a_run_sends_no_progress_bar(fresh_cache, monk
     app.run()
     assert not app.exception and not app.error
     assert "heading" in sent and "progress" not in sent, sent
+
+
+WARMED_THEN_EVERY_IMPORT = f"""
+import ast, pathlib, sys
+sys.path.insert(0, {str(REPO)!r})
+from lab import startup
+startup.warm_imports()
+before = set(sys.modules)
+root = pathlib.Path({str(REPO)!r})
+for path in sorted([*root.glob("pages/*.py"), *root.glob("lab/**/*.py")]):
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            exec(compile(ast.Module([node], []), str(path), "exec"), {{}})
+print(sorted(name for name in set(sys.modules) - before if name.startswith(("lab", "nbcore", "plotly", "PIL", "pandas"))))
+"""
+
+
+def test_the_start_up_imports_leave_nothing_for_a_page_to_import_first():
+    """Every import statement of the pages and lab/, run after warm_imports in a fresh process, loads nothing new."""
+    done = subprocess.run([sys.executable, "-c", WARMED_THEN_EVERY_IMPORT], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "[]", f"imported only when a page first ran: {done.stdout}"

@@ -55,7 +55,7 @@ def server(tmp_path_factory):
     folder = tmp_path_factory.mktemp("client-app")
     app = folder / "client_app.py"
     app.write_text(textwrap.dedent(APP))
-    # the repository's config shows exception types only (#18); this test reads the messages
+    # the repository's config shows exception types only (a visitor sees no server detail); this test reads the messages
     with harness.StreamlitServer(
         folder, folder / "server.log", app=str(app), extra_env={"STREAMLIT_CLIENT_SHOW_ERROR_DETAILS": "full"}
     ) as running:

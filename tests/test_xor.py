@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from lab.figures import regions
-from nbcore import ChainBayesNet
+from nbcore import ChainBayesNet, NotFittedError
 from nbcore.experiments import xor
 
 
@@ -42,10 +42,10 @@ def test_network_with_smoothing_still_classifies_all_four(k):
 
 def test_network_rejects_bad_input():
     with pytest.raises(ValueError, match="alpha must be"):
-        ChainBayesNet(alpha=-1)
+        ChainBayesNet(alpha=-1).fit(xor.XOR_POINTS, xor.XOR_LABELS)
     with pytest.raises(ValueError, match="2 features"):
         ChainBayesNet().fit(np.zeros((2, 3)), [0, 1])
-    with pytest.raises(RuntimeError, match="not fitted"):
+    with pytest.raises(NotFittedError, match="not fitted"):
         ChainBayesNet().predict(xor.XOR_POINTS)
 
 

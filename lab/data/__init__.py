@@ -6,11 +6,11 @@
 * ``spam_filter``: the SMS Spam Collection and its experiments (the Spam filter page);
 * ``lesson_answers``: the guided lesson's measured answers.
 
-Every function there is a declaration: ``@shared`` (``st.cache_resource``, read-only results, safe from a
-client's ``clear_cache``) or ``@background`` (slow work in a thread, waited for behind a progress bar); the
-machinery is ``lab/caching.py``. A session's settings (``lab/settings.py``) live in ``st.session_state``;
-a model for them is derived from the shared counts in about a millisecond. The class gallery, the one
-writable share, is in ``lab/state.py``.
+Every function there is a declaration: ``@shared`` (read-only results kept for the server's lifetime, out of
+reach of a client's ``clear_cache``) or ``@background`` (slow work in a thread, waited for behind a progress
+bar); the machinery is ``lab/caching.py``. A session's settings (``lab/settings.py``) live in
+``st.session_state``; a model for them is derived from the shared counts in about a millisecond. The class
+store, the one writable share, is opened in ``lab/state.py``.
 """
 
 from __future__ import annotations

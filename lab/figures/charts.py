@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 import numpy as np
 import plotly.graph_objects as go
+from numpy.typing import ArrayLike
 
 from lab.figures.style import (
     AXIS_TEXT,
@@ -98,8 +99,8 @@ def posterior_comparison(posteriors: dict[str, np.ndarray], height: int = 340) -
 
 
 def curves(
-    x: Sequence[float],
-    series: dict[str, Sequence[float]],
+    x: ArrayLike,
+    series: dict[str, ArrayLike],
     x_title: str,
     y_title: str,
     title: str,
@@ -119,11 +120,11 @@ def curves(
     ``references``: named horizontal dashed lines across the x range.
     """
     figure = go.Figure()
-    x = np.asarray(x, dtype=np.float64)
+    xs = np.asarray(x, dtype=np.float64)
     colours = {name: CLASS_COLOURS[index % len(CLASS_COLOURS)] for index, name in enumerate(series)}
     shown_x = marker_x
     if log_x and marker_x is not None and marker_x <= 0:  # no place on a log axis: drawn at the smallest x
-        shown_x = float(np.min(x))
+        shown_x = float(np.min(xs))
 
     def star(name: str, at_x: float, y: float, label: str) -> go.Scatter:
         return go.Scatter(
@@ -137,11 +138,11 @@ def curves(
             hovertemplate=f"{label}: %{{y:.4f}}<extra></extra>",
         )
 
-    for name, values in series.items():
-        values = np.asarray(values, dtype=np.float64)
+    for name, given in series.items():
+        values = np.asarray(given, dtype=np.float64)
         figure.add_trace(
             go.Scatter(
-                x=x,
+                x=xs,
                 y=values,
                 mode="lines+markers",
                 name=name,
@@ -150,8 +151,8 @@ def curves(
             )
         )
         if marked and name in marked:
-            position = int(np.argmin(np.abs(np.log(x) - np.log(marked[name])) if log_x else np.abs(x - marked[name])))
-            figure.add_trace(star(name, x[position], values[position], f"{name}: {x[position]:g}"))
+            position = int(np.argmin(np.abs(np.log(xs) - np.log(marked[name])) if log_x else np.abs(xs - marked[name])))
+            figure.add_trace(star(name, xs[position], values[position], f"{name}: {xs[position]:g}"))
     if shown_x is not None:
         figure.add_vline(x=shown_x, line_dash="dash", line_color="#555")
         for name, value in (current or {}).items():
@@ -160,7 +161,7 @@ def curves(
     for name, level in (references or {}).items():
         figure.add_trace(
             go.Scatter(
-                x=[x.min(), x.max()],
+                x=[xs.min(), xs.max()],
                 y=[level, level],
                 mode="lines",
                 name=name,
@@ -367,3 +368,33 @@ def running_product(log10_product: np.ndarray, limits: dict[str, float], height:
         **LAYOUT,
     )
     return figure
+
+
+def answer_counts(labels: list[str], counts: list[int], title: str, height: int = 300) -> go.Figure:
+    """How many students gave each answer: a horizontal bar per answer (in the question's order), its count at the end.
+
+    ``labels`` the answers as the question shows them; ``counts`` students per answer (0 for none).
+    """
+    total = max(1, sum(counts))
+    bars = go.Bar(
+        y=labels,
+        x=counts,
+        orientation="h",
+        marker_color=[OK_COLOUR if count == max(counts) and count > 0 else "#9bb7d4" for count in counts],
+        text=[f"{count} ({count / total:.0%})" for count in counts],
+        textposition="outside",
+        cliponaxis=False,
+        hovertemplate="%{y}: %{x} students<extra></extra>",
+    )
+    title_layout, top = title_lines(title)
+    return go.Figure(
+        bars,
+        layout=dict(
+            height=max(height, 60 + 34 * len(labels)) + top - 60,
+            title=title_layout,
+            margin=dict(l=10, r=60, t=top, b=10),
+            xaxis=dict(AXIS_TEXT, title=dict(AXIS_TEXT["title"], text="students"), range=[0, max(counts + [1]) * 1.25]),
+            yaxis=dict(AXIS_TEXT, type="category", autorange="reversed"),
+            **LAYOUT,
+        ),
+    )

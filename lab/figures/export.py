@@ -19,7 +19,7 @@ _CELL = 34  # px per confusion-matrix cell
 _MARGIN = 16
 
 
-def _fonts(*sizes: int) -> dict[int, ImageFont.ImageFont]:
+def _fonts(*sizes: int) -> dict[int, ImageFont.FreeTypeFont | ImageFont.ImageFont]:
     """Pillow's bundled font at these sizes (loaded once per picture: a load takes milliseconds)."""
     return {size: ImageFont.load_default(size=size) for size in sizes}
 

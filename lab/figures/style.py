@@ -7,6 +7,7 @@ figure sits on the page's light or dark theme.
 from __future__ import annotations
 
 import textwrap
+from typing import Any
 
 import plotly.graph_objects as go
 from streamlit.elements.lib.streamlit_plotly_theme import GRAY_90
@@ -19,8 +20,10 @@ from streamlit.elements.lib.streamlit_plotly_theme import GRAY_90
 # as possibly wrong on a session's first load and while the visitor switches theme (streamlit#11920), and would
 # make every figure depend on the session; tests/test_figures.py fails if the placeholder changes.
 TEXT_COLOUR = GRAY_90
-FONT = dict(size=16, color=TEXT_COLOUR)
-AXIS_TEXT = dict(tickfont=dict(size=16, color=TEXT_COLOUR), title=dict(font=dict(size=16, color=TEXT_COLOUR)))
+FONT: dict[str, Any] = dict(size=16, color=TEXT_COLOUR)
+AXIS_TEXT: dict[str, Any] = dict(
+    tickfont=dict(size=16, color=TEXT_COLOUR), title=dict(font=dict(size=16, color=TEXT_COLOUR))
+)
 INK_SCALE = "gray"  # 0 = black, 1 = white: light ink on dark, as MNIST
 PROBABILITY_SCALE = "Viridis"
 DIVERGING_SCALE = "RdBu"
@@ -45,7 +48,7 @@ PRIOR_COLOUR = "#9bb7d4"
 # classes differ by marker shape as well as colour (colour must never be the only carrier)
 CLASS_SYMBOLS = ("circle", "diamond", "square", "x")
 # transparent: the page's own background (light or dark theme) shows through
-LAYOUT = dict(font=FONT, plot_bgcolor="rgba(0,0,0,0)", paper_bgcolor="rgba(0,0,0,0)")
+LAYOUT: dict[str, Any] = dict(font=FONT, plot_bgcolor="rgba(0,0,0,0)", paper_bgcolor="rgba(0,0,0,0)")
 # plotly never wraps a title, and a chart in a column at 1024 px with the sidebar open (or on a phone)
 # is about 260 px wide: titles longer than this many characters are broken over lines
 TITLE_CHARACTERS = 28

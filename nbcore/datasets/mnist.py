@@ -118,7 +118,9 @@ def _ensure_file(root: Path, name: str) -> bool:
     return False
 
 
-def ensure_mnist(root: Path | None = None, download: bool = True, progress: ProgressCallback | None = None) -> Path:
+def ensure_mnist(
+    root: str | Path | None = None, download: bool = True, progress: ProgressCallback | None = None
+) -> Path:
     """Make the four verified MNIST files available under ``root/MNIST/raw``; return ``root``.
 
     Downloads through torchvision only when a file has no local copy at all.
@@ -229,7 +231,7 @@ def _write_decoded(path: Path, train: bool, images: np.ndarray, labels: np.ndarr
 
 
 def load_mnist(
-    train: bool, root: Path | None = None, download: bool = True, progress: ProgressCallback | None = None
+    train: bool, root: str | Path | None = None, download: bool = True, progress: ProgressCallback | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """Load one split with ``torchvision.datasets.MNIST``.
 
@@ -244,7 +246,7 @@ def load_mnist(
 
 
 def load_mnist_splits(
-    root: Path | None = None, download: bool = True, progress: ProgressCallback | None = None
+    root: str | Path | None = None, download: bool = True, progress: ProgressCallback | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Both splits, the four source files md5-checked once: (train_images, train_labels, test_images, test_labels)."""
     train_images, train_labels, test_images, test_labels = _load((True, False), root, download, progress)
@@ -262,7 +264,7 @@ def _within(progress: ProgressCallback | None, start: float, end: float) -> Prog
 
 
 def _load(
-    splits: tuple[bool, ...], root: Path | None, download: bool, progress: ProgressCallback | None
+    splits: tuple[bool, ...], root: str | Path | None, download: bool, progress: ProgressCallback | None
 ) -> tuple[np.ndarray, ...]:
     """Verify the files, then decode each split in turn: (images, labels) per entry of ``splits``, flattened."""
     root = ensure_mnist(root, download=download, progress=_within(progress, 0.0, CHECKING_SHARE))

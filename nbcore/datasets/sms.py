@@ -109,7 +109,7 @@ def verify_sms(path: Path) -> None:
     _verify_content(_read_bytes(Path(path)), Path(path))
 
 
-def ensure_sms(root: Path | None = None, download: bool = True, progress: ProgressCallback | None = None) -> Path:
+def ensure_sms(root: str | Path | None = None, download: bool = True, progress: ProgressCallback | None = None) -> Path:
     """The path of a verified ``SMSSpamCollection`` in ``root`` (default: the data directory).
 
     A file already there is verified, never replaced. When missing and ``download`` is
@@ -173,7 +173,7 @@ def _download(url: str, out, root: Path, progress: ProgressCallback | None) -> N
 
 
 def load_sms(
-    root: Path | None = None, download: bool = True, progress: ProgressCallback | None = None
+    root: str | Path | None = None, download: bool = True, progress: ProgressCallback | None = None
 ) -> tuple[list[str], np.ndarray]:
     """All 5,574 messages: (texts, int64 labels (5574,), 0 = ham, 1 = spam), verified first."""
     return read_sms(ensure_sms(root, download=download, progress=progress))

@@ -1,10 +1,15 @@
-"""What every classifier here shares: label handling, the classifier mixin, the naive Bayes base.
+"""What every classifier here shares: label handling, scikit-learn's estimator contract, the naive Bayes base.
 
 Shapes: ``X`` is (n_samples, n_features); ``y`` holds class labels of any kind numpy can sort
 (integers, whole-number floats, strings), at least two distinct ones. ``classes_`` is the sorted
 array of the labels seen in ``fit`` (or declared in the first ``partial_fit``); every score
 matrix has one column per entry of ``classes_``, and ``predict`` returns entries of it.
 All probabilities are natural-log float64 unless a name says otherwise.
+
+The estimator contract is scikit-learn's (``clone``, ``cross_val_score``, ``GridSearchCV`` and
+``Pipeline`` take these models), without importing scikit-learn: hyperparameters are the
+``__init__`` arguments, stored as given and checked in ``fit``; fitted attributes (trailing
+underscore) exist only after ``fit``; an unfitted model raises ``NotFittedError``.
 """
 
 from __future__ import annotations
@@ -18,20 +23,37 @@ from scipy.special import logsumexp
 PRIORS = ("empirical", "uniform")
 
 
+class NotFittedError(ValueError, AttributeError):
+    """A model was used before ``fit``.
+
+    Both bases, as scikit-learn's own NotFittedError: ``hasattr(model, "classes_")`` is False
+    before ``fit``, and code catching ValueError or AttributeError catches it.
+    """
+
+
 def check_labels(y, n_samples: int) -> np.ndarray:
     """``y`` as a 1-D array of shape (n_samples,) holding class labels, else ValueError.
 
     Labels may be integers, whole-number floats, booleans or strings; NaN, infinity and
     fractions (a regression target, not classes) are refused.
     """
+    if y is None:
+        raise ValueError("a classifier requires y to be passed, but the target y is None")
     y = np.asarray(y)
+    if y.dtype == object:  # a list of labels of one kind (strings, numbers) held as Python objects
+        y = np.asarray(y.tolist())
+        if y.dtype == object:
+            raise ValueError("Unknown label type: y mixes labels of different kinds; give all strings or all numbers")
     if y.shape != (n_samples,):
         raise ValueError(f"y must have shape ({n_samples},) to match X, got {y.shape}")
     if y.dtype.kind == "f":
         if not np.all(np.isfinite(y)) or np.any(y != np.round(y)):
-            raise ValueError("y must hold class labels: whole numbers or strings (found NaN, infinity or fractions)")
+            raise ValueError(
+                "y must hold class labels, whole numbers or strings, not continuous values "
+                "(found NaN, infinity or fractions)"
+            )
     elif y.dtype.kind not in "uibUS":
-        raise ValueError(f"y must hold class labels (integers or strings), got dtype {y.dtype}")
+        raise ValueError(f"Unknown label type: y must hold class labels (integers or strings), got dtype {y.dtype}")
     return y
 
 
@@ -45,7 +67,7 @@ def check_classes(classes) -> np.ndarray:
     if len(unique) != len(classes):
         raise ValueError(f"classes must be distinct labels, got {classes.tolist()}")
     if len(unique) < 2:
-        raise ValueError(f"a classifier needs at least 2 classes, got {unique.tolist()}")
+        raise ValueError(f"a classifier needs at least 2 classes, got 1 class: {unique.tolist()}")
     return unique
 
 
@@ -70,7 +92,81 @@ def check_number(name: str, value, minimum: float = 0.0, allow_minimum: bool = T
         raise ValueError(f"{name} must be a finite number {relation} {minimum:g}, got {value!r}")
 
 
-class ClassifierMixin:
+def check_n_samples_and_features(shape: tuple[int, ...]) -> None:
+    """ValueError for an X of shape (n_samples, n_features) with no samples or no features."""
+    if shape[0] == 0:
+        raise ValueError("cannot fit on zero samples")
+    if len(shape) > 1 and shape[1] == 0:
+        # scikit-learn's wording, which its estimator checks look for
+        raise ValueError(f"X has 0 feature(s) (shape={tuple(shape)}) while a minimum of 1 is required.")
+
+
+class Estimator:
+    """scikit-learn's parameter protocol: ``get_params``, ``set_params``, ``repr``, tags.
+
+    A subclass names its hyperparameters as ``__init__`` arguments and stores each one
+    unchanged under its own name; it checks them in ``fit`` (``_check_params``), so that
+    ``clone`` and ``set_params`` never raise for a value ``fit`` would refuse.
+    """
+
+    @classmethod
+    def _parameter_names(cls) -> list[str]:
+        signature = inspect.signature(cls.__init__)
+        return [
+            name
+            for name, parameter in signature.parameters.items()
+            if name != "self" and parameter.kind != parameter.VAR_KEYWORD
+        ]
+
+    def get_params(self, deep: bool = True) -> dict:
+        """The hyperparameters, named as in ``__init__`` (``deep`` is scikit-learn's; there are no sub-models)."""
+        return {name: getattr(self, name) for name in self._parameter_names()}
+
+    def set_params(self, **params):
+        """Store hyperparameters as given; ValueError for a name ``__init__`` does not take. Returns self."""
+        unknown = set(params) - set(self._parameter_names())
+        if unknown:
+            raise ValueError(
+                f"unknown parameter(s) {', '.join(sorted(unknown))} for {type(self).__name__}; "
+                f"its parameters are {', '.join(self._parameter_names())}"
+            )
+        for name, value in params.items():
+            setattr(self, name, value)
+        return self
+
+    def __repr__(self) -> str:
+        defaults = {
+            name: parameter.default for name, parameter in inspect.signature(type(self).__init__).parameters.items()
+        }
+        changed = [
+            f"{name}={value!r}"
+            for name, value in self.get_params().items()
+            if not (value is defaults.get(name) or _same_value(value, defaults.get(name)))
+        ]
+        return f"{type(self).__name__}({', '.join(changed)})"
+
+    def __sklearn_tags__(self):
+        """What scikit-learn's tools and checks need to know. Only scikit-learn calls this, so it is
+        the one place that imports it (a development dependency, never imported by nbcore otherwise)."""
+        from sklearn.utils import ClassifierTags, Tags, TargetTags
+
+        return Tags(
+            estimator_type="classifier", target_tags=TargetTags(required=True), classifier_tags=ClassifierTags()
+        )
+
+    def __sklearn_is_fitted__(self) -> bool:
+        return hasattr(self, "classes_")
+
+
+def _same_value(value, default) -> bool:
+    """Whether a parameter equals its default (for ``repr``); False for anything ``==`` cannot compare."""
+    try:
+        return type(value) is type(default) and bool(value == default)
+    except (TypeError, ValueError):
+        return False
+
+
+class ClassifierMixin(Estimator):
     """``predict_log_proba``, ``predict_proba``, ``predict`` and ``score`` over ``_decision_scores`` and ``classes_``.
 
     A subclass provides ``_decision_scores(X)``: float64 (n_samples, n_classes), the log
@@ -108,8 +204,9 @@ class ClassifierMixin:
         return class_positions(self.classes_, y)
 
     def _check_fitted(self) -> None:
+        """NotFittedError unless ``fit`` (or ``partial_fit``) has run."""
         if not hasattr(self, "classes_"):
-            raise RuntimeError(f"This {type(self).__name__} is not fitted yet: call fit(X, y) first")
+            raise NotFittedError(f"This {type(self).__name__} is not fitted yet: call fit(X, y) first")
 
 
 class BaseNaiveBayes(ClassifierMixin, ABC):
@@ -134,45 +231,54 @@ class BaseNaiveBayes(ClassifierMixin, ABC):
     class_count_: np.ndarray  # (n_classes,) samples per class, once fitted
 
     # -- parameters -------------------------------------------------------------------------
-    def get_params(self) -> dict:
-        """The hyperparameters, named as in ``__init__``."""
-        names = [name for name in inspect.signature(type(self).__init__).parameters if name != "self"]
-        return {name: getattr(self, name) for name in names}
-
     @abstractmethod
     def _check_params(self) -> None:
-        """ValueError with a sentence for any bad hyperparameter."""
+        """ValueError with a sentence for any bad hyperparameter (called by ``fit``, not ``__init__``)."""
 
     def set_params(self, **params):
-        """Change hyperparameters; a fitted model re-derives its probabilities from its counts, no refit.
+        """Change hyperparameters. Unfitted: stored as given, checked by ``fit``. Fitted: checked now,
+        and the probabilities re-derived from the counts, no refit; an invalid value raises
+        ValueError and leaves the model as it was.
 
-        Invalid values raise ValueError and leave the model as it was.
+        A parameter in ``_refit_params`` changes what the counts are of, so a fitted model
+        refuses a new value for it (``sklearn.base.clone(model).set_params(...)`` then ``fit``).
         """
-        unknown = set(params) - set(self.get_params())
-        if unknown:
-            raise ValueError(f"unknown parameter(s): {', '.join(sorted(unknown))}")
         old = self.get_params()
-        for name, value in params.items():
-            setattr(self, name, value)
+        super().set_params(**params)
+        if not hasattr(self, "classes_"):
+            return self
         try:
+            self._check_refit_params(old)
             self._check_params()
         except ValueError:
-            for name, value in old.items():
-                setattr(self, name, value)
+            super().set_params(**old)
             raise
-        if hasattr(self, "classes_"):
-            self._derive_from_counts()
+        self._derive_from_counts()
         return self
 
+    _refit_params: tuple[str, ...] = ()
+
+    def _check_refit_params(self, fitted_with: dict) -> None:
+        """ValueError if a parameter the counts depend on differs from ``fitted_with``'s value."""
+        for name in self._refit_params:
+            if getattr(self, name) != fitted_with[name]:
+                raise ValueError(
+                    f"{name} changes what the counts are of: this {type(self).__name__} was fitted with "
+                    f"{name}={fitted_with[name]!r}; fit a new model for {name}={getattr(self, name)!r}"
+                )
+
     def with_params(self, **params):
-        """A new fitted model with other hyperparameters and this one's counts.
+        """A new fitted model with other hyperparameters and this one's counts (re-alpha without refitting).
 
         The clone holds read-only views of the counts (cheap, and it cannot change them); this
         model's arrays stay as they were, and its later ``partial_fit`` replaces its own arrays
-        rather than writing into the shared ones.
+        rather than writing into the shared ones. ValueError for an invalid value, or a new
+        value of a parameter the counts depend on (``_refit_params``).
         """
         self._check_fitted()
         clone = type(self)(**{**self.get_params(), **params})
+        clone._check_refit_params(self.get_params())
+        clone._check_params()
         for name in ("classes_", "class_count_", *self._count_names):
             view = getattr(self, name).view()
             view.setflags(write=False)
@@ -202,15 +308,27 @@ class BaseNaiveBayes(ClassifierMixin, ABC):
         """Counts + hyperparameters -> every derived array."""
 
     def fit(self, X, y):
-        """Learn ``classes_`` from ``y`` (at least two labels) and count ``X``; then derive the probabilities."""
-        for name in ("classes_", "n_features_in_"):
-            if hasattr(self, name):
+        """Learn ``classes_`` from ``y`` (at least two labels) and count ``X``; then derive the probabilities.
+
+        Returns self; ValueError (the model unchanged) for bad hyperparameters or input.
+        """
+        self._check_params()
+        fitted = hasattr(self, "classes_")
+        if fitted:  # validate against no fitted n_features_in_, keep the old fit if the input is bad
+            kept = {name: getattr(self, name) for name in ("classes_", "n_features_in_")}
+            for name in kept:
                 delattr(self, name)
-        X = self._check_X(X, training=True)
-        y = check_labels(y, X.shape[0])
-        if X.shape[0] == 0:
-            raise ValueError("cannot fit on zero samples")
-        return self._count_batch(X, y, check_classes(np.unique(y)))
+        try:
+            X = self._check_X(X, training=True)
+            y = check_labels(y, X.shape[0])
+            check_n_samples_and_features(X.shape)
+            classes = check_classes(np.unique(y))
+        except ValueError:
+            if fitted:
+                for name, value in kept.items():
+                    setattr(self, name, value)
+            raise
+        return self._count_batch(X, y, classes)
 
     def partial_fit(self, X, y, classes=None):
         """Add one batch to the counts and re-derive; equal to one ``fit`` on all batches so far.
@@ -218,8 +336,10 @@ class BaseNaiveBayes(ClassifierMixin, ABC):
         ``classes``: every label the model will know, required on the first call (a batch need
         not hold them all); on later calls it may be left out, and must match if given.
         """
+        self._check_params()
         X = self._check_X(X, training=True)
         y = check_labels(y, X.shape[0])
+        check_n_samples_and_features(X.shape)
         if not hasattr(self, "classes_"):
             if classes is None:
                 raise ValueError("the first partial_fit needs classes=[...], every label the model will know")
@@ -264,7 +384,7 @@ class BaseNaiveBayes(ClassifierMixin, ABC):
         return self.predict_joint_log_proba(X)
 
 
-def check_n_features(n_features: int, expected: int) -> None:
+def check_n_features(n_features: int, expected: int, model: str = "the model") -> None:
     """ValueError unless an input has the number of features the model was fitted on."""
     if n_features != expected:
-        raise ValueError(f"X has {n_features} features, the model was fitted on {expected}")
+        raise ValueError(f"X has {n_features} features, but {model} is expecting {expected} features as input")

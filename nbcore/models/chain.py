@@ -32,7 +32,6 @@ class ChainBayesNet(BaseNaiveBayes):
     def __init__(self, alpha: float = 1.0, prior: str = "empirical"):
         self.alpha = alpha
         self.prior = prior
-        self._check_params()
 
     def _check_params(self) -> None:
         check_number("alpha", self.alpha)
@@ -44,7 +43,7 @@ class ChainBayesNet(BaseNaiveBayes):
         if X.shape[1] != 2:
             raise ValueError(f"X must have exactly 2 features, got {X.shape[1]}")
         if hasattr(self, "n_features_in_"):
-            check_n_features(X.shape[1], self.n_features_in_)
+            check_n_features(X.shape[1], self.n_features_in_, type(self).__name__)
         return X
 
     def _empty_counts(self, n_classes: int, n_features: int) -> None:

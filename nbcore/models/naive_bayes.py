@@ -13,7 +13,7 @@ import numpy as np
 import scipy.sparse
 from scipy.special import logsumexp
 
-from ..features import PackedBinary, byte_table, check_binary, packed_matmul
+from ..features import PackedBinary, as_numbers, byte_table, check_2d, check_binary, packed_matmul
 from .base import PRIORS, BaseNaiveBayes, check_labels, check_n_features, check_number
 
 
@@ -27,22 +27,22 @@ def _sum_per_class(X, class_index: np.ndarray, n_classes: int) -> np.ndarray:
     return sums.toarray() if scipy.sparse.issparse(sums) else np.asarray(sums, dtype=np.float64)
 
 
-def _check_count_matrix(X, what: str):
-    """X as a float64 2-D array or a CSR array of finite numbers >= 0, else ValueError; ``what`` names them."""
+def _check_count_matrix(X, what: str, nonnegative: bool = True):
+    """X as a 2-D array or a CSR array of finite numbers (>= 0 if ``nonnegative``), else ValueError; ``what``
+    names them."""
     if scipy.sparse.issparse(X):
         X = scipy.sparse.csr_array(X)
         values = X.data
+        if values.dtype.kind not in "buif":
+            raise ValueError(f"X must hold {what}, got dtype {values.dtype}")
     else:
-        X = np.asarray(X)
-        if X.ndim != 2:
-            raise ValueError(f"X must be 2-D (n_samples, n_features), got shape {X.shape}")
-        if X.dtype.kind not in "buif":
-            raise ValueError(f"X must hold {what}, got dtype {X.dtype}")
+        X = as_numbers(X)
         values = X
-    if X.ndim != 2:
-        raise ValueError(f"X must be 2-D (n_samples, n_features), got shape {X.shape}")
-    if values.size and (not np.all(np.isfinite(values)) or values.min() < 0):
-        raise ValueError(f"X must hold {what}: finite numbers >= 0 (found NaN, infinity or a negative value)")
+    check_2d(X)
+    if values.size and not np.all(np.isfinite(values)):
+        raise ValueError(f"X must hold {what}: finite numbers (found NaN or infinity)")
+    if nonnegative and values.size and values.min() < 0:
+        raise ValueError(f"Negative values in data: X must hold {what}, numbers >= 0")
     return X
 
 
@@ -52,11 +52,19 @@ class BernoulliNB(BaseNaiveBayes):
     ``feature_log_prob_[c, j] = log((n_cj + alpha) / (n_c + alpha + beta))`` where
     ``n_cj`` is how often feature j is 1 in class c and ``n_c`` the class size.
     alpha = beta = 1 is Laplace smoothing; ``beta=None`` means beta = alpha (scikit-learn's
-    BernoulliNB(alpha) is this model with beta = alpha).
+    BernoulliNB(alpha) is this model with beta = alpha); ``beta_`` is the value in use.
     ``prior`` is ``"empirical"`` (class frequencies) or ``"uniform"`` (1/n_classes).
 
-    Input: a 0/1 array (any numeric or bool dtype; uint8 is the fast path), a scipy sparse
-    matrix of 0/1 (a binary bag of words), or, for scoring only, a ``PackedBinary``.
+    ``threshold``: None (the default) when X is already 0/1; a number T to binarize X inside
+    the model as ``x >= T``, nbcore's pixel rule (``nbcore.binarize``: 128 is the textbook's
+    threshold, 1 "any ink"). scikit-learn's ``binarize=b`` keeps ``x > b`` instead: on integer
+    pixels ``threshold=T`` is ``binarize=T - 1``; on real features the two differ only for
+    values exactly equal to the threshold. With a threshold, X may be any finite numbers, an
+    image stack (n, h, w) (flattened to (n, h * w)), or a sparse matrix when T > 0. The counts
+    are of the binarized X, so a fitted model refuses another threshold (fit a new one).
+
+    Input without a threshold: a 0/1 array (any numeric or bool dtype; uint8 is the fast path),
+    a scipy sparse matrix of 0/1 (a binary bag of words), or, for scoring only, a ``PackedBinary``.
     Fitted state: the counts ``class_count_`` (n_classes,) and ``feature_count_``
     (n_classes, n_features), both int64. ``set_params`` re-derives every probability from them.
 
@@ -71,29 +79,65 @@ class BernoulliNB(BaseNaiveBayes):
     """
 
     _count_names = ("feature_count_",)
+    _refit_params = ("threshold",)
+    beta_: float  # the pseudo-count of "feature off" in use, once fitted: beta, or alpha when beta is None
 
-    def __init__(self, alpha: float = 1.0, beta: float | None = None, prior: str = "empirical"):
+    def __init__(
+        self, alpha: float = 1.0, beta: float | None = None, prior: str = "empirical", threshold: float | None = None
+    ):
         self.alpha = alpha
         self.beta = beta
         self.prior = prior
-        self._check_params()
+        self.threshold = threshold
 
     # -- parameters -------------------------------------------------------------------------
-    @property
-    def beta_(self) -> float:
-        """The pseudo-count of "feature off" in use: ``beta``, or ``alpha`` when beta is None."""
-        return self.alpha if self.beta is None else self.beta
-
     def _check_params(self) -> None:
         check_number("alpha", self.alpha)
-        check_number("beta", self.beta_)
+        check_number("beta", self.alpha if self.beta is None else self.beta)
         if self.prior not in PRIORS:
             raise ValueError(f"prior must be one of {PRIORS}, got {self.prior!r}")
+        if self.threshold is not None:
+            check_number("threshold", self.threshold, minimum=-np.inf)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        tags.classifier_tags.poor_score = True  # as scikit-learn's BernoulliNB: an accuracy bar it need not meet
+        return tags
 
     # -- fitting ----------------------------------------------------------------------------
+    def _binarized(self, X):
+        """X binarized at ``threshold`` (x >= threshold): uint8 0/1 (n, n_features) or a 0/1 CSR array."""
+        if isinstance(X, PackedBinary):
+            raise ValueError(
+                "a PackedBinary holds features already binarized: score it with a model whose threshold is None"
+            )
+        if scipy.sparse.issparse(X):
+            if self.threshold <= 0:
+                raise ValueError(
+                    f"a sparse X can only be binarized at a threshold > 0 (got {self.threshold!r}): "
+                    "at 0 or below its zeros would all become 1"
+                )
+            X = _check_count_matrix(X, "numbers", nonnegative=False)
+            if not X.has_canonical_format:  # duplicate entries add up before they are compared
+                X = X.copy()
+                X.sum_duplicates()
+            on = X.data >= self.threshold
+            binary = scipy.sparse.csr_array((on.astype(np.float64), X.indices, X.indptr), shape=X.shape)
+            binary.eliminate_zeros()
+            return binary
+        X = as_numbers(X)
+        if X.ndim < 2:
+            check_2d(X)  # an image stack (n, h, w) is flattened below
+        if X.dtype.kind == "f" and not np.all(np.isfinite(X)):
+            raise ValueError("X must hold finite numbers (found NaN or infinity)")
+        return (X.reshape(X.shape[0], -1) >= self.threshold).view(np.uint8)
+
     def _check_X(self, X, training: bool):
         """For fitting: a 0/1 array or CSR array. For scoring: a PackedBinary or CSR array (a dense array is
-        packed here; packing checks the 0/1 values in the same pass)."""
+        packed here; packing checks the 0/1 values in the same pass). With a threshold, X is binarized first."""
+        if self.threshold is not None:
+            X = self._binarized(X)
         if isinstance(X, PackedBinary):
             if training:
                 raise ValueError("fit needs the 0/1 features as an array; a PackedBinary is for scoring only")
@@ -113,7 +157,7 @@ class BernoulliNB(BaseNaiveBayes):
             X = PackedBinary.from_dense(X)
             n_features = X.n_features
         if hasattr(self, "n_features_in_"):
-            check_n_features(n_features, self.n_features_in_)
+            check_n_features(n_features, self.n_features_in_, type(self).__name__)
         return X
 
     def _empty_counts(self, n_classes: int, n_features: int) -> None:
@@ -135,7 +179,8 @@ class BernoulliNB(BaseNaiveBayes):
 
     def _derive_from_counts(self) -> None:
         """Counts + (alpha, beta, prior) -> log-probabilities and the scoring weights."""
-        alpha, beta = float(self.alpha), float(self.beta_)
+        self.beta_ = float(self.alpha if self.beta is None else self.beta)
+        alpha, beta = float(self.alpha), self.beta_
         on_counts = self.feature_count_ + alpha
         totals = (self.class_count_ + alpha + beta)[:, None]
         off_counts = totals - on_counts
@@ -193,7 +238,7 @@ class BernoulliNB(BaseNaiveBayes):
         """log p(x_j | y = c) for one 0/1 image x (n_features,): float64 (n_classes, n_features)."""
         self._check_fitted()
         x = check_binary(np.asarray(x).reshape(1, -1))[0]
-        check_n_features(x.shape[0], self.n_features_in_)
+        check_n_features(x.shape[0], self.n_features_in_, type(self).__name__)
         return np.where(x == 1, self.feature_log_prob_, self.feature_log_neg_prob_)
 
     def evidence(self, x, first, second) -> np.ndarray:
@@ -239,7 +284,7 @@ class BernoulliNB(BaseNaiveBayes):
         observed_mask = np.asarray(observed_mask)
         if observed_mask.shape != x.shape or observed_mask.dtype != bool:
             raise ValueError(f"observed_mask must be a bool array of shape {x.shape}")
-        check_n_features(x.shape[0], self.n_features_in_)
+        check_n_features(x.shape[0], self.n_features_in_, type(self).__name__)
         # The rule of predict_proba: if every class is impossible, keep the classes with the
         # fewest impossible observed pixels (never one with prior 0), ranked by the rest.
         terms = self.pixel_log_likelihoods(x)[:, observed_mask]
@@ -271,17 +316,23 @@ class MultinomialNB(BaseNaiveBayes):
     def __init__(self, alpha: float = 1.0, prior: str = "empirical"):
         self.alpha = alpha
         self.prior = prior
-        self._check_params()
 
     def _check_params(self) -> None:
         check_number("alpha", self.alpha, allow_minimum=False)
         if self.prior not in PRIORS:
             raise ValueError(f"prior must be one of {PRIORS}, got {self.prior!r}")
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        tags.input_tags.positive_only = True
+        tags.classifier_tags.poor_score = True  # as scikit-learn's MultinomialNB
+        return tags
+
     def _check_X(self, X, training: bool):
         X = _check_count_matrix(X, "counts")
         if hasattr(self, "n_features_in_"):
-            check_n_features(X.shape[1], self.n_features_in_)
+            check_n_features(X.shape[1], self.n_features_in_, type(self).__name__)
         return X
 
     def _empty_counts(self, n_classes: int, n_features: int) -> None:
@@ -306,9 +357,8 @@ class MultinomialNB(BaseNaiveBayes):
 
 def check_features(X) -> np.ndarray:
     """X as float64 (n_samples, n_features), every value finite, else ValueError."""
-    X = np.asarray(X, dtype=np.float64)
-    if X.ndim != 2:
-        raise ValueError(f"X must be 2-D (n_samples, n_features), got shape {X.shape}")
+    X = as_numbers(X).astype(np.float64, copy=False)
+    check_2d(X)
     if not np.all(np.isfinite(X)):
         raise ValueError("X must hold finite numbers (found NaN or infinity)")
     return X
@@ -335,7 +385,6 @@ class GaussianNB(BaseNaiveBayes):
     def __init__(self, var_smoothing: float = 1e-9, prior: str = "empirical"):
         self.var_smoothing = var_smoothing
         self.prior = prior
-        self._check_params()
 
     def _check_params(self) -> None:
         check_number("var_smoothing", self.var_smoothing, allow_minimum=False)
@@ -345,7 +394,7 @@ class GaussianNB(BaseNaiveBayes):
     def _check_X(self, X, training: bool) -> np.ndarray:
         X = check_features(X)
         if hasattr(self, "n_features_in_"):
-            check_n_features(X.shape[1], self.n_features_in_)
+            check_n_features(X.shape[1], self.n_features_in_, type(self).__name__)
         return X
 
     def _empty_counts(self, n_classes: int, n_features: int) -> None:

@@ -30,12 +30,20 @@ from __future__ import annotations
 
 import contextlib
 import math
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
+from ..features import as_numbers, check_2d
 from ..progress import ProgressCallback
-from .base import ClassifierMixin, check_classes, check_labels, check_n_features, class_positions
+from .base import (
+    ClassifierMixin,
+    check_classes,
+    check_labels,
+    check_n_features,
+    check_n_samples_and_features,
+    class_positions,
+)
 
 try:
     from threadpoolctl import threadpool_limits
@@ -96,11 +104,10 @@ PRESETS = {
 
 def pixel_features(X) -> np.ndarray:
     """uint8 pixels or float features in [0, 1], (n, h, w) or (n, d) -> float32 (n, h*w or d) in [0, 1]."""
-    X = np.asarray(X)
+    X = as_numbers(X)
     if X.ndim == 3:
         X = X.reshape(X.shape[0], -1)
-    if X.ndim != 2:
-        raise ValueError(f"X must have shape (n, 28, 28) or (n, 784), got {X.shape}")
+    check_2d(X)
     if X.dtype == np.uint8:
         return X.astype(np.float32) / np.float32(255)
     if X.dtype.kind != "f":
@@ -122,27 +129,52 @@ def _blas_single_thread():
 class SoftmaxRegression(ClassifierMixin):
     """p(y = c | x) = softmax(coef_ @ x + intercept_)[c], fitted by minimising the mean cross-entropy.
 
-    ``SoftmaxRegression(preset, seed, **hyperparameters)``: start from ``PRESETS[preset]``
-    and override any ``SoftmaxSettings`` field by keyword, e.g. ``epochs=1``.
+    ``SoftmaxRegression(preset, seed, **overrides)``: start from ``PRESETS[preset]`` and
+    override any ``SoftmaxSettings`` field by keyword, e.g. ``epochs=1``; a field left at None
+    takes the preset's value. Parameters are stored as given and checked by ``fit``
+    (``resolved_settings()`` checks and combines them without fitting).
 
     Fitted state: ``classes_`` (n_classes,), ``coef_`` float32 (n_classes, n_features),
     ``intercept_`` float32 (n_classes,) (zeros without a bias), ``n_features_in_``.
     Probabilities are returned as float64.
     """
 
-    def __init__(self, preset: str = "default", seed: int = 0, **hyperparameters):
-        if preset not in PRESETS:
-            raise ValueError(f"preset must be one of {tuple(PRESETS)}, got {preset!r}")
-        unknown = set(hyperparameters) - {field.name for field in fields(SoftmaxSettings)}
-        if unknown:
-            raise ValueError(f"unknown hyperparameter(s): {', '.join(sorted(unknown))}")
+    def __init__(
+        self,
+        preset: str = "default",
+        seed: int = 0,
+        *,
+        optimizer: str | None = None,
+        epochs: int | None = None,
+        learning_rate: float | None = None,
+        batch_size: int | None = None,
+        l2: float | None = None,
+        fit_intercept: bool | None = None,
+        schedule: str | None = None,
+    ):
         self.preset = preset
-        self.seed = int(seed)
-        self.settings = replace(PRESETS[preset], **hyperparameters)
+        self.seed = seed
+        self.optimizer = optimizer
+        self.epochs = epochs
+        self.learning_rate = learning_rate
+        self.batch_size = batch_size
+        self.l2 = l2
+        self.fit_intercept = fit_intercept
+        self.schedule = schedule
 
-    def get_params(self) -> dict:
-        """preset, seed and every hyperparameter: what determines the fitted weights."""
-        return {"preset": self.preset, "seed": self.seed, **asdict(self.settings)}
+    def resolved_settings(self) -> SoftmaxSettings:
+        """The preset with the overrides that are not None: ValueError for an unknown preset, a seed
+        that is not an integer, or a bad field."""
+        if not isinstance(self.preset, str) or self.preset not in PRESETS:
+            raise ValueError(f"preset must be one of {tuple(PRESETS)}, got {self.preset!r}")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, (int, np.integer)) or self.seed < 0:
+            raise ValueError(f"seed must be an integer >= 0, got {self.seed!r}")
+        overrides = {
+            field.name: getattr(self, field.name)
+            for field in fields(SoftmaxSettings)
+            if getattr(self, field.name) is not None
+        }
+        return replace(PRESETS[self.preset], **overrides)
 
     # -- fitting ----------------------------------------------------------------------------
     def fit(self, X, y, progress: ProgressCallback | None = None, classes=None) -> SoftmaxRegression:
@@ -155,14 +187,14 @@ class SoftmaxRegression(ClassifierMixin):
         and the epoch with the mean cross-entropy (nats) of its batches so far, each taken
         before its own step.
         """
+        settings = self.resolved_settings()
         features = pixel_features(X)
         labels = check_labels(y, features.shape[0])
-        if features.shape[0] == 0:
-            raise ValueError("cannot fit on zero samples")
+        check_n_samples_and_features(features.shape)
         classes = check_classes(np.unique(labels) if classes is None else classes)
         class_index = class_positions(classes, labels)
         with _blas_single_thread():
-            weights = self._train(features, class_index, len(classes), progress)
+            weights = self._train(features, class_index, len(classes), settings, progress)
         self.classes_ = classes
         self.coef_ = np.ascontiguousarray(weights[:-1].T)
         self.intercept_ = weights[-1].copy()
@@ -170,11 +202,15 @@ class SoftmaxRegression(ClassifierMixin):
         return self
 
     def _train(
-        self, features: np.ndarray, labels: np.ndarray, n_classes: int, progress: ProgressCallback | None
+        self,
+        features: np.ndarray,
+        labels: np.ndarray,
+        n_classes: int,
+        settings: SoftmaxSettings,
+        progress: ProgressCallback | None,
     ) -> np.ndarray:
         """The optimisation loop over labels 0..n_classes-1: float32 (n_features + 1, n_classes), the last row
         the bias."""
-        settings = self.settings
         n_samples, n_features = features.shape
         one_hot = np.eye(n_classes, dtype=np.float32)[labels]
         batch_size = n_samples if settings.batch_size == 0 else min(settings.batch_size, n_samples)
@@ -194,7 +230,7 @@ class SoftmaxRegression(ClassifierMixin):
             epoch_loss = 0.0
             for start in range(0, n_samples, batch_size):
                 rows = slice(start, start + batch_size) if order is None else order[start : start + batch_size]
-                epoch_loss += self._loss_and_gradient(features[rows], one_hot[rows], weights, gradient)
+                epoch_loss += self._loss_and_gradient(features[rows], one_hot[rows], weights, gradient, settings)
                 rate = settings.learning_rate
                 if settings.schedule == "cosine":
                     rate *= 0.5 * (1 + math.cos(math.pi * step / total_steps))
@@ -216,8 +252,13 @@ class SoftmaxRegression(ClassifierMixin):
                     )
         return weights
 
+    @staticmethod
     def _loss_and_gradient(
-        self, batch: np.ndarray, batch_one_hot: np.ndarray, weights: np.ndarray, gradient: np.ndarray
+        batch: np.ndarray,
+        batch_one_hot: np.ndarray,
+        weights: np.ndarray,
+        gradient: np.ndarray,
+        settings: SoftmaxSettings,
     ) -> float:
         """Fill ``gradient`` (n_features + 1, n_classes) of the batch's mean cross-entropy plus the penalty.
 
@@ -239,20 +280,19 @@ class SoftmaxRegression(ClassifierMixin):
             scores /= totals
             scores -= true_class  # d(cross-entropy) / d(scores): softmax - one-hot
             gradient[:-1] += block.T @ scores
-            if self.settings.fit_intercept:
+            if settings.fit_intercept:
                 gradient[-1] += scores.sum(axis=0)
         gradient /= np.float32(batch.shape[0])
-        if self.settings.l2:
-            gradient[:-1] += np.float32(self.settings.l2) * coef
+        if settings.l2:
+            gradient[:-1] += np.float32(settings.l2) * coef
         return total_loss
 
     # -- prediction -------------------------------------------------------------------------
     def decision_scores(self, X) -> np.ndarray:
         """Unnormalised log-probabilities coef_ @ x + intercept_: float64 (n_samples, n_classes)."""
-        if not hasattr(self, "coef_"):
-            raise RuntimeError("This SoftmaxRegression is not fitted yet: call fit(X, y) first")
+        self._check_fitted()
         features = pixel_features(X)
-        check_n_features(features.shape[1], self.n_features_in_)
+        check_n_features(features.shape[1], self.n_features_in_, type(self).__name__)
         return (features @ self.coef_.T + self.intercept_).astype(np.float64)
 
     def _decision_scores(self, X) -> np.ndarray:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -52,8 +53,17 @@ def training_data_checksum(images, labels) -> str:
 
 
 def cache_key(model: SoftmaxRegression, data_checksum: str) -> dict:
-    """Everything the fitted weights depend on: format, model parameters, training data."""
-    return {"format": CACHE_FORMAT, "model": "softmax", **model.get_params(), "data_md5": data_checksum}
+    """Everything the fitted weights depend on: format, preset, seed, every resolved hyperparameter (a value
+    given and the preset's same value make one key), training data. ValueError for bad parameters."""
+    settings = asdict(model.resolved_settings())
+    return {
+        "format": CACHE_FORMAT,
+        "model": "softmax",
+        "preset": model.preset,
+        "seed": int(model.seed),
+        **settings,
+        "data_md5": data_checksum,
+    }
 
 
 def cache_file(cache_dir: Path, key: dict) -> Path:

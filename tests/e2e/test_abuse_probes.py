@@ -1,30 +1,36 @@
-"""One client against the class (#18): rerun floods, run after run, and 400 sessions opened and closed.
+"""One client against the class: rerun floods, run after run, and 400 sessions opened and closed.
 
-Protocol-level (``devtools.streamlit_client``, no browser) against one fresh server. Bounds are
-ratios to a baseline measured in the same test, not absolute times (the machine is shared); the
-measured figures are in docs/security-probes.md.
+Protocol-level (``devtools.streamlit_client``, no browser) against one fresh server. The tests check
+the mechanisms: how many runs a flood becomes (counted in the server's log), who is told, what the run
+budget allows; never how long anything took (the machine is shared). The times those mechanisms buy
+another session are measured by ``python scripts/abuse_bench.py``; figures in docs/security-probes.md.
 """
 
 from __future__ import annotations
 
 import json
-import statistics
+import re
 import threading
 import time
+from collections import Counter
 
 import psutil
 import pytest
 
 from devtools import harness
 from devtools.streamlit_client import StreamlitClient
-from lab.rate_limit import OVER_BUDGET, REFUSED_PAUSE_S, RUN_BURST, RUNS_PER_SECOND
+from lab.rate_limit import OVER_BUDGET, RUN_BURST, RUNS_PER_SECOND
 from tests.conftest import REPO
 
 RUN_TIMEOUT = 120
 DRAWINGS = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
 PREDICTION = "Naive Bayes prediction"
-FLOOD = 1000  # rerun requests sent at once (#18: 1,000 in 0.01 s stalled others' next draw 2.85 s)
-FLOOD_RATIO = 10  # another session's draw right after a flood: at most this many times its usual time
+FLOOD = 1000  # rerun requests sent at once (1,000 in 0.01 s once stalled others' next draw 2.85 s)
+# page runs a flood may start: requests that arrive during a run merge into one (runner.fastReruns off) and a
+# connection's messages beyond its budget are dropped. 14 for three floods here; with Streamlit's default
+# fastReruns on, every message let through started a run (50, 46 of them refused by the run budget)
+RUNS_PER_FLOOD = 10
+PAGE_RUN = re.compile(r"^NBCORE_RERUN page=\S+ ms=\S+ outcome=(\S+) scope=app$", re.MULTILINE)
 CHURN_SESSIONS, CHURN_PARALLEL = 400, 8
 CHURN_RSS_MB = 300  # growth allowed: the 128 closed sessions kept for reconnects; a 47 MB leak each is 18.8 GB
 
@@ -66,9 +72,16 @@ def server_rss_mb(server: harness.StreamlitServer) -> float:
     return sum(p.memory_info().rss for p in [process, *process.children(recursive=True)]) / 2**20
 
 
+def page_runs(server: harness.StreamlitServer) -> list[str]:
+    """How each page run the server has logged so far ended ("ok", "StopException", ...); fragment runs are not listed."""
+    return PAGE_RUN.findall(server.log_text())
+
+
 @pytest.fixture(scope="module")
 def served(app_data_dir, tmp_path_factory):
-    server = harness.StreamlitServer(app_data_dir, tmp_path_factory.mktemp("abuse") / "server.log").start()
+    server = harness.StreamlitServer(
+        app_data_dir, tmp_path_factory.mktemp("abuse") / "server.log", extra_env={"NBCORE_LOG_RERUN_MS": "1"}
+    ).start()
     try:
         server.wait_ready(timeout=120)
         with StreamlitClient(server.url, timeout=RUN_TIMEOUT) as warm:  # MNIST loaded, model trained
@@ -79,25 +92,22 @@ def served(app_data_dir, tmp_path_factory):
         server.stop()
 
 
-def test_a_rerun_flood_costs_another_session_a_few_runs_at_most(served):
+def test_a_rerun_flood_becomes_a_few_runs_and_another_session_draws_right(served):
     with (
         StreamlitClient(served.url, timeout=RUN_TIMEOUT) as student,
         StreamlitClient(served.url, timeout=RUN_TIMEOUT) as flooder,
     ):
         student.connect(page="draw")
         flooder.connect(page="draw")
-        usual = statistics.median(draw(student, index).seconds for index in range(5))
-        flooded = []
+        before = len(page_runs(served))
         for trial in range(3):
-            sending = flooder.send_reruns(FLOOD)
-            flooded.append(draw(student, trial).seconds)
-            flooder.drain(1.0)
-            print(f"flood of {FLOOD} sent in {sending:.3f} s: another session's draw {flooded[-1] * 1000:.0f} ms")
-        print(
-            f"usual draw {usual * 1000:.0f} ms; after a flood (median of 3) {statistics.median(flooded) * 1000:.0f} ms"
-        )
-        assert statistics.median(flooded) <= FLOOD_RATIO * usual
-        assert flooder.rerun().errors == []  # the flooder's own session carries on too
+            flooder.send_reruns(FLOOD)
+            assert not told(draw(student, trial))  # right digit, no error, and not charged for the flood
+            flooder.drain(1.0)  # what the flood's runs send back, read off the socket
+        assert flooder.rerun().errors == []  # the flooder's own session carries on too (its run is logged as well)
+        flooded = page_runs(served)[before:-1]
+        print(f"3 floods of {FLOOD} rerun requests started {len(flooded)} page runs: {dict(Counter(flooded))}")
+        assert len(flooded) <= 3 * RUNS_PER_FLOOD
 
 
 def test_a_session_asking_run_after_run_is_told_and_paused(served):
@@ -106,60 +116,58 @@ def test_a_session_asking_run_after_run_is_told_and_paused(served):
         StreamlitClient(served.url, timeout=RUN_TIMEOUT) as script,
     ):
         student.connect(page="draw")
-        usual = statistics.median(draw(student, index).seconds for index in range(5))
-        script.connect(page="draw")
-        started, runs, refused = time.perf_counter(), 0, None
+        script.connect(page="draw")  # its first run takes a token too
+        started, runs, refused = time.monotonic(), 1, None
         while refused is None and runs < 10 * RUN_BURST:
             runs += 1
             run = script.rerun()
             if told(run):
                 refused = run
-        elapsed = time.perf_counter() - started
-        assert refused is not None, f"{runs} runs in {elapsed:.1f} s and never told"
-        assert runs <= RUN_BURST + RUNS_PER_SECOND * elapsed + 2  # the connect took one token too
-        assert refused.seconds >= REFUSED_PAUSE_S * 0.9 and refused.metric(PREDICTION) is None  # held, no work
-        script_told = []
+        elapsed = time.monotonic() - started
+        assert refused is not None, f"{runs} runs and never told"
+        # the whole burst is given, then only what refilled meanwhile: the bucket's state, whatever the machine's speed
+        assert RUN_BURST < runs <= RUN_BURST + RUNS_PER_SECOND * elapsed + 2, (runs, elapsed)
+        assert refused.metric(PREDICTION) is None  # stopped before any work
+        script_told: list[bool] = []
+        student_done = threading.Event()
 
         def keep_asking() -> None:  # the script carries on, over budget, while the student draws
-            until = time.perf_counter() + 3
-            while time.perf_counter() < until:
+            while not (student_done.is_set() and any(script_told)) and len(script_told) < 10 * RUN_BURST:
                 script_told.append(told(script.rerun()))
 
         asking = threading.Thread(target=keep_asking)
         asking.start()
         during = [draw(student, index) for index in range(3)]
+        student_done.set()
         asking.join()
-        assert any(script_told) and not any(told(run) for run in during)  # only the flooding session is told
-        assert statistics.median(run.seconds for run in during) <= FLOOD_RATIO * usual
-        print(
-            f"told after {runs} runs in {elapsed:.1f} s; the refused run took {refused.seconds:.2f} s; then "
-            f"{len(script_told)} runs in 3 s ({sum(script_told)} refused); another session's draws meanwhile "
-            f"{[round(run.seconds * 1000) for run in during]} ms (usual {usual * 1000:.0f} ms)"
-        )
-        time.sleep(2 / RUNS_PER_SECOND)
-        again = script.rerun()
-        assert not told(again) and again.errors == []  # a pause, not a ban
+        assert any(script_told) and not any(told(run) for run in during)  # only the asking session is told
+        print(f"told after {runs} runs; then {len(script_told)} more runs ({sum(script_told)} refused)")
+        again = [script.rerun() for _ in range(3)]  # each refused run holds the session while a token refills
+        assert not all(told(run) for run in again) and all(run.errors == [] for run in again)  # a pause, not a ban
 
 
 def test_canvas_strokes_run_after_run_count_against_the_same_budget(served):
     """A stroke reruns only the Draw fragment (not ``shell.run``): such runs are counted and refused too."""
     with StreamlitClient(served.url, timeout=RUN_TIMEOUT) as script:
         script.connect(page="draw")
-        started, strokes, refused = time.perf_counter(), 0, None
+        started, strokes, refused = time.monotonic(), 1, None
         while refused is None and strokes < 10 * RUN_BURST:
             strokes += 1
             run = script.component(canvas_key(script), drawing(strokes))
             assert run.status == "fragment" and run.errors == []
             if told(run):
                 refused = run
-        elapsed = time.perf_counter() - started
-        assert refused is not None and strokes <= RUN_BURST + RUNS_PER_SECOND * elapsed + 2, (strokes, elapsed)
+        elapsed = time.monotonic() - started
+        assert refused is not None and RUN_BURST < strokes <= RUN_BURST + RUNS_PER_SECOND * elapsed + 2, (
+            strokes,
+            elapsed,
+        )
         assert refused.metric(PREDICTION) is None
-        print(f"strokes: told after {strokes} in {elapsed:.1f} s")
+        print(f"strokes: told after {strokes}")
 
 
 def test_400_sessions_opened_and_closed_leave_the_server_healthy(served):
-    """#18's held probe: sessions opened, drawn on once and closed, 8 at a time; memory bounded, others draw right."""
+    """A held probe: sessions opened, drawn on once and closed, 8 at a time; memory bounded, others draw right."""
     before = server_rss_mb(served)
     failures: list[str] = []
     queue = list(range(CHURN_SESSIONS))

@@ -1,4 +1,4 @@
-"""A classroom at once, small (#7): five students on one fresh server, in Chromium, at the same time.
+"""A classroom at once, small: five students on one fresh server, in Chromium, at the same time.
 
 The server is started for this module and nobody opens "/" first: every student follows a link
 straight to /draw, as a class would. Five browser contexts on one Chromium act concurrently

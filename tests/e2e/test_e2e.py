@@ -28,7 +28,7 @@ def assert_no_problems(page, where: str) -> None:
     assert not problems, f"{where}: the page shows an exception or error:\n" + "\n---\n".join(problems)
 
 
-# the server's log line per script run (NBCORE_LOG_RERUN_MS=1, lab/shell.py): page and scope ("app" or "fragment")
+# the server's log line per script run (NBCORE_LOG_RERUN_MS=1, lab/runs.py): page and scope ("app" or "fragment")
 RERUN_LINES = re.compile(r"^NBCORE_RERUN page=(\S+) ms=\S+ outcome=\S+ scope=(\S+)$", re.MULTILINE)
 
 

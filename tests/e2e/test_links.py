@@ -69,7 +69,7 @@ def test_a_setting_moved_on_the_page_goes_into_the_link_and_survives_a_reload(pa
 
 
 def test_a_page_of_choices_comes_back_from_its_link_after_a_reload(page, base_url):
-    """The issue's case: threshold 1, α 0.1 and test image 42 on Smoothing came back as 128, 1 and 0."""
+    """Threshold 1, α 0.1 and test image 42 on Smoothing, which once came back from a reload as 128, 1 and 0."""
     open_url(page, f"{base_url}/smoothing?threshold=1&alpha=0.1&smoothing_image=42")
     for _ in range(2):
         thumbs = page.locator('[data-testid="stSidebar"] [data-testid="stSliderThumbValue"]').all_inner_texts()

@@ -1,4 +1,4 @@
-"""One student against the class (#18), probed over Streamlit's websocket protocol (no browser).
+"""One student against the class, probed over Streamlit's websocket protocol (no browser).
 
 ``devtools.streamlit_client`` speaks the protobufs the web frontend speaks, so these tests send
 what a script in the developer tools can send: eight first runs at the same instant, a
@@ -8,7 +8,7 @@ strings and hostile HTTP paths. The outcomes are listed in docs/security-probes.
 ``NBCORE_PROBE_SERVERS`` (default 1, to keep CI short) fresh servers are each hit by eight simultaneous
 first runs (Home, Draw, Compare, Gaussian NB, Spam, and two more Draw and one more Home);
 ``NBCORE_PROBE_SERVERS=10 python -m pytest -q tests/e2e/test_protocol_probes.py -k first_runs``
-repeats the issue's ten.
+repeats it ten times.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from devtools.streamlit_client import StreamlitClient
 from nbcore.preprocess import MAX_CANVAS_URL_CHARS, PNG_DATA_URL
 from tests.conftest import REPO
 
-# Home, Draw, Compare, Gaussian NB, Spam filter (#18's test), plus the issue's reproduction: three
+# Home, Draw, Compare, Gaussian NB, Spam filter, plus the case that once failed: three
 # sessions drawing while two open Home (whose table imported pandas for the first time)
 FIRST_PAGES = ("", "draw", "compare", "gaussian", "spam", "", "draw", "draw")
 SERVERS = int(os.environ.get("NBCORE_PROBE_SERVERS", "1"))

@@ -162,7 +162,7 @@ def link_problems(browser, url: str, reload: bool = False) -> list[str]:
 
 
 def test_links_opened_cold_on_a_fresh_server_show_the_whole_app(browser, fresh_server):
-    """The two links the issue names, as the very first visits to a fresh server."""
+    """/xor and /spam as the very first visits to a fresh server (Streamlit once ran such a page alone, without the frame)."""
     failures = {
         path: link_problems(browser, f"{fresh_server.url}/{path}", reload=path == "xor") for path in ("xor", "spam")
     }

@@ -1,0 +1,323 @@
+"""A class in the dashboard: who is asking (a student of a class, its teacher, a stranger) and what they may do.
+
+* The class of a link: ``?class=CODE`` (students' links). A code that names no open class gets
+  ``store.NOT_OPEN``, the same sentence for a miss and a closed class, and counts against a budget per
+  client address and per session, so codes cannot be guessed at speed.
+* The student: an anonymous id made from a secret the browser keeps (``localStorage``, through a small
+  component), so a reload, a new tab or a new session of the same browser is the same student.
+* The teacher: the teacher link carries ``?key=``; the key is checked against the store, then taken out
+  of the address bar (the projector shows it) and kept by the browser, so a reload stays the teacher.
+* Budgets (``ClassStore.take``, shared by every replica): sends per student and per client address,
+  misses, new classes. A whole class may reach the server through one school NAT address, so the
+  per-address budgets are sized for sixty students at once; the per-student ones do the fine work.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+
+import numpy as np
+import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+from lab import state
+from nbcore.classroom import PER_STUDENT, Refused, class_code, student_id
+from nbcore.classroom.store import NOT_OPEN, ClassInfo
+
+CLASS_PARAM, KEY_PARAM = "class", "key"
+MINUTE, HOUR = 60.0, 3600.0
+SENDS_PER_STUDENT = 10  # a minute: a drawing every six seconds is far beyond drawing, checking and sending
+SENDS_PER_ADDRESS = 120  # a minute: sixty students behind one NAT address sending twice at once
+MISSES_PER_SESSION = 5  # a minute: a mistyped code or two
+MISSES_PER_ADDRESS = 30  # a minute: a class behind one address typing a code wrong
+NEW_CLASSES_PER_ADDRESS = 10  # an hour
+TOO_FAST = "Too many tries from here in the last minute: wait a minute, then try again."
+ADDRESS = re.compile(r"[0-9A-Fa-f:.]{2,45}")
+
+_browser_memory = st.components.v2.component(
+    "naive_bayes_lab_browser_memory",
+    html="",
+    js="""
+export default function ({ data, setStateValue }) {
+  const storageKey = "nblab:" + data.name;
+  let value = null;
+  try {
+    if (data.remember) window.localStorage.setItem(storageKey, data.remember);
+    value = window.localStorage.getItem(storageKey);
+  } catch (error) {  // storage blocked (a private window in some browsers): this page only
+    value = data.remember || null;
+  }
+  if (!value && data.create) {
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    value = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    try { window.localStorage.setItem(storageKey, value); } catch (error) {}
+  }
+  if (value !== data.known) setStateValue("value", value);
+}
+""",
+)
+
+
+def browser_memory(name: str, *, create_secret: bool = False, remember: str | None = None) -> str | None:
+    """What this browser keeps under ``name`` (None until the browser has answered, one rerun later).
+
+    ``create_secret``: if nothing is kept, keep 128 random bits (hex); ``remember``: keep this value.
+    Whatever comes back is the visitor's to forge: callers check it.
+    """
+    key = f"browser_memory_{name}"
+    known = st.session_state.get(key, {}).get("value") if isinstance(st.session_state.get(key), dict) else None
+    result = _browser_memory(
+        key=key,
+        data={"name": name, "create": create_secret, "remember": remember, "known": known},
+        default={"value": None},
+        on_value_change=lambda: None,
+        width="content",
+        height="content",
+    )
+    value = result.get("value")
+    return value if isinstance(value, str) and len(value) <= 256 else None
+
+
+def client_address() -> str:
+    """The visitor's address: the connection's, or behind our nginx (a loopback peer) the last X-Forwarded-For."""
+    direct = st.context.ip_address  # None for a loopback peer: our nginx, or someone on this machine
+    if not isinstance(direct, str):
+        forwarded = st.context.headers.get("X-Forwarded-For")
+        # nginx appends the address it saw: the last entry is the one to trust
+        direct = forwarded.split(",")[-1].strip() if isinstance(forwarded, str) else ""
+    return direct if ADDRESS.fullmatch(direct) else "local" if not direct else "other"
+
+
+def _session() -> str:
+    """This session's id: ``st.session_state`` would not do, a client's clear_cache message empties it."""
+    context = get_script_run_ctx()
+    return context.session_id if context is not None else "none"
+
+
+def within_budget(*budgets: tuple[str, int, float], cost: int = 1) -> bool:
+    """Count ``cost`` uses of each (name, limit, window seconds) budget; False if any is spent (0: only look)."""
+    store = state.class_store()
+    return all([store.take(name, limit, window, cost) for name, limit, window in budgets])  # count each
+
+
+# -- students -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class StudentClass:
+    """A student's class: ``info`` of the open class, ``student`` the anonymous id (None until the browser answers)."""
+
+    info: ClassInfo
+    student: str | None
+
+
+def student_class() -> StudentClass | None:
+    """The open class named by this session's link (kept across page switches), or None with a sentence why.
+
+    Call it once per run on a page that takes part in a class (Draw, the lesson); it also keeps the
+    browser's student secret mounted.
+    """
+    if CLASS_PARAM in st.query_params:
+        raw = st.query_params.get(CLASS_PARAM)
+        st.session_state["class_code"] = class_code(raw) or ""
+        if st.session_state["class_code"] == "":
+            st.caption(":material/info: The class code in this link was ignored: it is not a class code.")
+    code = st.session_state.get("class_code")
+    if not code:
+        return None
+    try:
+        return _checked_student_class(code)
+    except Refused as refused:  # the store is down: the page works without its class
+        st.warning(str(refused), icon=":material/cloud_off:")
+        return None
+
+
+def _checked_student_class(code: str) -> StudentClass | None:
+    if st.session_state.get("class_checked") != code:
+        misses = (
+            ("miss:session:" + _session(), MISSES_PER_SESSION, MINUTE),
+            ("miss:address:" + client_address(), MISSES_PER_ADDRESS, MINUTE),
+        )
+        # spent miss budgets refuse hits too: otherwise a guesser would still tell a hit from a miss
+        if not within_budget(*misses, cost=0):
+            st.warning(TOO_FAST, icon=":material/timer:")
+            return None
+        if state.class_store().class_info(code) is None:
+            within_budget(*misses)
+            st.warning(NOT_OPEN, icon=":material/link_off:")
+            return None
+        st.session_state["class_checked"] = code
+    info = state.class_store().class_info(code)
+    if info is None:  # closed or ended since
+        st.session_state.pop("class_checked", None)
+        st.warning(NOT_OPEN, icon=":material/link_off:")
+        return None
+    return StudentClass(info, student_id(browser_memory("student", create_secret=True)))
+
+
+def send_drawing(
+    joined: StudentClass, frame: np.ndarray, meant: int, bayes_posterior: np.ndarray, softmax_posterior: np.ndarray
+) -> str:
+    """Send one drawing of this student to their class; the sentence to show. Raises Refused with one."""
+    if joined.student is None:
+        raise Refused("Your browser has not answered yet: wait a second, then send again.")
+    code = joined.info.code
+    if not within_budget(
+        (f"send:student:{code}:{joined.student}", SENDS_PER_STUDENT, MINUTE),
+        ("send:address:" + client_address(), SENDS_PER_ADDRESS, MINUTE),
+    ):
+        raise Refused(TOO_FAST)
+    state.class_store().add_drawing(code, joined.student, frame, meant, bayes_posterior, softmax_posterior)
+    return f"Sent: your {meant} is in class {code}'s gallery."
+
+
+# -- the teacher --------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class TeacherClass:
+    """A class whose teacher this session has shown to be: its info and the key."""
+
+    info: ClassInfo
+    key: str
+
+
+def teacher_class() -> TeacherClass | None:
+    """The class this session teaches: from a teacher link (``?class=CODE&key=KEY``), or the key this browser
+    kept for the link's class. The key leaves the address bar once checked. None (with a sentence) otherwise."""
+    try:
+        return _checked_teacher_class()
+    except Refused as refused:  # the store is down
+        st.warning(str(refused), icon=":material/cloud_off:")
+        return None
+
+
+def _checked_teacher_class() -> TeacherClass | None:
+    code = class_code(st.query_params.get(CLASS_PARAM)) if CLASS_PARAM in st.query_params else None
+    code = code or st.session_state.get("teacher_code")
+    if not code:
+        return None
+    linked_key = st.query_params.get(KEY_PARAM)
+    held = st.session_state.get("teacher_key") if st.session_state.get("teacher_code") == code else None
+    kept = browser_memory(f"teacher-{code}", remember=linked_key if linked_key else None)
+    store = state.class_store()
+    for key in (linked_key, held, kept):
+        if key and store.is_teacher(code, key):
+            st.session_state["teacher_code"], st.session_state["teacher_key"] = code, key
+            if KEY_PARAM in st.query_params:
+                del st.query_params[KEY_PARAM]
+            if st.query_params.get(CLASS_PARAM) != code:
+                st.query_params[CLASS_PARAM] = code
+            info = store.class_info(code)
+            return None if info is None else TeacherClass(info, key)
+    if linked_key or held:  # a wrong key: budgeted like a wrong code
+        within_budget(("miss:address:" + client_address(), MISSES_PER_ADDRESS, MINUTE))
+        st.warning(
+            "This teacher link does not open a class: the class has ended or the link is incomplete.",
+            icon=":material/link_off:",
+        )
+    return None
+
+
+def new_class() -> TeacherClass | None:
+    """Create a class for this session's teacher; None with a sentence when refused."""
+    if not within_budget(("new:address:" + client_address(), NEW_CLASSES_PER_ADDRESS, HOUR)):
+        st.warning(
+            f"This address made {NEW_CLASSES_PER_ADDRESS} classes in the last hour: use one of them, or wait.",
+            icon=":material/timer:",
+        )
+        return None
+    try:
+        made = state.class_store().create_class()
+    except Refused as refused:
+        st.warning(str(refused), icon=":material/block:")
+        return None
+    st.session_state["teacher_code"], st.session_state["teacher_key"] = made.info.code, made.teacher_key
+    st.query_params[CLASS_PARAM] = made.info.code
+    return TeacherClass(made.info, made.teacher_key)
+
+
+def page_address(page: str, **params: str) -> str:
+    """The full address of ``page`` (e.g. "draw") with ``params``, from this page's own address."""
+    here = (st.context.url or "").split("?", 1)[0].rstrip("/")
+    base = here.rsplit("/", 1)[0] if here.startswith("http") and here.count("/") > 2 else here
+    query = "&".join(f"{name}={value}" for name, value in params.items())
+    return f"{base}/{page}?{query}"
+
+
+# -- Draw's send form -----------------------------------------------------------------------------
+OWN_SHOWN = 10  # a student's newest drawings shown under the form
+
+
+def send_form(
+    joined: StudentClass, frame: np.ndarray, bayes_posterior: np.ndarray, softmax_posterior: np.ndarray
+) -> None:
+    """The form that sends this drawing, with the digit meant, to the student's class; then what they sent.
+
+    ``frame`` uint8 (28, 28) framed like MNIST; ``bayes_posterior``, ``softmax_posterior`` (10,) p(y | x).
+    """
+    code = joined.info.code
+    with st.form("class_send", clear_on_submit=True, enter_to_submit=False, border=True):
+        meant = st.segmented_control(
+            f"Send to class {code} (anonymous): the digit I meant", options=list(range(10)), key="class_meant"
+        )
+        sent = st.form_submit_button("Send to the class", icon=":material/send:", key="class_send_button")
+    if sent:
+        digest = (code, hashlib.sha256(np.ascontiguousarray(frame).tobytes()).hexdigest(), meant)
+        if meant is None:
+            st.warning("Pick the digit you meant, then send.", icon=":material/touch_app:")
+        elif st.session_state.get("class_last_sent") == digest:
+            st.info(f"This {meant} is already in class {code}'s gallery.", icon=":material/done_all:")
+        else:
+            try:
+                sentence = send_drawing(joined, frame, int(meant), bayes_posterior, softmax_posterior)
+            except (Refused, ValueError) as refused:
+                st.warning(str(refused), icon=":material/block:")
+            else:
+                st.session_state["class_last_sent"] = digest
+                st.success(sentence, icon=":material/check_circle:")
+    try:
+        own = state.class_store().drawings(code, joined.student) if joined.student is not None else ()
+    except Refused:
+        own = ()  # the store is down: the form has said so on sending
+    if own:
+        st.caption(
+            f"You have sent {len(own)} drawing{'s' if len(own) != 1 else ''} to class {code} "
+            f"(the newest {PER_STUDENT} are kept):"
+        )
+        newest = own[::-1][:OWN_SHOWN]
+        st.image([d.frame for d in newest], width=42, caption=[str(d.meant) for d in newest])
+
+
+# -- the lesson's live polls --------------------------------------------------------------------------
+ANSWERS_PER_ADDRESS = 240  # a minute: sixty students behind one address answering a step's questions at once
+ANSWERS_PER_STUDENT = 30  # a minute
+
+
+@dataclass(frozen=True)
+class LessonClass:
+    """The lesson taken as a class: its ``code``; a student's anonymous id, or the teacher's key."""
+
+    code: str
+    student: str | None = None
+    teacher_key: str | None = None
+
+
+def lesson_class() -> LessonClass | None:
+    """The class this session takes the lesson with (the teacher's, through the teacher link, or a student's,
+    through the class link), or None: the lesson alone."""
+    teaching = teacher_class()
+    if teaching is not None:
+        return LessonClass(teaching.info.code, teacher_key=teaching.key)
+    joined = student_class()
+    return None if joined is None else LessonClass(joined.info.code, student=joined.student)
+
+
+def send_answer(taking: LessonClass, question: str, answer: str) -> None:
+    """Record this student's answer to ``question`` in their class (replacing an earlier one); Refused with why."""
+    if taking.student is None:
+        raise Refused("Your browser has not answered yet: wait a second, then send again.")
+    if not within_budget(
+        (f"answer:student:{taking.code}:{taking.student}", ANSWERS_PER_STUDENT, MINUTE),
+        ("answer:address:" + client_address(), ANSWERS_PER_ADDRESS, MINUTE),
+    ):
+        raise Refused(TOO_FAST)
+    state.class_store().answer(taking.code, taking.student, question, answer)

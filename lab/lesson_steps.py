@@ -1,0 +1,349 @@
+"""The guided lesson's nine steps as data: what each says and asks, in order; ``pages/lesson.py`` measures and shows.
+
+Texts are ``str.format`` templates: the fields in braces are what the page measured for the sidebar's
+settings (``{threshold}``, ``{truth:.4f}``, ...), so every number a student reads is measured, never typed
+in here. ``lab/lesson_frame.py`` defines ``Step`` and ``Question`` and draws them.
+"""
+
+from __future__ import annotations
+
+from lab.lesson_frame import Link, Question, Step
+
+TITLE = "Lesson: naive Bayes in nine steps"
+COUNT_STOPS = (0, 1, 3, 10, 30, 100, 300, 1000, 3000, 10000)  # answers to "how many of the 10,000 test images"
+CONFIDENT = 0.99  # the calibration question's "at least this sure"
+FEW_IMAGES = 100  # the learning-curve size the last question asks about (one of LEARNING_CURVE_SIZES)
+SETTINGS_NOTE = "the sidebar's T = {threshold}, α = {alpha:g}, β = {beta:g}, {prior} prior"
+
+
+def _steps_of(start: float, step: float, count: int) -> tuple[float, ...]:
+    """``count`` options from ``start`` on, ``step`` apart, rounded as a slider shows them."""
+    return tuple(round(start + step * index, 2) for index in range(count))
+
+
+D2L = (
+    "[Dive into Deep Learning, appendix chapter “Naive Bayes”]"
+    "(https://d2l.ai/chapter_appendix-mathematics-for-deep-learning/naive-bayes.html)"
+)
+COURSE_NOTE = (
+    "the course note “Naive Bayes vs. softmax regression on MNIST: a generative and a discriminative "
+    "model compared” (a handout, not published online)"
+)
+CS188 = (
+    "[Berkeley CS188, Introduction to Artificial Intelligence, lecture on naive Bayes]"
+    "(https://inst.eecs.berkeley.edu/~cs188/)"
+)
+NG_JORDAN = (
+    "[Ng & Jordan (2002), “On discriminative vs. generative classifiers: a comparison of logistic "
+    "regression and naive Bayes”](https://papers.nips.cc/paper/2020-on-discriminative-vs-generative-"
+    "classifiers-a-comparison-of-logistic-regression-and-naive-bayes)"
+)
+MNIST_PAPER = (
+    "[LeCun, Bottou, Bengio & Haffner (1998), “Gradient-based learning applied to document "
+    "recognition”](https://doi.org/10.1109/5.726791)"
+)
+ALL_SOURCES = (D2L, COURSE_NOTE[0].upper() + COURSE_NOTE[1:], CS188, NG_JORDAN, MNIST_PAPER)
+
+DATA = Step(
+    title="The data",
+    texts={
+        "written": "**As written**: grey levels 0 to 255",
+        "seen": "**As the model sees them**: {as_seen}",
+        "body": (
+            "MNIST holds {n_train:,} training images and {n_test:,} test images of handwritten digits, each "
+            "28 × 28 pixels with grey levels from 0 to 255. The lab turns every pixel into a yes/no question, "
+            "*is there ink here?*, by comparing it with the threshold T = {threshold}. From here on a digit is "
+            "784 bits."
+        ),
+    },
+    try_this="move the binarization threshold in the sidebar and watch the ink pictures thicken or thin.",
+    try_page=Link("pages/home.py", "Home: how well the current model does, and some test images"),
+    sources=(MNIST_PAPER, D2L),
+)
+
+COUNTING = Step(
+    title="Counting",
+    texts={
+        "body": (
+            "Training naive Bayes is counting. For each digit y it counts how many training images show y "
+            "(n_y), and for each pixel how many of those have ink there (n_iy). The share n_y / n is the "
+            "class prior p(y): how common a digit is before the model looks at the picture. With the "
+            "uniform prior (sidebar) every digit gets 1/10 instead."
+        ),
+    },
+    questions=(
+        Question(
+            key="prior",
+            prompt=(
+                "The prior is fitted to the training images and then used on the test images. For "
+                "which digit is it furthest from the share of that digit among the 10,000 test images?"
+            ),
+            kind="choice",
+            options=tuple(range(10)),
+            shown_as="digit {}",
+            reveal=(
+                "With the {prior} prior, digit {digit} is off most: p(y) = {prior_p:.4f} against {share:.4f} of "
+                "the test images ({gap:+.2f} points); for your digit {answer} the gap is {your_gap:+.2f} points. "
+                "Switch the prior in the sidebar and the answer changes."
+            ),
+        ),
+    ),
+    try_this="compare the empirical and the uniform prior in the sidebar.",
+    try_page=Link("pages/heatmaps.py", "Heatmaps: the prior under the pixel pictures"),
+    sources=(D2L,),
+)
+
+IMAGES = Step(
+    title="The pictures P(x | y)",
+    texts={
+        "body": (
+            "Divide each pixel's ink count by the number of images of the digit and you get p(xᵢ = 1 | y), "
+            "one probability per pixel and digit: ten blurred average digits. They are the whole model. "
+            "Naive Bayes reads a new image by asking, pixel by pixel, how well its ink and its blank paper "
+            "fit each of these pictures, and it treats every pixel as a separate coin flip once the digit "
+            "is known: that is the *naive* assumption."
+        ),
+    },
+    try_this=(
+        "look at the log-odds view and at the difference of two digits that are easy to confuse, such as 4 and 9."
+    ),
+    try_page=Link("pages/heatmaps.py", "Heatmaps: what the model learned"),
+    sources=(D2L, CS188),
+)
+
+LOGS = Step(
+    title="Why logarithms: underflow",
+    texts={
+        "body": (
+            "p(x | y) is the product of these 784 numbers, one per pixel. Most are close to 1, but the "
+            "product of hundreds of numbers below 1 shrinks towards 0 very fast, and a computer's floating "
+            "point numbers cannot go below a smallest positive value."
+        ),
+        "true_tiny": "about 10^{exponent:.0f}",
+        "true_zero": "exactly 0 too, because with α or β = 0 one of its pixels has probability 0",
+        "stuck": (
+            "That is not the true value either: below about 10⁻³⁸ float32 keeps only a few digits, so multiplying "
+            "by a probability close to 1 rounds the product back up to where it was, and it stops shrinking. "
+        ),
+    },
+    questions=(
+        Question(
+            key="float32",
+            prompt=(
+                "Multiply these 784 probabilities in float32, the 32-bit numbers of the textbook's "
+                "tensors. What comes out for test image {index}?"
+            ),
+            kind="choice",
+            options=("moderate", "tiny", "zero"),
+            shown_as={
+                "moderate": "an ordinary small number, such as 0.001",
+                "tiny": "a tiny positive number, such as 10⁻¹⁰⁰",
+                "zero": "exactly 0.0",
+            },
+            reveal=(
+                "The float32 product of test image {index} is {product}; the true value is {true_value}. "
+                "{stuck}Over all test images, {float32_zero:,} of {images:,} products become exactly 0.0 in "
+                "float32, {float32_stuck:,} more stick at a wrong tiny value, and {float64_zero:,} become 0.0 in "
+                "float64, while the sum of logarithms is an ordinary number for {log_finite:,} of them. Two zeros "
+                "cannot be compared; two sums of logs can, so naive Bayes adds logarithms."
+            ),
+        ),
+    ),
+    try_this="pick other test images above, or set α = 0 in the sidebar.",
+    try_page=Link("pages/smoothing.py", "Smoothing: underflow in float32 and float64"),
+    sources=(D2L,),
+)
+
+SMOOTHING = Step(
+    title="Smoothing, and α = 0",
+    texts={
+        "body": (
+            "A pixel that never had ink in any training 2 gets p = 0 for a 2, and then a single stray ink "
+            "dot there makes a 2 impossible, however well the other 783 pixels fit. Smoothing pretends "
+            "the model saw α extra images with the pixel on and β with it off: "
+            "p(xᵢ = 1 | y) = (nᵢᵧ + α) / (nᵧ + α + β). α = β = 1 is Laplace smoothing; α = β = 0 is none."
+        ),
+    },
+    questions=(
+        Question(
+            key="alpha_zero",
+            prompt=(
+                "With α = β = 0, how many of the 10,000 test images get p(x | true digit) = 0, "
+                "impossible under their own digit?"
+            ),
+            kind="guess",
+            options=COUNT_STOPS,
+            shown_as="{:,}",
+            start=1000,
+            reveal=(
+                "{truth:,} test images are impossible under their own digit at T = {threshold} (you said "
+                "{answer:,}); {all_impossible:,} are impossible under every digit. Test accuracy at α = β = 0: "
+                "{accuracy:.4f}."
+            ),
+        ),
+        Question(
+            key="alpha_100",
+            prompt=(
+                "Test accuracy now is {accuracy:.4f} ({settings_note}). "
+                "What will it be with α = β = {strongest:g}, {strongest:g} imaginary images on each side?"
+            ),
+            kind="guess",
+            options=_steps_of(0.5, 0.01, 51),
+            shown_as="{:.2f}",
+            start=0.85,
+            reveal=(
+                "At α = β = {strongest:g} the test accuracy is {truth:.4f}, {change:+.4f} against the current {accuracy:.4f}; "
+                "your guess was {error:+.3f} off. Heavy smoothing pulls every pixel probability towards ½ and "
+                "blurs the ten pictures together."
+            ),
+        ),
+    ),
+    try_this="drag α and β in the sidebar from 0 to 100.",
+    try_page=Link("pages/smoothing.py", "Smoothing: α, β and α = 0"),
+    sources=(D2L, CS188),
+)
+
+EVIDENCE = Step(
+    title="Drawing: the evidence of each pixel",
+    texts={
+        "body": (
+            "This is a {true_label} that naive Bayes reads as a {predicted}. Because log p(x | y) is a sum "
+            "over pixels, the decision splits into one vote per pixel: blue pixels speak for {predicted}, red "
+            "ones for {true_label}, and their total decides. The outline is the image's ink. On the Draw page "
+            "the same map follows your own pen."
+        ),
+    },
+    questions=(
+        Question(
+            key="disagree",
+            prompt=(
+                "Softmax regression reads the same pixels without the independence assumption. Of "
+                "the 10,000 test images, how many does naive Bayes get wrong while softmax gets right?"
+            ),
+            kind="guess",
+            options=COUNT_STOPS,
+            shown_as="{:,}",
+            start=100,
+            reveal=(
+                "{rescued:,} test images (you said {answer:,}): naive Bayes is wrong on {wrong:,} in all, softmax "
+                "regression (test accuracy {softmax_accuracy:.4f}) gets {rescued:,} of those right."
+            ),
+        ),
+    ),
+    try_this="draw a digit naive Bayes gets wrong while softmax gets right, and read its evidence map.",
+    try_page=Link("pages/draw.py", "Draw: your digit, both models, the evidence of each pixel"),
+    sources=(D2L,),
+)
+
+GENERATING = Step(
+    title="Generating and inpainting",
+    texts={
+        "body": (
+            "Naive Bayes is generative: it can write digits. Pick y, then flip 784 independent coins, "
+            "pixel i landing on ink with probability p(xᵢ = 1 | y). The same model fills in hidden pixels: "
+            "from the visible ones it infers p(y | visible), then paints each hidden pixel with "
+            "Σ_y p(xᵢ = 1 | y) p(y | visible)."
+        ),
+    },
+    questions=(
+        Question(
+            key="top_half",
+            prompt=(
+                "Hide the bottom half of every test image. How often does naive Bayes still name "
+                "the digit right from the top 14 rows alone?"
+            ),
+            kind="guess",
+            options=_steps_of(0.0, 0.05, 21),
+            shown_as="{:.0%}",
+            start=0.5,
+            reveal=(
+                "From the top half alone, naive Bayes names {truth:.1%} of the test images right (you said "
+                "{answer:.0%}), against {accuracy:.1%} with the whole image. Above: test image 0, read as a "
+                "{read_as} from its top half, its bottom half filled in."
+            ),
+        ),
+    ),
+    try_this="generate other digits, and hide other parts of an image.",
+    try_page=Link("pages/samples.py", "Samples: more digits written by the model"),
+    more=(Link("pages/inpainting.py", "Inpainting: any region, any test image or your drawing"),),
+    sources=(COURSE_NOTE, D2L),
+)
+
+INDEPENDENCE = Step(
+    title="Where independence breaks",
+    texts={
+        "body": (
+            "Naive Bayes assumes that, once the digit is known, one pixel says nothing about another. The map "
+            "measures that in the training images: p(right neighbour ink | this pixel ink) − p(right neighbour "
+            "ink), how much more likely the right-hand neighbour is to be ink when this pixel is. Naive Bayes "
+            "assumes 0 everywhere; strokes make it strongly positive. "
+            "The model therefore counts one stroke as many independent witnesses and grows too sure."
+        ),
+        "none_sure": "With these settings no test image gets a top probability of {confident:.0%} or more.",
+    },
+    questions=(
+        Question(
+            key="xor",
+            prompt=(
+                "The smallest case: two bits, labelled 1 when exactly one is on (XOR). Naive Bayes sees "
+                "all four points. How many of them does it classify right?"
+            ),
+            kind="choice",
+            options=(4, 3, 2, 1, 0),
+            shown_as="{} of 4",
+            reveal=(
+                "{right} of 4 (smoothing k = α = {k:g}): every p(xⱼ = 1 | y) is ½, so p(y = 1 | x) = "
+                "{posterior:.2f} at every point and the tie goes to class 0. The class lives in how "
+                "x₁ and x₂ vary together, exactly what the naive assumption throws away."
+            ),
+        ),
+        Question(
+            key="calibration",
+            prompt="When naive Bayes is at least {confident:.0%} sure of a test image, how often is it right?",
+            kind="guess",
+            options=_steps_of(0.5, 0.01, 51),
+            shown_as="{:.0%}",
+            start=0.99,
+            reveal=(
+                "{count:,} of 10,000 test images get p ≥ {confident:.0%} (mean {mean:.4f}), and naive Bayes is "
+                "right on {accuracy:.1%} of them (you said {answer:.0%}). A calibrated model would be right as "
+                "often as it is sure, on about {mean:.2%} of them."
+            ),
+        ),
+    ),
+    try_this="solve the XOR exercise, then compare both models' calibration.",
+    try_page=Link("pages/xor.py", "XOR exercise: why it fails, and the one edge that fixes it"),
+    more=(Link("pages/compare.py", "Compare: reliability of naive Bayes and softmax regression"),),
+    sources=(D2L, CS188),
+)
+
+VERSUS_SOFTMAX = Step(
+    title="Naive Bayes vs. softmax regression",
+    texts={
+        "body": (
+            "Naive Bayes models how digits are written, p(x | y), and turns it around with Bayes' rule; "
+            "softmax regression fits the decision p(y | x) directly. Ng and Jordan (2002) argue that the "
+            "generative model reaches its (lower) best with fewer examples, while the discriminative one ends "
+            "higher once data is plentiful. Whether naive Bayes is ahead at the small end on MNIST depends on "
+            "its settings: the curves here are measured for the sidebar's."
+        ),
+    },
+    questions=(
+        Question(
+            key="learning_curve",
+            prompt=f"Train both models on only {FEW_IMAGES} images. Which one does better on the 10,000 test images?",
+            kind="choice",
+            options=("naive Bayes", "softmax regression"),
+            reveal=(
+                "With {size} training images {winner} wins: naive Bayes {bayes:.3f}, softmax regression "
+                "{softmax:.3f} (mean over {seeds} random training sets). With all {full_size:,}: naive Bayes "
+                "{bayes_full:.3f}, softmax regression {softmax_full:.3f}."
+            ),
+        ),
+    ),
+    try_this="change α in the sidebar and see where the two curves cross.",
+    try_page=Link("pages/compare.py", "Compare: both models side by side"),
+    sources=(NG_JORDAN, COURSE_NOTE),
+)
+
+STEPS = (DATA, COUNTING, IMAGES, LOGS, SMOOTHING, EVIDENCE, GENERATING, INDEPENDENCE, VERSUS_SOFTMAX)

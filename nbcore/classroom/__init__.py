@@ -1,0 +1,38 @@
+"""What a class shares, kept in one store every server process reads: classes, drawings, poll answers.
+
+``store`` defines the records, the bounds and the interface (``ClassStore``); ``sqlite`` (the embedded
+default, one file in the data directory) and ``redis`` (several machines) implement it; ``open_store``
+picks one from a setting. ``codes`` makes and checks class codes, teacher keys and anonymous student ids.
+"""
+
+from .codes import CODE_RULE, class_code, new_code, new_teacher_key, student_id
+from .store import (
+    KEEP_SECONDS,
+    PER_CLASS,
+    PER_STUDENT,
+    ClassInfo,
+    ClassStore,
+    Drawing,
+    NewClass,
+    Refused,
+    open_store,
+    store_setting,
+)
+
+__all__ = [
+    "CODE_RULE",
+    "KEEP_SECONDS",
+    "PER_CLASS",
+    "PER_STUDENT",
+    "ClassInfo",
+    "ClassStore",
+    "Drawing",
+    "NewClass",
+    "Refused",
+    "class_code",
+    "new_code",
+    "new_teacher_key",
+    "open_store",
+    "store_setting",
+    "student_id",
+]

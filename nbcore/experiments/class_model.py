@@ -1,0 +1,599 @@
+"""The class's model: naive Bayes trained on a class's own drawings, measured leave-one-student-out.
+
+Three Bernoulli naive Bayes models read the same drawings (uint8 (n, 28, 28) frames framed like MNIST,
+the digit each student meant, an anonymous id per student):
+
+* ``mnist``: MNIST's model, trained on MNIST's 60,000 training digits only;
+* ``class``: the class's model, trained with ``partial_fit`` on the class's drawings;
+* ``mnist_plus_class``: MNIST's counts plus the class's counts times ``weight``.
+
+Each drawing is read by a model that never saw its student (leave one student out). Counts are the
+fitted state, so the model without student s is the whole class's counts minus s's: one count per
+student, not one refit per student (``tests/test_class_model.py`` holds it equal to refitting).
+A digit with fewer than ``MIN_DRAWINGS`` drawings gets a ``Shortage`` instead of an accuracy.
+"""
+
+from __future__ import annotations
+
+import zipfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..features import PackedBinary, binarize
+from ..files import FileProblem, open_regular
+from ..handwriting import load_handwriting, through_upload_path
+from ..models.naive_bayes import BernoulliNB
+from ..progress import ProgressCallback
+from .evaluate import DIGITS
+
+MIN_DRAWINGS = 5  # drawings of a digit below which its accuracy is not given
+DEFAULT_WEIGHT = 100.0  # how many MNIST digits one class drawing counts as in ``mnist_plus_class``
+DEFAULT_THRESHOLD = 128
+FRAME_SHAPE = (28, 28)
+MODEL_NAMES = {"mnist": "MNIST's model", "class": "the class's model", "mnist_plus_class": "MNIST + the class"}
+CURVE_SIZES = (1, 2, 3, 4, 5, 7, 10, 15, 20, 30, 50, 70, 100, 150, 200, 300, 500)
+CURVE_REPEATS = 3
+CURVE_FOLDS = 10
+
+
+# -- input -------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ClassDrawings:
+    """A class's drawings, checked: ``frames`` uint8 (n, 28, 28), ``labels`` int64 (n,) digits 0-9,
+    ``students`` (n,) one anonymous id per drawing (integers or strings)."""
+
+    frames: np.ndarray
+    labels: np.ndarray
+    students: np.ndarray
+
+
+def check_drawings(frames, labels, students) -> ClassDrawings:
+    """The three arrays as ``ClassDrawings``, else ValueError with a sentence saying what is wrong."""
+    frames, labels, students = np.asarray(frames), np.asarray(labels), np.asarray(students)
+    if frames.dtype != np.uint8 or frames.ndim != 3 or frames.shape[1:] != FRAME_SHAPE:
+        raise ValueError(
+            f"frames must be uint8 (n, 28, 28) images framed like MNIST, got {frames.dtype} {frames.shape}"
+        )
+    if labels.ndim != 1 or labels.dtype.kind not in "iu":
+        raise ValueError(
+            f"labels must be integers (n,), the digit each drawing means, got {labels.dtype} {labels.shape}"
+        )
+    if labels.size and (labels.min() < 0 or labels.max() > 9):
+        raise ValueError(f"labels must be digits 0 to 9, found {int(labels.min())}..{int(labels.max())}")
+    if students.ndim != 1 or students.dtype.kind not in "iuU":
+        raise ValueError(
+            f"students must be integer or text ids (n,), one per drawing, got {students.dtype} {students.shape}"
+        )
+    if not len(frames) == len(labels) == len(students):
+        raise ValueError(
+            f"frames, labels and students must have one entry per drawing: got {len(frames)}, "
+            f"{len(labels)} and {len(students)}"
+        )
+    return ClassDrawings(frames, labels.astype(np.int64), students)
+
+
+# -- counts and models -------------------------------------------------------------------------
+def model_from_counts(template: BernoulliNB, class_count: np.ndarray, feature_count: np.ndarray) -> BernoulliNB:
+    """A fitted BernoulliNB with ``template``'s hyperparameters and classes and these counts, reading 0/1
+    features (no ``threshold``, whatever the template's).
+
+    ``class_count`` (n_classes,) and ``feature_count`` (n_classes, n_features), integer or (weighted) float.
+    The counts are the model's whole fitted state: every probability is derived from them.
+    """
+    model = BernoulliNB(**zero_one_params(template))
+    # the fitted state, set as fit would leave it (with_params would first derive the template's counts: twice
+    # the work, and the curve builds thousands of these)
+    model.classes_, model.n_features_in_ = template.classes_, template.n_features_in_
+    model.class_count_ = np.asarray(class_count)
+    model.feature_count_ = np.asarray(feature_count)
+    return model.set_params()  # no new parameter: re-derives every probability from the counts just set
+
+
+def zero_one_params(template: BernoulliNB) -> dict:
+    """``template``'s hyperparameters for a model of 0/1 features: alpha, beta and prior, no threshold."""
+    return {**template.get_params(), "threshold": None}
+
+
+@dataclass(frozen=True)
+class StudentCounts:
+    """Each student's counts: ``students`` (s,) the ids in sorted order, ``class_count`` int64 (s, 10)
+    drawings per digit, ``feature_count`` int64 (s, 10, n_features) ink per pixel and digit, and ``whole``
+    the class's model (a BernoulliNB that ``partial_fit`` every student's drawings in turn)."""
+
+    students: np.ndarray
+    class_count: np.ndarray
+    feature_count: np.ndarray
+    whole: BernoulliNB
+
+    def without(self, index: int) -> tuple[np.ndarray, np.ndarray]:
+        """(class_count (10,), feature_count (10, n_features)) of every student but the ``index``-th."""
+        return (
+            self.whole.class_count_ - self.class_count[index],
+            self.whole.feature_count_ - self.feature_count[index],
+        )
+
+
+def count_students(
+    features: np.ndarray, labels: np.ndarray, students: np.ndarray, template: BernoulliNB
+) -> StudentCounts:
+    """Count 0/1 ``features`` (n, n_features) per student with ``partial_fit``, in ``template``'s hyperparameters."""
+    ids, positions = np.unique(students, return_inverse=True)
+    params = zero_one_params(template)
+    whole = BernoulliNB(**params)
+    class_count = np.zeros((len(ids), len(DIGITS)), np.int64)
+    feature_count = np.zeros((len(ids), len(DIGITS), features.shape[1]), np.int64)
+    if len(ids) == 0:  # no drawings yet: every probability is the smoothing's (an empirical prior has no classes)
+        empty = model_from_counts(template.with_params(prior="uniform"), class_count.sum(0), feature_count.sum(0))
+        return StudentCounts(ids, class_count, feature_count, empty)
+    for index in range(len(ids)):
+        rows = positions == index
+        own = BernoulliNB(**params).partial_fit(features[rows], labels[rows], classes=DIGITS)
+        class_count[index], feature_count[index] = own.class_count_, own.feature_count_
+        whole.partial_fit(features[rows], labels[rows], classes=DIGITS)
+    return StudentCounts(ids, class_count, feature_count, whole)
+
+
+def as_zero_one(model: BernoulliNB) -> BernoulliNB:
+    """``model`` itself if it reads 0/1 features, else the same counts in a model that does."""
+    return model if model.threshold is None else model_from_counts(model, model.class_count_, model.feature_count_)
+
+
+def combined_counts(
+    mnist_model: BernoulliNB, class_count: np.ndarray, feature_count: np.ndarray, weight: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """MNIST's counts plus ``weight`` times the class's: float64 (10,) and (10, n_features)."""
+    return (
+        mnist_model.class_count_ + weight * np.asarray(class_count, np.float64),
+        mnist_model.feature_count_ + weight * np.asarray(feature_count, np.float64),
+    )
+
+
+def check_weight(weight: float) -> float:
+    """``weight`` as a float if it is a finite number >= 0, else ValueError."""
+    weight = float(weight)
+    if not (np.isfinite(weight) and weight >= 0):
+        raise ValueError(f"weight must be a finite number >= 0, got {weight!r}")
+    return weight
+
+
+# -- leave one student out ---------------------------------------------------------------------
+def leave_one_student_out(
+    features: np.ndarray, students: np.ndarray, counts: StudentCounts, mnist_model: BernoulliNB, weight: float
+) -> dict[str, np.ndarray]:
+    """Each drawing's digit as read by each model that never saw its student: {name: int64 (n,)}.
+
+    ``features`` 0/1 (n, n_features) binarized like ``mnist_model``'s training images, ``counts`` their
+    ``count_students``. MNIST's model never sees a student, so it reads every drawing as it is. With one
+    student the class's models have nothing to learn from: their readings are -1.
+    """
+    readings = {name: np.full(len(students), -1, np.int64) for name in MODEL_NAMES}
+    if len(students):
+        readings["mnist"] = as_zero_one(mnist_model).predict(features).astype(np.int64)
+    if len(counts.students) < 2:
+        return readings
+    positions = np.searchsorted(counts.students, students)
+    for index in range(len(counts.students)):
+        rows = positions == index
+        others = counts.without(index)
+        readings["class"][rows] = model_from_counts(mnist_model, *others).predict(features[rows])
+        combined = model_from_counts(mnist_model, *combined_counts(mnist_model, *others, weight))
+        readings["mnist_plus_class"][rows] = combined.predict(features[rows])
+    return readings
+
+
+# -- the curve: accuracy against class drawings per digit ---------------------------------------
+@dataclass(frozen=True)
+class Curve:
+    """Accuracy against ``sizes`` (k,): at most that many class drawings per digit for each model to learn from.
+
+    ``accuracy[name]`` float64 (k,) for "class" (and "mnist_plus_class" when a weight was given): the mean over
+    ``repeats`` random draws. Students are split into ``folds`` groups; a group's drawings are read by models
+    trained on drawings of the other groups only, so no model reads a student it saw. ``mnist`` is MNIST's
+    accuracy on the same drawings (a flat line), ``overtake`` the smallest size from which the class's model
+    reads better than MNIST's at every larger size measured (None if it does not within the drawings there are).
+    """
+
+    sizes: np.ndarray
+    accuracy: dict[str, np.ndarray]
+    mnist: float
+    repeats: int
+    folds: int
+    overtake: int | None
+
+
+def overtake_point(sizes: np.ndarray, accuracy: np.ndarray, reference: float) -> int | None:
+    """The smallest of ``sizes`` from which ``accuracy`` stays above ``reference`` to the end, or None."""
+    above = np.asarray(accuracy) > reference
+    if not above.size or not above[-1]:
+        return None
+    below = np.flatnonzero(~above)
+    return int(sizes[below[-1] + 1]) if below.size else int(sizes[0])
+
+
+def accuracy_curve(
+    features: np.ndarray,
+    labels: np.ndarray,
+    students: np.ndarray,
+    scored: np.ndarray,
+    mnist_model: BernoulliNB,
+    weight: float | None,
+    sizes: Sequence[int] = CURVE_SIZES,
+    repeats: int = CURVE_REPEATS,
+    folds: int = CURVE_FOLDS,
+    seed: int = 0,
+) -> Curve | None:
+    """The class's model (and, with a ``weight``, MNIST + the class) trained on at most k drawings per digit.
+
+    ``features`` 0/1 (n, n_features), ``labels`` (n,), ``students`` (n,) ids; the drawings where ``scored``
+    (bool (n,)) is True are read. Students are dealt, in order of id, into ``folds`` groups (fewer if there
+    are fewer students). For each group and repeat, each digit's drawings by the other groups are shuffled
+    and the first k counted (the sets grow nested with k). ``sizes`` are kept up to the fewest drawings the
+    other groups made of a scored digit, and that number is added as the last size.
+    None when fewer than two students sent drawings, nothing is scored, or no size fits.
+    """
+    ids, positions = np.unique(students, return_inverse=True)
+    measured_digits = np.unique(labels[scored])
+    if len(ids) < 2 or not measured_digits.size:
+        return None
+    n_folds = min(folds, len(ids))
+    group = (np.arange(len(ids)) % n_folds)[positions]
+    per_group = np.stack([np.bincount(labels[group == index], minlength=10) for index in range(n_folds)])
+    pools = per_group.sum(axis=0) - per_group  # (groups, 10): drawings of each digit by the other groups
+    largest = int(pools[:, measured_digits].min())
+    kept = np.asarray([size for size in sizes if size <= largest], np.int64)
+    if largest > 0 and (not kept.size or kept[-1] != largest):
+        kept = np.append(kept, largest)
+    if not kept.size:
+        return None
+    names = ("class",) if weight is None else ("class", "mnist_plus_class")
+    correct = {name: np.zeros((repeats, len(kept))) for name in names}
+    rng = np.random.default_rng(seed)
+    for index in range(n_folds):
+        read = (group == index) & scored
+        if not read.any():
+            continue
+        packed, truth = PackedBinary.from_dense(features[read]), labels[read]
+        for repeat in range(repeats):
+            class_counts = np.zeros((len(kept), 10), np.int64)
+            feature_counts = np.zeros((len(kept), 10, features.shape[1]), np.int64)
+            for digit in range(10):
+                pool = np.flatnonzero((group != index) & (labels == digit))
+                if not pool.size:
+                    continue
+                # ink per pixel after 1, 2, ... drawings of a shuffled pool: every k's counts in one pass
+                running = np.cumsum(features[rng.permutation(pool)], axis=0, dtype=np.int64)
+                taken = np.minimum(kept, pool.size)
+                class_counts[:, digit] = taken
+                feature_counts[:, digit] = running[taken - 1]
+            for point in range(len(kept)):
+                models = {"class": model_from_counts(mnist_model, class_counts[point], feature_counts[point])}
+                if weight is not None:
+                    counts = combined_counts(mnist_model, class_counts[point], feature_counts[point], weight)
+                    models["mnist_plus_class"] = model_from_counts(mnist_model, *counts)
+                for name, model in models.items():
+                    correct[name][repeat, point] += np.sum(model.predict(packed) == truth)
+    accuracy = {name: correct[name].mean(axis=0) / scored.sum() for name in names}
+    mnist_accuracy = float(np.mean(as_zero_one(mnist_model).predict(features[scored]) == labels[scored]))
+    return Curve(
+        kept, accuracy, mnist_accuracy, repeats, n_folds, overtake_point(kept, accuracy["class"], mnist_accuracy)
+    )
+
+
+# -- the evaluation ----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Shortage:
+    """Why some accuracy is not given: ``digits`` {digit: drawings} with fewer than ``minimum`` drawings
+    (their drawings are left out of every accuracy), and ``students`` when fewer than two students sent
+    drawings (then the class's models cannot be measured leave-one-student-out)."""
+
+    digits: dict[int, int]
+    minimum: int
+    students: int
+
+    @property
+    def one_student(self) -> bool:
+        return self.students < 2
+
+    def sentence(self) -> str:
+        """The shortage in words, for the page and the command line."""
+        parts = []
+        if self.students == 0:
+            return f"No drawings yet: each digit needs {self.minimum} drawings before an accuracy is given."
+        if self.one_student:
+            parts.append(
+                "The class's models are measured once two students or more have sent drawings: each "
+                "student's drawings are read by a model trained on the others'."
+            )
+        if self.digits:
+            listed = [f"{digit} ({_drawings(count)})" for digit, count in self.digits.items()]
+            if len(self.digits) == 10:
+                parts.append(
+                    f"Too few drawings to give an accuracy: each digit needs {self.minimum}, and none has "
+                    f"as many yet ({', '.join(listed)})."
+                )
+            else:
+                parts.append(
+                    f"Too few drawings of {_join(listed)} to measure "
+                    f"{'it' if len(listed) == 1 else 'them'}: each digit needs {self.minimum}; the accuracies "
+                    f"are over the other digits."
+                )
+        return " ".join(parts)
+
+
+def _drawings(count: int) -> str:
+    return "none" if count == 0 else "1 drawing" if count == 1 else f"{count} drawings"
+
+
+def _join(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+@dataclass(frozen=True)
+class ModelScore:
+    """One model's leave-one-student-out reading: ``accuracy`` over the drawings of measured digits (None if
+    there are none, or for a class's model with fewer than two students), ``correct`` of ``read`` drawings,
+    ``per_digit`` float64 (10,) accuracy per digit (NaN where not measured), ``predictions`` int64 (n,)
+    (-1 where the model could not read)."""
+
+    accuracy: float | None
+    correct: int
+    read: int
+    per_digit: np.ndarray
+    predictions: np.ndarray
+
+
+@dataclass(frozen=True)
+class ClassEvaluation:
+    """The three models on one class. ``drawings_per_digit`` int64 (10,), ``students`` how many sent
+    drawings, ``weight`` the class's weight in MNIST + the class, ``threshold``, ``alpha`` and ``prior`` the
+    settings of all three, ``minimum`` drawings a digit needs, ``measured`` bool (10,) digits with enough drawings, ``models`` {name: ModelScore} in
+    MODEL_NAMES' order, ``shortage`` None when everything was measured, ``curve`` None when it cannot be drawn,
+    ``class_feature_prob`` float64 (10, 784) P(x_j = 1 | y) of the class's model on every drawing, and
+    ``curve_note`` a sentence saying why there is no curve (None when there is one, or when ``shortage``
+    already says why)."""
+
+    drawings_per_digit: np.ndarray
+    students: int
+    weight: float
+    threshold: int
+    alpha: float
+    prior: str
+    minimum: int
+    measured: np.ndarray
+    models: dict[str, ModelScore]
+    shortage: Shortage | None
+    curve: Curve | None
+    class_feature_prob: np.ndarray
+    curve_note: str | None = None
+
+    def as_dict(self) -> dict:
+        """Everything but the per-drawing arrays as plain JSON-ready values (NaN for an unmeasured digit)."""
+        return {
+            "drawings": int(self.drawings_per_digit.sum()),
+            "students": self.students,
+            "drawings_per_digit": self.drawings_per_digit.tolist(),
+            "weight": self.weight,
+            "threshold": self.threshold,
+            "alpha": self.alpha,
+            "prior": self.prior,
+            "minimum_per_digit": self.minimum,
+            "measured_digits": np.flatnonzero(self.measured).tolist(),
+            "models": {
+                name: {
+                    "name": MODEL_NAMES[name],
+                    "accuracy": score.accuracy,
+                    "correct": score.correct,
+                    "read": score.read,
+                    "per_digit": score.per_digit.tolist(),
+                }
+                for name, score in self.models.items()
+            },
+            "shortage": None
+            if self.shortage is None
+            else {
+                "digits": {str(digit): count for digit, count in self.shortage.digits.items()},
+                "minimum": self.shortage.minimum,
+                "students": self.shortage.students,
+                "sentence": self.shortage.sentence(),
+            },
+            "curve": None
+            if self.curve is None
+            else {
+                "drawings_per_digit": self.curve.sizes.tolist(),
+                **{name: values.tolist() for name, values in self.curve.accuracy.items()},
+                "mnist": self.curve.mnist,
+                "repeats": self.curve.repeats,
+                "folds": self.curve.folds,
+                "overtake": self.curve.overtake,
+            },
+            "curve_note": self.curve_note,
+        }
+
+
+def _score(predictions: np.ndarray, labels: np.ndarray, measured_rows: np.ndarray, usable: bool) -> ModelScore:
+    per_digit = np.full(10, np.nan)
+    if not usable:
+        return ModelScore(None, 0, 0, per_digit, predictions)
+    right = predictions == labels
+    for digit in np.unique(labels[measured_rows]):
+        per_digit[digit] = right[measured_rows & (labels == digit)].mean()
+    read = int(measured_rows.sum())
+    correct = int(right[measured_rows].sum())
+    return ModelScore(correct / read if read else None, correct, read, per_digit, predictions)
+
+
+def evaluate_class(
+    frames,
+    labels,
+    students,
+    mnist_model: BernoulliNB,
+    weight: float = DEFAULT_WEIGHT,
+    threshold: int | None = None,
+    minimum: int = MIN_DRAWINGS,
+    curve: bool = True,
+    seed: int = 0,
+) -> ClassEvaluation:
+    """The three models read a class's drawings, each student's by models that never saw that student.
+
+    ``mnist_model``: a BernoulliNB fitted on MNIST's training images binarized at ``threshold`` (its own
+    ``threshold`` when it has one; DEFAULT_THRESHOLD when both are None); its alpha, beta and prior are the
+    class's models' too. Digits with fewer than ``minimum`` drawings are left out of the accuracies and
+    named in ``shortage``; ``curve=False`` skips the curve (most of the time this takes).
+    """
+    drawings = check_drawings(frames, labels, students)
+    weight = check_weight(weight)
+    own = mnist_model.threshold
+    if own is not None:  # x >= T on integer pixels is x >= ceil(T)
+        if threshold is not None and threshold != int(np.ceil(own)):
+            raise ValueError(f"threshold {threshold} differs from the MNIST model's own, {own}")
+        threshold = int(np.ceil(own))
+    threshold = DEFAULT_THRESHOLD if threshold is None else threshold
+    features = binarize(drawings.frames, threshold) if len(drawings.labels) else np.zeros((0, 784), np.uint8)
+    labels = drawings.labels
+    counts = count_students(features, labels, drawings.students, mnist_model)
+    readings = leave_one_student_out(features, drawings.students, counts, mnist_model, weight)
+    per_digit = np.bincount(labels, minlength=10).astype(np.int64)
+    measured = per_digit >= minimum
+    n_students = len(counts.students)
+    measured_rows = measured[labels]
+    models = {
+        name: _score(readings[name], labels, measured_rows, usable=name == "mnist" or n_students >= 2)
+        for name in MODEL_NAMES
+    }
+    short = {int(digit): int(per_digit[digit]) for digit in np.flatnonzero(~measured)}
+    shortage = Shortage(short, minimum, n_students) if short or n_students < 2 else None
+    accuracy_curve_, curve_note = None, None
+    if curve:
+        accuracy_curve_ = accuracy_curve(
+            features, labels, drawings.students, measured_rows, mnist_model, weight, seed=seed
+        )
+        if accuracy_curve_ is None and n_students >= 2 and measured.any():
+            curve_note = (
+                "No curve yet: its models learn each digit from other students than the ones they read, and "
+                "some digits have been drawn by too few students."
+            )
+    return ClassEvaluation(
+        per_digit,
+        n_students,
+        weight,
+        threshold,
+        float(mnist_model.alpha),
+        mnist_model.prior,
+        minimum,
+        measured,
+        models,
+        shortage,
+        accuracy_curve_,
+        counts.whole.feature_prob_,
+        curve_note,
+    )
+
+
+# -- files and the benchmark ---------------------------------------------------------------------
+MAX_DRAWINGS = 200_000  # about 160 MB of frames: far above a class, far below what a server can hold
+REQUIRED_ARRAYS = ("frames", "labels", "students")
+
+
+def load_drawings(path) -> ClassDrawings:
+    """A class's drawings from a ``.npz`` holding ``frames``, ``labels`` and ``students`` (see ``check_drawings``).
+
+    Never unpickles (object arrays are refused). Raises ValueError with a sentence for a missing, odd,
+    damaged or too large file, or arrays of the wrong kind.
+    """
+    try:
+        with open_regular(Path(path)) as handle:
+            with zipfile.ZipFile(handle) as archive:
+                members = {info.filename.removesuffix(".npy"): info for info in archive.infolist()}
+                missing = [name for name in REQUIRED_ARRAYS if name not in members]
+                if missing:
+                    raise ValueError(
+                        f"{path} has no {_join(missing)} array: it must hold frames, labels and students "
+                        "(numpy.savez(path, frames=..., labels=..., students=...))"
+                    )
+                # declared sizes bound what reading decompresses (zipfile stops at them), so a small file
+                # cannot unpack into gigabytes
+                limit = MAX_DRAWINGS * (28 * 28 + 2 * 64)
+                if sum(members[name].file_size for name in REQUIRED_ARRAYS) > limit:
+                    raise ValueError(f"{path} is too large: at most {MAX_DRAWINGS:,} drawings")
+                handle.seek(0)
+                with np.load(handle, allow_pickle=False) as arrays:
+                    loaded = [arrays[name] for name in REQUIRED_ARRAYS]
+    except FileNotFoundError:
+        raise ValueError(f"{path}: no such file") from None
+    except FileProblem as error:
+        raise ValueError(str(error)) from None
+    except ValueError as error:
+        if "allow_pickle" in str(error):
+            raise ValueError(f"{path} holds Python objects; only plain numeric or text arrays are read") from None
+        if str(error).startswith(str(path)):
+            raise
+        raise ValueError(f"{path} is not a readable .npz file ({error})") from None
+    except Exception as error:  # a damaged zip or .npy header fails in many ways (BadZipFile, EOFError, ...)
+        raise ValueError(f"{path} is not a readable .npz file ({type(error).__name__})") from None
+    return check_drawings(*loaded)
+
+
+def load_digits_class(
+    n_students: int = 20, limit: int | None = None, progress: ProgressCallback | None = None
+) -> ClassDrawings:
+    """scikit-learn's ``load_digits()`` as a class of ``n_students`` (contiguous blocks), sent through the Draw
+    page's upload path as PNGs (``nbcore.handwriting``), deskew off; the first ``limit`` digits."""
+    images, labels = load_handwriting(limit)
+    if progress is not None:
+        progress(0.0, f"{len(labels):,} load_digits images through the upload path")
+    frames = through_upload_path(images, "light on dark").frames
+    if progress is not None:
+        progress(1.0, "done")
+    students = np.arange(len(labels)) * n_students // max(1, len(labels))
+    return check_drawings(frames, labels, students)
+
+
+def _percent(value: float | None) -> str:
+    return "—" if value is None or not np.isfinite(value) else f"{value:.1%}"
+
+
+def format_evaluation(evaluation: ClassEvaluation) -> str:
+    """The evaluation as text for the command line: the three accuracies, per digit, and the curve."""
+    names = {**MODEL_NAMES, "mnist_plus_class": f"MNIST + the class (weight {evaluation.weight:g})"}
+    total = int(evaluation.drawings_per_digit.sum())
+    lines = [
+        f"{total:,} drawings from {evaluation.students:,} student{'s' if evaluation.students != 1 else ''}, "
+        f"read leave-one-student-out (pixel >= {evaluation.threshold}, alpha = {evaluation.alpha:g}, "
+        f"{evaluation.prior} prior)",
+        "",
+        f"{'model':<34} {'accuracy':>8}  drawings read",
+    ]
+    for name, score in evaluation.models.items():
+        lines.append(f"{names[name]:<34} {_percent(score.accuracy):>8}  {score.read:,}")
+    if evaluation.shortage is not None:
+        lines += ["", evaluation.shortage.sentence()]
+    short_names = {"mnist": "MNIST's", "class": "the class's", "mnist_plus_class": "MNIST + class"}
+    lines += ["", f"{'digit':<6} {'drawings':>8}" + "".join(f" {short_names[name]:>13}" for name in evaluation.models)]
+    for digit in range(10):
+        accuracies = "".join(f" {_percent(score.per_digit[digit]):>13}" for score in evaluation.models.values())
+        lines.append(f"{digit:<6} {int(evaluation.drawings_per_digit[digit]):>8}{accuracies}")
+    curve = evaluation.curve
+    if curve is not None:
+        lines += [
+            "",
+            f"accuracy against class drawings per digit (mean of {curve.repeats} draws; students in "
+            f"{curve.folds} groups, each read by models trained on the others)",
+            f"{'drawings per digit':<34}" + "".join(f" {size:>6}" for size in curve.sizes),
+        ]
+        for name, values in curve.accuracy.items():
+            lines.append(f"{names[name]:<34}" + "".join(f" {_percent(value):>6}" for value in values))
+        lines.append(f"{names['mnist']:<34} {_percent(curve.mnist):>6} at every size")
+        if curve.overtake is None:
+            lines.append(
+                f"The class's model does not read better than MNIST's within the drawings there are "
+                f"(up to {int(curve.sizes[-1])} per digit)."
+            )
+        else:
+            drawings = "1 drawing" if curve.overtake == 1 else f"{curve.overtake} drawings"
+            lines.append(f"The class's model reads better than MNIST's from {drawings} per digit on.")
+    elif evaluation.curve_note:
+        lines += ["", evaluation.curve_note]
+    return "\n".join(lines)

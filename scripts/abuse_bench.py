@@ -1,0 +1,131 @@
+"""What one abusive client costs another session, in time: the figures tests/e2e/test_abuse_probes.py does not assert.
+
+    python scripts/abuse_bench.py [--floods 3] [--draws 5] [--data-dir DIR | --mnist-source DIR] [--log-dir DIR]
+
+One fresh server (``streamlit run app.py``), warmed by one visitor; two protocol clients
+(``devtools.streamlit_client``, no browser) on /draw. Printed, each against the same student's usual
+draw measured in the same run (a ratio, since the machine may be shared):
+
+* flood: the student's draw right after another session sent 1,000 rerun requests at once, ``--floods`` times;
+* run after run: how long the run that was refused took (``lab/rate_limit.py`` holds it ``REFUSED_PAUSE_S``),
+  and the student's draws while the refused script keeps asking.
+
+The tests check the mechanisms (runs a flood becomes, who is told, what the budget allows); this
+measures what they buy. Figures and the machine's load average go in docs/security-probes.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import threading
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from devtools import harness  # noqa: E402
+from devtools.streamlit_client import RunResult, StreamlitClient  # noqa: E402
+from lab.rate_limit import OVER_BUDGET, REFUSED_PAUSE_S, RUN_BURST  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[1]
+DRAWINGS = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
+FLOOD = 1000
+RUN_TIMEOUT = 120
+
+
+def draw(client: StreamlitClient, index: int) -> RunResult:
+    """Send recorded drawing ``index`` on the Draw canvas; the run (its prediction checked)."""
+    key = max((key for key in client.widget_ids if key.startswith("canvas_")), key=lambda k: int(k.split("_")[1]))
+    entry = DRAWINGS[index % len(DRAWINGS)]
+    run = client.component(key, json.loads(entry["json_value"]))
+    if run.errors or run.metric("Naive Bayes prediction") != str(entry["digit"]):
+        raise RuntimeError(f"drawing {index}: {run.errors or run.metric('Naive Bayes prediction')}")
+    return run
+
+
+def milliseconds(values) -> str:
+    return " / ".join(f"{value * 1000:.0f}" for value in values) + " ms"
+
+
+def measure(url: str, floods: int, draws: int) -> None:
+    with (
+        StreamlitClient(url, timeout=RUN_TIMEOUT) as student,
+        StreamlitClient(url, timeout=RUN_TIMEOUT) as flooder,
+    ):
+        student.connect(page="draw")
+        flooder.connect(page="draw")
+        usual = statistics.median(draw(student, index).seconds for index in range(draws))
+        flooded = []
+        for trial in range(floods):
+            sending = flooder.send_reruns(FLOOD)
+            flooded.append(draw(student, trial).seconds)
+            flooder.drain(1.0)
+            print(f"flood {trial + 1}: {FLOOD} rerun requests sent in {sending:.3f} s", flush=True)
+        print(
+            f"student's draw: usual {usual * 1000:.0f} ms (median of {draws}); right after a flood "
+            f"{milliseconds(flooded)}, median {statistics.median(flooded) / usual:.1f}x the usual",
+            flush=True,
+        )
+
+    with (
+        StreamlitClient(url, timeout=RUN_TIMEOUT) as student,
+        StreamlitClient(url, timeout=RUN_TIMEOUT) as script,
+    ):
+        student.connect(page="draw")
+        usual = statistics.median(draw(student, index).seconds for index in range(draws))
+        script.connect(page="draw")
+        runs, refused = 1, None
+        while refused is None and runs < 10 * RUN_BURST:
+            runs += 1
+            run = script.rerun()
+            if OVER_BUDGET in run.texts():
+                refused = run
+        if refused is None:
+            raise RuntimeError(f"{runs} runs and never told")
+        student_done, asked = threading.Event(), []
+
+        def keep_asking() -> None:
+            while not student_done.is_set():
+                asked.append(OVER_BUDGET in script.rerun().texts())
+
+        asking = threading.Thread(target=keep_asking)
+        asking.start()
+        during = [draw(student, index).seconds for index in range(draws)]
+        student_done.set()
+        asking.join()
+        print(
+            f"run after run: told after {runs} runs; the refused run took {refused.seconds:.2f} s "
+            f"(held {REFUSED_PAUSE_S} s); meanwhile the script asked {len(asked)} runs ({sum(asked)} refused) and "
+            f"the student drew in {milliseconds(during)}, median {statistics.median(during) / usual:.1f}x its usual "
+            f"{usual * 1000:.0f} ms",
+            flush=True,
+        )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    harness.add_data_arguments(parser)
+    parser.add_argument("--floods", type=int, default=3, help="floods sent, one after the other (default 3)")
+    parser.add_argument("--draws", type=int, default=5, help="draws for each usual and 'meanwhile' figure")
+    parser.add_argument("--log-dir", type=Path, default=REPO / "test-artifacts" / "abuse-bench")
+    args = parser.parse_args()
+    if args.floods < 1 or args.draws < 1:
+        parser.error("--floods and --draws must be at least 1")
+    with harness.script_data_dir(args.data_dir, args.mnist_source, "nb-abuse-") as (data_dir, _):
+        args.log_dir.mkdir(parents=True, exist_ok=True)
+        log = args.log_dir / "server.log"
+        print(f"load average at the start: {os.getloadavg()[0]:.1f}; server log {log}", flush=True)
+        with harness.StreamlitServer(data_dir, log, ready_timeout=120) as server:
+            with StreamlitClient(server.url, timeout=RUN_TIMEOUT) as warm:  # MNIST loaded, models trained
+                warm.connect(page="draw")
+                draw(warm, 0)
+            measure(server.url, args.floods, args.draws)
+        print(f"load average at the end: {os.getloadavg()[0]:.1f}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,366 @@
+"""The class store, the same tests on both back ends: SQLite (a file) and a real redis-server."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from devtools.redis_server import RedisServer, redis_binary
+from nbcore.classroom import Refused, codes, open_store, student_id
+from nbcore.classroom.redis_store import RedisStore
+from nbcore.classroom.sqlite_store import SqliteStore, StoreFileError
+from nbcore.classroom.store import (
+    KEEP_SECONDS,
+    LONGEST_KEEP_SECONDS,
+    NOT_OPEN,
+    TEACHER_ONLY,
+    UNAVAILABLE,
+    StoreUnavailable,
+    as_arrays,
+    to_csv,
+)
+from tests.conftest import REPO, require
+
+
+class Clock:
+    """A clock the test moves by hand (seconds since the epoch)."""
+
+    def __init__(self, now: float = 1_800_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture(scope="module")
+def redis_url():
+    require(redis_binary() is not None, "redis-server is missing (apt-get install redis-server)")
+    with RedisServer() as server:
+        yield server.url
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+def make_store(request, tmp_path):
+    """A function making stores over one back end's storage (a file, or a flushed Redis database)."""
+    if request.param == "sqlite":
+        return lambda **kwargs: SqliteStore(tmp_path / "classes.sqlite3", **kwargs)
+    url = request.getfixturevalue("redis_url")
+    first = RedisStore.from_url(url)
+    first.client.flushdb()
+    return lambda **kwargs: RedisStore.from_url(url, **kwargs)
+
+
+def student(n: int) -> str:
+    secret = f"{n:032x}"
+    sid = student_id(secret)
+    assert sid is not None
+    return sid
+
+
+def frame(seed: int) -> np.ndarray:
+    return np.random.default_rng(seed).integers(0, 256, (28, 28), dtype=np.uint8)
+
+
+def posterior(digit: int) -> np.ndarray:
+    values = np.full(10, 0.01)
+    values[digit] = 0.91
+    return values
+
+
+def send(store, code, who, meant=3, seed=0):
+    return store.add_drawing(code, student(who), frame(seed), meant, posterior(meant), posterior((meant + 1) % 10))
+
+
+def test_a_class_is_created_with_a_secret_key_and_read_back(make_store):
+    store = make_store()
+    new = store.create_class()
+    assert len(new.info.code) == 8 and codes.class_code(new.info.code) == new.info.code
+    assert len(new.teacher_key) >= 32  # 192 bits in URL-safe base64
+    assert store.class_info(new.info.code) == new.info
+    assert store.is_teacher(new.info.code, new.teacher_key)
+    assert not store.is_teacher(new.info.code, new.teacher_key[:-1] + "x")
+    assert not store.is_teacher(new.info.code, None)
+    assert store.class_info("NOSUCHCLASS") is None and not store.is_teacher("NOSUCHCLASS", new.teacher_key)
+
+
+def test_a_chosen_code_cannot_be_taken_twice(make_store):
+    store = make_store()
+    store.create_class("MATH3B")
+    with pytest.raises(Refused, match="already exists"):
+        store.create_class("math3b ")
+    with pytest.raises(Refused, match="A class code is"):
+        store.create_class("no!")
+
+
+def test_drawings_come_back_whole_and_in_order(make_store):
+    store = make_store()
+    code = store.create_class().info.code
+    sent = [send(store, code, who, meant=who, seed=who) for who in range(5)]
+    kept = store.drawings(code)
+    assert [d.id for d in kept] == sorted(d.id for d in sent)
+    for original, back in zip(sent, kept):
+        assert back.student == original.student and back.meant == original.meant
+        np.testing.assert_array_equal(back.frame, original.frame)
+        np.testing.assert_array_equal(back.bayes_posterior, original.bayes_posterior)
+        assert back.softmax_prediction == (original.meant + 1) % 10
+    assert [d.meant for d in store.drawings(code, student(2))] == [2]
+
+
+def test_sending_to_a_code_nobody_created_is_refused_and_creates_nothing(make_store):
+    store = make_store()
+    for made_up in ("ABCDEFGH", "ZZZZ", "not a code"):
+        with pytest.raises(Refused) as refused:
+            send(store, made_up, 1)
+        assert str(refused.value) == NOT_OPEN
+    assert store.class_info("ABCDEFGH") is None and store.drawings("ABCDEFGH") == ()
+
+
+def test_a_student_keeps_their_newest_drawings_and_others_are_untouched(make_store):
+    store = make_store(per_student=3)
+    code = store.create_class().info.code
+    others = [send(store, code, 99, seed=s) for s in range(2)]
+    mine = [send(store, code, 1, seed=10 + s) for s in range(5)]
+    assert [d.id for d in store.drawings(code, student(1))] == [d.id for d in mine[-3:]]
+    assert [d.id for d in store.drawings(code, student(99))] == [d.id for d in others]
+
+
+def test_a_full_class_refuses_newcomers_and_never_evicts(make_store):
+    store = make_store(per_class=4, per_student=2)
+    code = store.create_class().info.code
+    first = [send(store, code, who) for who in (1, 1, 2, 2)]
+    with pytest.raises(Refused, match="holds 4 drawings"):
+        send(store, code, 3)
+    # a student at their own bound may replace their own oldest: the class stays at its bound
+    replaced = send(store, code, 1)
+    assert [d.id for d in store.drawings(code)] == [d.id for d in first[1:]] + [replaced.id]
+
+
+def test_the_teacher_alone_moderates(make_store):
+    store = make_store()
+    new = store.create_class()
+    code, key = new.info.code, new.teacher_key
+    drawings = [send(store, code, who, seed=who) for who in (1, 1, 1, 2, 3)]
+    for action in (
+        lambda k: store.clear(code, k),
+        lambda k: store.remove_student(code, k, student(1)),
+        lambda k: store.remove_drawing(code, k, drawings[3].id),
+        lambda k: store.extend(code, k),
+        lambda k: store.close(code, k),
+        lambda k: store.reveal(code, k, "step-1"),
+    ):
+        with pytest.raises(Refused) as refused:
+            action("a student's guess")
+        assert str(refused.value) == TEACHER_ONLY
+    assert len(store.drawings(code)) == 5
+    assert store.remove_drawing(code, key, drawings[3].id) == 1
+    assert store.remove_drawing(code, key, drawings[3].id) == 0
+    assert store.remove_student(code, key, student(1)) == 3
+    assert [d.id for d in store.drawings(code)] == [drawings[4].id]
+    send(store, code, 1)  # a removed student can send again
+    assert store.clear(code, key) == 2 and store.drawings(code) == ()
+
+
+def test_a_class_ends_after_inactivity_unless_used_or_extended(make_store):
+    clock = Clock()
+    store = make_store(clock=clock)
+    new = store.create_class()
+    code, key = new.info.code, new.teacher_key
+    clock.now += KEEP_SECONDS - 60
+    send(store, code, 1)  # activity keeps it open 3 h from now
+    clock.now += KEEP_SECONDS - 60
+    assert store.class_info(code) is not None
+    store.extend(code, key, 5 * 3600)  # 60 s were left: now 5 h and 60 s
+    clock.now += 5 * 3600
+    assert store.class_info(code) is not None
+    clock.now += 61
+    assert store.class_info(code) is None and store.drawings(code) == ()
+    with pytest.raises(Refused):
+        send(store, code, 1)
+    # the code is free again once the ended class is purged, which creating any class does
+    again = store.create_class(code)
+    assert store.drawings(again.info.code) == ()
+
+
+def test_keeping_a_class_is_bounded_to_a_week(make_store):
+    clock = Clock()
+    store = make_store(clock=clock)
+    new = store.create_class()
+    for _ in range(100):
+        info = store.extend(new.info.code, new.teacher_key, 24 * 3600)
+    assert info.expires_at == clock.now + LONGEST_KEEP_SECONDS
+
+
+def test_closing_deletes_the_class_and_reads_like_a_miss(make_store):
+    store = make_store()
+    new = store.create_class()
+    send(store, new.info.code, 1)
+    store.answer(new.info.code, student(1), "step-2", "yes")
+    store.close(new.info.code, new.teacher_key)
+    assert store.class_info(new.info.code) is None and store.drawings(new.info.code) == ()
+    with pytest.raises(Refused) as closed:
+        send(store, new.info.code, 1)
+    with pytest.raises(Refused) as never:
+        send(store, "QQQQQQQQ", 1)
+    assert str(closed.value) == str(never.value)
+
+
+def test_open_classes_are_bounded_and_ended_ones_make_room(make_store):
+    clock = Clock()
+    store = make_store(clock=clock, max_classes=3)
+    for _ in range(3):
+        store.create_class()
+    with pytest.raises(Refused, match="3 open classes"):
+        store.create_class()
+    clock.now += KEEP_SECONDS + 1
+    store.create_class()
+
+
+def test_an_answer_counts_once_per_student_and_can_be_changed(make_store):
+    store = make_store()
+    new = store.create_class()
+    code = new.info.code
+    store.answer(code, student(1), "step-3", "more")
+    store.answer(code, student(2), "step-3", "more")
+    store.answer(code, student(1), "step-3", "fewer")
+    store.answer(code, student(1), "step-4", "yes")
+    assert store.tally(code, "step-3") == {"more": 1, "fewer": 1}
+    assert sorted(store.answers(code)) == [("step-3", "fewer"), ("step-3", "more"), ("step-4", "yes")]
+    assert store.revealed(code) == frozenset()
+    store.reveal(code, new.teacher_key, "step-3")
+    assert store.revealed(code) == {"step-3"}
+    with pytest.raises(Refused):
+        store.answer("QQQQQQQQ", student(1), "step-3", "more")
+    with pytest.raises(ValueError):
+        store.answer(code, student(1), "../../etc", "more")
+
+
+def test_budgets_count_per_window(make_store):
+    clock = Clock(1_800_000_000.0)
+    store = make_store(clock=clock)
+    assert [store.take("send:addr:10.0.0.1", 3, 60) for _ in range(5)] == [True, True, True, False, False]
+    assert store.take("send:addr:10.0.0.2", 3, 60)  # another address has its own
+    clock.now += 60
+    assert store.take("send:addr:10.0.0.1", 3, 60)
+
+
+def test_bad_drawings_are_refused_with_value_errors(make_store):
+    store = make_store()
+    code = store.create_class().info.code
+    with pytest.raises(ValueError):
+        store.add_drawing(code, student(1), np.zeros((27, 28), np.uint8), 3, posterior(3), posterior(3))
+    with pytest.raises(ValueError):
+        store.add_drawing(code, student(1), frame(0), 10, posterior(3), posterior(3))
+    with pytest.raises(ValueError):
+        store.add_drawing(code, student(1), frame(0), 3, np.full(10, np.nan), posterior(3))
+    with pytest.raises(ValueError):
+        store.add_drawing(code, "'; DROP TABLE drawings; --", frame(0), 3, posterior(3), posterior(3))
+    assert store.drawings(code) == ()
+
+
+def test_a_new_store_on_the_same_storage_sees_everything(make_store):
+    """What a restarted server, or another replica, sees."""
+    first = make_store()
+    new = first.create_class()
+    send(first, new.info.code, 1)
+    first.answer(new.info.code, student(1), "step-1", "a")
+    second = make_store()
+    assert second.is_teacher(new.info.code, new.teacher_key)
+    assert len(second.drawings(new.info.code)) == 1 and second.tally(new.info.code, "step-1") == {"a": 1}
+
+
+SEND_MANY = """
+import sys
+import numpy as np
+from nbcore.classroom import open_store, student_id
+setting, code, who, count = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+store = open_store(setting)
+for n in range(count):
+    frame = np.full((28, 28), n % 256, np.uint8)
+    posterior = np.full(10, 0.1)
+    print(store.add_drawing(code, student_id(f"{who * 1000 + n:032x}"), frame, who, posterior, posterior).id)
+"""
+
+
+def test_two_processes_writing_at_once_lose_nothing(make_store, tmp_path):
+    store = make_store()
+    code = store.create_class().info.code
+    if isinstance(store, RedisStore):
+        kwargs = store.client.connection_pool.connection_kwargs
+        setting = f"redis://{kwargs['host']}:{kwargs['port']}/{kwargs.get('db', 0)}"
+    else:
+        setting = f"sqlite:///{tmp_path / 'classes.sqlite3'}"
+    writers = [
+        subprocess.Popen(
+            [sys.executable, "-c", SEND_MANY, setting, code, str(who), "60"],
+            cwd=REPO,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for who in (1, 2)
+    ]
+    ids = [writer.communicate(timeout=120)[0].split() for writer in writers]
+    assert [writer.returncode for writer in writers] == [0, 0]
+    assert len(set(ids[0]) | set(ids[1])) == 120
+    kept = store.drawings(code)
+    assert len(kept) == 120 and sorted(d.meant for d in kept) == [1] * 60 + [2] * 60
+
+
+def test_arrays_and_csv_number_students_without_their_ids(make_store):
+    store = make_store()
+    code = store.create_class().info.code
+    for who in (7, 3, 7):
+        send(store, code, who, meant=who)
+    arrays = as_arrays(store.drawings(code))
+    assert arrays.students.tolist() == [1, 2, 1] and arrays.meant.tolist() == [7, 3, 7]
+    text = to_csv(store.drawings(code)).decode()
+    assert text.splitlines()[0].startswith("student,meant,naive_bayes,softmax,pixel0,")
+    assert student(7) not in text and len(text.splitlines()) == 4
+
+
+def test_sqlite_schema_is_versioned_and_damage_is_a_sentence(tmp_path):
+    path = tmp_path / "classes.sqlite3"
+    SqliteStore(path)
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE meta SET value = '99' WHERE name = 'schema_version'")
+    with pytest.raises(StoreFileError, match="schema version 99"):
+        SqliteStore(path)
+    damaged = tmp_path / "damaged.sqlite3"
+    damaged.write_bytes(b"this is not a database" * 100)
+    with pytest.raises(StoreFileError, match="move the damaged file away"):
+        SqliteStore(damaged)
+
+
+def test_the_setting_picks_the_back_end(tmp_path, redis_url):
+    assert isinstance(open_store("", data_dir=tmp_path), SqliteStore)
+    assert (tmp_path / "classes.sqlite3").exists()
+    assert isinstance(open_store(f"sqlite:///{tmp_path / 'other.sqlite3'}"), SqliteStore)
+    assert isinstance(open_store(redis_url), RedisStore)
+    with pytest.raises(ValueError, match="names no store"):
+        open_store("postgres://nowhere")
+    with pytest.raises(ConnectionError, match="No Redis answers"):
+        open_store("redis://127.0.0.1:1/0")
+
+
+def test_a_store_whose_server_went_away_says_so_in_a_sentence(tmp_path):
+    require(redis_binary() is not None, "redis-server is missing (apt-get install redis-server)")
+    with RedisServer() as server:
+        store = RedisStore.from_url(server.url)
+        code = store.create_class().info.code
+    with pytest.raises(StoreUnavailable) as refused:
+        send(store, code, 1)
+    assert str(refused.value) == UNAVAILABLE and "127.0.0.1" not in str(refused.value)
+    locked = SqliteStore(tmp_path / "classes.sqlite3", busy_timeout_ms=200)
+    code = locked.create_class().info.code
+    holder = sqlite3.connect(tmp_path / "classes.sqlite3", isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")  # another process holding the file's lock longer than the store waits
+    try:
+        with pytest.raises(StoreUnavailable):
+            send(locked, code, 1)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert len(send(locked, code, 1).frame) == 28  # and it works again once the lock is gone

@@ -1,0 +1,82 @@
+"""The lesson's live polls under AppTest: students of a class answer, the teacher sees the counts and reveals,
+the truth reaches the students only then; alone, the lesson reveals by itself; the answers' CSV."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from lab import lesson_frame, state
+from tests.apptest import data_dir, open_page, rerun  # noqa: F401 (data_dir: a fixture)
+
+STEP = "2"  # the class prior: one question, options "digit 0" ... "digit 9"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def class_store_file(tmp_path_factory):
+    path = tmp_path_factory.mktemp("polls") / "classes.sqlite3"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("NBCORE_CLASS_STORE", f"sqlite:///{path}")
+        yield path
+
+
+def student(code: str, who: int) -> AppTest:
+    return open_page(
+        "pages/lesson.py", {"class": code, "lesson": STEP}, browser_memory_student={"value": f"{who:032x}"}
+    )
+
+
+def answer(app: AppTest, digit: int) -> AppTest:
+    app.radio(key="lesson_answer_prior").set_value(digit)
+    app.button(key="lesson_reveal_prior").click()
+    return rerun(app)
+
+
+def counts_shown(teacher: AppTest) -> list[int]:
+    [chart] = [c for c in teacher.get("plotly_chart") if '"orientation":"h"' in c.proto.spec]
+    return json.loads(chart.proto.spec)["data"][0]["x"]
+
+
+def truth_shown(app: AppTest) -> bool:
+    return any("off most" in item.value for item in [*app.success, *app.info, *app.warning])
+
+
+def test_students_answer_the_teacher_counts_and_reveals(mnist):
+    made = state.class_store().create_class()
+    code, key = made.info.code, made.teacher_key
+    teacher = open_page("pages/lesson.py", {"class": code, "key": key, "lesson": STEP})
+    assert counts_shown(teacher) == [0] * 10 and not truth_shown(teacher)
+
+    first, second, third = student(code, 1), student(code, 2), student(code, 3)
+    assert first.button(key="lesson_reveal_prior").label == f"Send my answer to class {code}"
+    answer(first, 3)
+    answer(second, 3)
+    answer(third, 5)
+    assert not truth_shown(first) and any("Your teacher reveals" in item.value for item in first.caption)
+    first.button(key="lesson_again_prior").click()
+    rerun(first)
+    answer(first, 1)  # answered again: replaces, counted once
+    rerun(teacher)
+    expected = [0] * 10
+    expected[1], expected[3], expected[5] = 1, 1, 1
+    assert counts_shown(teacher) == expected
+    assert state.class_store().tally(code, "prior") == {"1": 1, "3": 1, "5": 1}
+
+    teacher.button(key="lesson_reveal_class_prior").click()
+    rerun(teacher)
+    assert truth_shown(teacher) and any("most common answer" in item.value for item in teacher.markdown)
+    assert truth_shown(rerun(second)) and truth_shown(rerun(first))  # the reveal reaches every student
+    rows = lesson_frame.answers_csv(state.class_store().answers(code)).decode().splitlines()
+    assert rows == ["question,answer,students", "prior,1,1", "prior,3,1", "prior,5,1"]
+
+
+def test_a_student_cannot_reveal_and_alone_the_lesson_reveals_by_itself(mnist):
+    made = state.class_store().create_class()
+    learner = student(made.info.code, 9)
+    assert not [b for b in learner.get("button") if b.key == "lesson_reveal_class_prior"]
+    alone = open_page("pages/lesson.py", {"lesson": STEP})
+    assert alone.button(key="lesson_reveal_prior").label == "Reveal"
+    assert truth_shown(answer(alone, 1))
+    assert state.class_store().tally(made.info.code, "prior") == {}
