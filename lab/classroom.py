@@ -197,17 +197,19 @@ def _checked_teacher_class() -> TeacherClass | None:
         return None
     linked_key = st.query_params.get(KEY_PARAM)
     held = st.session_state.get("teacher_key") if st.session_state.get("teacher_code") == code else None
-    kept = browser_memory(f"teacher-{code}", remember=linked_key if linked_key else None)
     store = state.class_store()
-    for key in (linked_key, held, kept):
-        if key and store.is_teacher(code, key):
-            st.session_state["teacher_code"], st.session_state["teacher_key"] = code, key
-            if KEY_PARAM in st.query_params:
-                del st.query_params[KEY_PARAM]
-            if st.query_params.get(CLASS_PARAM) != code:
-                st.query_params[CLASS_PARAM] = code
-            info = store.class_info(code)
-            return None if info is None else TeacherClass(info, key)
+    valid = next((key for key in (linked_key, held) if key and store.is_teacher(code, key)), None)
+    kept = browser_memory(f"teacher-{code}", remember=valid)  # a reload, or a reconnection to another replica
+    if valid is None and kept and store.is_teacher(code, kept):
+        valid = kept
+    if valid is not None:
+        st.session_state["teacher_code"], st.session_state["teacher_key"] = code, valid
+        if KEY_PARAM in st.query_params:
+            del st.query_params[KEY_PARAM]
+        if st.query_params.get(CLASS_PARAM) != code:
+            st.query_params[CLASS_PARAM] = code
+        info = store.class_info(code)
+        return None if info is None else TeacherClass(info, valid)
     if linked_key or held:  # a wrong key: budgeted like a wrong code
         within_budget(("miss:address:" + client_address(), MISSES_PER_ADDRESS, MINUTE))
         st.warning(
@@ -232,6 +234,7 @@ def new_class() -> TeacherClass | None:
         return None
     st.session_state["teacher_code"], st.session_state["teacher_key"] = made.info.code, made.teacher_key
     st.query_params[CLASS_PARAM] = made.info.code
+    browser_memory(f"teacher-{made.info.code}", remember=made.teacher_key)  # now: the next full run may be far
     return TeacherClass(made.info, made.teacher_key)
 
 

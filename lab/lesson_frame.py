@@ -211,7 +211,7 @@ def _ask_inside(question: Question, prompt: str, taking: classroom.LessonClass |
     return None
 
 
-@st.fragment(run_every=REFRESH_SECONDS)
+@shell.fragment(page="lesson", run_every=REFRESH_SECONDS)
 def _await_reveal(code: str, key: str) -> None:
     """A student's answer is in: look for the teacher's reveal every few seconds, then show the truth."""
     if key in _revealed(code):
@@ -297,7 +297,7 @@ def _reveal_to_class(taking: classroom.LessonClass, key: str) -> None:
     state.class_store().reveal(taking.code, taking.teacher_key, key)
 
 
-@st.fragment(run_every=REFRESH_SECONDS)
+@shell.fragment(page="lesson", run_every=REFRESH_SECONDS)
 def _class_answers(question: Question, code: str) -> None:
     """How the class has answered so far, as bars, for the projector; looks again every few seconds."""
     counts = _tally(code, question.key)

@@ -1,9 +1,10 @@
 """Settings in the link: what a page shows can be handed out as a URL, survives a reload, and can be locked.
 
 Every control that changes what a page shows is bound to the URL query with Streamlit's own
-``bind="query-params"`` (its key is the parameter's name): opening the link reproduces the view,
-a reload keeps it, and the browser's back button goes back through it. This module adds what a
-classroom needs on top:
+``bind="query-params"`` (its key is the parameter's name): opening the link reproduces the view
+and a reload keeps it. Streamlit writes a moved control into the address in place of the current
+history entry, so the browser's Back button returns to the previous page (whose entry holds the
+settings it was left with), not to the previous value. This module adds what a classroom needs on top:
 
 * ``widget(st.slider, label, key, default, ...)``: such a widget, its default stated once (to Streamlit and
   to the Reset buttons), disabled and marked "(locked)" when the teacher's link locks it

@@ -5,19 +5,25 @@ websocket. Two public hooks can:
 
 * Runs. Every run of the app passes ``shell.run``, which calls ``check_run()`` first (a run of a
   fragment alone calls ``check_fragment_run()``): each session holds a token bucket of ``RUN_BURST``
-  runs that refills at ``RUNS_PER_SECOND``; a run that finds it empty shows ``OVER_BUDGET`` to that
-  session only, holds that session for a second and stops before any work.
+  runs that refills at ``RUNS_PER_SECOND``. A run that finds it empty takes its token ahead of time
+  and owes the wait for it; the session's next run starts only once that is paid (at most
+  ``1 / RUNS_PER_SECOND`` s, asleep), so a session gets ``RUNS_PER_SECOND`` runs once its burst is
+  spent, however fast it asks. A fragment run pays at its end (``settle_fragment_run()``), with
+  everything it drew on screen. Nothing is refused and nothing leaves the screen: a child scribbling
+  faster than that sees each stroke at once, keeps the canvas and every stroke on it, and the
+  strokes sent while a run pays merge into the next run (``runner.fastReruns`` off), which gets the
+  newest drawing.
 * Messages. ``WebsocketMessageBudget``, an ASGI middleware given to ``st.App`` in app.py, drops what
   a ``/_stcore/stream`` connection sends beyond ``MESSAGE_BURST`` messages + ``MESSAGES_PER_SECOND``,
   before Streamlit merges each rerun request into the pending run on the event loop that serves
   every session. Requests that do reach it while a run is in progress coalesce into one run once
   ``runner.fastReruns`` is off (.streamlit/config.toml).
 
-The budgets are far above a person's: a fast drawer makes a stroke every ~100 ms (10 runs/s on Draw,
-each a run of its fragment), which the run budget carries for over 4 s without a pause, and a
-student who draws a digit, reads the verdict and clears (a few runs per digit) never reaches it;
-sliders send their value on release, clicks are slower still. docs/security-probes.md has the
-measurements.
+The budgets are far above what a person needs at once: a fast drawer makes a stroke every ~100 ms
+(10 runs/s on Draw, each a run of its fragment), which the run budget carries for over 4 s without a
+wait; a student who draws a digit, reads the verdict and clears (a few runs per digit) never reaches
+it; sliders send their value on release, clicks are slower still. Past it, a scribbler's prediction
+follows the drawing once a second. docs/security-probes.md has the measurements.
 
 Run buckets are keyed by the session's id: ``st.session_state`` would not do, since a ``clear_cache``
 message empties it and would refill the bucket. Streamlit 1.67 has no public accessor for the session
@@ -26,6 +32,8 @@ id (``st.context`` has none), so it is read through ``get_script_run_ctx`` (list
 
 from __future__ import annotations
 
+import os
+import sys
 import threading
 import time
 
@@ -34,14 +42,10 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 RUN_BURST = 40  # runs a session may ask for at once
 RUNS_PER_SECOND = 1.0  # and then, sustained (at 2, a script at this pace moved 60 students' p95 by one run time)
-OVER_BUDGET = (
-    "This page asked the server for more runs than anyone can click or draw: it is paused for a "
-    "few seconds so that the rest of the class keeps a fast server. Wait a moment, then carry on."
-)
-REFUSED_PAUSE_S = 1.0  # a refused run holds its session this long before it ends (see _refuse)
 PRUNE_ABOVE = 512  # sessions held before idle (full) buckets are dropped
 MESSAGE_BURST = 100  # websocket messages a connection may send at once (a browser: one per click or stroke)
 MESSAGES_PER_SECOND = 20.0  # and then, sustained
+WAIT_LOG = "NBCORE_RUN_WAIT"  # the line a run that waits for its token writes on stderr (NBCORE_LOG_RERUN_MS=1)
 STREAM_PATH = "/_stcore/stream"  # Streamlit's websocket (after the server's base URL path, if any)
 
 
@@ -66,6 +70,19 @@ class TokenBucket:
         self.tokens -= 1
         return True
 
+    def reserve(self, now: float) -> float:
+        """Take one token, ahead of time if none is left: seconds from ``now`` until it is due (0 if one was there).
+
+        The waits of several reservations add up: the n-th reservation past an empty bucket is due
+        n / ``rate`` seconds on, so whoever waits for the tokens gets them at ``rate``, however many ask.
+        """
+        self.tokens, self.updated = self.level(now) - 1, max(now, self.updated)
+        return max(0.0, -self.tokens / self.rate)
+
+    def owed(self, now: float) -> float:
+        """Seconds from ``now`` until every token taken ahead of time is due (0 when none is owed)."""
+        return max(0.0, -self.level(now) / self.rate)
+
     def full(self, now: float) -> bool:
         return self.level(now) >= self.capacity
 
@@ -85,8 +102,8 @@ class RunLimiter:
         self._buckets: dict[str, TokenBucket] = {}
         self._lock = threading.Lock()
 
-    def allow(self, key: str, now: float | None = None) -> bool:
-        """One run for ``key``: True if its bucket had a token (taken), False if over budget."""
+    def reserve(self, key: str, now: float | None = None) -> float:
+        """One run for ``key``: seconds it must wait for its token (0 when its bucket had one), the token taken."""
         now = time.monotonic() if now is None else now
         with self._lock:
             bucket = self._buckets.get(key)
@@ -94,7 +111,14 @@ class RunLimiter:
                 if len(self._buckets) >= self.prune_above:
                     self._buckets = {k: b for k, b in self._buckets.items() if not b.full(now)}
                 bucket = self._buckets[key] = TokenBucket(self.capacity, self.rate, now)
-            return bucket.take(now)
+            return bucket.reserve(now)
+
+    def owed(self, key: str, now: float | None = None) -> float:
+        """Seconds until the runs ``key`` took ahead of time are due (0 for a key never seen)."""
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            bucket = self._buckets.get(key)
+            return 0.0 if bucket is None else bucket.owed(now)
 
     def __len__(self) -> int:
         return len(self._buckets)
@@ -104,15 +128,16 @@ LIMITER = RunLimiter()
 
 
 def check_run() -> None:
-    """Count this run against its session's budget; over budget: tell that session and ``st.stop()``.
+    """Count this run against its session's budget. Call first in a run (``shell.run``), before anything is drawn.
 
-    Call first in a run (``shell.run``). It does nothing outside a websocket session: with no
-    script run, or under AppTest.
+    When the session's last run took its token ahead of time, wait until that token is due; then
+    take one for this run (ahead of time if the bucket is empty: the next run waits for it). It does
+    nothing outside a websocket session: with no script run, or under AppTest.
     """
     context = _served_run()
-    if context is None or LIMITER.allow(context.session_id):
-        return
-    _refuse()
+    if context is not None:
+        _wait_until_paid(context.session_id)
+        LIMITER.reserve(context.session_id)
 
 
 def check_fragment_run() -> None:
@@ -121,9 +146,21 @@ def check_fragment_run() -> None:
     During a full run the fragment's function runs too: that run was counted in ``shell.run``.
     """
     context = _served_run()
-    if context is None or not context.fragment_ids_this_run or LIMITER.allow(context.session_id):
-        return
-    _refuse()
+    if context is not None and context.fragment_ids_this_run:
+        _wait_until_paid(context.session_id)
+        LIMITER.reserve(context.session_id)
+
+
+def settle_fragment_run() -> None:
+    """At the end of a fragment's run: wait until the token it took is due, with all it drew on screen.
+
+    The wait would otherwise fall on the session's next run, before it draws anything: the
+    browser then shows the fragment's elements faded as stale meanwhile (Draw's canvas too). The
+    requests that arrive while it waits merge into one next run. Does nothing during a full run.
+    """
+    context = _served_run()
+    if context is not None and context.fragment_ids_this_run:
+        _wait_until_paid(context.session_id)
 
 
 def _served_run():
@@ -135,17 +172,19 @@ def _served_run():
     return context if context is not None and len(st.context.headers) else None
 
 
-def _refuse() -> None:
-    """Tell the session, hold its run ``REFUSED_PAUSE_S``, stop it.
+def _wait_until_paid(session_id: str) -> None:
+    """Sleep until the tokens this session took ahead of time are due.
 
-    The pause keeps refused runs rare: a script that waits for each run before asking for the
-    next gets one refusal a second instead of one every few ms (each still costs a thread and a
-    message). It holds only this session's script thread, asleep (no GIL); requests that arrive
-    meanwhile coalesce into one run (``runner.fastReruns`` off).
+    Only this session's script thread sleeps (no GIL held, no CPU). A session runs one script
+    thread at a time (``runner.fastReruns`` off) and owes at most one token, so it never waits more
+    than ``1 / RUNS_PER_SECOND`` s.
     """
-    st.warning(OVER_BUDGET, icon=":material/hourglass_top:")
-    time.sleep(REFUSED_PAUSE_S)
-    st.stop()
+    wait = LIMITER.owed(session_id)
+    if wait > 0:
+        if os.environ.get("NBCORE_LOG_RERUN_MS") == "1":  # beside lab/shell.py's line per run, for tests and load runs
+            sys.stderr.write(f"{WAIT_LOG} ms={wait * 1000:.0f}\n")
+            sys.stderr.flush()
+        time.sleep(wait)
 
 
 class WebsocketMessageBudget:

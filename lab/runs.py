@@ -55,8 +55,9 @@ def whole_run() -> Iterator[Run]:
             _write_line(run.page, outcome, time.perf_counter() - started, scope="app")
 
 
-def fragment(page: str):
-    """``st.fragment`` for the part of ``page`` that reruns on its own, counted and timed as a run of its own."""
+def fragment(page: str, run_every: float | None = None):
+    """``st.fragment`` for the part of ``page`` that reruns on its own (also every ``run_every`` seconds if given),
+    counted against the session's run budget and timed as a run of its own: a script cannot rerun it for free."""
 
     def decorate(function):
         @functools.wraps(function)
@@ -73,7 +74,7 @@ def fragment(page: str):
             finally:
                 _write_line(page, outcome, time.perf_counter() - started, scope="fragment")
 
-        return st.fragment(counted)
+        return st.fragment(counted, run_every=run_every)
 
     return decorate
 

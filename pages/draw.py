@@ -10,7 +10,7 @@ import numpy as np
 import streamlit as st
 
 import nbcore
-from lab import classroom, display, links, model_view, shell
+from lab import classroom, display, links, model_view, rate_limit, shell
 from lab.canvas import digit_canvas
 from lab.data import models
 from lab.figures import charts, digits
@@ -136,6 +136,7 @@ def digit_and_verdict(
             else "Draw a digit on the black canvas (or upload a picture) to see what naive Bayes makes of it.",
             icon=":material/upload:" if uploading else ":material/draw:",
         )
+        rate_limit.settle_fragment_run()
         return
 
     framed = frame  # what the class store keeps: framed like MNIST, never deskewed
@@ -203,6 +204,7 @@ def digit_and_verdict(
         if joined is not None:  # right under the canvas: on a phone, within a screen of the verdict
             classroom.send_form(joined, framed, posterior, softmax_posterior)
         model_view.show(frame, features[0], made_from, settings.input_form, model, softmax)
+    rate_limit.settle_fragment_run()  # past the run budget, a scribbler's next stroke waits here, all on screen
 
 
 digit_and_verdict(settings, model, softmax, joined)

@@ -5,7 +5,7 @@ import time
 import numpy as np
 import streamlit as st
 
-from lab import classroom, display, state
+from lab import classroom, display, shell, state
 from lab.figures import diagnostics, digits, export
 from nbcore.classroom import PER_CLASS, PER_STUDENT, Refused
 from nbcore.classroom.store import KEEP_SECONDS, as_arrays, to_csv
@@ -29,7 +29,7 @@ def instead_text(row: np.ndarray) -> str:
     return ", ".join(f"{digit} ×{row[digit]}" for digit in order if row[digit] > 0) or "—"
 
 
-@st.fragment(run_every=REFRESH_SECONDS)
+@shell.fragment(page="gallery", run_every=REFRESH_SECONDS)
 def live_gallery(code: str) -> None:
     """Everything that changes as students send drawings; reruns by itself every ``REFRESH_SECONDS``."""
     try:

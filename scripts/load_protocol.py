@@ -34,8 +34,8 @@ seconds of each in all, so a slow change in the machine's other load falls on bo
 asks for run after run, each as soon as the last finished, ``clear-cache`` sends ``clear_cache``
 and a rerun, again and again. Printed per KIND: the students' p95 without and with the abuser and
 the change, against one run time (p50 of 20 draws of one client on the idle server), what the
-abuser sent and got (rerun requests; runs ended, ``script_finished`` messages; runs refused by
-lab/rate_limit.py), server and load generator CPU, load average.
+abuser sent and got (rerun requests; runs ended, ``script_finished`` messages: past its budget
+lab/rate_limit.py holds each run until its token is due), server and load generator CPU, load average.
 
 ``--churn K``: one fresh server; K sessions each open /draw, draw once, close (``--churn-parallel``
 at a time); RSS before, after, and after Streamlit's disconnected-session TTL
@@ -74,7 +74,6 @@ sys.path.insert(0, str(REPO))
 
 from devtools import harness  # noqa: E402
 from devtools.streamlit_client import ProtocolError, RunResult, StreamlitClient  # noqa: E402
-from lab.rate_limit import OVER_BUDGET  # noqa: E402
 
 DRAWINGS = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
 PREDICTION = "Naive Bayes prediction"
@@ -298,19 +297,7 @@ class Gauge:
 class AbuserTally:
     requests: int = 0  # rerun (and clear_cache) messages sent
     runs: int = 0  # runs ended: script_finished messages (a run cut short by the next one counts too)
-    refused: int = 0  # runs that showed lab/rate_limit.py's OVER_BUDGET
     errors: list[str] = field(default_factory=list)
-
-
-def refused(messages) -> int:
-    """How many of these ForwardMsgs are the over-budget warning."""
-    return sum(
-        1
-        for message in messages
-        if message.WhichOneof("type") == "delta"
-        and message.delta.new_element.WhichOneof("type") == "alert"
-        and message.delta.new_element.alert.body == OVER_BUDGET
-    )
 
 
 def abuse(kind: str, url: str, tally: AbuserTally, active: gevent.event.Event) -> None:
@@ -330,15 +317,13 @@ def abuse(kind: str, url: str, tally: AbuserTally, active: gevent.event.Event) -
                     tally.requests += FLOOD_REQUESTS
                     messages = client.drain(1.0)
                     tally.runs += sum(message.WhichOneof("type") == "script_finished" for message in messages)
-                    tally.refused += refused(messages)
                     continue
                 if kind == "clear-cache":
                     client.clear_cache()
                     tally.requests += 1
-                run = client.rerun()
+                client.rerun()
                 tally.requests += 1
                 tally.runs += 1
-                tally.refused += OVER_BUDGET in run.texts()
             except ProtocolError as error:  # the server may close an abuser's socket: reconnect, as a script would
                 tally.errors.append(str(error))
                 client.close()
@@ -449,7 +434,6 @@ def run_phase(students: int, served: Served, args, abuser: str | None = None) ->
         "run_time": idle_run_time,
         "abuser_requests": abused.requests,
         "abuser_runs": abused.runs,
-        "abuser_refused": abused.refused,
         "abuser_errors": abused.errors[:5],
         "load_average_1min": figures["load_average_1min"],
     }
@@ -556,7 +540,7 @@ def print_abuse_table(results: list[dict]) -> None:
     """The students' p95 without and with each abuser (alternating slices of one window), against one run time."""
     print(
         "\n| students | abuser | students' errors / wrong (without · with) | draws | sent→finished p50 / p95 without "
-        "(ms) | with (ms) | Δp95 (ms) | run time (ms) | Δp95 ≤ run time | abuser: requests / runs / refused "
+        "(ms) | with (ms) | Δp95 (ms) | run time (ms) | Δp95 ≤ run time | abuser: requests / runs "
         "| server CPU without · with (cores) | load generator CPU | load avg |"
     )
     print("|---:|---|---|---|---|---|---:|---:|---|---|---|---:|---:|")
@@ -569,7 +553,7 @@ def print_abuse_table(results: list[dict]) -> None:
             f"| {off['draws']} · {on['draws']} | {ms(off['finished_p50'])} / {ms(off['finished_p95'])} "
             f"| {ms(on['finished_p50'])} / {ms(on['finished_p95'])} | {ms(delta)} | {ms(r['run_time'])} "
             f"| {'yes' if delta <= r['run_time'] else '**no**'} "
-            f"| {r['abuser_requests']} / {r['abuser_runs']} / {r['abuser_refused']} "
+            f"| {r['abuser_requests']} / {r['abuser_runs']} "
             f"| {off['server_cores']:.2f} · {on['server_cores']:.2f} | {max(off['client_cores'], on['client_cores']):.2f} "
             f"| {r['load_average_1min']:.1f} |"
         )

@@ -269,3 +269,27 @@ def test_made_up_codes_evict_nothing_and_strangers_cannot_empty(one_server, stor
 @pytest.fixture(scope="module")
 def nginx_tools(e2e_tools) -> None:
     require(replicas.nginx_binary() is not None, "nginx is missing (apt-get install -y nginx)")
+
+
+def test_on_a_phone_the_send_form_is_within_a_screen_of_the_verdict(browser, base_url, app_data_dir):
+    """A student on a 390x844 phone draws, then sends without scrolling more than one screen from the verdict."""
+    code = open_store("", data_dir=app_data_dir).create_class().info.code  # the shared server's default store
+    screen = harness.SCREENS["phone 390x844 (touch)"]
+    context = browser.new_context(**screen)
+    context.set_default_timeout(TIMEOUT_MS)
+    try:
+        page = context.new_page()
+        page.goto(f"{base_url}/draw?class={code}", timeout=120_000)
+        harness.wait_for_run(page, timeout=120)
+        harness.draw_digit(page, 7, touch=True)
+        harness.wait_for_prediction(page)
+        verdict = harness.prediction_locator(page).first.bounding_box()
+        form = page.locator('[data-testid="stForm"]').filter(has_text=f"Send to class {code}")
+        button = form.get_by_role("button", name="Send to the class").bounding_box()
+        # both boxes are in the page's coordinates at the same scroll: the distance a student scrolls
+        assert button["y"] + button["height"] - verdict["y"] <= screen["viewport"]["height"], (verdict, button)
+        form.get_by_role("radio", name="7", exact=True).tap()
+        form.get_by_role("button", name="Send to the class").tap()
+        page.get_by_text(f"Sent: your 7 is in class {code}'s gallery").wait_for()
+    finally:
+        context.close()

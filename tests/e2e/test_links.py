@@ -4,16 +4,19 @@
 * a setting moved on the page goes into the address bar, and a reload keeps it;
 * a page's own choice (Smoothing's test image) comes back from the link, after a reload too;
 * ``?lock=alpha`` shows α disabled and marked as locked;
-* the browser's back button goes back through pages;
+* the browser's back button goes back through pages, each as it was left, and does not undo a setting
+  (what the README says);
 * hostile query strings on every page give the defaults, a notice, and no error.
 """
 
 from __future__ import annotations
 
+import re
 from urllib.parse import parse_qs, urlparse
 
 from devtools import harness
 from lab.shell import PAGES
+from tests.conftest import REPO
 
 URL_PATHS = [
     "" if path.endswith("home.py") else path.split("/")[-1].removesuffix(".py")
@@ -102,6 +105,49 @@ def test_the_back_button_goes_back_through_pages(page, base_url):
     page.wait_for_url("**/smoothing**", timeout=30_000)
     harness.wait_for_run(page, timeout=60, settle=0.3)
     assert "Smoothing" in page.locator("h1").first.inner_text()
+
+
+def sidebar_alpha(page):
+    return page.locator('[data-testid="stSidebar"] [data-testid="stSlider"]').filter(has_text="α: pseudo-count")
+
+
+def test_back_returns_to_the_previous_page_as_it_was_and_does_not_undo_a_setting(page, base_url):
+    """README: "Back returns to the previous page as you left it, settings included, but does not undo a setting
+    changed on the page" (Streamlit 1.67 replaces the address when a bound control moves; a page change pushes)."""
+    open_url(page, f"{base_url}/?alpha=100")
+    home_accuracy = metric_value(page, TEST_ACCURACY)
+    harness.run_after(
+        page,
+        page.locator('[data-testid="stSidebarNav"] a').filter(has_text="Heatmaps").click,
+        harness.title_shown_js("Heatmaps"),
+    )
+    slider = sidebar_alpha(page).locator('input[type="range"]')
+    harness.run_after(page, lambda: (slider.focus(), page.keyboard.press("Home")))  # α = 0 on Heatmaps
+    page.wait_for_function("() => new URL(location.href).searchParams.get('alpha') !== '100'", timeout=30_000)
+
+    page.go_back()  # to Home, with the α it was left with
+    page.wait_for_url(re.compile(r"/\?alpha=100$"), timeout=30_000)
+    harness.wait_for_run(page, timeout=60, settle=0.3)
+    assert sidebar_alpha(page).locator('[data-testid="stSliderThumbValue"]').inner_text().strip() == "100"
+    assert metric_value(page, TEST_ACCURACY) == home_accuracy
+
+    harness.run_after(
+        page, lambda: (sidebar_alpha(page).locator('input[type="range"]').focus(), page.keyboard.press("Home"))
+    )
+    page.wait_for_function("() => new URL(location.href).searchParams.get('alpha') !== '100'", timeout=30_000)
+    page.go_back()  # the move on Home was no step of its own: Back leaves the app for the page before it
+    page.wait_for_url("about:blank", timeout=30_000)
+
+
+def test_the_readme_says_what_back_does():
+    """The README promised "the back button goes back" while a moved setting added no history entry. It must say
+    what test_back_returns_to_the_previous_page_as_it_was_and_does_not_undo_a_setting checks, and no more."""
+    readme = (REPO / "README.md").read_text()
+    links_bullet = next(part for part in readme.split("\n- ") if part.startswith("**Links carry the view.**"))
+    said = " ".join(links_bullet.split())
+    assert "Back button returns to the previous page as you left it" in said and "does not undo a setting" in said
+    whole = " ".join(readme.split())
+    assert not re.search(r"back button (goes|takes you) back(?! to the previous page)", whole, re.IGNORECASE)
 
 
 def test_hostile_query_strings_on_every_page_give_defaults_and_a_notice(page, base_url):

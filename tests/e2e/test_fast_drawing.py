@@ -1,0 +1,156 @@
+"""Fast drawing on Draw: a child scribbling past the run budget keeps the canvas, and the page catches up by itself.
+
+Each stroke ends in a run of Draw's fragment, counted by the per-session run budget
+(``lab/rate_limit.py``: ``RUN_BURST`` at once, then ``RUNS_PER_SECOND``). Short strokes three a
+second, or taps eight a second, go past it within seconds. Then the canvas must stay on screen
+with every stroke on it, and the newest drawing must be predicted once the budget allows, with
+no input other than drawing.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+import time
+
+import numpy as np
+import pytest
+
+from devtools import harness
+from lab.rate_limit import WAIT_LOG
+from nbcore import BernoulliNB, binarize
+from nbcore.preprocess import ink_from_canvas_png, model_input
+
+STROKES, STROKES_PER_SECOND = 60, 3.0  # at least: one short stroke every 333 ms, for 20 s
+TAPS, TAPS_PER_SECOND = 80, 8.0  # at least: quick taps, for 10 s
+# A browser on a loaded machine may not keep the pace (Playwright waits for the renderer to take each
+# event): then the scribble goes on at the pace it can until runs have waited for the budget this
+# many times, and gives up after MAX_MARKS.
+WAITS_WANTED, MAX_MARKS = 3, 400
+CATCH_UP_S = 30  # the newest drawing is predicted within this (generous: the machine is shared)
+DIAGONAL = ((205.0, 55.0), (125.0, 235.0))  # a 7's downstroke (harness.DIGITS[7]), drawn piece by piece
+TOP_BAR = [(75.0, 55.0), (205.0, 55.0)]  # the stroke that makes it a 7
+
+PNG_JS = "c => c.toDataURL('image/png')"  # what lab/digit_canvas.js sends at the end of a stroke
+MARK_JS = "c => { c.dataset.scribbleMark = 'kept'; }"
+MARKED_JS = "c => c.dataset.scribbleMark === 'kept'"
+
+
+@pytest.fixture(scope="module")
+def textbook_model(mnist) -> BernoulliNB:
+    """The model Draw uses with the default settings: pixel >= 128, alpha = beta = 1, empirical prior."""
+    return BernoulliNB(alpha=1.0, beta=1.0, prior="empirical").fit(
+        binarize(mnist["train_images"], 128), mnist["train_labels"]
+    )
+
+
+EVIDENCE_SUM = re.compile(r"they sum to (-?[0-9]+\.[0-9]+) nats")  # pages/draw.py's caption under the evidence map
+
+
+def expected_verdict(model: BernoulliNB, png_url: str) -> tuple[str, float]:
+    """(digit, summed evidence in nats against the runner-up) that Draw must show for the canvas PNG ``png_url``.
+
+    The sum is a fingerprint of the drawing: one more stroke, or one fewer, changes it.
+    """
+    assert png_url.startswith("data:image/png;base64,") and base64.b64decode(png_url.split(",", 1)[1])
+    made_from = model_input(ink_from_canvas_png(png_url))
+    assert made_from is not None, "the canvas is blank"
+    features = binarize(made_from.frame[None], 128)
+    ranking = np.argsort(-model.predict_proba(features)[0], kind="stable")
+    return str(ranking[0]), float(model.evidence(features[0], int(ranking[0]), int(ranking[1])).sum())
+
+
+def shown_verdict(page) -> tuple[str, float] | None:
+    """(digit, summed evidence) that the page shows, or None while it shows no prediction."""
+    shown, caption = harness.read_prediction(page), EVIDENCE_SUM.search(harness.draw_signature(page))
+    return None if shown is None or caption is None else (shown[0], float(caption.group(1)))
+
+
+def along(start: harness.Point, end: harness.Point, count: int) -> list[harness.Point]:
+    return [
+        (start[0] + (end[0] - start[0]) * i / count, start[1] + (end[1] - start[1]) * i / count)
+        for i in range(count + 1)
+    ]
+
+
+def scribble(page, server, marks: list[list[harness.Point]], per_second: float, stroke) -> tuple[list[int], int, float]:
+    """Draw ``marks`` (each a short stroke, or a tap when it is one point) with ``stroke`` at ``per_second``, over
+    and over until runs have waited for their budget ``WAITS_WANTED`` times: the marks that found no canvas, the
+    marks drawn and the seconds taken."""
+    canvas, origin = page.locator(harness.READY_CANVAS_SELECTOR), harness.canvas_origin(page)
+    waits_before = server.log_text().count(WAIT_LOG)
+    missing, started, index = [], time.perf_counter(), 0
+    while index < MAX_MARKS and (index < len(marks) or server.log_text().count(WAIT_LOG) - waits_before < WAITS_WANTED):
+        delay = started + index / per_second - time.perf_counter()
+        if delay > 0:
+            page.wait_for_timeout(delay * 1000)
+        if canvas.count() != 1:
+            missing.append(index)
+            if len(missing) >= 5:
+                break
+        else:
+            stroke(page, marks[index % len(marks)], origin)
+        index += 1
+    return missing, index, time.perf_counter() - started
+
+
+def draw_fast_then_once_more(
+    page, server, model: BernoulliNB, marks: list[list[harness.Point]], per_second: float, stroke=harness.stroke
+) -> str:
+    """Draw ``marks`` at ``per_second`` with ``stroke`` (the mouse's, or a finger's), then the top bar; check the
+    canvas stayed and the 7 is predicted. A summary."""
+    page.goto(f"{server.url}/draw", timeout=60_000)
+    harness.wait_for_run(page, timeout=180, settle=0.3)
+    origin = harness.canvas_origin(page)
+    harness.canvas_locator(page).evaluate(MARK_JS)
+    waits_before = server.log_text().count(WAIT_LOG)
+    missing, drawn, took = scribble(page, server, marks, per_second, stroke)
+    assert missing == [], f"the canvas was gone for marks {missing} of {drawn}"
+    waits = server.log_text().count(WAIT_LOG) - waits_before
+    assert waits >= WAITS_WANTED, f"{drawn} marks in {took:.1f} s stayed within the budget: the browser was too slow"
+    assert harness.canvas_locator(page).evaluate(MARKED_JS), "the canvas was replaced: the strokes on it were lost"
+
+    stroke(page, TOP_BAR, origin)  # nothing else: no setting, no reload
+    after_bar = time.perf_counter()
+    expected_digit, expected_nats = expected_verdict(model, harness.canvas_locator(page).evaluate(PNG_JS))
+    assert expected_digit == "7", f"the test's drawing reads as a {expected_digit}, not a 7"
+    deadline, shown = after_bar + CATCH_UP_S, None
+    while time.perf_counter() < deadline:
+        shown = shown_verdict(page)
+        if shown is not None and shown[0] == expected_digit and abs(shown[1] - expected_nats) <= 0.006:
+            break
+        page.wait_for_timeout(100)
+    else:
+        raise AssertionError(
+            f"after {CATCH_UP_S} s the page shows {shown}, the drawing on the canvas is {expected_digit} "
+            f"with evidence {expected_nats:.2f} nats; page text: {harness.draw_signature(page)[:300]}"
+        )
+    caught_up = time.perf_counter() - after_bar
+    assert harness.canvas_locator(page).evaluate(MARKED_JS) and not harness.page_problems(page)
+    return (
+        f"{drawn} marks in {took:.1f} s ({waits} runs waited for the budget), then the 7 predicted "
+        f"{caught_up:.1f} s after its last stroke"
+    )
+
+
+def test_strokes_at_three_a_second_past_the_budget_keep_the_canvas_and_the_next_stroke_is_predicted(
+    page, warm_app, textbook_model
+):
+    points = along(*DIAGONAL, STROKES)
+    strokes = [[points[i], points[i + 1]] for i in range(STROKES)]  # each about 3 px long
+    print(draw_fast_then_once_more(page, warm_app, textbook_model, strokes, STROKES_PER_SECOND))
+
+
+def test_quick_taps_on_a_phone_keep_the_canvas_and_the_next_stroke_is_predicted(
+    browser, warm_app, textbook_model, request
+):
+    """Taps of a finger eight a second on a 390x844 touch screen, where a child taps."""
+    context = browser.new_context(**harness.SCREENS["phone 390x844 (touch)"])
+    try:
+        page = context.new_page()
+        page.set_default_timeout(30_000)
+        request.node._e2e_page = page  # a failure's screenshot (tests/e2e/conftest.py)
+        taps = [[point] for point in along(*DIAGONAL, TAPS - 1)]
+        print(draw_fast_then_once_more(page, warm_app, textbook_model, taps, TAPS_PER_SECOND, harness.touch_stroke))
+    finally:
+        context.close()
