@@ -1,4 +1,4 @@
-"""How ``lab/state.py`` shares data and models between sessions: two decorators, one store per function.
+"""How ``lab/data/`` shares data and models between sessions: two decorators, one store per function.
 
 ``shared`` keeps what a function returns for every session of the server, read-only. ``background``
 does the same for slow work (loading, training): the work runs in a daemon thread (``lab/jobs.py``),
@@ -8,7 +8,7 @@ Neither uses ``st.cache_resource``: any visitor can send Streamlit's ``clear_cac
 menu item is hidden, the message is not), and Streamlit answers it by emptying every
 ``st.cache_data`` and ``st.cache_resource`` for all sessions (``AppSession._handle_clear_cache_request``).
 Each decorated function keeps its results in its own ``Results`` instead, which no message reaches:
-only ``clear()`` (a restart, a test) empties it. Reloading ``lab/state.py`` after an edit makes new
+only ``clear()`` (a restart, a test) empties it. Reloading a ``lab/data/`` module after an edit makes new
 functions with new, empty stores, as an edited ``st.cache_resource`` function would start a new cache.
 """
 
@@ -257,7 +257,7 @@ def background(
 
 
 def is_shared(value) -> bool:
-    """Whether ``value`` is a shared function or a background resource (what ``lab/state.py`` declares)."""
+    """Whether ``value`` is a shared function or a background resource (what ``lab/data/`` and ``lab/state.py`` declare)."""
     return isinstance(value, (SharedFunction, BackgroundResource))
 
 

@@ -1,7 +1,7 @@
 """Slow work in a daemon thread, so that a page can wait for it behind a progress bar it draws itself.
 
 Work that takes seconds (loading MNIST, training softmax) may be waited for by several sessions at
-once, and each should see how far it has got. So the shared results in ``lab/state.py`` hold a
+once, and each should see how far it has got. So the shared results in ``lab/data/`` hold a
 ``BackgroundJob``: the work reports its progress to the job, and every page that needs the result
 draws its own bar from it, only while it actually waits (a later run, with the work done, draws
 nothing there).

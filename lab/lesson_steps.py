@@ -48,7 +48,7 @@ DATA = Step(
     title="The data",
     texts={
         "written": "**As written**: grey levels 0 to 255",
-        "seen": "**As the model sees them**: ink where the grey level is ≥ {threshold}",
+        "seen": "**As the model sees them**: {as_seen}",
         "body": (
             "MNIST holds {n_train:,} training images and {n_test:,} test images of handwritten digits, each "
             "28 × 28 pixels with grey levels from 0 to 255. The lab turns every pixel into a yes/no question, "
@@ -185,14 +185,14 @@ SMOOTHING = Step(
             key="alpha_100",
             prompt=(
                 "Test accuracy now is {accuracy:.4f} ({settings_note}). "
-                "What will it be with α = β = 100, a hundred imaginary images on each side?"
+                "What will it be with α = β = {strongest:g}, {strongest:g} imaginary images on each side?"
             ),
             kind="guess",
             options=_steps_of(0.5, 0.01, 51),
             shown_as="{:.2f}",
             start=0.85,
             reveal=(
-                "At α = β = 100 the test accuracy is {truth:.4f}, {change:+.4f} against the current {accuracy:.4f}; "
+                "At α = β = {strongest:g} the test accuracy is {truth:.4f}, {change:+.4f} against the current {accuracy:.4f}; "
                 "your guess was {error:+.3f} off. Heavy smoothing pulls every pixel probability towards ½ and "
                 "blurs the ten pictures together."
             ),

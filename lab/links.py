@@ -6,8 +6,9 @@ and a reload keeps it. Streamlit writes a moved control into the address in plac
 history entry, so the browser's Back button returns to the previous page (whose entry holds the
 settings it was left with), not to the previous value. This module adds what a classroom needs on top:
 
-* ``control(label, key, default)``: the keyword arguments for such a widget, disabled and marked "(locked)"
-  when the teacher's link locks it (``?lock=alpha,threshold``);
+* ``widget(st.slider, label, key, default, ...)``: such a widget, its default stated once (to Streamlit and
+  to the Reset buttons), disabled and marked "(locked)" when the teacher's link locks it
+  (``?lock=alpha,threshold``);
 * a notice naming each control whose value in the link could not be used (Streamlit then shows
   the default and drops the value); the link's own text is never shown back;
 * "Reset this page" and "Reset all", and a "Copy link for students" box with locks to choose.
@@ -16,6 +17,7 @@ settings it was left with), not to the previous value. This module adds what a c
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from urllib.parse import urlencode
 
 import streamlit as st
@@ -26,6 +28,9 @@ _MAX_LOCKS = 20
 COUNTER_MAX = 999_999
 # session_state keys of this module
 _REQUESTED, _BOUND, _LOCKED = "_links_requested", "_links_bound", "_links_locked"
+# how a widget takes its starting value: a position in its options, or ``default``; every other kind takes ``value``
+_STARTS_BY_INDEX = ("radio", "selectbox")
+_STARTS_BY_DEFAULT = ("segmented_control", "pills")
 
 
 def begin_run() -> None:
@@ -45,11 +50,23 @@ def locked(key: str) -> bool:
     return key in st.session_state.get(_LOCKED, ())
 
 
-def control(label: str, key: str, default) -> dict:
-    """``label``, ``key``, ``bind`` and ``disabled`` for a widget whose value lives in the link under ``key``.
+def widget(kind: Callable, label: str, key: str, default, **arguments):
+    """Draw ``kind`` (``st.slider``, ``st.radio``, ...) with its value in the link under ``key``; return its value.
 
-    ``default`` is the widget's own default (what the Reset buttons go back to).
+    ``default`` is where the widget starts and what the Reset buttons go back to; ``arguments`` are
+    ``kind``'s own (``options``, ``help``, ...), never its starting value.
     """
+    name = getattr(kind, "__name__", "")
+    if name in _STARTS_BY_INDEX:
+        arguments["index"] = list(arguments["options"]).index(default)
+    else:
+        arguments["default" if name in _STARTS_BY_DEFAULT else "value"] = default
+    return kind(**arguments, **control(label, key, default))
+
+
+def control(label: str, key: str, default) -> dict:
+    """``label``, ``key``, ``bind`` and ``disabled`` for a widget whose value lives in the link under ``key``
+    (``widget`` draws one; ``default`` is what the Reset buttons go back to)."""
     # a fragment's rerun draws its controls again: a dict, so no repeats
     st.session_state.setdefault(_BOUND, {})[key] = (label, default)
     is_locked = locked(key)
@@ -147,8 +164,6 @@ def counter(label: str, key: str, button: str, button_key: str, icon: str) -> in
         st.session_state[key] = min(st.session_state.get(key, 0) + 1, COUNTER_MAX)
 
     with st.container(horizontal=True, vertical_alignment="bottom"):
-        value = st.number_input(
-            min_value=0, max_value=COUNTER_MAX, value=0, step=1, width=150, **control(label, key, 0)
-        )
+        value = widget(st.number_input, label, key, 0, min_value=0, max_value=COUNTER_MAX, step=1, width=150)
         st.button(button, icon=icon, on_click=step, key=button_key, disabled=locked(key))
     return int(value)

@@ -6,8 +6,8 @@ import numpy as np
 import streamlit as st
 
 import nbcore
-from lab.figures import digits
-from nbcore.deskew import deskew
+from lab.figures import digits, notation
+from nbcore.inputs import InputForm
 from nbcore.preprocess import ModelInput
 from nbcore.strokes import MNIST_STROKE_RANGE, MNIST_STROKE_WIDTH, stroke_width
 
@@ -17,23 +17,19 @@ MNIST_LIKE_BRUSH = 24
 PICTURE_SCALE = 5  # 140 px: under the canvas, beside the evidence map of the same pixels
 
 
-def model_frame(frame: np.ndarray, deskewed: bool) -> np.ndarray:
-    """uint8 (28, 28) -> the image both models get: deskewed when the setting is on."""
-    return deskew(frame) if deskewed else frame
-
-
 def show(
     frame: np.ndarray,
+    features: np.ndarray,
     made_from: ModelInput | None,
-    deskewed: bool,
-    threshold: int,
+    form: InputForm,
     model: nbcore.BernoulliNB,
     softmax: nbcore.SoftmaxRegression,
 ) -> None:
     """Lay out "What the model sees" in the current container.
 
-    ``frame``: uint8 (28, 28) the models get (framed, stroke step done, deskewed if on);
-    ``made_from``: the ModelInput it came from (None for a frame given directly: then no plain-resize toggle).
+    ``frame``: uint8 (28, 28) softmax regression gets and ``features``: uint8 0/1 (784,) naive Bayes gets, both
+    made by ``form`` (framed, stroke step done, deskewed if on); ``made_from``: the ModelInput it came from (None
+    for a frame given directly: then no plain-resize toggle).
     """
     st.markdown("**What the model sees**")
     if made_from is not None and st.toggle(
@@ -41,29 +37,27 @@ def show(
         key="draw_plain_view",
         help="What the models would get if the picture were only squeezed to 28×28, without MNIST's framing.",
     ):
-        plain = nbcore.binarize(made_from.plain[None], threshold)
+        plain = form.prepare(made_from.plain[None])
         st.image(
-            digits.pixel_picture(plain[0].reshape(28, 28) * 255, scale=PICTURE_SCALE),
+            digits.pixel_picture(plain.features[0].reshape(28, 28) * 255, scale=PICTURE_SCALE),
             alt="The picture merely squeezed to 28 × 28 pixels, ink or no ink",
         )
-        bayes_says = int(model.predict(plain)[0])
-        softmax_says = int(softmax.predict(made_from.plain[None])[0])
+        bayes_says = int(model.predict(plain.features)[0])
+        softmax_says = int(softmax.predict(plain.images)[0])
         st.caption(
-            f"The whole picture squeezed to 28×28: no crop, no 20 px box, no centring, then ink wherever a "
-            f"pixel is ≥ {threshold}: {int(plain[0].sum())} of 784 pixels. Given this, naive Bayes would say "
+            f"The whole picture squeezed to 28×28: no crop, no 20 px box, no centring, then "
+            f"{notation.as_the_model_sees(form)}: {int(plain.features[0].sum())} of 784 pixels. Given this, naive Bayes would say "
             f"{bayes_says} and softmax {softmax_says}. MNIST's digits never look like this, so the models "
             "have not learned it."
         )
         return
-    features = nbcore.binarize(frame[None], threshold)
     st.image(
-        digits.pixel_picture(features[0].reshape(28, 28) * 255, scale=PICTURE_SCALE),
+        digits.pixel_picture(features.reshape(28, 28) * 255, scale=PICTURE_SCALE),
         alt="The digit as the model sees it: 28 × 28 pixels, ink or no ink",
     )
     st.caption(
-        f"Your digit, cropped, scaled to 20 px and centred by its centre of mass in 28×28 like MNIST"
-        f"{', deskewed' if deskewed else ''}, then ink wherever a pixel is ≥ {threshold}: "
-        f"{int(features[0].sum())} of 784 pixels. {_stroke_sentence(frame, made_from)}"
+        f"Your digit, cropped, scaled to 20 px and centred by its centre of mass in 28×28 like MNIST, then "
+        f"{notation.as_the_model_sees(form)}: {int(features.sum())} of 784 pixels. {_stroke_sentence(frame, made_from)}"
     )
 
 

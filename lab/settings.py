@@ -1,8 +1,8 @@
 """The model settings every page shares: what they are, their presets, and their widgets in the sidebar.
 
 A session's settings live in ``st.session_state`` under the sidebar widgets' keys (``KEYS``), which
-are also their names in a page's link (``lab/links.py``). A model for them is derived from the
-shared counts in ``lab/state.py``.
+are also their names in a page's link (``lab/links.py``). What the models see of an image under them is
+``Settings.input_form``; a model for them is derived from the shared counts in ``lab/data/models.py``.
 """
 
 from __future__ import annotations
@@ -12,9 +12,10 @@ from dataclasses import dataclass
 import streamlit as st
 
 from lab import links
+from nbcore.inputs import InputForm
 
 THRESHOLDS = (1, 64, 128, 192)
-# alpha/beta slider stops: 0, then a log-like scale up to 100
+# alpha and beta: the sidebar's stops (0, then a log-like scale up to 100), and the smoothing curves' grid too
 SMOOTHING_STOPS = (0.0, 0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0, 30.0, 100.0)
 
 
@@ -28,6 +29,11 @@ class Settings:
     beta: float = 1.0
     prior: str = "empirical"
     deskew: bool = False
+
+    @property
+    def input_form(self) -> InputForm:
+        """What every model sees of an image under these settings (deskewed or not, binarized at the threshold)."""
+        return InputForm(self.threshold, self.deskew)
 
 
 TEXTBOOK = Settings()
@@ -52,40 +58,50 @@ def sidebar() -> Settings:
     """Draw the model settings in the sidebar (each one in the link) and return them; they apply on every page."""
     with st.sidebar:
         st.header("Model settings")
-        st.select_slider(
+        links.widget(
+            st.select_slider,
+            "Binarization threshold (ink if pixel ≥ T)",
+            KEYS["threshold"],
+            TEXTBOOK.threshold,
             options=THRESHOLDS,
-            value=TEXTBOOK.threshold,
             help="128 is the textbook's choice; 1 means 'any ink' (the course note's).",
-            **links.control("Binarization threshold (ink if pixel ≥ T)", KEYS["threshold"], TEXTBOOK.threshold),
         )
-        st.select_slider(
+        links.widget(
+            st.select_slider,
+            "α: pseudo-count for 'pixel on'",
+            KEYS["alpha"],
+            TEXTBOOK.alpha,
             options=SMOOTHING_STOPS,
-            value=TEXTBOOK.alpha,
             format_func=_format_stop,
-            **links.control("α: pseudo-count for 'pixel on'", KEYS["alpha"], TEXTBOOK.alpha),
         )
-        st.select_slider(
+        links.widget(
+            st.select_slider,
+            "β: pseudo-count for 'pixel off'",
+            KEYS["beta"],
+            TEXTBOOK.beta,
             options=SMOOTHING_STOPS,
-            value=TEXTBOOK.beta,
             format_func=_format_stop,
-            **links.control("β: pseudo-count for 'pixel off'", KEYS["beta"], TEXTBOOK.beta),
         )
-        st.radio(
+        links.widget(
+            st.radio,
+            "Class prior",
+            KEYS["prior"],
+            TEXTBOOK.prior,
             options=("empirical", "uniform"),
-            index=0,
             horizontal=True,
             help="Empirical: class frequencies in the training set. Uniform: 1/10 each.",
-            **links.control("Class prior", KEYS["prior"], TEXTBOOK.prior),
         )
-        st.radio(
+        links.widget(
+            st.radio,
+            "Deskew",
+            KEYS["deskew"],
+            TEXTBOOK.deskew,
             options=(False, True),
-            index=0,
             horizontal=True,
             format_func=_on_off,
             help="On: every image is sheared upright by its second moments first; the training images too, "
             "so both models are retrained (once per server, a few seconds). The published results are "
             "with deskew off.",
-            **links.control("Deskew", KEYS["deskew"], TEXTBOOK.deskew),
         )
         presets_locked = any(links.locked(key) for key in KEYS.values())
         left, right = st.columns(2)

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import streamlit as st
 
-from lab import links, presentation, runs, settings, state
+from lab import links, presentation, runs, settings
+from lab.data import mnist
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -64,10 +65,10 @@ def run(default_page: str = "pages/home.py") -> None:
         )  # every page listed: collapsed, the navigation hides all but ten behind "View more"
         this_run.page = (navigation.url_path or navigation.title).replace(" ", "_")
         if settings.sidebar().deskew:  # every page's models need the deskewed images: made here, with a progress bar
-            state.deskewed_mnist()
+            mnist.model_splits(deskew=True)
         presentation.sidebar_toggle()
         presentation.apply_style(presenting)
-        state.mnist()
+        mnist.splits()
         navigation.run()
         links.sidebar_tools(tuple(settings.KEYS.values()) + (presentation.STATE_KEY,))
         links.end_run()

@@ -7,7 +7,7 @@ any page may import lazily (pandas, plotly's parts, the dashboard's modules) bef
 takes its first session, so that no two sessions race through a first import. The first script
 run takes that load with ``take_prefetched`` instead of starting another, and shows the loader's
 progress while it waits. Under AppTest, or when no server started this, nothing is prefetched: the first run starts
-the same kind of background job itself (``lab/state.py``) and waits for it the same way.
+the same kind of background job itself (``lab/data/mnist.py``) and waits for it the same way.
 """
 
 from __future__ import annotations

@@ -158,12 +158,12 @@ def _run_evaluate(args) -> dict:
 
     splits = mnist.deskewed_splits() if args.deskew else mnist.mnist_splits()
     if args.model == "softmax":
-        result = evaluate_softmax(splits, preset=args.preset, seed=args.seed, progress=_stderr_progress_bar)
-    else:
-        result = evaluate_bernoulli(
-            splits, threshold=args.threshold, prior=args.prior, alpha=args.alpha, beta=args.beta
+        return evaluate_softmax(
+            splits, preset=args.preset, seed=args.seed, progress=_stderr_progress_bar, deskew=args.deskew
         )
-    return {**result, "deskew": args.deskew}
+    return evaluate_bernoulli(
+        splits, threshold=args.threshold, prior=args.prior, alpha=args.alpha, beta=args.beta, deskew=args.deskew
+    )
 
 
 def _add_class(commands) -> None:

@@ -2,9 +2,9 @@
 
 Each of the 1,797 digits (8x8, values 0..16, light ink on dark) is written as an 8x8 grayscale
 PNG in both polarities (light on dark as stored, and dark ink on white paper), and the PNG bytes go
-through exactly what the Draw page does with an upload: ``ink_from_upload`` then ``model_input``.
-The models are trained on MNIST's 60,000 training images only (deskewed ones when deskew is on),
-never on these digits. scikit-learn is a development dependency.
+through exactly what the Draw page does with an upload: ``ink_from_upload``, ``model_input``, then
+``nbcore.inputs.InputForm`` for the deskew setting. The models are trained on MNIST's 60,000 training
+images only, in the same form (deskewed when deskew is on), never on these digits. scikit-learn is a development dependency.
 
 The control, ``evaluate_mnist_as_load_digits``, writes MNIST's own test digits in load_digits' format
 and sends them through the same path: what the format alone costs, with the writers held fixed.
@@ -20,7 +20,7 @@ import numpy as np
 from PIL import Image
 
 from .datasets.mnist import MnistSplits
-from .features import binarize
+from .inputs import InputForm
 from .metrics import confusion_matrix
 from .models.naive_bayes import BernoulliNB
 from .models.softmax_cache import load_or_train_softmax
@@ -95,12 +95,13 @@ class UploadedDigits:
     width_after: np.ndarray
 
 
-def through_upload_path(images: np.ndarray, polarity: str, deskew: bool) -> UploadedDigits:
-    """Every image as PNG bytes through ``ink_from_upload`` and ``model_input`` (a blank one gives zeros)."""
+def through_upload_path(images: np.ndarray, polarity: str) -> UploadedDigits:
+    """Every image as PNG bytes through ``ink_from_upload`` and ``model_input`` (a blank one gives zeros); the frames
+    are framed like MNIST, and deskewed, if the setting says so, by the classifiers' ``InputForm``."""
     frames, plain = np.zeros((len(images), 28, 28), np.uint8), np.zeros((len(images), 28, 28), np.uint8)
     before, after = np.full(len(images), np.nan), np.full(len(images), np.nan)
     for index, image in enumerate(images):
-        prepared = model_input(ink_from_upload(png_bytes(image, polarity)), deskew=deskew)
+        prepared = model_input(ink_from_upload(png_bytes(image, polarity)))
         if prepared is not None:
             frames[index], plain[index] = prepared.frame, prepared.plain
             before[index], after[index] = prepared.width_before, prepared.width_after
@@ -119,29 +120,31 @@ def main_confusions(labels: np.ndarray, predictions: np.ndarray, count: int = 3)
     ]
 
 
-Classifier = Callable[[np.ndarray], np.ndarray]  # uint8 (n, 28, 28) frames -> (n,) digits
+Classifier = Callable[[np.ndarray], np.ndarray]  # uint8 (n, 28, 28) frames framed like MNIST -> (n,) digits
 
 
-def mnist_classifiers(splits: MnistSplits) -> dict[str, Classifier]:
-    """The benchmark's models (BAYES_SETTINGS and softmax), trained on ``splits``' training images, by name."""
+def mnist_classifiers(splits: MnistSplits, deskew: bool) -> dict[str, Classifier]:
+    """The benchmark's models (BAYES_SETTINGS and softmax) by name, trained on ``splits``' training images as
+    ``InputForm(threshold, deskew)`` gives them; each puts the frames it classifies in the same form."""
 
-    def binarized(model: BernoulliNB, threshold: int) -> Classifier:
-        return lambda frames: model.predict(binarize(frames, threshold))
+    def bayes(threshold: int, prior: str) -> Classifier:
+        form = InputForm(threshold, deskew)
+        train_features, _ = form.split_features(splits)
+        model = BernoulliNB(prior=prior).fit(train_features, splits.train_labels)
+        return lambda frames: model.predict(form.features(frames))
 
-    classifiers = {
-        name: binarized(
-            BernoulliNB(prior=prior).fit(binarize(splits.train_images, threshold), splits.train_labels), threshold
-        )
-        for name, threshold, prior in BAYES_SETTINGS
-    }
-    softmax, _ = load_or_train_softmax(splits.train_images, splits.train_labels)
-    classifiers["softmax"] = softmax.predict
+    classifiers = {name: bayes(threshold, prior) for name, threshold, prior in BAYES_SETTINGS}
+    pixels = InputForm(deskew=deskew)
+    formed = pixels.splits(splits)
+    softmax, _ = load_or_train_softmax(formed.train_images, formed.train_labels)
+    classifiers["softmax"] = lambda frames: softmax.predict(pixels.images(frames))
     return classifiers
 
 
 def classifiers_by_deskew(plain_splits: MnistSplits, deskewed_splits: MnistSplits) -> dict[bool, dict[str, Classifier]]:
-    """``mnist_classifiers`` for deskew off (trained on ``plain_splits``) and on (``deskewed_splits``)."""
-    return {False: mnist_classifiers(plain_splits), True: mnist_classifiers(deskewed_splits)}
+    """``mnist_classifiers`` for deskew off and on: ``plain_splits`` as published, ``deskewed_splits`` from
+    ``InputForm(deskew=True).splits`` (made from the plain ones when not)."""
+    return {False: mnist_classifiers(plain_splits, False), True: mnist_classifiers(deskewed_splits, True)}
 
 
 def evaluate_handwriting(
@@ -159,11 +162,14 @@ def evaluate_handwriting(
     """
     images, labels = load_handwriting(limit)
     rows, steps, done = [], 2 * len(POLARITIES), 0
+    uploads: dict[str, UploadedDigits] = {}
     for deskew in (False, True):
         for polarity in POLARITIES:
             if progress is not None:
                 progress(done / steps, f"{polarity}, deskew {'on' if deskew else 'off'}")
-            uploaded = through_upload_path(images, polarity, deskew)
+            if polarity not in uploads:
+                uploads[polarity] = through_upload_path(images, polarity)
+            uploaded = uploads[polarity]
             inputs = {"framed": uploaded.frames, **({} if deskew else {"plain resize": uploaded.plain})}
             for framing, frames in inputs.items():
                 for name, classify in classifiers[deskew].items():
@@ -206,7 +212,7 @@ def evaluate_mnist_as_load_digits(
         if progress is not None:
             progress(step / len(CONTROL_FORMATS), f"MNIST test digits in load_digits' format, {name}")
         small = np.stack([as_load_digits(image, box_width) for image in images])
-        frames = through_upload_path(small, "light on dark", deskew=True).frames
+        frames = through_upload_path(small, "light on dark").frames
         for model, classify in deskewed_classifiers.items():
             accuracy = float(np.mean(classify(frames) == labels))
             rows.append({"format": name, "model": model, "accuracy": accuracy, "n": len(labels)})

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError
 
-from .deskew import deskew as deskew_frame
 from .strokes import normalise_stroke
 
 FRAME = 28
@@ -231,10 +230,11 @@ def centre_of_mass(image: np.ndarray) -> tuple[float, float]:
 class ModelInput:
     """What the models get from one drawing or picture, and the steps that made it.
 
-    frame: uint8 (28, 28), framed like MNIST, stroke width brought near MNIST's, deskewed if asked;
+    frame: uint8 (28, 28), framed like MNIST, stroke width brought near MNIST's (the models' own setting,
+    deskew, is applied after, by ``nbcore.inputs.InputForm``);
     plain: uint8 (28, 28), the whole picture merely resized (what framing is compared against);
     width_before / width_after: stroke width in px before and after the stroke step (nan: no
-    measurable stroke); stroke_action: "thinned", "kept" or "thickened"; deskewed: whether sheared.
+    measurable stroke); stroke_action: "thinned", "kept" or "thickened".
     """
 
     frame: np.ndarray
@@ -242,22 +242,19 @@ class ModelInput:
     width_before: float
     width_after: float
     stroke_action: str
-    deskewed: bool
 
 
-def model_input(ink: np.ndarray, deskew: bool = False) -> ModelInput | None:
+def model_input(ink: np.ndarray) -> ModelInput | None:
     """Ink (height, width) -> the ModelInput every drawing and upload goes through, or None if blank.
 
-    Steps: ``mnist_frame``, then ``strokes.normalise_stroke``, then ``deskew.deskew`` when asked
-    (the models must then be trained on deskewed MNIST too).
+    Steps: ``mnist_frame``, then ``strokes.normalise_stroke``: a digit framed as MNIST's are, which
+    ``nbcore.inputs.InputForm`` then turns into the models' input as it does MNIST's.
     """
     framed = mnist_frame(ink)
     if framed is None:
         return None
     frame, width_before, width_after, action = normalise_stroke(framed)
-    if deskew:
-        frame = deskew_frame(frame)
-    return ModelInput(frame, plain_resize(ink), width_before, width_after, action, deskew)
+    return ModelInput(frame, plain_resize(ink), width_before, width_after, action)
 
 
 def plain_resize(ink: np.ndarray) -> np.ndarray:

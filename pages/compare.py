@@ -3,16 +3,18 @@
 import numpy as np
 import streamlit as st
 
-from lab import display, links, state
+from lab import display, links
+from lab.data import mnist, models
 from lab.figures import charts, diagnostics, digits, style
 from lab.settings import current_settings
 from nbcore.explain import pixel_log_odds
 from nbcore.metrics import confusion_matrix, reliability
 
 settings = current_settings()
-splits = state.mnist()
-bayes = state.evaluation(settings)
-softmax = state.softmax(deskew=settings.deskew)
+splits = mnist.splits()
+bayes = models.evaluation(settings)
+softmax = models.softmax(deskew=settings.deskew)
+softmax_training = models.softmax_training(deskew=settings.deskew)
 labels = splits.test_labels
 
 st.title("Naive Bayes vs. softmax regression")
@@ -23,7 +25,7 @@ st.markdown(
     "and fill in missing pixels (see Samples and Inpainting)."
 )
 
-fit_seconds = softmax.info["fit_seconds"]
+fit_seconds = softmax_training["fit_seconds"]
 st.table(
     {
         "": ["Train accuracy", "Test accuracy", "Mean train log-likelihood (nats)", "Fit time (s)"],
@@ -31,13 +33,14 @@ st.table(
             f"{bayes.train_accuracy:.4f}",
             f"{bayes.test_accuracy:.4f}",
             f"{bayes.mean_train_loglik:.2f}  (log p(x, y))",
-            f"{state.counted_fit_seconds(settings.threshold, settings.deskew):.3f}",
+            f"{models.counted_fit_seconds(settings):.3f}",
         ],
         "Softmax regression (default preset)": [
             f"{softmax.train_accuracy:.4f}",
             f"{softmax.test_accuracy:.4f}",
             f"{softmax.mean_train_loglik:.3f}  (log p(y | x))",
-            f"{fit_seconds:.2f}" + ("  (trained earlier, loaded from cache)" if softmax.info["cache"] == "hit" else ""),
+            f"{fit_seconds:.2f}"
+            + ("  (trained earlier, loaded from cache)" if softmax_training["cache"] == "hit" else ""),
         ],
     }
 )
@@ -127,8 +130,8 @@ st.caption(
 )
 
 st.subheader("Learning curve: how much data each model needs")
-curve = state.softmax_learning_curve()
-bayes_curve = state.bernoulli_learning_curve(settings)
+curve = models.softmax_learning_curve(settings.deskew)
+bayes_curve = models.bernoulli_learning_curve(settings)
 display.chart(
     charts.learning_curves(
         curve["sizes"], {"naive Bayes": bayes_curve["naive Bayes"], "softmax regression": curve["softmax regression"]}

@@ -5,16 +5,17 @@ import dataclasses
 import numpy as np
 import streamlit as st
 
-from lab import display, links, state
+from lab import display, links
+from lab.data import mnist, models
 from lab.figures import digits
 from lab.settings import current_settings
 
 settings = current_settings()
-splits, deskewed = state.mnist(), state.deskewed_mnist()
+splits, deskewed = mnist.splits(), mnist.model_splits(deskew=True)
 as_published = dataclasses.replace(settings, deskew=False)
 upright = dataclasses.replace(settings, deskew=True)
-bayes_before, bayes_after = state.evaluation(as_published), state.evaluation(upright)
-softmax_before, softmax_after = state.softmax(deskew=False), state.softmax(deskew=True)
+bayes_before, bayes_after = models.evaluation(as_published), models.evaluation(upright)
+softmax_before, softmax_after = models.softmax(deskew=False), models.softmax(deskew=True)
 
 st.title("Deskewing")
 st.markdown(

@@ -10,8 +10,9 @@ import numpy as np
 import streamlit as st
 
 import nbcore
-from lab import classroom, display, links, model_view, rate_limit, shell, state
+from lab import classroom, display, links, model_view, rate_limit, shell
 from lab.canvas import digit_canvas
+from lab.data import models
 from lab.figures import charts, digits
 from lab.settings import Settings, current_settings
 from nbcore.preprocess import ImageInputError, ModelInput, ink_from_canvas_png, model_input, read_upload
@@ -22,8 +23,8 @@ UPLOAD_TYPES = "PNG, JPEG, GIF, BMP, WebP or TIFF"
 
 settings = current_settings()
 with st.sidebar:  # a new threshold's "Binarizing…" and "Counting pixels…" spinners show here: the canvas stays put
-    model = state.model(settings)
-softmax = state.softmax(deskew=settings.deskew).model
+    model = models.model(settings)
+softmax = models.softmax(deskew=settings.deskew).model
 
 st.title("Draw a digit")
 joined = classroom.student_class()  # a class link: its code checked once, the browser's student id
@@ -81,12 +82,14 @@ def drawn_input() -> tuple[np.ndarray | None, ModelInput | None]:
         restore=st.session_state.get("draw_png"),
     )
     with st.container(horizontal=True, vertical_alignment="bottom"):
-        st.slider(
+        links.widget(
+            st.slider,
+            "Brush width",
+            "draw_brush",
+            brush,
             min_value=8,
             max_value=40,
-            value=brush,
             help=f"{brush} draws strokes as wide as MNIST's once framed.",
-            **links.control("Brush width", "draw_brush", brush),
         )
         st.button("Clear", icon=":material/ink_eraser:", on_click=clear_canvas, key="draw_clear")
     if drawing is not None and drawing != st.session_state.get("draw_png"):
@@ -114,11 +117,13 @@ def digit_and_verdict(
         source = st.container(key="draw_source")
         explanation = st.container(key="draw_explanation")
     with source:
-        mode = st.segmented_control(
+        mode = links.widget(
+            st.segmented_control,
+            "Input",
+            "draw_mode",
+            "Draw",
             options=["Draw", "Upload a picture"],
-            default="Draw",
             label_visibility="collapsed",
-            **links.control("Input", "draw_mode", "Draw"),
         )
         verdict = st.container(height=VERDICT_HEIGHT, border=False)
         uploading = mode == "Upload a picture"
@@ -134,8 +139,9 @@ def digit_and_verdict(
         rate_limit.settle_fragment_run()
         return
 
-    framed, frame = frame, model_view.model_frame(frame, settings.deskew)
-    features = nbcore.binarize(frame[None], settings.threshold)
+    framed = frame  # what the class store keeps: framed like MNIST, never deskewed
+    seen = settings.input_form.prepare(frame[None])  # what both models get: deskewed if on, and binarized
+    frame, features = seen.images[0], seen.features
     posterior = model.predict_proba(features)[0]
     ranking = np.argsort(-posterior, kind="stable")
     predicted, runner_up = int(ranking[0]), int(ranking[1])
@@ -197,7 +203,7 @@ def digit_and_verdict(
     with source:
         if joined is not None:  # right under the canvas: on a phone, within a screen of the verdict
             classroom.send_form(joined, framed, posterior, softmax_posterior)
-        model_view.show(frame, made_from, settings.deskew, settings.threshold, model, softmax)
+        model_view.show(frame, features[0], made_from, settings.input_form, model, softmax)
     rate_limit.settle_fragment_run()  # past the run budget, a scribbler's next stroke waits here, all on screen
 
 

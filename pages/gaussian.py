@@ -3,7 +3,8 @@
 import numpy as np
 import streamlit as st
 
-from lab import display, links, state
+from lab import display, links
+from lab.data import gaussian, models
 from lab.figures import charts, digits, notation, regions
 from lab.settings import current_settings
 from nbcore.experiments.gaussian import probability_grid
@@ -22,21 +23,24 @@ st.markdown(
 
 # -- iris -------------------------------------------------------------------------------------------
 st.header("Iris: three species, four measurements")
-data = state.iris()
+data = gaussian.iris()
 names = [name.replace("_", " ") + " (cm)" for name in data.feature_names]
 controls, plot = st.columns([1, 1.8], gap="medium")
 with controls:
-    first = st.selectbox(
-        options=range(4), index=2, format_func=names.__getitem__, **links.control("Feature on the x axis", "gauss_x", 2)
+    first = links.widget(
+        st.selectbox, "Feature on the x axis", "gauss_x", 2, options=range(4), format_func=names.__getitem__
     )
-    second = st.selectbox(
-        options=range(4), index=3, format_func=names.__getitem__, **links.control("Feature on the y axis", "gauss_y", 3)
+    second = links.widget(
+        st.selectbox, "Feature on the y axis", "gauss_y", 3, options=range(4), format_func=names.__getitem__
     )
-    prior = st.radio(
+    prior = links.widget(
+        st.radio,
+        "Class prior",
+        "gauss_prior",
+        "empirical",
         options=("empirical", "uniform"),
         horizontal=True,
         help="Iris has 50 flowers of each species, so both priors are 1/3 here and agree.",
-        **links.control("Class prior", "gauss_prior", "empirical"),
     )
     distinct = first != second
     if distinct:
@@ -92,7 +96,8 @@ st.caption(
 
 # -- MNIST ------------------------------------------------------------------------------------------
 st.header("MNIST pixels as Gaussians: var_smoothing matters")
-mnist = state.gaussian_mnist(state.mnist())
+settings = current_settings()
+mnist = gaussian.gaussian_mnist(settings.deskew)
 default_var_smoothing = mnist.model.var_smoothing  # the model is fitted at the default, 1e-9 as in scikit-learn
 st.markdown(
     "Treat each pixel (scaled to 0–1) as a Gaussian per digit. Many border pixels are exactly 0 in every "
@@ -100,16 +105,19 @@ st.markdown(
     "impossible. As scikit-learn does, every variance gets ε = var_smoothing × (largest pixel variance) "
     "added. The default 1e-9 leaves those pixels almost certain; a larger ε lets the model forgive ink "
     "in unusual places."
+    + (" With Deskew on in the sidebar, the images are deskewed first, as for every model." if settings.deskew else "")
 )
-chosen = st.select_slider(
+chosen = links.widget(
+    st.select_slider,
+    "var_smoothing",
+    "gauss_var_smoothing",
+    default_var_smoothing,
     options=mnist.var_smoothing,
-    value=default_var_smoothing,
     format_func=lambda value: f"{value:.0e}",
-    **links.control("var_smoothing", "gauss_var_smoothing", default_var_smoothing),
 )
 position = mnist.var_smoothing.index(chosen)
 default_accuracy = float(mnist.test_accuracy[mnist.var_smoothing.index(default_var_smoothing)])
-bernoulli_accuracy = state.evaluation(current_settings()).test_accuracy
+bernoulli_accuracy = models.evaluation(settings).test_accuracy
 zero_variance = float(np.mean(mnist.model.class_var_ == 0))
 # two by two: three in a row cut their labels at 1024 px with the sidebar open
 first_metric, second_metric = st.columns(2)

@@ -3,11 +3,14 @@
 import numpy as np
 import streamlit as st
 
-from lab import display, links, state
+from lab import display, links
+from lab.data import mnist, models
 from lab.figures import charts, digits, notation, style
+from lab.settings import current_settings
 from nbcore.explain import pixel_log_odds
 
-model = state.model()
+settings = current_settings()
+model = models.model(settings)
 pixel_prob = model.feature_prob_.reshape(10, 28, 28)
 
 st.title("What the model learned: P(xᵢ = 1 | y)")
@@ -17,10 +20,12 @@ st.markdown(
 )
 
 
-view = st.segmented_control(
+view = links.widget(
+    st.segmented_control,
+    "View",
+    "heatmap_view",
+    "Probability",
     options=["Probability", "Log-odds", "Difference of two digits"],
-    default="Probability",
-    **links.control("View", "heatmap_view", "Probability"),
 )
 if view == "Log-odds":
     log_odds, limit = pixel_log_odds(model)
@@ -37,9 +42,9 @@ if view == "Log-odds":
 elif view == "Difference of two digits":
     first, second = st.columns(2)
     with first:
-        digit_a = st.selectbox(options=range(10), index=3, **links.control("Digit", "heatmap_digit_a", 3))
+        digit_a = links.widget(st.selectbox, "Digit", "heatmap_digit_a", 3, options=range(10))
     with second:
-        digit_b = st.selectbox(options=range(10), index=8, **links.control("versus", "heatmap_digit_b", 8))
+        digit_b = links.widget(st.selectbox, "versus", "heatmap_digit_b", 8, options=range(10))
     difference = pixel_prob[digit_a] - pixel_prob[digit_b]
     display.chart(
         digits.difference_map(difference, f"P(xᵢ=1 | {digit_a}) − P(xᵢ=1 | {digit_b})", "difference"),
@@ -51,6 +56,17 @@ elif view == "Difference of two digits":
     )
 else:
     display.chart(digits.class_heatmaps(pixel_prob, "P(xᵢ = 1 | y)", zrange=(0, 1)), key="heatmap_probability")
+
+# real digits beside what was learned from them: the first training image of each digit, in the model's input form
+training_labels = mnist.loaded().train_labels
+first_of_each = [int(np.flatnonzero(training_labels == digit)[0]) for digit in range(10)]
+counted = mnist.features(settings.input_form).train[first_of_each].reshape(-1, 28, 28) * 255
+st.image([digits.pixel_picture(image, scale=2) for image in counted], caption=[str(d) for d in range(10)], width=56)
+st.caption(
+    f"Real training images as the model counts them: {notation.as_the_model_sees(settings.input_form)}. "
+    "The pictures above are, for each digit, the share of its training images in this form with ink at each "
+    "pixel (smoothed by α and β)."
+)
 
 prior = np.exp(model.class_log_prior_)
 display.chart(charts.class_bars(prior, f"Class prior p(y) ({model.prior})", "p(y)"), key="heatmap_prior")

@@ -3,13 +3,14 @@
 import numpy as np
 import streamlit as st
 
-from lab import links, state
+from lab import links
+from lab.data import mnist, models
 from lab.figures import digits
 from lab.settings import current_settings
 
 settings = current_settings()
-splits = state.mnist()
-result = state.evaluation(settings)
+splits = mnist.splits()
+result = models.evaluation(settings)
 
 st.title("Naive Bayes Lab")
 st.markdown(
@@ -29,7 +30,7 @@ train_accuracy.metric("Training accuracy (60,000 images)", f"{result.train_accur
 sizes.metric("Pixels per image", "28 × 28 = 784")
 st.caption(
     f"Current settings: threshold {settings.threshold}, α = {settings.alpha:g}, β = {settings.beta:g}, "
-    f"{settings.prior} prior (change them in the sidebar)."
+    f"{settings.prior} prior, deskew {'on' if settings.deskew else 'off'} (change them in the sidebar)."
 )
 
 st.subheader("The data")

@@ -4,15 +4,16 @@ import numpy as np
 import streamlit as st
 
 import nbcore
-from lab import display, links, state
+from lab import display, links
+from lab.data import mnist, models
 from lab.figures import charts, digits, notation
 from lab.settings import current_settings
 
 EXAMPLES_PER_DIGIT = 3
 
 settings = current_settings()
-model = state.model(settings)
-splits = state.mnist()
+model = models.model(settings)
+splits = mnist.splits()
 
 st.title("Inpainting: guess the hidden pixels")
 st.markdown(
@@ -23,21 +24,16 @@ st.markdown(
 sources = ["A test image"] + (["My drawing"] if st.session_state.get("draw_frame") is not None else [])
 controls = st.columns([1.2, 1, 1.2])
 with controls[0]:
-    source = st.radio(options=sources, horizontal=True, **links.control("Image", "inpaint_source", sources[0]))
+    source = links.widget(st.radio, "Image", "inpaint_source", sources[0], options=sources, horizontal=True)
 with controls[1]:
-    region = st.selectbox(
-        options=nbcore.OBSERVED_REGIONS,
-        **links.control("What is observed", "inpaint_region", nbcore.OBSERVED_REGIONS[0]),
+    region = links.widget(
+        st.selectbox, "What is observed", "inpaint_region", nbcore.OBSERVED_REGIONS[0], options=nbcore.OBSERVED_REGIONS
     )
 fraction = 0.5
 if region == "random pixels":
     with controls[1]:
-        fraction = st.slider(
-            min_value=0.0,
-            max_value=1.0,
-            value=0.3,
-            step=0.05,
-            **links.control("Fraction observed", "inpaint_fraction", 0.3),
+        fraction = links.widget(
+            st.slider, "Fraction observed", "inpaint_fraction", 0.3, min_value=0.0, max_value=1.0, step=0.05
         )
 if source == "A test image":
     # the first three test images of each digit, in test-set order (image 0, a 7, comes first)
@@ -45,16 +41,19 @@ if source == "A test image":
         np.concatenate([np.flatnonzero(splits.test_labels == digit)[:EXAMPLES_PER_DIGIT] for digit in range(10)])
     )
     with controls[2]:
-        index = st.selectbox(
+        index = links.widget(
+            st.selectbox,
+            "Test image",
+            "inpaint_index",
+            int(choices[0]),
             options=choices.tolist(),
             format_func=lambda i: f"#{i}: {notation.with_article(splits.test_labels[i])}",
-            **links.control("Test image", "inpaint_index", int(choices[0])),
         )
     image, truth_label = splits.test_images[index], int(splits.test_labels[index])
 else:
     image, truth_label = st.session_state.draw_frame, None
 
-features = nbcore.binarize(image[None], settings.threshold)[0]
+features = settings.input_form.features(image[None])[0]
 observed = nbcore.observed_region(region, fraction=fraction, seed=int(fraction * 1000))
 pixel_prob, class_posterior = model.inpaint(features, observed)
 
@@ -78,7 +77,11 @@ display.chart(
 )
 guess = int(np.argmax(class_posterior))
 caption = f"{observed.sum()} of 784 pixels observed. Most likely digit from them alone: {guess}"
-st.caption(caption + (f" (the image is {notation.with_article(truth_label)})." if truth_label is not None else "."))
+st.caption(
+    caption
+    + (f" (the image is {notation.with_article(truth_label)})." if truth_label is not None else ".")
+    + f" Every panel shows the image as the model sees it: {notation.as_the_model_sees(settings.input_form)}."
+)
 display.chart(
     charts.class_bars(class_posterior, "p(y | observed pixels)", "probability", highlight=guess),
     key="inpaint_posterior",

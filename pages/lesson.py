@@ -3,7 +3,7 @@
 What each step says and asks is in ``lab/lesson_steps.py``, the frame (step in the link, Back/Next, questions)
 in ``lab/lesson_frame.py``. This page lays each step out: every figure is the lab's live figure for the
 sidebar settings, and every revealed answer is measured now from the current models
-(``nbcore.experiments.lesson``, cached in ``lab.state``), never typed in.
+(``nbcore.experiments.lesson``, cached in ``lab.data``), never typed in.
 """
 
 from __future__ import annotations
@@ -15,28 +15,30 @@ import numpy as np
 import streamlit as st
 
 import nbcore
-from lab import classroom, display, lesson_steps, state
+from lab import classroom, display, lesson_steps
 from lab import lesson_frame as frame
-from lab.figures import charts, digits, regions, style
-from lab.settings import current_settings
+from lab.data import lesson_answers, mnist, models
+from lab.figures import charts, digits, notation, regions, style
+from lab.settings import SMOOTHING_STOPS, current_settings
 from nbcore.experiments import lesson, xor
 
 settings = current_settings()
-splits = state.mnist()
-result = state.evaluation(settings)
+splits = mnist.splits()
+result = models.evaluation(settings)
 model = result.model
-test_features = state.features(settings.threshold).test
+features = mnist.features(settings.input_form)
+test_features = features.test
 
 
 # -- the nine steps ----------------------------------------------------------------------------------------------------
 def step_data(step: frame.Step) -> None:
     first_of_each = np.array([int(np.flatnonzero(splits.train_labels == digit)[0]) for digit in range(10)])
     raw = splits.train_images[first_of_each]
-    ink = nbcore.binarize(raw, settings.threshold).reshape(-1, 28, 28) * 255
+    ink = features.train[first_of_each].reshape(-1, 28, 28) * 255
     # pictures, not a chart: ten small squares wrap onto as many rows as the screen needs
     st.markdown(step.text("written"))
     st.image([digits.pixel_picture(image, scale=2) for image in raw], caption=[str(d) for d in range(10)], width=56)
-    st.markdown(step.text("seen", threshold=settings.threshold))
+    st.markdown(step.text("seen", as_seen=notation.as_the_model_sees(settings.input_form)))
     st.image([digits.pixel_picture(image, scale=2) for image in ink], caption=[str(d) for d in range(10)], width=56)
     st.markdown(
         step.text(
@@ -105,7 +107,7 @@ def step_logs(step: frame.Step) -> None:
         product = lesson.float32_product(model, test_features[index], true_label)
         truth = lesson.product_outcome(product)
         running = lesson.running_log10_product(model, test_features[index], true_label)
-        counts = state.lesson_underflow(settings)
+        counts = lesson_answers.underflow(settings)
         display.chart(
             charts.running_product(
                 running,
@@ -151,7 +153,7 @@ def step_smoothing(step: frame.Step) -> None:
     zero_question = step.question("alpha_zero")
     zero_answer = frame.ask(zero_question)
     if zero_answer is not None:
-        zero = state.zero_smoothing(settings.threshold, settings.prior)
+        zero = models.zero_smoothing(settings)
         truth = zero["true_class_impossible"]
         frame.feedback(
             lesson.grade_count(zero_answer, truth),
@@ -163,15 +165,18 @@ def step_smoothing(step: frame.Step) -> None:
                 accuracy=zero["accuracy"],
             ),
         )
-    stronger = dataclasses.replace(settings, alpha=100.0, beta=100.0)
+    strongest = SMOOTHING_STOPS[-1]  # the sidebar's strongest smoothing
+    stronger = dataclasses.replace(settings, alpha=strongest, beta=strongest)
     accuracy_question = step.question("alpha_100")
     settings_note = lesson_steps.SETTINGS_NOTE.format(
         threshold=settings.threshold, alpha=settings.alpha, beta=settings.beta, prior=settings.prior
     )
-    accuracy_answer = frame.ask(accuracy_question, accuracy=result.test_accuracy, settings_note=settings_note)
+    accuracy_answer = frame.ask(
+        accuracy_question, accuracy=result.test_accuracy, settings_note=settings_note, strongest=strongest
+    )
     if accuracy_answer is not None:
-        truth = state.evaluation(stronger).test_accuracy
-        curve = state.smoothing_curve(settings.threshold, settings.prior)
+        truth = models.evaluation(stronger).test_accuracy
+        curve = models.smoothing_curve(settings)
         marker = settings.alpha if settings.alpha == settings.beta and settings.alpha > 0 else None
         display.chart(
             charts.smoothing_accuracy(curve, marker),
@@ -180,6 +185,7 @@ def step_smoothing(step: frame.Step) -> None:
         frame.feedback(
             lesson.grade_guess(accuracy_answer, truth, close=0.01),
             accuracy_question.reveal.format(
+                strongest=strongest,
                 truth=truth,
                 change=truth - result.test_accuracy,
                 accuracy=result.test_accuracy,
@@ -209,7 +215,7 @@ def step_evidence(step: frame.Step) -> None:
     question = step.question("disagree")
     answer = frame.ask(question)
     if answer is not None:
-        softmax = state.softmax(deskew=settings.deskew)
+        softmax = models.softmax(deskew=settings.deskew)
         rescued = lesson.bayes_wrong_softmax_right(
             result.test_predictions, softmax.test_predictions, splits.test_labels
         )
@@ -235,7 +241,7 @@ def step_generating(step: frame.Step) -> None:
     question = step.question("top_half")
     answer = frame.ask(question)
     if answer is not None:
-        truth = state.lesson_top_half_accuracy(settings)
+        truth = lesson_answers.top_half_accuracy(settings)
         observed = nbcore.observed_region("top half")
         filled, posterior = model.inpaint(test_features[0], observed)
         panels = np.stack(
@@ -268,7 +274,7 @@ def step_generating(step: frame.Step) -> None:
 
 def step_independence(step: frame.Step) -> None:
     digit = st.selectbox("Digit", range(10), index=1, key="lesson_dependence_digit")
-    dependence = state.lesson_neighbour_dependence(settings.threshold, digit)
+    dependence = lesson_answers.neighbour_dependence(settings.input_form, digit)
     display.chart(
         digits.difference_map(np.nan_to_num(dependence), f"Neighbours inked together, {digit}s", "change", height=380),
         key="lesson_dependence_map",
@@ -309,13 +315,13 @@ def step_independence(step: frame.Step) -> None:
 
 
 def step_versus_softmax(step: frame.Step) -> None:
-    bayes_curve = state.bernoulli_learning_curve(settings)
+    bayes_curve = models.bernoulli_learning_curve(settings)
     smallest = lesson_steps.FEW_IMAGES
     question = step.question("learning_curve")
     answer = frame.ask(question)
     curves = {"naive Bayes": bayes_curve["naive Bayes"]}
     if answer is not None:
-        softmax_curve = state.softmax_learning_curve()
+        softmax_curve = models.softmax_learning_curve(settings.deskew)
         curves["softmax regression"] = softmax_curve["softmax regression"]
     display.chart(charts.learning_curves(bayes_curve["sizes"], curves), key="lesson_learning_curves")
     st.markdown(step.text("body"))

@@ -3,13 +3,14 @@
 import numpy as np
 import streamlit as st
 
-from lab import display, links, state
+from lab import display, links
+from lab.data import mnist, models
 from lab.figures import digits, notation
 from lab.settings import current_settings
 
 settings = current_settings()
-model = state.model(settings)
-splits = state.mnist()
+model = models.model(settings)
+splits = mnist.splits()
 
 st.title("Generated digits")
 st.markdown(
@@ -19,15 +20,16 @@ st.markdown(
 
 controls = st.columns([1, 1, 1])
 with controls[0]:
-    digit = st.selectbox(options=range(10), index=7, **links.control("Digit", "samples_digit", 7))
+    digit = links.widget(st.selectbox, "Digit", "samples_digit", 7, options=range(10))
 with controls[1]:
-    count = st.slider(min_value=4, max_value=16, value=8, **links.control("How many", "samples_count", 8))
+    count = links.widget(st.slider, "How many", "samples_count", 8, min_value=4, max_value=16)
 with controls[2]:
     seed = links.counter("Seed", "samples_seed", "New samples", "samples_new", ":material/casino:")
 
 generated = model.sample(count, digit, rng=np.random.default_rng([seed, digit])).reshape(count, 28, 28)
 real_indices = np.flatnonzero(splits.train_labels == digit)
 real = np.random.default_rng([seed, digit, 1]).choice(real_indices, size=count, replace=False)
+real_as_seen = mnist.features(settings.input_form).train[real].reshape(count, 28, 28)
 
 mean_column, grids = st.columns([1, 3], gap="large")
 with mean_column:
@@ -59,18 +61,19 @@ with grids:
     )
     display.chart(
         digits.image_grid(
-            splits.train_images[real],
+            real_as_seen * 255,
             [str(i + 1) for i in range(count)],
             columns,
             zrange=(0, 255),
             height_per_row=150,
-            title="Real training images",
+            title="Real training images, as the model sees them",
         ),
         key="samples_real",
     )
     st.caption(
         f"Top: {count} samples from the model (seed {seed}). Bottom: {count} real training images of "
-        f"{notation.with_article(digit)} (training images {', '.join(f'#{i}' for i in real)})."
+        f"{notation.with_article(digit)} (training images {', '.join(f'#{i}' for i in real)}) in the form the "
+        f"model learns from and samples in: {notation.as_the_model_sees(settings.input_form)}."
     )
 
 st.info(

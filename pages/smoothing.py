@@ -1,19 +1,20 @@
 """Smoothing: what the pseudo-counts alpha and beta do, and why zero is a bad idea."""
 
+import dataclasses
 import math
 
 import streamlit as st
 
-import nbcore
-from lab import display, links, state
+from lab import display, links
+from lab.data import mnist, models
 from lab.figures import charts, digits, notation
 from lab.settings import current_settings
 from nbcore.explain import likelihood_product
 
 settings = current_settings()
-result = state.evaluation(settings)
+result = models.evaluation(settings)
 model = result.model
-splits = state.mnist()
+splits = mnist.splits()
 
 st.title("Smoothing: pseudo-counts α and β")
 st.markdown(
@@ -25,7 +26,7 @@ st.markdown(
 
 left, right = st.columns([1.1, 1], gap="large")
 with left:
-    digit = st.selectbox(options=range(10), index=2, **links.control("Digit to show", "smoothing_digit", 2))
+    digit = links.widget(st.selectbox, "Digit to show", "smoothing_digit", 2, options=range(10))
     # on a log scale: what smoothing moves is the many rarely inked pixels, invisible on a 0..1 scale
     display.chart(
         digits.log_probability_image(
@@ -49,7 +50,7 @@ second.metric(
     f"{result.mean_train_loglik:.2f}" if math.isfinite(result.mean_train_loglik) else "−∞",
 )
 with right:
-    curve = state.smoothing_curve(settings.threshold, settings.prior)
+    curve = models.smoothing_curve(settings)
     on_curve = settings.alpha == settings.beta
     current = f"now (α = {settings.alpha:g}, β = {settings.beta:g})"
     display.chart(
@@ -82,11 +83,11 @@ with right:
         )
 
 st.subheader("Why logarithms: underflow")
-index = st.number_input(
-    min_value=0, max_value=len(splits.test_labels) - 1, value=0, **links.control("Test image", "smoothing_image", 0)
+index = links.widget(
+    st.number_input, "Test image", "smoothing_image", 0, min_value=0, max_value=len(splits.test_labels) - 1
 )
 true_label = int(splits.test_labels[index])
-product = likelihood_product(model, nbcore.binarize(splits.test_images[index][None], settings.threshold)[0], true_label)
+product = likelihood_product(model, mnist.features(settings.input_form).test[index], true_label)
 # two by two: four in a row cut the products to "1.58 …" at 1024 px with the sidebar open
 columns = [*st.columns(2), *st.columns(2)]
 columns[0].metric(f"∏ p(xᵢ | {true_label}) in float32 (textbook)", notation.scientific(product.float32))
@@ -100,8 +101,8 @@ st.caption(
 )
 
 st.subheader("No smoothing at all (α = β = 0)")
-zero = state.zero_smoothing(settings.threshold, settings.prior)
-at_laplace = float(curve["test_accuracy"][list(curve["alpha"]).index(1.0)])
+zero = models.zero_smoothing(settings)
+at_laplace = models.evaluation(dataclasses.replace(settings, alpha=1.0, beta=1.0)).test_accuracy
 first, second = st.columns(2)
 third, _ = st.columns(2)
 first.metric("Test images with p(x | true digit) = 0", f"{zero['true_class_impossible']:,}")
@@ -119,7 +120,8 @@ if zero["accuracy"] > at_laplace:
         f"Not because its probabilities are better: {zero['all_classes_impossible']:,} test images are "
         "impossible under every digit, so for them the decision is not a comparison of probabilities but the "
         "tie-break described below (fewest impossible pixels). The accuracy compares decision rules; as a "
-        "model of the images (the log-likelihood chart: −∞) no smoothing is the worst possible."
+        f"model of new images no smoothing is the worst possible: {zero['true_class_impossible']:,} test images "
+        "are impossible under their own digit, so their mean log p(x, y) is −∞."
     )
 st.caption(
     "Without pseudo-counts, a pixel never inked for a digit in training gets probability exactly 0: one such "

@@ -3,7 +3,8 @@
 import streamlit as st
 
 import nbcore
-from lab import display, links, state
+from lab import display, links
+from lab.data import spam_filter
 from lab.figures import charts, diagnostics
 from nbcore import metrics
 from nbcore.datasets import sms
@@ -37,9 +38,9 @@ if not (data_dir / sms.SMS_FILE).exists():
         )
         st.code('python -c "from nbcore.datasets import sms; print(sms.ensure_sms())"', language="bash")
         st.markdown("Meanwhile, the **XOR exercise** and **Gaussian NB** pages need no download.")
-texts, labels = state.sms()
+texts, labels = spam_filter.sms()
 missing.empty()
-experiments = state.spam_experiments()
+experiments = spam_filter.experiments()
 sizes = [len(part) for part in spam.stratified_split(labels)]
 st.markdown(
     f"The SMS Spam Collection: {len(texts):,} text messages, {int(labels.sum()):,} of them spam. "
@@ -49,11 +50,14 @@ st.markdown(
     "as if every word had been seen k extra times."
 )
 
-event_model = st.radio(
+event_model = links.widget(
+    st.radio,
+    "Event model",
+    "spam_event_model",
+    list(MODEL_NAMES)[0],
     options=list(MODEL_NAMES),
     format_func=MODEL_NAMES.get,
     horizontal=True,
-    **links.control("Event model", "spam_event_model", list(MODEL_NAMES)[0]),
 )
 experiment = experiments[event_model]
 model = experiment.model
@@ -106,9 +110,7 @@ st.caption(
 
 # -- one message ----------------------------------------------------------------------------------
 st.header("Try a message")
-message = st.text_area(
-    value=EXAMPLE, height=100, max_chars=MESSAGE_MAX_CHARS, **links.control("Message", "spam_message", EXAMPLE)
-)
+message = links.widget(st.text_area, "Message", "spam_message", EXAMPLE, height=100, max_chars=MESSAGE_MAX_CHARS)
 explanation = spam.explain(experiment.vocabulary, model, message)
 if not explanation.words:
     st.info(

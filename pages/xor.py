@@ -23,11 +23,13 @@ st.table(
     hide_index=True,
     width="content",
 )
-k = st.select_slider(
+k = links.widget(
+    st.select_slider,
+    "Laplace smoothing strength k (pseudo-counts per outcome)",
+    "xor_k",
+    1.0,
     options=SMOOTHING_STOPS,
-    value=1.0,
     format_func=lambda value: f"{value:g}",
-    **links.control("Laplace smoothing strength k (pseudo-counts per outcome)", "xor_k", 1.0),
 )
 
 naive = xor.naive_bayes(k)

@@ -77,7 +77,7 @@ from devtools.streamlit_client import ProtocolError, RunResult, StreamlitClient 
 
 DRAWINGS = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
 PREDICTION = "Naive Bayes prediction"
-ALPHA_KEY, ALPHA_STOPS = "alpha", ("1", "2")  # the default stop and the next one (lab/state.py, its name in the link)
+ALPHA_KEY, ALPHA_STOPS = "alpha", ("1", "2")  # the default stop and the next (lab/settings.py), name in the link
 CLEAR_KEY = "draw_clear"
 TARGETS = {60: 0.300, 120: 1.0}  # students -> p95 of drawing sent -> run finished, seconds
 RSS_TARGET_MB = 2048  # at 240 students

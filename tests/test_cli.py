@@ -12,7 +12,7 @@ import pytest
 from benchmarks import __main__ as benchmarks_cli
 from nbcore import __main__ as cli
 from nbcore.datasets import mnist as mnist_data
-from nbcore.deskew import deskew_all
+from nbcore.inputs import InputForm
 from tests.conftest import require_sklearn
 
 
@@ -135,12 +135,7 @@ def test_handwriting_command_prints_the_benchmark_and_its_control(small_mnist, m
     """``evaluate-handwriting`` end to end on 20 digits: load_digits' table, then the control's two formats."""
     require_sklearn()
     monkeypatch.setenv("NBCORE_DATA_DIR", str(tmp_path))  # the softmax weights' disk cache goes there
-    deskewed = mnist_data.MnistSplits(
-        deskew_all(small_mnist.train_images),
-        small_mnist.train_labels,
-        deskew_all(small_mnist.test_images),
-        small_mnist.test_labels,
-    )
+    deskewed = InputForm(deskew=True).splits(small_mnist)
     monkeypatch.setattr(mnist_data, "deskewed_splits", lambda: deskewed)
     assert cli.main(["evaluate-handwriting", "--limit", "20"]) == 0
     out = capsys.readouterr().out

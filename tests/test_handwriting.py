@@ -7,7 +7,6 @@ import re
 import numpy as np
 
 from nbcore.datasets.mnist import MnistSplits
-from nbcore.deskew import deskew_all
 from nbcore.handwriting import (
     as_load_digits,
     classifiers_by_deskew,
@@ -18,6 +17,7 @@ from nbcore.handwriting import (
     load_handwriting,
     through_upload_path,
 )
+from nbcore.inputs import InputForm
 from tests.conftest import require_sklearn
 
 
@@ -31,9 +31,7 @@ def test_evaluate_handwriting_runs_on_100_images(mnist, tmp_path, monkeypatch):
         mnist["test_images"][:10],
         mnist["test_labels"][:10],
     )
-    deskewed = MnistSplits(
-        deskew_all(plain.train_images), plain.train_labels, deskew_all(plain.test_images), plain.test_labels
-    )
+    deskewed = InputForm(deskew=True).splits(plain)
     classifiers = classifiers_by_deskew(plain, deskewed)
     rows = evaluate_handwriting(classifiers, limit=100)
     # 2 polarities x (framed and plain resize with deskew off, framed with deskew on) x 3 models
@@ -81,7 +79,7 @@ def test_both_polarities_give_the_same_frames():
     half of the picture, were read as paper in the dark-on-light polarity before the border decided)."""
     require_sklearn()
     images, _ = load_handwriting()
-    light = through_upload_path(images, "light on dark", deskew=False).frames
-    dark = through_upload_path(images, "dark on light", deskew=False).frames
+    light = through_upload_path(images, "light on dark").frames
+    dark = through_upload_path(images, "dark on light").frames
     assert light.any(axis=(1, 2)).all()
     assert np.array_equal(light, dark)

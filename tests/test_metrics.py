@@ -6,7 +6,9 @@ import numpy as np
 import pytest
 
 import nbcore
-from nbcore.experiments.evaluate import learning_curve
+from nbcore.datasets.mnist import MnistSplits
+from nbcore.experiments.evaluate import bernoulli_learner, learning_curve
+from nbcore.inputs import InputForm
 from nbcore.metrics import confusion_matrix, reliability
 
 
@@ -46,37 +48,27 @@ def test_learning_curve_trains_every_learner_on_shared_subsets():
     rng = np.random.default_rng(0)
     images = (rng.random((200, 28, 28)) * 255).astype(np.uint8)
     labels = rng.integers(0, 10, 200).astype(np.uint8)
-    seen_sizes = []
+    splits = MnistSplits(images, labels, images[:50], labels[:50])
+    seen = []
 
-    def bernoulli(train_images, train_labels, seed):
-        seen_sizes.append(len(train_labels))
+    def bernoulli(part, seed):
+        seen.append((len(part.train_labels), len(part.test_labels)))
         # a subset of 20 may miss a digit the test labels have: declare all ten, as nbcore's learners do
-        return _Scorer(
-            nbcore.BernoulliNB().partial_fit(nbcore.binarize(train_images, 128), train_labels, classes=np.arange(10))
+        model = nbcore.BernoulliNB().partial_fit(
+            nbcore.binarize(part.train_images, 128), part.train_labels, classes=np.arange(10)
         )
+        return model.score(nbcore.binarize(part.test_images, 128), part.test_labels)
 
     calls = []
     curve = learning_curve(
-        {"nb": bernoulli},
-        images,
-        labels,
-        images,
-        labels,
+        {"nb": bernoulli, "form": bernoulli_learner(InputForm(128))},
+        splits,
         sizes=[20, 100],
         seeds=[0, 1],
         progress=lambda fraction, message: calls.append(fraction),
     )
     assert curve["nb"].shape == (2, 2) and curve["sizes"].tolist() == [20, 100]
-    assert seen_sizes == [20, 20, 100, 100]
+    assert seen == [(20, 50), (20, 50), (100, 50), (100, 50)]
     assert calls[-1] == 1.0 and np.all(np.diff(calls) > 0)
     assert np.all((curve["nb"] >= 0) & (curve["nb"] <= 1))
-
-
-class _Scorer:
-    """Adapts a BernoulliNB to take raw images in score()."""
-
-    def __init__(self, model):
-        self.model = model
-
-    def score(self, images, labels):
-        return self.model.score(nbcore.binarize(images, 128), labels)
+    np.testing.assert_array_equal(curve["form"], curve["nb"])  # nbcore's learner is that model on the same subsets

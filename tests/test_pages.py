@@ -10,6 +10,8 @@ import numpy as np
 from streamlit.testing.v1 import AppTest
 
 from lab import settings
+from nbcore.datasets.mnist import MnistSplits
+from nbcore.experiments.evaluate import evaluate_bernoulli
 from tests.apptest import data_dir, open_page  # noqa: F401 (data_dir: a fixture)
 
 
@@ -120,7 +122,7 @@ def test_draw_page_upload_that_is_not_an_image_gets_a_message():
     assert any("not an image" in item.value for item in app.error)
 
 
-def test_smoothing_page_alpha_changes_accuracy_and_reports_zero_smoothing():
+def test_smoothing_page_alpha_changes_accuracy_and_reports_zero_smoothing(mnist):
     app = open_page("pages/smoothing.py")
     assert metric(app, "Test accuracy") == "0.8427"
     assert metric(app, "Test accuracy at α = β = 0") == "0.8437"
@@ -130,7 +132,10 @@ def test_smoothing_page_alpha_changes_accuracy_and_reports_zero_smoothing():
     app.select_slider(key=settings.KEYS["beta"]).set_value(0.0)
     rerun(app)
     assert metric(app, "Test accuracy") == "0.8437"
-    assert metric(app, "Mean log p(x, y) on training images") == "−∞"
+    # every training image is possible under its own digit even unsmoothed: its pixels were counted
+    splits = MnistSplits(mnist["train_images"], mnist["train_labels"], mnist["test_images"], mnist["test_labels"])
+    unsmoothed = evaluate_bernoulli(splits, threshold=128, alpha=0.0, beta=0.0)
+    assert metric(app, "Mean log p(x, y) on training images") == f"{unsmoothed['mean_train_loglik']:.2f}"
 
 
 def test_samples_page_new_samples_button_changes_the_samples():
@@ -272,3 +277,34 @@ def test_inpainting_completes_the_digit_and_offers_several_images(mnist):
     chooser.set_value(int(other.split(":")[0][1:]))
     rerun(app)
     assert not np.array_equal(array(charts(app)[0]["data"][0]["z"]), mosaic, equal_nan=True)
+
+
+def test_smoothing_curve_is_measured_at_every_slider_stop_and_agrees_with_the_metric():
+    app = open_page("pages/smoothing.py")
+    stops = [float(option) for option in app.select_slider(key=settings.KEYS["alpha"]).options]
+    [test_curve] = [trace for trace in charts(app)[1]["data"] if trace.get("name") == "test"]
+    assert array(test_curve["x"]).tolist() == [stop for stop in stops if stop > 0]  # one grid: 0 has no log-x place
+    for stop in (0.5, 1.0, 5.0):
+        app.select_slider(key=settings.KEYS["alpha"]).set_value(stop)
+        app.select_slider(key=settings.KEYS["beta"]).set_value(stop)
+        rerun(app)
+        [test_curve] = [trace for trace in charts(app)[1]["data"] if trace.get("name") == "test"]
+        on_curve = array(test_curve["y"])[array(test_curve["x"]) == stop]
+        assert len(on_curve) == 1 and f"{on_curve[0]:.4f}" == metric(app, "Test accuracy"), stop
+
+
+def test_smoothing_page_needs_no_curve_point_at_alpha_one(monkeypatch):
+    """The α = β = 1 comparison comes from the model at α = β = 1, not from looking 1.0 up in the curve's grid."""
+    from lab import caching
+    from lab.data import models
+
+    monkeypatch.setattr(models, "CURVE_ALPHAS", (0.1, 10.0))
+    caching.forget_shared(models._smoothing_curve)
+    try:
+        app = open_page("pages/smoothing.py")
+        assert any(
+            item.value.startswith("Why does α = β = 0 score higher here (0.8437) than α = β = 1 (0.8427)")
+            for item in app.info
+        )
+    finally:
+        caching.forget_shared(models._smoothing_curve)

@@ -1,10 +1,10 @@
 """A classroom on one server: shared state stays shared and unchanged, odd and hostile input has a clear outcome.
 
 Everything runs the real app under AppTest (``shell.run(default_page=...)``), in this process,
-so the shared results seen here (``lab/state.py``) are the ones the pages use. No network: name
+so the shared results seen here (``lab/data/``, ``lab/state.py``) are the ones the pages use. No network: name
 look-ups for anything but the loopback fail, so a missing data folder takes the offline path.
 
-* Shared state: every array a ``lab.state`` cache returns is read-only; two sessions with
+* Shared state: every array a ``lab.data`` cache returns is read-only; two sessions with
   different settings see different numbers, and the shared counts do not change.
 * Every sidebar control and every page slider at both ends of its range, on every page.
 * A softmax disk-cache file corrupted while the app runs; a data folder deleted while the app
@@ -34,6 +34,8 @@ from streamlit.testing.v1 import AppTest
 import nbcore
 import nbcore.preprocess
 from lab import caching, links, settings, shell, state
+from lab.data import gaussian, lesson_answers, models, spam_filter
+from lab.data import mnist as shared_mnist
 from nbcore.datasets import sms
 from nbcore.preprocess import ink_from_canvas, mnist_frame
 from tests.conftest import REPO, require
@@ -124,8 +126,14 @@ def metric(app: AppTest, label: str):
     return found[0]
 
 
-def settings_session(threshold, alpha, beta, prior) -> dict:
-    return {KEYS["threshold"]: threshold, KEYS["alpha"]: alpha, KEYS["beta"]: beta, KEYS["prior"]: prior}
+def settings_session(threshold, alpha, beta, prior, deskew=False) -> dict:
+    return {
+        KEYS["threshold"]: threshold,
+        KEYS["alpha"]: alpha,
+        KEYS["beta"]: beta,
+        KEYS["prior"]: prior,
+        KEYS["deskew"]: deskew,
+    }
 
 
 def assert_defined_prediction(app: AppTest) -> tuple[str, float]:
@@ -175,9 +183,9 @@ def read_only_problems(value, path: str, seen: set[int] | None = None) -> list[s
 # -- 1. shared state -------------------------------------------------------------------------
 def test_two_sessions_keep_their_own_settings_and_the_shared_counts_stay(quiet_streamlit):
     first = run_clean(app_for("pages/home.py"), "session 1")
-    counted = state.counted_model(128)
+    counted = models.counted_model(settings.TEXTBOOK.input_form)
     counts = counted.feature_count_.copy(), counted.class_count_.copy()
-    textbook_log_prob = state.evaluation(settings.TEXTBOOK).model.feature_log_prob_.copy()
+    textbook_log_prob = models.evaluation(settings.TEXTBOOK).model.feature_log_prob_.copy()
     accuracy = "Test accuracy (10,000 images)"
     assert metric(first, accuracy).value == "0.8427"
 
@@ -194,10 +202,10 @@ def test_two_sessions_keep_their_own_settings_and_the_shared_counts_stay(quiet_s
     assert first.select_slider(key=KEYS["threshold"]).value == 128
     assert metric(first, accuracy).value not in ("0.8427", metric(second, accuracy).value)
 
-    assert state.counted_model(128) is counted  # one model for every session
+    assert models.counted_model(settings.TEXTBOOK.input_form) is counted  # one model for every session
     np.testing.assert_array_equal(counted.feature_count_, counts[0])
     np.testing.assert_array_equal(counted.class_count_, counts[1])
-    np.testing.assert_array_equal(state.evaluation(settings.TEXTBOOK).model.feature_log_prob_, textbook_log_prob)
+    np.testing.assert_array_equal(models.evaluation(settings.TEXTBOOK).model.feature_log_prob_, textbook_log_prob)
     with pytest.raises(ValueError, match="read-only"):
         counted.feature_count_[0, 0] += 1
 
@@ -207,7 +215,7 @@ EXTREMES = {
     "T=1, alpha=beta=0, uniform": settings_session(1, 0.0, 0.0, "uniform"),
     "T=192, alpha=beta=100, empirical": settings_session(192, 100.0, 100.0, "empirical"),
     "T=192, alpha=0, beta=100, uniform": settings_session(192, 0.0, 100.0, "uniform"),
-    "T=1, alpha=100, beta=0, empirical": settings_session(1, 100.0, 0.0, "empirical"),
+    "T=1, alpha=100, beta=0, empirical, deskew": settings_session(1, 100.0, 0.0, "empirical", deskew=True),
 }
 # every slider / select slider / number input in a page's main area: key -> (lowest, highest)
 PAGE_CONTROLS = {
@@ -216,7 +224,7 @@ PAGE_CONTROLS = {
     "samples_count": (4, 16),
     "inpaint_fraction": (0.0, 1.0),
     "inpaint_index": (0, 9999),
-    "gauss_var_smoothing": (state.VAR_SMOOTHING_GRID[0], state.VAR_SMOOTHING_GRID[-1]),
+    "gauss_var_smoothing": (gaussian.VAR_SMOOTHING_GRID[0], gaussian.VAR_SMOOTHING_GRID[-1]),
     "xor_k": (0.0, 10.0),
     "home_batch": (0, links.COUNTER_MAX),
     "compare_batch": (0, links.COUNTER_MAX),
@@ -259,35 +267,43 @@ def test_every_shared_cache_returns_read_only_arrays(data_dir, quiet_streamlit):
     for page in ("pages/compare.py", "pages/gaussian.py", "pages/spam.py"):  # fill most caches the app's way
         run_clean(app_for(page), page)
     folder = str(nbcore.default_data_dir())
-    splits = state._loaded()
-    calls = {  # background resources are checked through their results
-        "_mnist": (folder,),
-        "features": (128,),
-        "counted_model": (128,),
-        "evaluation": (settings.TEXTBOOK,),
-        "smoothing_curve": (128, "empirical"),
-        "zero_smoothing": (128, "empirical"),
-        "_softmax": ("default",),
-        "softmax_learning_curve": (),
-        "bernoulli_learning_curve": (settings.TEXTBOOK,),
-        "iris": (),
-        "_gaussian_mnist": (folder, splits),
-        "_sms": (folder,),
-        "_spam_experiments": (folder,),
-        "_deskewed": (folder,),
-        "lesson_underflow": (settings.TEXTBOOK,),
-        "lesson_top_half_accuracy": (settings.TEXTBOOK,),
-        "lesson_neighbour_dependence": (128, 1),
-        "_class_store": ("", str(folder)),  # holds no arrays: how to reach the classes' file
+    form = settings.TEXTBOOK.input_form
+    modules = (shared_mnist, models, gaussian, spam_filter, lesson_answers, state)
+    calls = {  # module.name -> arguments; background resources are checked through their results
+        "mnist._published": (folder,),
+        "mnist._deskewed": (folder,),
+        "mnist.features": (form,),
+        "models.counted_model": (form,),
+        "models.evaluation": (settings.TEXTBOOK,),
+        "models._smoothing_curve": (form, "empirical"),
+        "models._zero_smoothing": (form, "empirical"),
+        "models._softmax": ("default",),
+        "models.softmax_learning_curve": (False,),
+        "models.bernoulli_learning_curve": (settings.TEXTBOOK,),
+        "gaussian.iris": (),
+        "gaussian._gaussian_mnist": (folder, False),
+        "spam_filter._sms": (folder,),
+        "spam_filter._experiments": (folder,),
+        "lesson_answers.underflow": (settings.TEXTBOOK,),
+        "lesson_answers.top_half_accuracy": (settings.TEXTBOOK,),
+        "lesson_answers.neighbour_dependence": (form, 1),
+        "state._class_store": ("", folder),  # holds no arrays: how to reach the classes' file
     }
-    cached = sorted(name for name, value in vars(state).items() if caching.is_shared(value))
-    assert cached == sorted(calls), f"lab.state's cached functions changed: add them here ({cached})"
-    resources = {name for name, value in vars(state).items() if isinstance(value, caching.BackgroundResource)}
+    declared = {
+        f"{module.__name__.rsplit('.', 1)[-1]}.{name}": value
+        for module in modules
+        for name, value in vars(module).items()
+        if caching.is_shared(value) and value.__module__ == module.__name__
+    }
+    assert sorted(declared) == sorted(calls), f"lab.data's cached functions changed: add them here ({sorted(declared)})"
     writable = [
         problem
         for name, args in calls.items()
         for problem in read_only_problems(
-            getattr(state, name).result(*args) if name in resources else getattr(state, name)(*args), name
+            declared[name].result(*args)
+            if isinstance(declared[name], caching.BackgroundResource)
+            else declared[name](*args),
+            name,
         )
     ]
     assert not writable, f"writable arrays in shared caches: {writable}"
@@ -296,7 +312,7 @@ def test_every_shared_cache_returns_read_only_arrays(data_dir, quiet_streamlit):
 # -- 3. files going bad while the app runs --------------------------------------------------------
 def forget_softmax() -> None:
     """Drop the server's softmax regression from memory, as a restart would."""
-    caching.forget_shared(state._softmax)
+    caching.forget_shared(models._softmax)
 
 
 def test_corrupted_softmax_cache_file_while_the_app_runs(data_dir, test_images, quiet_streamlit):
@@ -306,8 +322,8 @@ def test_corrupted_softmax_cache_file_while_the_app_runs(data_dir, test_images, 
         first = run_clean(app_for("pages/draw.py", draw_frame=images[0]), "draw")
         assert_defined_prediction(first)
         softmax_shown = metric(first, "Softmax prediction").proto.delta
-        loaded = state.softmax()
-        weights = loaded.info["path"]
+        loaded = models.softmax()
+        weights = models.softmax_training()["path"]
         assert weights.startswith(str(data_dir)) and (data_dir / "models").is_dir()
         with open(weights, "r+b") as handle:  # keep the name, break the zip
             handle.seek(100)
@@ -315,17 +331,17 @@ def test_corrupted_softmax_cache_file_while_the_app_runs(data_dir, test_images, 
 
         # the running server keeps its weights in memory
         again = run_clean(app_for("pages/draw.py", draw_frame=images[0]), "draw, cache file corrupted")
-        assert state.softmax() is loaded
+        assert models.softmax() is loaded
         assert metric(again, "Softmax prediction").proto.delta == softmax_shown
 
         # a restart (here: the cache entry dropped) finds the bad file, retrains and rewrites it
         forget_softmax()
         retrained = run_clean(app_for("pages/draw.py", draw_frame=images[0]), "draw, after restart")
-        info = state.softmax().info
+        info = models.softmax_training()
         assert info["cache"] == "corrupt" and info["saved"], info
         assert_defined_prediction(retrained)
         assert metric(retrained, "Softmax prediction").proto.delta == softmax_shown  # same seed, same weights
-        splits = state._loaded()
+        splits = shared_mnist.loaded()
         _, check = nbcore.load_or_train_softmax(splits.train_images, splits.train_labels, cache_dir=data_dir / "models")
         assert check["cache"] == "hit", check
     finally:

@@ -10,7 +10,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import nbcore
-from lab import caching, startup, state
+from lab import caching, startup
+from lab.data import mnist as shared_mnist
 from tests.conftest import REPO
 
 HOME = (
@@ -22,11 +23,11 @@ HOME = (
 def fresh_cache(mnist_root, monkeypatch):
     """MNIST from ``mnist_root``, no splits cached in memory and no prefetch pending, before and after."""
     monkeypatch.setenv("NBCORE_DATA_DIR", str(mnist_root))
-    caching.forget_shared(state._mnist)
+    caching.forget_shared(shared_mnist._published)
     while startup.take_prefetched(str(mnist_root)) is not None:
         pass
     yield mnist_root
-    caching.forget_shared(state._mnist)
+    caching.forget_shared(shared_mnist._published)
 
 
 def counting_loader(monkeypatch, replacement=None) -> list[str]:

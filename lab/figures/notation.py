@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from nbcore.inputs import InputForm
+
 SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
@@ -18,3 +20,9 @@ def scientific(value: float, digits: int = 3) -> str:
 def with_article(digit: int) -> str:
     """ "a 3", "an 8": the article as the digit is spoken (of 0-9, only "eight" starts with a vowel sound)."""
     return f"{'an' if int(digit) == 8 else 'a'} {digit}"
+
+
+def as_the_model_sees(form: InputForm) -> str:
+    """What ``form`` does to an image, for a caption: "deskewed, then ink wherever a pixel is ≥ 128"."""
+    ink = f"ink wherever a pixel is ≥ {form.threshold}"
+    return f"deskewed (sheared upright), then {ink}" if form.deskew else ink

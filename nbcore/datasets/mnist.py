@@ -304,12 +304,14 @@ def _decode_split(root: Path, train: bool, progress: ProgressCallback | None = N
 
 @dataclass(frozen=True)
 class MnistSplits:
-    """uint8 images (n, 28, 28) and uint8 labels (n,) of both splits."""
+    """uint8 images (n, 28, 28) and uint8 labels (n,) of both splits; ``deskewed``: every image sheared upright
+    (``nbcore.inputs.InputForm.splits`` made them so), else as published."""
 
     train_images: np.ndarray
     train_labels: np.ndarray
     test_images: np.ndarray
     test_labels: np.ndarray
+    deskewed: bool = False
 
 
 @lru_cache(maxsize=1)
@@ -320,10 +322,7 @@ def mnist_splits() -> MnistSplits:
 
 @lru_cache(maxsize=1)
 def deskewed_splits() -> MnistSplits:
-    """``mnist_splits()`` with every image deskewed (``nbcore.deskew``), once per process (about 6 s)."""
-    from ..deskew import deskew_all  # scipy.ndimage: imported only when deskewing
+    """``mnist_splits()`` as the models see them with deskew on (``nbcore.inputs``), once per process (about 6 s)."""
+    from ..inputs import InputForm
 
-    splits = mnist_splits()
-    return MnistSplits(
-        deskew_all(splits.train_images), splits.train_labels, deskew_all(splits.test_images), splits.test_labels
-    )
+    return InputForm(deskew=True).splits(mnist_splits())

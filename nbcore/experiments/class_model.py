@@ -544,7 +544,7 @@ def load_digits_class(
     images, labels = load_handwriting(limit)
     if progress is not None:
         progress(0.0, f"{len(labels):,} load_digits images through the upload path")
-    frames = through_upload_path(images, "light on dark", deskew=False).frames
+    frames = through_upload_path(images, "light on dark").frames
     if progress is not None:
         progress(1.0, "done")
     students = np.arange(len(labels)) * n_students // max(1, len(labels))

@@ -1,0 +1,23 @@
+"""What the dashboard shares between sessions: computed once per server, read-only, grouped by what it serves.
+
+* ``mnist``: MNIST as published and as the models see it, and the features for each input form;
+* ``models``: naive Bayes and softmax regression for the sidebar's settings, their scores and curves;
+* ``gaussian``: iris, and Gaussian naive Bayes on MNIST (the Gaussian NB page);
+* ``spam_filter``: the SMS Spam Collection and its experiments (the Spam filter page);
+* ``lesson_answers``: the guided lesson's measured answers.
+
+Every function there is a declaration: ``@shared`` (read-only results kept for the server's lifetime, out of
+reach of a client's ``clear_cache``) or ``@background`` (slow work in a thread, waited for behind a progress
+bar); the machinery is ``lab/caching.py``. A session's settings (``lab/settings.py``) live in
+``st.session_state``; a model for them is derived from the shared counts in about a millisecond. The class
+store, the one writable share, is opened in ``lab/state.py``.
+"""
+
+from __future__ import annotations
+
+import nbcore
+
+
+def data_dir() -> str:
+    """The data folder, as an argument of the cached functions (tests and restarts change it)."""
+    return str(nbcore.default_data_dir())

@@ -1,0 +1,73 @@
+"""MNIST for every MNIST page: both splits as published and as the models see them, and naive Bayes' features.
+
+"As the models see them" is ``nbcore.inputs.InputForm``: deskewed when the setting is on (made once per
+server, about 6 s, behind a progress bar), then binarized at the threshold for naive Bayes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+import nbcore
+from lab import startup
+from lab.caching import background, shared
+from lab.data import data_dir
+from lab.settings import THRESHOLDS
+from nbcore.datasets.mnist import MnistSplits
+from nbcore.inputs import InputForm
+
+
+@dataclass(frozen=True)
+class Features:
+    """Naive Bayes' features of both splits for one input form: 0/1 uint8 (n, 784), and packed for fast scoring."""
+
+    form: InputForm
+    train: np.ndarray
+    test: np.ndarray
+    train_packed: nbcore.PackedBinary
+    test_packed: nbcore.PackedBinary
+
+
+@background("Preparing MNIST", "nbcore-load", stop_on=(nbcore.MnistDataError, "MNIST is not available."))
+def _published(folder: str, progress) -> MnistSplits:
+    """Both splits from ``folder``: the load begun at start-up (app.py's lifespan) if it is of this folder, else a
+    new one."""
+    prefetched = startup.take_prefetched(folder)
+    if prefetched is not None:
+        prefetched.wait(progress)
+        return MnistSplits(*prefetched.future.result())
+    return MnistSplits(*nbcore.load_mnist_splits(root=Path(folder), progress=progress))
+
+
+@background("Deskewing MNIST", "nbcore-deskew")
+def _deskewed(folder: str, progress) -> MnistSplits:
+    """Both splits as the models see them with deskew on; labels as published."""
+    return InputForm(deskew=True).splits(_published.result(folder), progress)
+
+
+def splits() -> MnistSplits:
+    """Both MNIST splits as published, loaded once per server; a progress bar while loading, a clear stop on errors."""
+    return _published(data_dir())
+
+
+def model_splits(deskew: bool) -> MnistSplits:
+    """Both splits as the models of this deskew setting learn from and are tested on (``InputForm.splits``);
+    deskewed once per server behind a progress bar."""
+    published = splits()
+    return _deskewed(data_dir()) if deskew else published
+
+
+def loaded(deskew: bool = False) -> MnistSplits:
+    """``model_splits(deskew)`` for other cached functions, without a progress bar (a page or the frame has waited
+    for it behind one; else this waits silently)."""
+    return _deskewed.result(data_dir()) if deskew else _published.result(data_dir())
+
+
+@shared("Binarizing MNIST…", max_entries=2 * len(THRESHOLDS))
+def features(form: InputForm) -> Features:
+    """Naive Bayes' features of both splits in ``form``, made once per server and form."""
+    train, test = form.split_features(loaded(form.deskew))
+    return Features(form, train, test, nbcore.PackedBinary.from_dense(train), nbcore.PackedBinary.from_dense(test))

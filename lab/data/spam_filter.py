@@ -1,0 +1,35 @@
+"""The Spam filter page's data: the SMS Spam Collection, and both event models tuned and tested on it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from lab.caching import background, shared
+from lab.data import data_dir
+from nbcore.datasets.sms import SpamDataError, load_sms
+from nbcore.experiments import spam
+
+
+@background("SMS Spam Collection", "nbcore-sms", stop_on=(SpamDataError, "The SMS Spam Collection is not available."))
+def _sms(folder: str, progress) -> tuple[tuple[str, ...], np.ndarray]:
+    texts, labels = load_sms(Path(folder), progress=progress)
+    return tuple(texts), labels
+
+
+def sms() -> tuple[tuple[str, ...], np.ndarray]:
+    """All messages and labels (0 = ham, 1 = spam), loaded once per server; a clear stop on errors."""
+    return _sms(data_dir())
+
+
+@shared("Splitting, counting words and tuning k on the held-out messages…")
+def _experiments(folder: str) -> dict[str, spam.SpamExperiment]:
+    texts, labels = _sms.result(folder)
+    return {event_model: spam.run_experiment(texts, labels, event_model) for event_model in spam.EVENT_MODELS}
+
+
+def experiments() -> dict[str, spam.SpamExperiment]:
+    """Both event models, each tuned on held-out data and tested once (shared, do not mutate the models)."""
+    sms()
+    return _experiments(data_dir())
