@@ -260,6 +260,9 @@ def test_every_shared_cache_returns_read_only_arrays(data_dir, quiet_streamlit):
         run_clean(app_for(page), page)
     folder = str(nbcore.default_data_dir())
     splits = state._loaded()
+    drawn = state.ClassSnapshot(  # a class of two students, five drawings each
+        "ROBUSTCLASS", tuple(range(10)), splits.test_images[:10], splits.test_labels[:10], np.repeat([1, 2], 5)
+    )
     calls = {  # background resources are checked through their results
         "_mnist": (folder,),
         "features": (128,),
@@ -279,6 +282,8 @@ def test_every_shared_cache_returns_read_only_arrays(data_dir, quiet_streamlit):
         "lesson_top_half_accuracy": (settings.TEXTBOOK,),
         "lesson_neighbour_dependence": (128, 1),
         "_class_store": ("", str(folder)),  # holds no arrays: how to reach the classes' file
+        "class_evaluation": (drawn, settings.TEXTBOOK, 100.0),
+        "_class_curve": (drawn, settings.TEXTBOOK),
     }
     cached = sorted(name for name, value in vars(state).items() if caching.is_shared(value))
     assert cached == sorted(calls), f"lab.state's cached functions changed: add them here ({cached})"
