@@ -355,3 +355,19 @@ def test_the_class_model_section_with_no_drawings_then_one_student(mnist):
     assert shown["The class's model"] == "—" and shown["MNIST + the class ×100"] == "—"
     assert shown["MNIST's model"].endswith("%")
     assert any("once two students or more have sent drawings" in item.value for item in teacher.info)
+
+
+def test_the_class_model_section_at_extreme_settings_and_weights(mnist):
+    """No smoothing (α = β = 0: a digit the class never drew has 0/0 pixel probabilities), any ink, a uniform
+    prior, and both ends of the weight: the section still draws, with no error."""
+    code, key, _ = class_of_mnist_digits(mnist, {0: 3, 1: 3, 7: 2}, n_students=2)
+    teacher = rerun(
+        open_page("pages/gallery.py", {"class": code, "key": key}, threshold=1, alpha=0.0, beta=0.0, prior="uniform")
+    )
+    until_the_curve_is_drawn(teacher)
+    assert "pixel ≥ 1, α = 0, β = 0, uniform prior" in caption_with(teacher, "Read right")
+    for weight in (0, 10000):
+        teacher.select_slider(key="gallery_weight").set_value(weight)
+        rerun(teacher)
+        assert f"MNIST + the class ×{weight:,}" in {item.label for item in teacher.metric}
+    assert titled(teacher, "P(xᵢ = 1 | y): the class's model above MNIST's")
