@@ -193,6 +193,7 @@ def remove_sentence(teaching: classroom.TeacherClass, target: str) -> str:
 # -- the class's model ---------------------------------------------------------------------------------
 MODEL_REFRESH_SECONDS = 10  # measured again at most this often, and only when the drawings have changed
 WEIGHTS = (0, 1, 3, 10, 30, 100, 300, 1000, 3000, 10000)  # MNIST digits one class drawing counts as
+PAIR_ROW_PX = 130  # a row of P(x | y) tiles: square tiles at a projector's width, less blank space on a phone
 SHORT_NAMES = {"mnist": "MNIST's", "class": "class's", "mnist_plus_class": "MNIST + class"}
 
 
@@ -254,7 +255,10 @@ def class_model_section(code: str) -> None:
 
     display.chart(
         class_model.probability_pairs(
-            evaluation.class_feature_prob, state.model(settings).feature_prob_, evaluation.drawings_per_digit
+            evaluation.class_feature_prob,
+            state.model(settings).feature_prob_,
+            evaluation.drawings_per_digit,
+            height_per_row=PAIR_ROW_PX,
         ),
         key="gallery_class_pairs",
         alt="P(pixel on | digit) of the class's model above MNIST's model, for each digit",
