@@ -1,4 +1,5 @@
 """The class store: what students share, in a file or Redis that every replica opens; the one writable share.
+And what the pages compute from a class's drawings (the class's model), kept per drawings.
 
 Everything else the pages share (MNIST, features, models, curves, iris, spam, lesson answers) is declared in
 ``lab/data/``, grouped by what it serves.
@@ -7,12 +8,17 @@ Everything else the pages share (MNIST, features, models, curves, iris, spam, le
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from lab.caching import shared
-from lab.data import data_dir
+import numpy as np
+
+from lab.caching import background, shared
+from lab.data import data_dir, models
+from lab.settings import Settings
 from nbcore.classroom import ClassStore, open_store, store_setting
-from nbcore.classroom.store import UNAVAILABLE, StoreUnavailable
+from nbcore.classroom.store import UNAVAILABLE, StoreUnavailable, as_arrays
+from nbcore.experiments.class_model import ClassEvaluation, Curve, evaluate_class
 
 LOG = logging.getLogger(__name__)
 
@@ -30,3 +36,81 @@ def class_store() -> ClassStore:
     except (OSError, ConnectionError, ValueError) as error:  # a damaged file, Redis down, a setting we do not know
         LOG.warning("class store unavailable: %s", error)
         raise StoreUnavailable(UNAVAILABLE) from error
+
+
+# -- the class's model: naive Bayes trained on a class's drawings, beside MNIST's ----------------------
+
+
+@dataclass(frozen=True, eq=False)
+class ClassSnapshot:
+    """A class's drawings at one moment, named by ``code`` and ``ids`` (its drawings' ids, oldest first): two
+    snapshots with the same name are equal and hash alike, whatever their arrays, so results are kept per name.
+
+    ``frames`` uint8 (n, 28, 28) framed like MNIST (not deskewed), ``meant`` int64 (n,) the digits meant,
+    ``students`` int64 (n,) 1 for the first student to send, 2 for the next, ...
+    """
+
+    code: str
+    ids: tuple[int, ...]
+    frames: np.ndarray
+    meant: np.ndarray
+    students: np.ndarray
+
+    def __hash__(self) -> int:
+        return hash((self.code, self.ids))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ClassSnapshot) and (self.code, self.ids) == (other.code, other.ids)
+
+
+def class_snapshot(code: str) -> ClassSnapshot:
+    """The drawings of the open class ``code`` as they are now (none if it is not open)."""
+    drawings = class_store().drawings(code)
+    arrays = as_arrays(drawings)
+    return ClassSnapshot(code, tuple(d.id for d in drawings), arrays.frames, arrays.meant, arrays.students)
+
+
+def class_model_settings(settings: Settings) -> Settings:
+    """The settings of the models that read a class's drawings: ``settings`` without deskew, since drawings are
+    stored framed like MNIST, not deskewed (MNIST's model is ``model()`` of these)."""
+    return replace(settings, deskew=False)
+
+
+@shared(max_entries=64, key=lambda snapshot, settings, weight: (snapshot.code, snapshot.ids, settings, weight))
+def class_evaluation(snapshot: ClassSnapshot, settings: Settings, weight: float) -> ClassEvaluation:
+    """The three models on a class's drawings, leave one student out, without the curve (a second at most for a
+    full class); ``settings`` without deskew, MNIST + the class at ``weight``. Made again only when the drawings
+    (their ids), the settings or the weight change."""
+    return evaluate_class(
+        snapshot.frames,
+        snapshot.meant,
+        snapshot.students,
+        models.model(settings),
+        weight=weight,
+        threshold=settings.threshold,
+        curve=False,
+    )
+
+
+@background("The class's curve", "nbcore-class-curve", max_entries=8)
+def _class_curve(snapshot: ClassSnapshot, settings: Settings, progress) -> tuple[Curve | None, str | None]:
+    """(the curve of accuracy against class drawings per digit, or None; the sentence why there is none)."""
+    evaluation = evaluate_class(
+        snapshot.frames, snapshot.meant, snapshot.students, models.model(settings), threshold=settings.threshold
+    )
+    return evaluation.curve, evaluation.curve_note
+
+
+def class_curve(snapshot: ClassSnapshot, settings: Settings) -> tuple[Curve | None, str | None] | None:
+    """The class's curve for these drawings and settings (without deskew) if it is drawn; else None, having
+    started drawing it in a thread (seconds for a full class): a page shows it on a later run, never waits."""
+    models.model(settings)  # made here if need be, where a spinner can show: the thread finds it made
+    arguments = _class_curve.arguments(snapshot, settings)
+    job = _class_curve.job(*arguments)
+    if not job.future.done():
+        return None
+    error = job.future.exception()
+    if error is not None:
+        _class_curve.jobs.forget(arguments)  # the next run tries again
+        raise error
+    return job.future.result()

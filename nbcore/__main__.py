@@ -1,4 +1,4 @@
-"""Command line: ``python -m nbcore evaluate ...``, ``evaluate-handwriting``, ``prepare``, ``class new|evaluate``.
+"""Command line: ``python -m nbcore evaluate ...``, ``evaluate-handwriting``, ``prepare``, ``class new|evaluate|report``.
 
 The benchmarks against scikit-learn are development tools: ``python -m benchmarks``.
 """
@@ -176,6 +176,98 @@ def _add_class(commands) -> None:
     new.add_argument("--code", help="the code to use (4 to 12 letters A-Z or digits; default: 8 random ones)")
     new.add_argument("--json", action="store_true", help="print one JSON object: code, student_path, teacher_path")
     _add_class_evaluate(actions)
+    report = actions.add_parser(
+        "report",
+        help="what a class has sent: drawings per digit, answers per question, and the three models' accuracies "
+        "read leave-one-student-out (pixel >= 128, alpha = 1). Reads the store directly, so it asks for no "
+        "teacher key: run it on the server, where whoever can read the store can read every class anyway",
+    )
+    report.add_argument("code", help="the class code")
+    report.add_argument(
+        "--weight",
+        type=_number_in(0, MAX_PSEUDO_COUNT),
+        default=100.0,
+        help="how many MNIST digits one class drawing counts as in MNIST + the class, 0..1e6 (default 100)",
+    )
+    report.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _class_report(code: str, weight: float) -> dict:
+    """What the open class ``code`` holds, as plain values; ValueError with a sentence when there is no such class.
+
+    ``evaluation`` is None when the class has no drawings (MNIST is then not needed).
+    """
+    from collections import Counter
+
+    import numpy as np
+
+    from .classroom import CODE_RULE, class_code, open_store
+    from .classroom.store import as_arrays
+
+    valid = class_code(code)
+    if valid is None:
+        raise ValueError(f"that is not a class code: a class code is {CODE_RULE}")
+    store = open_store()
+    info = store.class_info(valid)
+    if info is None:
+        raise ValueError(f"there is no open class {valid}: it was never made, it has ended, or it was closed")
+    arrays = as_arrays(store.drawings(valid))
+    counted = Counter(store.answers(valid))
+    answers: dict[str, dict[str, int]] = {}
+    for (question, choice), count in sorted(counted.items(), key=lambda item: (item[0][0], -item[1], item[0][1])):
+        answers.setdefault(question, {})[choice] = count
+    evaluation = None
+    if len(arrays.meant):
+        from .experiments.class_model import evaluate_class
+        from .features import binarize
+        from .models.naive_bayes import BernoulliNB
+
+        splits = mnist.mnist_splits()
+        mnist_model = BernoulliNB(alpha=1.0).fit(binarize(splits.train_images, 128), splits.train_labels)
+        evaluation = evaluate_class(
+            arrays.frames, arrays.meant, arrays.students, mnist_model, weight=weight, curve=False
+        )
+    return {
+        "code": valid,
+        "expires_at": info.expires_at,
+        "drawings": int(len(arrays.meant)),
+        "students": int(len(np.unique(arrays.students))),
+        "drawings_per_digit": np.bincount(arrays.meant, minlength=10).tolist(),
+        "answers": answers,
+        "evaluation": evaluation,
+    }
+
+
+def _format_class_report(report: dict) -> str:
+    """The report as text: drawings per digit, answers per question (each answer quoted, as JSON escapes it:
+    students typed nothing here, but the store takes any text), then the evaluation."""
+    from datetime import datetime
+
+    from .experiments.class_model import format_evaluation
+
+    until = datetime.fromtimestamp(report["expires_at"]).strftime("%Y-%m-%d %H:%M")
+    lines = [
+        f"class {report['code']}: {report['drawings']:,} drawing{'s' if report['drawings'] != 1 else ''} from "
+        f"{report['students']:,} student{'s' if report['students'] != 1 else ''}, open until {until} (local time)",
+        "",
+        "drawings per digit",
+        "digit    " + "".join(f"{digit:>6}" for digit in range(10)),
+        "drawings " + "".join(f"{count:>6}" for count in report["drawings_per_digit"]),
+        "",
+    ]
+    if report["answers"]:
+        lines.append("answers per question (one per student)")
+        for question, choices in report["answers"].items():
+            given = ", ".join(f"{json.dumps(choice, ensure_ascii=False)} {count}" for choice, count in choices.items())
+            lines.append(f"{question}: {sum(choices.values())} answered: {given}")
+    else:
+        lines.append("No answers to the lesson's questions yet.")
+    lines.append("")
+    if report["evaluation"] is None:
+        lines.append("No drawings yet: the class's model learns from the drawings students send.")
+    else:
+        lines.append(format_evaluation(report["evaluation"]))
+    return "\n".join(lines)
 
 
 def _run_class(args) -> int:
@@ -183,6 +275,16 @@ def _run_class(args) -> int:
 
     if args.class_command == "evaluate":
         return _run_class_evaluate(args)
+    if args.class_command == "report":
+        report = _class_report(args.code, args.weight)
+        if args.json:
+            evaluation = report["evaluation"]
+            print(
+                json.dumps(_json_safe({**report, "evaluation": evaluation and evaluation.as_dict()}), allow_nan=False)
+            )
+        else:
+            print(_format_class_report(report))
+        return 0
 
     from .classroom import KEEP_SECONDS, Refused, open_store
 

@@ -143,3 +143,92 @@ def test_handwriting_command_prints_the_benchmark_and_its_control(small_mnist, m
     assert "MNIST test digits (20) in load_digits' 8x8 format" in out
     assert re.search(r"^32x20 box( +\d+\.\d%){3}$", out, re.MULTILINE)
     assert re.search(r"^shape kept( +\d+\.\d%){3}$", out, re.MULTILINE)
+
+
+# -- class report ---------------------------------------------------------------------------------
+@pytest.fixture
+def class_store(tmp_path, monkeypatch):
+    """A scratch class store, the one $NBCORE_CLASS_STORE names."""
+    from nbcore.classroom import open_store
+
+    monkeypatch.setenv("NBCORE_CLASS_STORE", f"sqlite:///{tmp_path / 'classes.sqlite3'}")
+    return open_store()
+
+
+def a_reported_class(store, splits) -> tuple[str, np.ndarray, np.ndarray, np.ndarray]:
+    """Class REPORT7: three students, each two MNIST test digits of 0-8 and one 9, and answers to two questions.
+    The code, and the frames, digits and student numbers in sending order."""
+    store.create_class("REPORT7")
+    flat, sent, students = np.full(10, 0.1), [], []
+    for student in range(3):
+        for digit in range(10):
+            for index in np.flatnonzero(splits.test_labels == digit)[
+                student * 2 : student * 2 + (1 if digit == 9 else 2)
+            ]:
+                store.add_drawing("REPORT7", f"{student + 1:016x}", splits.test_images[index], digit, flat, flat)
+                sent.append(index)
+                students.append(student + 1)
+        store.answer("REPORT7", f"{student + 1:016x}", "underflow", "0.0" if student else "1e-300")
+    store.answer("REPORT7", f"{1:016x}", "underflow", "0.0")  # answering again replaces
+    store.answer("REPORT7", f"{2:016x}", "top-half", "\x1b[2Jwiped")  # a terminal escape sent as an answer
+    sent_array = np.array(sent)
+    return "REPORT7", splits.test_images[sent_array], splits.test_labels[sent_array], np.array(students)
+
+
+def test_class_report_prints_drawings_answers_and_the_three_accuracies(small_mnist, class_store, capsys):
+    from nbcore.experiments.class_model import evaluate_class
+    from nbcore.features import binarize
+    from nbcore.models.naive_bayes import BernoulliNB
+
+    code, frames, labels, students = a_reported_class(class_store, small_mnist)
+    model = BernoulliNB(alpha=1.0).fit(binarize(small_mnist.train_images, 128), small_mnist.train_labels)
+    expected = evaluate_class(frames, labels, students, model, weight=100.0, curve=False)
+
+    assert cli.main(["class", "report", code.lower()]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"class {code}: 57 drawings from 3 students, open until ")
+    assert re.search(r"^drawings +6 +6 +6 +6 +6 +6 +6 +6 +6 +3$", out, re.MULTILINE)
+    assert 'underflow: 3 answered: "0.0" 3\n' in out
+    assert 'top-half: 1 answered: "\\u001b[2Jwiped" 1\n' in out and "\x1b" not in out
+    assert "Too few drawings of 9 (3 drawings)" in out
+    for name, label in (
+        ("mnist", "MNIST's model"),
+        ("class", "the class's model"),
+        ("mnist_plus_class", "MNIST + the class (weight 100)"),
+    ):
+        assert re.search(rf"^{re.escape(label)} +{expected.models[name].accuracy:.1%} +54$", out, re.MULTILINE)
+
+    assert cli.main(["class", "report", code, "--json", "--weight", "10"]) == 0
+    report = strict_json(capsys.readouterr().out)
+    assert set(report) == {"code", "expires_at", "drawings", "students", "drawings_per_digit", "answers", "evaluation"}
+    assert (report["code"], report["drawings"], report["students"]) == (code, 57, 3)
+    assert report["drawings_per_digit"] == [6] * 9 + [3]
+    assert report["answers"] == {"top-half": {"\x1b[2Jwiped": 1}, "underflow": {"0.0": 3}}
+    reweighted = evaluate_class(frames, labels, students, model, weight=10.0, curve=False)
+    assert report["evaluation"]["weight"] == 10.0 and report["evaluation"]["curve"] is None
+    for name, score in reweighted.models.items():
+        assert report["evaluation"]["models"][name]["accuracy"] == score.accuracy
+        assert report["evaluation"]["models"][name]["correct"] == score.correct
+
+
+def test_class_report_of_a_class_without_drawings_needs_no_mnist(class_store, monkeypatch, capsys):
+    from nbcore.datasets import mnist as mnist_data
+
+    monkeypatch.setattr(mnist_data, "mnist_splits", lambda: pytest.fail("MNIST loaded for a class without drawings"))
+    class_store.create_class("QUIET1")
+    assert cli.main(["class", "report", "QUIET1"]) == 0
+    out = capsys.readouterr().out
+    assert "No answers to the lesson's questions yet." in out and "No drawings yet" in out
+    assert cli.main(["class", "report", "QUIET1", "--json"]) == 0
+    report = strict_json(capsys.readouterr().out)
+    assert report["drawings"] == 0 and report["answers"] == {} and report["evaluation"] is None
+
+
+@pytest.mark.parametrize("code", ["NOSUCH12", "ENDED1", "<script>", "AB"])
+def test_class_report_of_an_unknown_or_ended_code_is_one_line_and_exit_2(code, class_store, capsys):
+    made = class_store.create_class("ENDED1")
+    class_store.close("ENDED1", made.teacher_key)
+    assert cli.main(["class", "report", code]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1 and captured.err.startswith("error: ")
+    assert "<script>" not in captured.err and "Traceback" not in captured.err

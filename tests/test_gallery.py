@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import time
 
 import numpy as np
 import pytest
@@ -12,13 +13,16 @@ from PIL import Image
 from streamlit.testing.v1 import AppTest
 
 from lab import classroom, state
-from lab.figures import export
+from lab.figures import export, style
 from nbcore import __main__ as cli
 from nbcore.classroom import class_code, codes, open_store
 from nbcore.classroom.store import NOT_OPEN, TEACHER_ONLY, as_arrays
+from nbcore.experiments.class_model import evaluate_class
+from nbcore.features import binarize
 from nbcore.metrics import class_errors, confusion_matrix
+from nbcore.models.naive_bayes import BernoulliNB
 from tests.apptest import data_dir, open_page, rerun  # noqa: F401 (data_dir: a fixture)
-from tests.test_pages import array
+from tests.test_pages import array, caption_with, charts
 
 HOSTILE_CODES = [
     "<script>alert(1)</script>",
@@ -232,3 +236,138 @@ def test_the_cli_creates_a_class_the_pages_know(capsys, mnist):
     with pytest.raises(Exception, match=TEACHER_ONLY[:20]):
         open_store().clear(made["code"], "not the key")
     assert as_arrays(open_store().drawings(made["code"])).meant.tolist() == [7]
+
+
+# -- the class's model on the teacher's page ------------------------------------------------------
+CURVE_TITLE = "Accuracy as the class draws more"
+
+
+def class_of_mnist_digits(mnist, per_digit: dict[int, int], n_students: int) -> tuple[str, str, np.ndarray]:
+    """A class made in the store, each of ``n_students`` sending ``per_digit[d]`` real MNIST test digits d (each
+    image once): the code, the teacher key, and the images' indexes in sending order."""
+    made = state.class_store().create_class()
+    labels, flat = mnist["test_labels"], np.full(10, 0.1)
+    pools = {digit: iter(np.flatnonzero(labels == digit)) for digit in per_digit}
+    sent = []
+    for student in range(n_students):
+        for digit, count in per_digit.items():
+            for _ in range(count):
+                index = next(pools[digit])
+                state.class_store().add_drawing(
+                    made.info.code, secret(900 + student)[-16:], mnist["test_images"][index], digit, flat, flat
+                )
+                sent.append(index)
+    return made.info.code, made.teacher_key, np.array(sent)
+
+
+def textbook_mnist_model(mnist) -> BernoulliNB:
+    """The plain textbook model (pixel >= 128, alpha = beta = 1, empirical prior), fitted here, not by the app."""
+    return BernoulliNB(alpha=1.0).fit(binarize(mnist["train_images"], 128), mnist["train_labels"])
+
+
+def teacher_page(code: str, key: str) -> AppTest:
+    return open_page("pages/gallery.py", {"class": code, "key": key})
+
+
+def titled(app: AppTest, title: str) -> list[dict]:
+    """The page's figures with this title (wrapped or not)."""
+    return [figure for figure in charts(app) if figure["layout"]["title"]["text"].replace("<br>", " ") == title]
+
+
+def until_the_curve_is_drawn(app: AppTest, tries: int = 120) -> dict:
+    """Run the page again until the curve (drawn in a thread) shows; its figure."""
+    for _ in range(tries):
+        shown = titled(app, CURVE_TITLE)
+        if shown:
+            return shown[0]
+        time.sleep(1)
+        rerun(app)
+    raise AssertionError("the class's curve never showed")
+
+
+def test_the_class_model_section_shows_what_evaluate_class_measures(mnist):
+    """Three students, nine digits drawn twice each and the 9 once: the page's accuracies, counts, shortage,
+    heatmaps and curve are evaluate_class's on the same drawings with a model fitted here."""
+    per_digit = {digit: 2 for digit in range(9)} | {9: 1}
+    code, key, sent = class_of_mnist_digits(mnist, per_digit, n_students=3)
+    frames, meant = mnist["test_images"][sent], mnist["test_labels"][sent].astype(np.int64)
+    students = np.repeat([1, 2, 3], len(sent) // 3)
+    expected = evaluate_class(frames, meant, students, textbook_mnist_model(mnist), weight=100.0, threshold=128)
+
+    teacher = teacher_page(code, key)
+    curve = until_the_curve_is_drawn(teacher)
+    shown = {item.label: item.value for item in teacher.metric}
+    scores = expected.models
+    assert shown["MNIST's model"] == f"{scores['mnist'].accuracy:.0%}"
+    assert shown["The class's model"] == f"{scores['class'].accuracy:.0%}"
+    assert shown["MNIST + the class ×100"] == f"{scores['mnist_plus_class'].accuracy:.0%}"
+    counts = caption_with(teacher, "Read right")
+    assert counts.startswith("57 drawings from 3 students.")
+    for name, label in (("mnist", "MNIST's model"), ("class", "the class's model")):
+        # the 9s (3 drawings) are left out of every accuracy
+        assert f"{label} {scores[name].correct} of {scores[name].read};" in counts and scores[name].read == 54
+    assert [item.value for item in teacher.info if "Too few" in item.value] == [expected.shortage.sentence()]
+    assert "Too few drawings of 9 (3 drawings)" in expected.shortage.sentence()
+
+    [pairs] = titled(teacher, "P(xᵢ = 1 | y): the class's model above MNIST's")
+    mosaic = array(pairs["data"][0]["z"]).reshape(-1, 5 * 30 - 2)
+    tile = 28 + style.TITLE_ROWS
+    np.testing.assert_allclose(
+        mosaic[style.TITLE_ROWS : tile, 30 * 3 : 30 * 3 + 28], expected.class_feature_prob[3].reshape(28, 28)
+    )
+    np.testing.assert_allclose(
+        mosaic[tile + style.TITLE_ROWS : 2 * tile, 30 * 3 : 30 * 3 + 28],
+        textbook_mnist_model(mnist).feature_prob_[3].reshape(28, 28),
+    )
+
+    series = {trace["name"]: trace for trace in curve["data"]}
+    np.testing.assert_allclose(array(series["the class's model"]["y"]), expected.curve.accuracy["class"])
+    np.testing.assert_array_equal(array(series["the class's model"]["x"]), expected.curve.sizes)
+    overtake = expected.curve.overtake
+    sentence = (
+        "does not read better than MNIST's yet"
+        if overtake is None
+        else f"reads better than MNIST's from **{overtake} drawing{'s' if overtake != 1 else ''} per digit** on"
+    )
+    assert any(sentence in item.value for item in teacher.markdown)
+
+    teacher.select_slider(key="gallery_weight").set_value(10)
+    rerun(teacher)
+    reweighted = evaluate_class(frames, meant, students, textbook_mnist_model(mnist), weight=10.0, curve=False)
+    shown = {item.label: item.value for item in teacher.metric}
+    assert shown["MNIST + the class ×10"] == f"{reweighted.models['mnist_plus_class'].accuracy:.0%}"
+    assert f"MNIST + the class ×10 {reweighted.models['mnist_plus_class'].correct} of 54" in caption_with(
+        teacher, "Read right"
+    )
+
+
+def test_the_class_model_section_with_no_drawings_then_one_student(mnist):
+    code, key, _ = class_of_mnist_digits(mnist, {}, n_students=0)
+    teacher = teacher_page(code, key)
+    assert any(item.value.startswith("No drawings yet: once students send some") for item in teacher.info)
+    assert not [item for item in teacher.metric if item.label == "The class's model"]
+
+    flat = np.full(10, 0.1)
+    for index in np.flatnonzero(mnist["test_labels"] == 4)[:6]:
+        state.class_store().add_drawing(code, secret(950)[-16:], mnist["test_images"][index], 4, flat, flat)
+    rerun(teacher)
+    shown = {item.label: item.value for item in teacher.metric}
+    assert shown["The class's model"] == "—" and shown["MNIST + the class ×100"] == "—"
+    assert shown["MNIST's model"].endswith("%")
+    assert any("once two students or more have sent drawings" in item.value for item in teacher.info)
+
+
+def test_the_class_model_section_at_extreme_settings_and_weights(mnist):
+    """No smoothing (α = β = 0: a digit the class never drew has 0/0 pixel probabilities), any ink, a uniform
+    prior, and both ends of the weight: the section still draws, with no error."""
+    code, key, _ = class_of_mnist_digits(mnist, {0: 3, 1: 3, 7: 2}, n_students=2)
+    teacher = rerun(
+        open_page("pages/gallery.py", {"class": code, "key": key}, threshold=1, alpha=0.0, beta=0.0, prior="uniform")
+    )
+    until_the_curve_is_drawn(teacher)
+    assert "pixel ≥ 1, α = 0, β = 0, uniform prior" in caption_with(teacher, "Read right")
+    for weight in (0, 10000):
+        teacher.select_slider(key="gallery_weight").set_value(weight)
+        rerun(teacher)
+        assert f"MNIST + the class ×{weight:,}" in {item.label for item in teacher.metric}
+    assert titled(teacher, "P(xᵢ = 1 | y): the class's model above MNIST's")

@@ -268,6 +268,10 @@ def test_every_shared_cache_returns_read_only_arrays(data_dir, quiet_streamlit):
         run_clean(app_for(page), page)
     folder = str(nbcore.default_data_dir())
     form = settings.TEXTBOOK.input_form
+    test = shared_mnist.loaded().test_images, shared_mnist.loaded().test_labels
+    drawn = state.ClassSnapshot(  # a class of two students, five drawings each
+        "ROBUSTCLASS", tuple(range(10)), test[0][:10], test[1][:10], np.repeat([1, 2], 5)
+    )
     modules = (shared_mnist, models, gaussian, spam_filter, lesson_answers, state)
     calls = {  # module.name -> arguments; background resources are checked through their results
         "mnist._published": (folder,),
@@ -288,6 +292,8 @@ def test_every_shared_cache_returns_read_only_arrays(data_dir, quiet_streamlit):
         "lesson_answers.top_half_accuracy": (settings.TEXTBOOK,),
         "lesson_answers.neighbour_dependence": (form, 1),
         "state._class_store": ("", folder),  # holds no arrays: how to reach the classes' file
+        "state.class_evaluation": (drawn, settings.TEXTBOOK, 100.0),
+        "state._class_curve": (drawn, settings.TEXTBOOK),
     }
     declared = {
         f"{module.__name__.rsplit('.', 1)[-1]}.{name}": value
