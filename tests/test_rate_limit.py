@@ -4,26 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
-import types
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from streamlit.testing.v1 import AppTest
 
-from lab import rate_limit
 from lab.rate_limit import (
     MESSAGE_BURST,
     MESSAGES_PER_SECOND,
-    OVER_BUDGET,
-    REFUSED_PAUSE_S,
     RUN_BURST,
     RUNS_PER_SECOND,
     RunLimiter,
     TokenBucket,
     WebsocketMessageBudget,
 )
-from tests.conftest import REPO
 
 
 def test_a_bucket_gives_its_capacity_at_once_then_refuses():
@@ -207,22 +200,3 @@ def test_other_paths_and_other_websockets_are_not_counted():
 def test_the_message_budget_is_above_the_run_budget():
     """A person who stays within the run budget never loses a message (one message per run, plus heartbeats)."""
     assert MESSAGE_BURST >= 2 * RUN_BURST and MESSAGES_PER_SECOND >= 2 * RUNS_PER_SECOND
-
-
-REFUSED_RUN = f"""
-import sys
-sys.path.insert(0, {str(REPO)!r})
-import streamlit as st
-from lab import rate_limit
-rate_limit._refuse()
-st.write("the page's work")
-"""
-
-
-def test_a_refused_run_tells_its_session_holds_it_and_does_no_work(monkeypatch):
-    """The pause, on a fake clock: the refused run sleeps ``REFUSED_PAUSE_S`` in its own script thread, then stops."""
-    paused: list[float] = []
-    monkeypatch.setattr(rate_limit, "time", types.SimpleNamespace(sleep=paused.append, monotonic=time.monotonic))
-    app = AppTest.from_string(REFUSED_RUN).run()
-    assert not app.exception and [warning.value for warning in app.warning] == [OVER_BUDGET]
-    assert paused == [REFUSED_PAUSE_S] and not app.markdown  # stopped before the page's work
