@@ -156,7 +156,7 @@ def _stderr_progress_bar(fraction: float, message: str) -> None:
 def _run_evaluate(args) -> dict:
     from .experiments.evaluate import evaluate_bernoulli, evaluate_softmax
 
-    splits = mnist.deskewed_splits() if args.deskew else mnist.mnist_splits()
+    splits = mnist.deskewed_splits(_stderr_progress_bar) if args.deskew else mnist.mnist_splits()
     if args.model == "softmax":
         return evaluate_softmax(
             splits, preset=args.preset, seed=args.seed, progress=_stderr_progress_bar, deskew=args.deskew

@@ -136,7 +136,7 @@ def test_handwriting_command_prints_the_benchmark_and_its_control(small_mnist, m
     require_sklearn()
     monkeypatch.setenv("NBCORE_DATA_DIR", str(tmp_path))  # the softmax weights' disk cache goes there
     deskewed = InputForm(deskew=True).splits(small_mnist)
-    monkeypatch.setattr(mnist_data, "deskewed_splits", lambda: deskewed)
+    monkeypatch.setattr(mnist_data, "deskewed_splits", lambda progress=None: deskewed)
     assert cli.main(["evaluate-handwriting", "--limit", "20"]) == 0
     out = capsys.readouterr().out
     assert re.search(r"^dark on light +framed +on +naive Bayes, textbook +\d+\.\d%", out, re.MULTILINE)

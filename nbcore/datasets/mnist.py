@@ -320,9 +320,14 @@ def mnist_splits() -> MnistSplits:
     return MnistSplits(*load_mnist_splits())
 
 
-@lru_cache(maxsize=1)
-def deskewed_splits() -> MnistSplits:
-    """``mnist_splits()`` as the models see them with deskew on (``nbcore.inputs``), once per process (about 6 s)."""
+def deskewed_splits(progress: ProgressCallback | None = None) -> MnistSplits:
+    """``mnist_splits()`` as the models see them with deskew on (``nbcore.inputs``), once per process (about 6 s);
+    ``progress(fraction, message)`` while deskewing."""
     from ..inputs import InputForm
 
-    return InputForm(deskew=True).splits(mnist_splits())
+    if not _DESKEWED:
+        _DESKEWED.append(InputForm(deskew=True).splits(mnist_splits(), progress))
+    return _DESKEWED[0]
+
+
+_DESKEWED: list[MnistSplits] = []  # deskewed_splits()'s, made once per process
