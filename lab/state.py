@@ -8,17 +8,22 @@ Everything else the pages share (MNIST, features, models, curves, iris, spam, le
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
+import plotly.graph_objects as go
 
+from lab import display, presentation
 from lab.caching import background, shared
 from lab.data import data_dir, models
+from lab.figures import diagnostics, digits, export
 from lab.settings import Settings
 from nbcore.classroom import ClassStore, open_store, store_setting
-from nbcore.classroom.store import UNAVAILABLE, StoreUnavailable, as_arrays
+from nbcore.classroom.store import UNAVAILABLE, Drawing, StoreUnavailable, as_arrays
 from nbcore.experiments.class_model import ClassEvaluation, Curve, evaluate_class
+from nbcore.metrics import confusion_matrix
 
 LOG = logging.getLogger(__name__)
 
@@ -114,3 +119,44 @@ def class_curve(snapshot: ClassSnapshot, settings: Settings) -> tuple[Curve | No
         _class_curve.jobs.forget(arguments)  # the next run tries again
         raise error
     return job.future.result()
+
+
+# -- the teacher's gallery: what a refresh shows, made once per class, drawings and chart size ------------------
+GALLERY_SHOWN = 60  # newest drawings in the grid on screen; the downloads hold them all
+STUDENT_LABEL = 5  # hex digits of the anonymous id shown on a tile: enough to tell a class's students apart
+
+
+@dataclass(frozen=True)
+class GalleryView:
+    """The gallery's slow parts: the newest ``GALLERY_SHOWN`` drawings as PNG tiles (bytes, newest first) with
+    their captions, and the two confusion figures (naive Bayes', softmax's). Shared: never change a figure."""
+
+    tiles: tuple[bytes, ...]
+    tile_width: int  # px
+    captions: tuple[str, ...]
+    confusions: tuple[go.Figure, go.Figure]
+
+
+@shared(max_entries=16, key=lambda code, version, font_px, _drawings: (code, version, font_px))
+def _gallery_view(code: str, version: tuple[int, int, int], font_px: int | None, _drawings) -> GalleryView:
+    newest = _drawings[::-1][:GALLERY_SHOWN]
+    shown, every = as_arrays(newest), as_arrays(_drawings)
+    tiles, captions = digits.drawing_tiles(shown.frames, shown.meant, shown.bayes, shown.softmax)
+    figures = tuple(
+        display.styled(diagnostics.meant_confusion(confusion_matrix(every.meant, read), name), font_px)
+        for read, name in ((every.bayes, "naive Bayes"), (every.softmax, "softmax"))
+    )
+    return GalleryView(
+        tuple(export.png_bytes(tile) for tile in tiles),
+        tiles[0].shape[1] if tiles else 0,
+        tuple(f"#{d.id} · {d.student[:STUDENT_LABEL]} · {text}" for d, text in zip(newest, captions)),
+        (figures[0], figures[1]),
+    )
+
+
+def gallery_view(code: str, drawings: Sequence[Drawing]) -> GalleryView:
+    """What the teacher's gallery shows of these drawings; built again only when they change (a refresh every few
+    seconds with nothing new costs the store's read), per chart text size (presenter mode or not)."""
+    ids = [drawing.id for drawing in drawings]
+    version = (len(ids), sum(ids), ids[-1] if ids else 0)  # any send or removal changes one of them
+    return _gallery_view(code, version, presentation.chart_font_px(), tuple(drawings))

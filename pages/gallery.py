@@ -7,7 +7,7 @@ import streamlit as st
 
 from lab import classroom, display, links, shell, state
 from lab.data import models
-from lab.figures import class_model, diagnostics, digits, export
+from lab.figures import class_model, export
 from lab.settings import Settings, current_settings
 from nbcore.classroom import PER_CLASS, PER_STUDENT, Refused
 from nbcore.classroom.store import KEEP_SECONDS, as_arrays, to_csv
@@ -15,8 +15,8 @@ from nbcore.experiments.class_model import DEFAULT_WEIGHT, MIN_DRAWINGS, MODEL_N
 from nbcore.metrics import class_errors, confusion_matrix
 
 REFRESH_SECONDS = 3
-SHOWN = 60  # newest drawings in the grid on screen; the downloads hold them all
-STUDENT_LABEL = 5  # hex digits of the anonymous id shown on a tile: enough to tell a class's students apart
+SHOWN = state.GALLERY_SHOWN
+STUDENT_LABEL = state.STUDENT_LABEL
 
 st.title("Class gallery")
 teaching = classroom.teacher_class()
@@ -57,15 +57,9 @@ def live_gallery(code: str) -> None:
         st.metric("Naive Bayes read right", f"{bayes_errors.accuracy:.0%}")
         st.metric("Softmax read right", f"{softmax_errors.accuracy:.0%}")
 
+    view = state.gallery_view(code, drawings)  # tiles and figures, made again only when the drawings change
     st.subheader("What the class drew")
-    newest = drawings[::-1][:SHOWN]
-    shown = as_arrays(newest)
-    tiles, captions = digits.drawing_tiles(shown.frames, shown.meant, shown.bayes, shown.softmax)
-    st.image(
-        tiles,
-        caption=[f"#{d.id} · {d.student[:STUDENT_LABEL]} · {text}" for d, text in zip(newest, captions)],
-        width=tiles[0].shape[1],
-    )
+    st.image(list(view.tiles), caption=list(view.captions), width=view.tile_width)
     st.caption(
         ("Newest first. " if len(drawings) <= SHOWN else f"The newest {SHOWN} of {len(drawings)}. ")
         + "Red frame and ✗: naive Bayes (NB) read another digit than the one meant; SM: softmax. "
@@ -74,14 +68,14 @@ def live_gallery(code: str) -> None:
 
     st.subheader("Meant vs read")
     with st.container(horizontal=True):
-        for matrix, name, key in (
-            (bayes_confusion, "naive Bayes", "gallery_confusion_bayes"),
-            (softmax_confusion, "softmax", "gallery_confusion_softmax"),
+        for figure, name, key in zip(
+            view.confusions, ("naive Bayes", "softmax"), ("gallery_confusion_bayes", "gallery_confusion_softmax")
         ):
             with st.container(width=440):
                 display.chart(
-                    diagnostics.meant_confusion(matrix, name),
+                    figure,
                     key=key,
+                    restyle=False,
                     alt=f"Confusion matrix of the digit meant against {name}'s reading, {len(drawings)} drawings",
                 )
 

@@ -36,6 +36,7 @@ import nbcore.preprocess
 from lab import caching, links, settings, shell, state
 from lab.data import gaussian, lesson_answers, models, spam_filter
 from lab.data import mnist as shared_mnist
+from nbcore.classroom.store import Drawing
 from nbcore.datasets import sms
 from nbcore.preprocess import ink_from_canvas, mnist_frame
 from tests.conftest import REPO, require
@@ -269,6 +270,7 @@ def test_every_shared_cache_returns_read_only_arrays(data_dir, quiet_streamlit):
     folder = str(nbcore.default_data_dir())
     form = settings.TEXTBOOK.input_form
     test = shared_mnist.loaded().test_images, shared_mnist.loaded().test_labels
+    sent = Drawing(1, "0123456789abcdef", test[0][0], 7, np.full(10, 0.1), np.full(10, 0.1), 0.0)
     drawn = state.ClassSnapshot(  # a class of two students, five drawings each
         "ROBUSTCLASS", tuple(range(10)), test[0][:10], test[1][:10], np.repeat([1, 2], 5)
     )
@@ -294,6 +296,7 @@ def test_every_shared_cache_returns_read_only_arrays(data_dir, quiet_streamlit):
         "state._class_store": ("", folder),  # holds no arrays: how to reach the classes' file
         "state.class_evaluation": (drawn, settings.TEXTBOOK, 100.0),
         "state._class_curve": (drawn, settings.TEXTBOOK),
+        "state._gallery_view": ("ROBUSTCLASS", (1, 1, 1), None, (sent,)),
     }
     declared = {
         f"{module.__name__.rsplit('.', 1)[-1]}.{name}": value

@@ -103,3 +103,10 @@ def gallery_png(
     output = io.BytesIO()
     sheet.save(output, format="PNG")
     return output.getvalue()
+
+
+def png_bytes(picture: np.ndarray) -> bytes:
+    """A uint8 greyscale (h, w) or RGB (h, w, 3) picture as PNG bytes, encoded once (``st.image`` shows them as they are)."""
+    out = io.BytesIO()
+    Image.fromarray(np.ascontiguousarray(picture)).save(out, format="PNG")
+    return out.getvalue()
