@@ -1,6 +1,6 @@
 """The guided lesson's frame: what a step is, the step in the link, Back and Next, predict-then-reveal questions.
 
-A step's words are data (``Step``, ``Question``; the nine steps are in ``lab/lesson_steps.py``); what it
+A step's words are data (``Step``, ``Question``; the ten steps are in ``lab/lesson_steps.py``); what it
 measures and shows is the page's (``pages/lesson.py``). The step lives in the link (``?lesson=3``), so
 a teacher can hand out any step. A question's committed answer lives in ``st.session_state`` until
 "Answer again".

@@ -1,4 +1,4 @@
-"""The guided lesson's nine steps as data: what each says and asks, in order; ``pages/lesson.py`` measures and shows.
+"""The guided lesson's ten steps as data: what each says and asks, in order; ``pages/lesson.py`` measures and shows.
 
 Texts are ``str.format`` templates: the fields in braces are what the page measured for the sidebar's
 settings (``{threshold}``, ``{truth:.4f}``, ...), so every number a student reads is measured, never typed
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from lab.lesson_frame import Link, Question, Step
 
-TITLE = "Lesson: naive Bayes in nine steps"
+TITLE = "Lesson: naive Bayes in ten steps"
 COUNT_STOPS = (0, 1, 3, 10, 30, 100, 300, 1000, 3000, 10000)  # answers to "how many of the 10,000 test images"
 CONFIDENT = 0.99  # the calibration question's "at least this sure"
 FEW_IMAGES = 100  # the learning-curve size the last question asks about (one of LEARNING_CURVE_SIZES)
@@ -346,4 +346,42 @@ VERSUS_SOFTMAX = Step(
     sources=(NG_JORDAN, COURSE_NOTE),
 )
 
-STEPS = (DATA, COUNTING, IMAGES, LOGS, SMOOTHING, EVIDENCE, GENERATING, INDEPENDENCE, VERSUS_SOFTMAX)
+CLASS_MODEL = Step(
+    title="Your class's own handwriting",
+    texts={
+        "body": (
+            "MNIST's model learned from 60,000 digits written by strangers in the 1990s. A class that sends its "
+            "own drawings from Draw can train a naive Bayes on them: the same counting, on the class's digits "
+            "(the digit each student meant). Each drawing is read by a model that never saw its student, so "
+            "no model is marked on what it learned by heart."
+        ),
+        "alone": (
+            "This step measures your class's drawings: open the lesson through your class's link once the class "
+            "has sent drawings from Draw (the teacher's gallery shows them)."
+        ),
+    },
+    questions=(
+        Question(
+            key="class_model",
+            prompt="Which model reads your class's drawings best, each student's drawings read by a model that "
+            "never saw that student?",
+            kind="choice",
+            options=("mnist", "class", "mnist_plus_class"),
+            shown_as={
+                "mnist": "MNIST's model (60,000 strangers)",
+                "class": "the class's model (only the class)",
+                "mnist_plus_class": "MNIST + the class",
+            },
+            reveal=(
+                "On {drawings} drawings of {students} students: MNIST's model {mnist}, the class's model {own}, "
+                "MNIST + the class (each class drawing counted ×{weight:g}) {both}. A model reads best what is "
+                "like what it learned from."
+            ),
+        ),
+    ),
+    try_this="draw more digits and send them: watch the class's model catch up with MNIST's on the gallery page.",
+    try_page=Link("pages/draw.py", "Draw: send your digits to the class"),
+    sources=(NG_JORDAN,),
+)
+
+STEPS = (DATA, COUNTING, IMAGES, LOGS, SMOOTHING, EVIDENCE, GENERATING, INDEPENDENCE, VERSUS_SOFTMAX, CLASS_MODEL)

@@ -15,12 +15,14 @@ import numpy as np
 import streamlit as st
 
 import nbcore
-from lab import classroom, display, lesson_steps
+from lab import classroom, display, lesson_steps, state
 from lab import lesson_frame as frame
 from lab.data import lesson_answers, mnist, models
-from lab.figures import charts, digits, notation, regions, style
+from lab.figures import charts, class_model, digits, notation, regions, style
 from lab.settings import SMOOTHING_STOPS, current_settings
+from nbcore.classroom import Refused
 from nbcore.experiments import lesson, xor
+from nbcore.experiments.class_model import DEFAULT_WEIGHT, MODEL_NAMES
 
 settings = current_settings()
 splits = mnist.splits()
@@ -30,7 +32,7 @@ features = mnist.features(settings.input_form)
 test_features = features.test
 
 
-# -- the nine steps ----------------------------------------------------------------------------------------------------
+# -- the ten steps ----------------------------------------------------------------------------------------------------
 def step_data(step: frame.Step) -> None:
     first_of_each = np.array([int(np.flatnonzero(splits.train_labels == digit)[0]) for digit in range(10)])
     raw = splits.train_images[first_of_each]
@@ -345,6 +347,55 @@ def step_versus_softmax(step: frame.Step) -> None:
         )
 
 
+def step_class_model(step: frame.Step) -> None:
+    st.markdown(step.text("body"))
+    mnist_prob = models.model(state.class_model_settings(settings)).feature_prob_
+    if taking is None:
+        st.info(step.text("alone"), icon=":material/groups:")
+        display.chart(
+            digits.class_heatmaps(mnist_prob.reshape(10, 28, 28), "P(xᵢ = 1 | y), MNIST's model", zrange=(0, 1)),
+            key="lesson_class_model_mnist",
+        )
+        return
+    try:
+        snapshot = state.class_snapshot(taking.code)
+    except Refused as refused:
+        st.warning(str(refused), icon=":material/cloud_off:")
+        return
+    evaluation = state.class_evaluation(snapshot, state.class_model_settings(settings), DEFAULT_WEIGHT)
+    scores = {name: score.accuracy for name, score in evaluation.models.items()}
+    if any(accuracy is None for accuracy in scores.values()):  # too few drawings, or one student
+        st.info(
+            evaluation.shortage.sentence() if evaluation.shortage is not None else step.text("alone"),
+            icon=":material/hourglass_empty:",
+        )
+        return
+    question = step.question("class_model")
+    answer = frame.ask(question)
+    display.chart(
+        class_model.probability_pairs(evaluation.class_feature_prob, mnist_prob, evaluation.drawings_per_digit),
+        key="lesson_class_model_pairs",
+    )
+    if answer is None:
+        return
+    display.chart(
+        charts.accuracy_bars({MODEL_NAMES[name]: float(accuracy) for name, accuracy in scores.items()}, "Read right"),
+        key="lesson_class_model_bars",
+    )
+    best = max(scores, key=lambda name: float(scores[name]))
+    frame.feedback(
+        lesson.grade_choice(answer, best),
+        question.reveal.format(
+            drawings=int(evaluation.drawings_per_digit.sum()),
+            students=evaluation.students,
+            mnist=f"{scores['mnist']:.0%}",
+            own=f"{scores['class']:.0%}",
+            both=f"{scores['mnist_plus_class']:.0%}",
+            weight=evaluation.weight,
+        ),
+    )
+
+
 LAYOUTS = (
     step_data,
     step_counting,
@@ -355,6 +406,7 @@ LAYOUTS = (
     step_generating,
     step_independence,
     step_versus_softmax,
+    step_class_model,
 )
 STEPS = lesson_steps.STEPS
 

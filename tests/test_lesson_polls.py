@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from lab import lesson_frame, state
+from lab import lesson_frame, settings, state
+from nbcore.experiments.class_model import DEFAULT_WEIGHT
 from tests.apptest import data_dir, open_page, rerun  # noqa: F401 (data_dir: a fixture)
 
 STEP = "2"  # the class prior: one question, options "digit 0" ... "digit 9"
@@ -80,3 +82,44 @@ def test_a_student_cannot_reveal_and_alone_the_lesson_reveals_by_itself(mnist):
     assert alone.button(key="lesson_reveal_prior").label == "Reveal"
     assert truth_shown(answer(alone, 1))
     assert state.class_store().tally(made.info.code, "prior") == {}
+
+
+def test_the_class_model_step_reads_the_class_drawings_and_works_alone(mnist):
+    alone = open_page("pages/lesson.py", {"lesson": "10"})
+    assert any("open the lesson through your class's link" in item.value for item in alone.info)
+    made = state.class_store().create_class()
+    code = made.info.code
+    store = state.class_store()
+    for who in range(3):  # three students, twenty MNIST test digits each: every digit at least 5 times
+        for index in range(who * 20, who * 20 + 20):
+            posterior = np.full(10, 0.1)
+            store.add_drawing(
+                code,
+                f"{who + 1:016x}",
+                mnist["test_images"][index],
+                int(mnist["test_labels"][index]),
+                posterior,
+                posterior,
+            )
+    learner = open_page(
+        "pages/lesson.py", {"class": code, "lesson": "10"}, browser_memory_student={"value": f"{50:032x}"}
+    )
+    assert not learner.info  # every model measured: the question is asked
+    learner.radio(key="lesson_answer_class_model").set_value("class")
+    learner.button(key="lesson_reveal_class_model").click()
+    rerun(learner)
+    assert not truth_in(learner)
+    teacher = open_page("pages/lesson.py", {"class": code, "key": made.teacher_key, "lesson": "10"})
+    teacher.button(key="lesson_reveal_class_class_model").click()
+    rerun(teacher)
+    said = truth_in(rerun(learner))
+    assert said and "On 60 drawings of 3 students" in said
+    expected = state.class_evaluation(
+        state.class_snapshot(code), state.class_model_settings(settings.TEXTBOOK), DEFAULT_WEIGHT
+    )
+    assert f"MNIST's model {expected.models['mnist'].accuracy:.0%}" in said
+
+
+def truth_in(app: AppTest) -> str | None:
+    found = [item.value for kind in ("success", "warning") for item in app.get(kind) if "drawings of" in item.value]
+    return found[0] if found else None
