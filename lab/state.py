@@ -306,7 +306,10 @@ def gaussian_mnist(splits: MnistSplits) -> GaussianMnist:
 
 @background("SMS Spam Collection", "nbcore-sms", stop_on=(SpamDataError, "The SMS Spam Collection is not available."))
 def _sms(data_dir: str, progress) -> tuple[tuple[str, ...], np.ndarray]:
-    texts, labels = load_sms(data_dir, progress=progress)
+    try:
+        texts, labels = load_sms(data_dir, progress=progress)
+    except SpamDataError as error:  # shown to every visitor: what to set, not where the server keeps its files
+        raise SpamDataError(str(error).replace(data_dir, "the data folder")) from error
     return tuple(texts), labels
 
 
