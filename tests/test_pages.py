@@ -101,7 +101,7 @@ def test_draw_page_blank_prompt_then_prediction_for_an_injected_digit(mnist):
     digit = mnist["test_images"][0]  # a 7
     app = open_page("pages/draw.py", draw_frame=digit)
     assert metric(app, "Naive Bayes prediction") == "7"
-    assert len(app.get("image")) == 1  # "What the model sees"
+    assert len(app.get("image")) == 1  # "What it sees"
     ink_pixels = int(re.search(r"(\d+) of 784 pixels", caption_with(app, "of 784 pixels")).group(1))
     assert ink_pixels == int((digit >= 128).sum())
     app.select_slider(key=settings.KEYS["threshold"]).set_value(1)
@@ -118,6 +118,10 @@ def test_draw_page_upload_that_is_not_an_image_gets_a_message():
     app.run()
     assert not app.exception
     assert any("not an image" in item.value for item in app.error)
+    # the field's label and the message list the same formats
+    [message] = [item.value for item in app.error if "not an image" in item.value]
+    label = app.file_uploader(key="draw_upload").label
+    assert re.search(r"\(([^()]+)\)", label).group(1) == re.search(r"\(([^()]+)\)", message).group(1)
 
 
 def test_smoothing_page_alpha_changes_accuracy_and_reports_zero_smoothing():
@@ -260,7 +264,7 @@ def test_inpainting_completes_the_digit_and_offers_several_images(mnist):
     assert len(chooser.options) >= 10 and chooser.value == 0
     panels = charts(app)[0]
     titles = [annotation["text"] for annotation in panels["layout"]["annotations"]]
-    assert titles == ["What the model sees", "Seen + filled in", "The real image"]
+    assert titles == ["What it sees", "Filled in", "The real image"]
     mosaic = array(panels["data"][0]["z"])
     from lab.figures import style
 
