@@ -1,19 +1,25 @@
 """How a page puts a figure on screen: one place for the chart configuration and the presentation style.
 
 Figure builders (``lab/figures/``) stay pure; this module applies what depends on the session
-(presenter mode) and on the room (no toolbar to cover titles or add tab stops, no wheel capture).
+(presenter mode) and on the room (no toolbar to cover titles or add tab stops, no wheel capture,
+titles wrapped by the browser to the chart's real width).
 """
 
 from __future__ import annotations
+
+import re
 
 import plotly.graph_objects as go
 import streamlit as st
 
 from lab import presentation
+from lab.figures import style
 
 # no mode bar (it covered chart titles and legends on phones and added 8 tab stops per chart),
 # no wheel zoom (a page scrolled over a chart must keep scrolling)
 CHART_CONFIG = {"displayModeBar": False, "scrollZoom": False, "responsive": True}
+# Markdown's punctuation, and Streamlit's ":" (icons, colours) and "$" (LaTeX): shown as themselves
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|~:$])")
 
 
 def chart(
@@ -21,18 +27,20 @@ def chart(
 ) -> None:
     """Show a plotly figure in ``container`` (default: the current one) with the lab's chart configuration.
 
-    In presenter mode every text of the figure is set to ``presentation.CHART_FONT_PX``.
+    A plain title is shown in bold above the chart, where it wraps to the chart's width. In presenter
+    mode every text of the figure is set to ``presentation.CHART_FONT_PX``.
     """
+    target = container if container is not None else st
+    title = style.take_title(figure)
     font_px = presentation.chart_font_px()
     if font_px:
-        figure.update_layout(font_size=font_px, title_font_size=font_px + 2, legend_font_size=font_px)
-        figure.update_xaxes(tickfont_size=font_px, title_font_size=font_px)
-        figure.update_yaxes(tickfont_size=font_px, title_font_size=font_px)
-        figure.update_annotations(font_size=font_px)
-        for trace in figure.data:  # colour bars' numbers too
-            if "colorbar" in trace:
-                trace.colorbar.tickfont.size = font_px
-            elif "marker" in trace and "colorbar" in trace.marker:
-                trace.marker.colorbar.tickfont.size = font_px
-    target = container if container is not None else st
+        style.with_presenter_fonts(figure, font_px)
+    if title:
+        target = target.container()
+        target.markdown(f"**{escape_markdown(title)}**")
     target.plotly_chart(figure, key=key, width=width, config=CHART_CONFIG, alt=alt)
+
+
+def escape_markdown(text: str) -> str:
+    """``text`` as Markdown that shows it literally (a title may hold "|", "*", "_" or a visitor's words)."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
