@@ -14,6 +14,9 @@ import streamlit as st
 from lab import links, presentation, rate_limit, settings, state
 
 ROOT = Path(__file__).resolve().parents[1]
+# the browser tab's icon, served by this server: the Material icon Streamlit would fetch from Google's font
+# server is missing offline (Material Symbols' "calculate", Apache 2.0, drawn from the font Streamlit bundles)
+FAVICON = Path(__file__).resolve().parent / "favicon.png"
 # set while ``run`` draws a whole page in this script thread: a fragment called outside it reruns on its own
 _whole_run = threading.local()
 
@@ -41,6 +44,13 @@ PAGES = {
     ],
 }
 
+# Pages with no MNIST naive Bayes of their own: the model settings would be controls that change nothing
+# there (and Gaussian NB has a class prior of its own). Their values stay in the session for the others.
+WITHOUT_MODEL_SETTINGS = ("pages/gaussian.py", "pages/spam.py", "pages/xor.py")
+_WITHOUT_MODEL_SETTINGS = {
+    title for pages in PAGES.values() for path, title, _ in pages if path in WITHOUT_MODEL_SETTINGS
+}
+
 
 def run(default_page: str = "pages/home.py") -> None:
     """Draw the navigation and the sidebar settings, make sure MNIST is loaded, run the chosen page.
@@ -55,7 +65,7 @@ def run(default_page: str = "pages/home.py") -> None:
         presenting = presentation.presenter_mode()
         st.set_page_config(
             page_title="Naive Bayes Lab",
-            page_icon=":material/calculate:",
+            page_icon=str(FAVICON),
             layout="wide",
             initial_sidebar_state="collapsed" if presenting else "auto",
         )
@@ -69,8 +79,8 @@ def run(default_page: str = "pages/home.py") -> None:
             },
             expanded=True,
         )  # every page listed: collapsed, the navigation hides all but ten behind "View more"
-        if settings.sidebar().deskew:  # every page's models need the deskewed images: made here, with a progress bar
-            state.deskewed_mnist()
+        if navigation.title not in _WITHOUT_MODEL_SETTINGS and settings.sidebar().deskew:
+            state.deskewed_mnist()  # every page's models need the deskewed images: made here, with a progress bar
         presentation.sidebar_toggle()
         presentation.apply_style(presenting)
         state.mnist()

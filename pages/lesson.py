@@ -23,6 +23,8 @@ QUERY_KEY = "lesson"
 COUNT_STOPS = (0, 1, 3, 10, 30, 100, 300, 1000, 3000, 10000)  # answers to "how many of the 10,000 test images"
 CONFIDENT = 0.99
 FEW_IMAGES = 100  # the learning-curve size the last question asks about (one of LEARNING_CURVE_SIZES)
+# px, a single map's figure: the map itself over 320 px tall, what the back row of a projector room needs
+LESSON_IMAGE_HEIGHT = 490
 
 D2L = (
     "[Dive into Deep Learning, appendix chapter “Naive Bayes”]"
@@ -286,7 +288,7 @@ def step_logs() -> None:
             colorscale=style.PROBABILITY_SCALE,
             zrange=(0, 1),
             colorbar_title="p",
-            height=340,
+            height=LESSON_IMAGE_HEIGHT,
             hover_format=".4f",
         ),
         key="lesson_underflow_factors",
@@ -365,7 +367,7 @@ def step_smoothing() -> None:
             colorscale=style.PROBABILITY_SCALE,
             zrange=(0, 1),
             colorbar_title="p",
-            height=340,
+            height=LESSON_IMAGE_HEIGHT,
             hover_format=".4f",
         ),
         key="lesson_smoothing_image",
@@ -541,7 +543,9 @@ def step_independence() -> None:
     digit = st.selectbox("Digit", range(10), index=1, key="lesson_dependence_digit")
     dependence = state.lesson_neighbour_dependence(settings.threshold, digit)
     display.chart(
-        digits.difference_map(np.nan_to_num(dependence), f"Neighbours inked together, {digit}s", "change", height=380),
+        digits.difference_map(
+            np.nan_to_num(dependence), f"Neighbours inked together, {digit}s", "change", height=LESSON_IMAGE_HEIGHT
+        ),
         key="lesson_dependence_map",
     )
     st.markdown(
