@@ -110,12 +110,14 @@ def take_title(figure: go.Figure) -> str | None:
 
 def with_presenter_fonts(figure: go.Figure, font_px: int) -> go.Figure:
     """Every text of ``figure`` at ``font_px`` (a projector's back row): titles, axes, legend, annotations and
-    the numbers of the colour bars it shows.
+    the numbers of the colour bars it shows; the figure grows by as much as its text.
 
     Only colour bars that are shown are touched: giving a scatter or bar trace a colour-bar font switches its
     marker's colour scale on, and plotly then draws a bar for it.
     """
     figure.update_layout(font_size=font_px, title_font_size=font_px + 2, legend_font_size=font_px)
+    if figure.layout.height:  # larger text (legend rows, axis titles) needs as much more room, or the plot shrinks
+        figure.update_layout(height=round(figure.layout.height * max(font_px / FONT["size"], 1.0)))
     figure.update_xaxes(tickfont_size=font_px, title_font_size=font_px)
     figure.update_yaxes(tickfont_size=font_px, title_font_size=font_px)
     figure.update_annotations(font_size=font_px)
