@@ -565,7 +565,8 @@ LAYOUT_PROBLEMS_JS = """() => {
     const main = document.querySelector('[data-testid="stMain"]');
     if (!main) return ['no main area'];
     const texts = main.querySelectorAll('h1, h2, h3, [data-testid="stMetricLabel"] *, [data-testid="stMetricValue"] *, '
-        + '[data-testid="stWidgetLabel"] p, [data-testid="stCaptionContainer"] p, button p');
+        + '[data-testid="stWidgetLabel"] p, [data-testid="stCaptionContainer"] p, button p, '
+        + '[data-testid="stPageLink"] p');
     for (const el of texts) {
         if (getComputedStyle(el).display === 'inline' || el.clientWidth === 0) continue;
         if (el.scrollWidth > el.clientWidth + 1)
@@ -576,7 +577,8 @@ LAYOUT_PROBLEMS_JS = """() => {
         if (!svg) continue;
         const chart = svg.getBoundingClientRect();
         const boxes = [...plot.querySelectorAll('.gtitle, .annotation-text, .g-xtitle text, .g-ytitle text, .cbtitle text')]
-            .map(t => [t.textContent.trim(), t.getBoundingClientRect()]).filter(([text, b]) => text && b.width > 0);
+            .map(t => [t.textContent.trim(), t.getBoundingClientRect()]).filter(([text, b]) => text && b.width > 0)
+            .concat([...plot.querySelectorAll('.cbfills')].map(bar => ['(a colour bar)', bar.getBoundingClientRect()]));
         for (const [text, b] of boxes) {
             if (b.left < chart.left - 1 || b.right > chart.right + 1 || b.top < chart.top - 1 || b.bottom > chart.bottom + 1)
                 problems.push(`chart text outside its chart: "${text.slice(0, 60)}"`);
@@ -586,6 +588,15 @@ LAYOUT_PROBLEMS_JS = """() => {
             const dx = Math.min(p.right, q.right) - Math.max(p.left, q.left);
             const dy = Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top);
             if (dx > 2 && dy > 2) problems.push(`chart texts overlap: "${a.slice(0, 40)}" and "${b.slice(0, 40)}"`);
+        }
+        // panel titles side by side need a gap: touching, two read as one ("What the model seesSeen + filled in")
+        const titles = [...plot.querySelectorAll('.annotation-text')]
+            .map(t => [t.textContent.trim(), t.getBoundingClientRect()]).filter(([text, b]) => text && b.width > 0);
+        for (let i = 0; i < titles.length; i++) for (let j = i + 1; j < titles.length; j++) {
+            const [a, p] = titles[i], [b, q] = titles[j];
+            const gap = Math.max(p.left, q.left) - Math.min(p.right, q.right);
+            const dy = Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top);
+            if (dy > 2 && gap < 4) problems.push(`panel titles run together: "${a.slice(0, 40)}" and "${b.slice(0, 40)}"`);
         }
     }
     return problems.concat(lowContrast(main), lowContrast(document.querySelector('[data-testid="stSidebar"]')));

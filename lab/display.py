@@ -1,37 +1,35 @@
 """How a page puts a figure on screen: one place for the chart configuration and the presentation style.
 
 Figure builders (``lab/figures/``) stay pure; this module applies what depends on the session
-(presenter mode) and on the room (no toolbar to cover titles or add tab stops, no wheel capture).
+(presenter mode) and on the room (no toolbar to cover titles or add tab stops, no wheel capture,
+titles wrapped by the browser to the chart's real width).
 """
 
 from __future__ import annotations
+
+import re
 
 import plotly.graph_objects as go
 import streamlit as st
 
 from lab import presentation
+from lab.figures import style
 
 # no mode bar (it covered chart titles and legends on phones and added 8 tab stops per chart),
 # no wheel zoom (a page scrolled over a chart must keep scrolling)
 CHART_CONFIG = {"displayModeBar": False, "scrollZoom": False, "responsive": True}
+# Markdown's punctuation, and Streamlit's ":" (icons, colours) and "$" (LaTeX): shown as themselves
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|~:$])")
 
 
-def styled(figure: go.Figure, font_px: int | None) -> go.Figure:
-    """``figure`` with every text at ``font_px`` (presenter mode), changed in place; as it is for None.
-
-    Setting the same sizes again changes nothing, so a figure a cache made for this size can be shown as it is.
-    """
+def prepared(figure: go.Figure, font_px: int | None) -> tuple[go.Figure, str | None]:
+    """``figure`` made ready to show, in place, and its title: a plain title is taken out (the page shows it in
+    bold above the chart, where it wraps to the chart's width) and in presenter mode (``font_px``) every text is
+    enlarged. Once per figure: a cache that keeps a prepared figure keeps its title beside it."""
+    title = style.take_title(figure)
     if font_px:
-        figure.update_layout(font_size=font_px, title_font_size=font_px + 2, legend_font_size=font_px)
-        figure.update_xaxes(tickfont_size=font_px, title_font_size=font_px)
-        figure.update_yaxes(tickfont_size=font_px, title_font_size=font_px)
-        figure.update_annotations(font_size=font_px)
-        for trace in figure.data:  # colour bars' numbers too
-            if "colorbar" in trace:
-                trace.colorbar.tickfont.size = font_px
-            elif "marker" in trace and "colorbar" in trace.marker:
-                trace.marker.colorbar.tickfont.size = font_px
-    return figure
+        style.with_presenter_fonts(figure, font_px)
+    return figure, title
 
 
 def chart(
@@ -41,13 +39,26 @@ def chart(
     container=None,
     width: str = "stretch",
     alt: str | None = None,
+    prepared_title: str | None = None,
     restyle: bool = True,
 ) -> None:
     """Show a plotly figure in ``container`` (default: the current one) with the lab's chart configuration.
 
-    In presenter mode every text of the figure is set to ``presentation.CHART_FONT_PX``.
+    A plain title is shown in bold above the chart, where it wraps to the chart's width. In presenter
+    mode every text of the figure is set to ``presentation.CHART_FONT_PX``. ``restyle=False``: a shared
+    figure already ``prepared`` for this session's text size, with its title given as ``prepared_title``.
     """
-    if restyle:  # False: a shared figure already ``styled`` for this session's size (lab/state.py's caches)
-        styled(figure, presentation.chart_font_px())
     target = container if container is not None else st
+    if restyle:
+        figure, title = prepared(figure, presentation.chart_font_px())
+    else:
+        title = prepared_title
+    if title:
+        target = target.container()
+        target.markdown(f"**{escape_markdown(title)}**")
     target.plotly_chart(figure, key=key, width=width, config=CHART_CONFIG, alt=alt)
+
+
+def escape_markdown(text: str) -> str:
+    """``text`` as Markdown that shows it literally (a title may hold "|", "*", "_" or a visitor's words)."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", text)

@@ -31,6 +31,15 @@ _CSS = """
    on the flex items, the layout wrappers around the two keyed containers. */
 :has(> .st-key-draw_source) { flex: 0 0 300px; min-width: 300px; }
 :has(> .st-key-draw_explanation) { flex: 1 1 320px; min-width: 320px; }
+/* A file the uploader refuses (too large): Streamlit marks it with a red icon and keeps the reason for
+   hover and screen readers. Show the reason under the file's name, in the text's colour... */
+[data-testid="stFileChip"]:has([data-testid="stFileChipIconError"]) { flex-wrap: wrap; }
+[data-testid="stFileChip"]:has([data-testid="stFileChipIconError"]) > span {
+  position: static; width: 100%; height: auto; margin: 0.25rem 0 0; padding: 0 0.25rem;
+  overflow: visible; clip: auto; clip-path: none; white-space: normal; font-size: 0.875rem; color: inherit;
+}
+/* ...and once another file is chosen, take the refused one off the list (the list keeps both). */
+[data-testid="stFileChips"] > div > div:not(:last-child):has([data-testid="stFileChipIconError"]) { display: none; }
 /* Presenter mode: black on white whatever the theme, larger type. */
 body.nb-presenter .stApp, body.nb-presenter [data-testid="stSidebar"], body.nb-presenter [data-testid="stHeader"] {
   background: #ffffff !important;
@@ -41,7 +50,17 @@ body.nb-presenter .stApp h3, body.nb-presenter [data-testid="stMetricValue"],
 body.nb-presenter [data-testid="stMetricLabel"], body.nb-presenter [data-testid="stCaptionContainer"] {
   color: #000000 !important;
 }
-body.nb-presenter .stApp { font-size: 1.2rem; }
+/* Body text 1.25 times its size (paragraphs, lists, captions, labels, alerts, chart titles: all are
+   Markdown); headings and metrics are large already. em, so that a caption stays smaller than a paragraph. */
+body.nb-presenter [data-testid="stMain"] [data-testid="stMarkdownContainer"] { font-size: 1.25em; }
+body.nb-presenter [data-testid="stMain"] [data-testid="stMetricValue"] [data-testid="stMarkdownContainer"] {
+  font-size: inherit;
+}
+body.nb-presenter [data-testid="stMain"] [data-testid="stCaptionContainer"] { font-size: 1.09375rem; }
+/* A link to another page in the text wraps like the text: Streamlit cuts it to one line with "…". */
+[data-testid="stMain"] [data-testid="stPageLink"] :is(a, span, p) {
+  white-space: normal; overflow: visible; text-overflow: clip; height: auto;
+}
 """
 _JS = """
 export default function ({ data }) {

@@ -13,6 +13,9 @@ from lab import links, presentation, runs, settings
 from lab.data import mnist
 
 ROOT = Path(__file__).resolve().parents[1]
+# the browser tab's icon, served by this server: the Material icon Streamlit would fetch from Google's font
+# server is missing offline (Material Symbols' "calculate", Apache 2.0, drawn from the font Streamlit bundles)
+FAVICON = Path(__file__).resolve().parent / "favicon.png"
 
 # section -> (page file relative to the repository, title, Material icon: bundled with Streamlit, so
 # it shows on lab PCs without an emoji font)
@@ -38,6 +41,13 @@ PAGES = {
     ],
 }
 
+# Pages with no MNIST naive Bayes of their own: the model settings would be controls that change nothing
+# there (and Gaussian NB has a class prior of its own). Their values stay in the session for the others.
+WITHOUT_MODEL_SETTINGS = ("pages/gaussian.py", "pages/spam.py", "pages/xor.py")
+_WITHOUT_MODEL_SETTINGS = {
+    title for pages in PAGES.values() for path, title, _ in pages if path in WITHOUT_MODEL_SETTINGS
+}
+
 
 def run(default_page: str = "pages/home.py") -> None:
     """Draw the navigation and the sidebar settings, make sure MNIST is loaded, run the chosen page.
@@ -49,7 +59,7 @@ def run(default_page: str = "pages/home.py") -> None:
         presenting = presentation.presenter_mode()
         st.set_page_config(
             page_title="Naive Bayes Lab",
-            page_icon=":material/calculate:",
+            page_icon=str(FAVICON),
             layout="wide",
             initial_sidebar_state="collapsed" if presenting else "auto",
         )
@@ -64,8 +74,8 @@ def run(default_page: str = "pages/home.py") -> None:
             expanded=True,
         )  # every page listed: collapsed, the navigation hides all but ten behind "View more"
         this_run.page = (navigation.url_path or navigation.title).replace(" ", "_")
-        if settings.sidebar().deskew:  # every page's models need the deskewed images: made here, with a progress bar
-            mnist.model_splits(deskew=True)
+        if navigation.title not in _WITHOUT_MODEL_SETTINGS and settings.sidebar().deskew:
+            mnist.model_splits(deskew=True)  # every page's models need the deskewed images: made here, with a bar
         presentation.sidebar_toggle()
         presentation.apply_style(presenting)
         mnist.splits()

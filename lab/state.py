@@ -134,7 +134,7 @@ class GalleryView:
     tiles: tuple[bytes, ...]
     tile_width: int  # px
     captions: tuple[str, ...]
-    confusions: tuple[go.Figure, go.Figure]
+    confusions: tuple[tuple[go.Figure, str | None], ...]  # (figure, its title), display.prepared
 
 
 @shared(max_entries=16, key=lambda code, version, font_px, _drawings: (code, version, font_px))
@@ -143,14 +143,14 @@ def _gallery_view(code: str, version: tuple[int, int, int], font_px: int | None,
     shown, every = as_arrays(newest), as_arrays(_drawings)
     tiles, captions = digits.drawing_tiles(shown.frames, shown.meant, shown.bayes, shown.softmax)
     figures = tuple(
-        display.styled(diagnostics.meant_confusion(confusion_matrix(every.meant, read), name), font_px)
+        display.prepared(diagnostics.meant_confusion(confusion_matrix(every.meant, read), name), font_px)
         for read, name in ((every.bayes, "naive Bayes"), (every.softmax, "softmax"))
     )
     return GalleryView(
         tuple(export.png_bytes(tile) for tile in tiles),
         tiles[0].shape[1] if tiles else 0,
         tuple(f"#{d.id} · {d.student[:STUDENT_LABEL]} · {text}" for d, text in zip(newest, captions)),
-        (figures[0], figures[1]),
+        figures,
     )
 
 

@@ -25,6 +25,8 @@ CENTRE = FRAME / 2  # where the centre of mass goes, row and column (MNIST train
 RESAMPLING = Image.Resampling.BICUBIC  # reduces the ink to BOX px: least error re-framing MNIST digits drawn large
 # enlarges ink smaller than BOX px (a small picture, e.g. 8x8): least error re-framing MNIST digits reduced to 8x8
 ENLARGING = Image.Resampling.LANCZOS
+# what the upload field's label promises and the message for anything else names: all read by Pillow
+UPLOAD_FORMATS = "PNG, JPEG, GIF, BMP, WebP or TIFF"
 MAX_UPLOAD_PIXELS = 40_000_000  # about a 48-megapixel photo; anything larger is refused
 INK_LEVEL = 0.1  # fraction of 255 above which a pixel counts as ink for the bounding box (crop)
 MIN_CONTRAST = 40  # ink less bright than this over the background means "blank"
@@ -126,7 +128,7 @@ def read_upload(data: bytes, swap: bool = False) -> UploadedInk:
             "Please upload a smaller picture."
         ) from error
     except UnidentifiedImageError as error:
-        raise ImageInputError("This file is not an image we can read (PNG, JPEG, GIF, BMP or WebP).") from error
+        raise ImageInputError(f"This file is not an image we can read ({UPLOAD_FORMATS}).") from error
     except (OSError, ValueError, SyntaxError, EOFError) as error:
         raise ImageInputError(f"This image is damaged or truncated and cannot be read ({error}).") from error
     dark_ink = ink_is_dark(gray) != swap

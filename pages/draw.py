@@ -15,11 +15,17 @@ from lab.canvas import digit_canvas
 from lab.data import models
 from lab.figures import charts, digits
 from lab.settings import Settings, current_settings
-from nbcore.preprocess import ImageInputError, ModelInput, ink_from_canvas_png, model_input, read_upload
+from nbcore.preprocess import (
+    UPLOAD_FORMATS,
+    ImageInputError,
+    ModelInput,
+    ink_from_canvas_png,
+    model_input,
+    read_upload,
+)
 
 VERDICT_HEIGHT = 118  # px: two metrics, or the prompt on three lines of a phone
 CONFIDENT = 0.99  # naive Bayes this sure while softmax reads another digit: say what that means
-UPLOAD_TYPES = "PNG, JPEG, GIF, BMP, WebP or TIFF"
 
 settings = current_settings()
 with st.sidebar:  # a new threshold's "Binarizing…" and "Counting pixels…" spinners show here: the canvas stays put
@@ -40,7 +46,7 @@ def clear_canvas() -> None:
 
 def uploaded_input() -> tuple[np.ndarray | None, ModelInput | None]:
     """The framed (28, 28) digit of the uploaded picture and how it was made, or (None, None) with a sentence why."""
-    upload = st.file_uploader(f"A photo or scan of one digit ({UPLOAD_TYPES})", key="draw_upload")
+    upload = st.file_uploader(f"A photo or scan of one digit ({UPLOAD_FORMATS})", key="draw_upload")
     st.caption(
         f"Up to {st.get_option('server.maxUploadSize')} MB: crop a larger photo to the digit, or save it "
         "smaller. Dark ink on light paper and light ink on dark both work."
@@ -133,7 +139,9 @@ def digit_and_verdict(
         verdict.info(
             "Upload a photo or scan of one digit to see what naive Bayes makes of it."
             if uploading
-            else "Draw a digit on the black canvas (or upload a picture) to see what naive Bayes makes of it.",
+            else "Draw a digit on the black canvas"
+            + ("" if links.locked("draw_mode") else " (or upload a picture)")
+            + " to see what naive Bayes makes of it.",
             icon=":material/upload:" if uploading else ":material/draw:",
         )
         rate_limit.settle_fragment_run()

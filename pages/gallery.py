@@ -68,7 +68,7 @@ def live_gallery(code: str) -> None:
 
     st.subheader("Meant vs read")
     with st.container(horizontal=True):
-        for figure, name, key in zip(
+        for (figure, title), name, key in zip(
             view.confusions, ("naive Bayes", "softmax"), ("gallery_confusion_bayes", "gallery_confusion_softmax")
         ):
             with st.container(width=440):
@@ -76,6 +76,7 @@ def live_gallery(code: str) -> None:
                     figure,
                     key=key,
                     restyle=False,
+                    prepared_title=title,
                     alt=f"Confusion matrix of the digit meant against {name}'s reading, {len(drawings)} drawings",
                 )
 

@@ -24,7 +24,11 @@ st.markdown(
 sources = ["A test image"] + (["My drawing"] if st.session_state.get("draw_frame") is not None else [])
 controls = st.columns([1.2, 1, 1.2])
 with controls[0]:
-    source = links.widget(st.radio, "Image", "inpaint_source", sources[0], options=sources, horizontal=True)
+    if len(sources) > 1:
+        source = links.widget(st.radio, "Image", "inpaint_source", sources[0], options=sources, horizontal=True)
+    else:  # a choice of one is no choice: say where a second would come from
+        source = sources[0]
+        st.caption("Image: a test image. Draw a digit on the Draw page to fill in your own here.")
 with controls[1]:
     region = links.widget(
         st.selectbox, "What is observed", "inpaint_region", nbcore.OBSERVED_REGIONS[0], options=nbcore.OBSERVED_REGIONS
@@ -61,7 +65,8 @@ shown = np.where(observed, features.astype(float), np.nan).reshape(28, 28)
 # one digit again: the seen pixels as they are, the hidden ones as the model's p(ink)
 completed = np.where(observed, features.astype(float), pixel_prob).reshape(28, 28)
 panels = np.stack([shown, completed, features.reshape(28, 28).astype(float)])
-titles = ["What the model sees", "Seen + filled in", "The real image"]
+# short: three titles side by side on a phone have about 100 px each
+titles = ["What it sees", "Filled in", "The real image"]
 display.chart(
     digits.image_grid(
         panels,

@@ -24,6 +24,9 @@ from nbcore.classroom import Refused
 from nbcore.experiments import lesson, xor
 from nbcore.experiments.class_model import DEFAULT_WEIGHT, MODEL_NAMES
 
+# px, a single map's figure: the map itself over 320 px tall, what the back row of a projector room needs
+LESSON_IMAGE_HEIGHT = 490
+
 settings = current_settings()
 splits = mnist.splits()
 result = models.evaluation(settings)
@@ -96,7 +99,7 @@ def step_logs(step: frame.Step) -> None:
             colorscale=style.PROBABILITY_SCALE,
             zrange=(0, 1),
             colorbar_title="p",
-            height=340,
+            height=LESSON_IMAGE_HEIGHT,
             hover_format=".4f",
         ),
         key="lesson_underflow_factors",
@@ -146,7 +149,7 @@ def step_smoothing(step: frame.Step) -> None:
             colorscale=style.PROBABILITY_SCALE,
             zrange=(0, 1),
             colorbar_title="p",
-            height=340,
+            height=LESSON_IMAGE_HEIGHT,
             hover_format=".4f",
         ),
         key="lesson_smoothing_image",
@@ -278,7 +281,9 @@ def step_independence(step: frame.Step) -> None:
     digit = st.selectbox("Digit", range(10), index=1, key="lesson_dependence_digit")
     dependence = lesson_answers.neighbour_dependence(settings.input_form, digit)
     display.chart(
-        digits.difference_map(np.nan_to_num(dependence), f"Neighbours inked together, {digit}s", "change", height=380),
+        digits.difference_map(
+            np.nan_to_num(dependence), f"Neighbours inked together, {digit}s", "change", height=LESSON_IMAGE_HEIGHT
+        ),
         key="lesson_dependence_map",
     )
     st.markdown(step.text("body"))

@@ -30,11 +30,12 @@ if not (data_dir / sms.SMS_FILE).exists():
             "always guessing 'ham', what each word of a message you type adds to the spam score, the "
             "words the model relies on, and how sure it is compared with how often it is right."
         )
+        # the server's own folders are not every visitor's business: say what sets the folder instead
         st.markdown(
-            f"The collection is not in the data folder `{data_dir}` yet. The page downloads it "
-            "when the server can reach the internet. Without a network, run this once on a machine "
-            "that has one, then copy the file it writes into the data folder (or point `NBCORE_DATA_DIR` "
-            "at that folder):"
+            "The collection is not in the server's data folder yet (the folder `NBCORE_DATA_DIR` names; "
+            "`~/.cache/nbcore` when it is not set). The page downloads it when the server can reach the "
+            "internet. Without a network, run this once on a machine that has one, then copy the file it "
+            "writes into that folder, or set `NBCORE_DATA_DIR` to a folder holding it and restart the server:"
         )
         st.code('python -c "from nbcore.datasets import sms; print(sms.ensure_sms())"', language="bash")
         st.markdown("Meanwhile, the **XOR exercise** and **Gaussian NB** pages need no download.")

@@ -1,17 +1,13 @@
 """XOR exercise: what naive Bayes learns from XOR, why it fails, and how one extra edge fixes it."""
 
-from pathlib import Path
-
 import numpy as np
 import streamlit as st
 
-from lab import display, links
+from lab import display, links, shell
 from lab.figures import regions
 from nbcore.experiments import xor
 
 SMOOTHING_STOPS = (0.0, 0.1, 0.5, 1.0, 2.0, 5.0, 10.0)
-# absolute, so that the link resolves whichever script is the entry point (app.py, or a test harness)
-SMOOTHING_PAGE = Path(__file__).resolve().parents[1] / "pages" / "smoothing.py"
 
 st.title("Exercise: naive Bayes on XOR")
 st.markdown(
@@ -110,4 +106,4 @@ with st.expander("Show the answer", icon=":material/visibility:"):
         "table becomes 0s and 1s and its posteriors certain. On MNIST, zero counts are everywhere: a single "
         "pixel never inked for a digit in training rules that digit out."
     )
-st.page_link(SMOOTHING_PAGE, label="Smoothing: what α = β = 0 does to MNIST", icon="🎚️")
+shell.page_link("pages/smoothing.py", "Smoothing: what α = β = 0 does to MNIST")

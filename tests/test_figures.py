@@ -245,3 +245,54 @@ def test_log_probability_image_moves_with_smoothing_and_blanks_probability_zero(
 
 def test_with_article_speaks_the_digit():
     assert [notation.with_article(digit) for digit in (8, 3, 0, 1)] == ["an 8", "a 3", "a 0", "a 1"]
+
+
+def test_presenter_fonts_reach_every_text_but_switch_on_no_colour_scale():
+    """A colour-bar font on a scatter or bar trace switches its marker's colour scale on: plotly then draws a
+    bar of numbers beside a line chart. Only the bars a figure shows get the presenter's size."""
+    for figure in every_figure():
+        style.with_presenter_fonts(figure, 20)
+        assert figure.layout.font.size == 20 and figure.layout.xaxis.tickfont.size == 20
+        for trace in figure.data:
+            data = trace.to_plotly_json()
+            if "colorbar" in trace:  # heatmaps and contours draw a bar unless told not to
+                assert trace.showscale is False or trace.colorbar.tickfont.size == 20, trace.type
+            elif not data.get("marker", {}).get("showscale"):
+                assert "colorbar" not in data.get("marker", {}), f"a {trace.type} trace was given a colour bar"
+
+
+def test_a_plain_title_leaves_the_figure_with_its_room_and_a_coloured_one_stays():
+    long = "Reliability on the 10,000 test images, every bin"
+    figure = charts.curves([0.1, 1, 10], {"s": [0.1, 0.5, 0.4]}, "x", "y", long, log_x=True)
+    lines = figure.layout.title.text.count("<br>") + 1
+    assert lines > 1  # wrapped for plotly at style.TITLE_CHARACTERS
+    height, top = figure.layout.height, figure.layout.margin.t
+    assert style.take_title(figure) == long  # one line again: the page's text wraps it to the chart's width
+    assert not figure.layout.title.text
+    assert figure.layout.margin.t == 10 and top - 10 == height - figure.layout.height
+    coloured = charts.posterior_comparison({"naive Bayes": np.full(10, 0.1), "softmax": np.full(10, 0.1)})
+    assert style.take_title(coloured) is None and "naive Bayes" in coloured.layout.title.text
+
+
+def test_count_colour_bars_mark_whole_numbers_and_sit_under_the_axis_title():
+    few = np.zeros((10, 10), dtype=int)
+    few[3, 3] = few[7, 1] = 1
+    figure = diagnostics.meant_confusion(few, "naive Bayes")
+    bar = figure.data[0].colorbar
+    assert bar.dtick == 1 and bar.tick0 == 0 and bar.tickformat == "d"  # 0 and 1, never 0.5
+    # along the figure's foot, under the digits and the axis title, whatever the figure's height
+    assert bar.yref == "container" and bar.y == 0 and bar.yanchor == "bottom" and figure.layout.margin.b >= 100
+    assert bar.title.text == "drawings"
+    assert figure.layout.xaxis.title.text == "naive Bayes read"
+    assert figure.layout.xaxis.title.font.color == style.TEXT_COLOUR  # the lab's axis-title style kept
+    for largest in (1, 2, 7, 12, 60, 1135):
+        ticks = diagnostics.count_ticks(largest)
+        assert ticks["dtick"] >= 1 and float(ticks["dtick"]).is_integer() and largest / ticks["dtick"] <= 5
+
+
+def test_an_image_grid_without_titles_keeps_no_room_for_them():
+    image = np.ones((28, 28))
+    assert np.asarray(digits.image_grid(image[None], [""], columns=1).data[0].z).shape == (28, 28)
+    assert not digits.image_grid(image[None], [""], columns=1).layout.annotations
+    titled = digits.image_grid(image[None], ["a 7"], columns=1)
+    assert np.asarray(titled.data[0].z).shape == (28 + style.TITLE_ROWS, 28)

@@ -111,3 +111,33 @@ def test_reset_this_page_resets_its_own_choices_and_keeps_the_model_settings():
     rerun(app)
     assert app.slider(key="draw_brush").value == model_view.MNIST_LIKE_BRUSH
     assert app.sidebar.select_slider(key="alpha").value == 3.0
+
+
+def test_pages_beyond_mnist_show_no_mnist_settings_and_gaussian_one_class_prior():
+    for path, _, _ in PAGES["Beyond MNIST"]:
+        app = app_at(path).run()  # the sidebar is drawn before the page (Spam may stop: no SMS file here)
+        assert not app.exception, [item.value for item in app.exception]
+        assert not [item for item in app.sidebar.select_slider if item.key in ("threshold", "alpha", "beta")], path
+        assert not [item for item in app.sidebar.radio if item.key in ("prior", "deskew")], path
+        assert presenter_toggle(app) is not None  # the frame's own controls stay
+        priors = [item for item in app.radio if item.label.startswith("Class prior")]
+        assert len(priors) == (1 if path == "pages/gaussian.py" else 0), (path, [item.label for item in priors])
+    home = rerun(app_at("pages/home.py"))
+    assert home.sidebar.select_slider(key="threshold").value == 128
+
+
+def test_a_link_to_a_page_is_a_material_icon_too():
+    app = rerun(app_at("pages/xor.py"))
+    icons = [link.proto.icon for link in app.get("page_link")]
+    assert icons and all(icon.startswith(":material/") for icon in icons), icons
+
+
+def test_a_choice_that_cannot_be_made_is_not_offered():
+    locked = rerun(app_at("pages/draw.py", {"lock": "draw_mode"}))
+    [prompt] = [item.value for item in locked.info if "Draw a digit" in item.value]
+    assert "upload" not in prompt, prompt  # the link locks the input to drawing
+    free = rerun(app_at("pages/draw.py"))
+    assert any("(or upload a picture)" in item.value for item in free.info)
+    # Inpainting before anything is drawn: one image source, so no radio with one option
+    inpainting = rerun(app_at("pages/inpainting.py"))
+    assert not [item for item in inpainting.radio if item.key == "inpaint_source"]

@@ -17,6 +17,7 @@ from nbcore.preprocess import (
     MAX_UPLOAD_PIXELS,
     MIN_CONTRAST,
     PNG_DATA_URL,
+    UPLOAD_FORMATS,
     ImageInputError,
     centre_of_mass,
     ink_from_canvas,
@@ -26,6 +27,7 @@ from nbcore.preprocess import (
     mnist_frame,
     model_input,
     plain_resize,
+    read_upload,
 )
 
 
@@ -50,6 +52,17 @@ def paper_digit(size=(300, 400), mode="L") -> Image.Image:
     pixels[80:320, 140:170] = 20
     pixels[290:320, 100:210] = 20
     return Image.fromarray(pixels).convert(mode)
+
+
+def test_every_format_the_upload_field_names_is_read_and_named_again_when_refused():
+    named = [name.strip() for name in UPLOAD_FORMATS.replace(" or ", ", ").split(",")]
+    assert "TIFF" in named and "PNG" in named
+    for name in named:
+        frame = mnist_frame(ink_from_upload(png_bytes(paper_digit(), format=name.upper())))
+        assert frame.max() > 200, name  # the bar was found as ink
+    with pytest.raises(ImageInputError) as refused:
+        read_upload(b"a text file, not a picture")
+    assert f"({UPLOAD_FORMATS})" in str(refused.value)
 
 
 def test_centred_digit_stays_centred_and_fills_the_20px_box():

@@ -8,8 +8,26 @@ import plotly.graph_objects as go
 from lab.figures.style import CLASS_COLOURS, ERROR_COLOUR, HORIZONTAL_COLOURBAR, OK_COLOUR, style
 
 
-def confusion_heatmap(matrix: np.ndarray, title: str, zmax: float) -> go.Figure:
-    """A (10, 10) confusion matrix: rows true digit, columns predicted, counts in the cells."""
+def count_ticks(largest: float, most: int = 6) -> dict:
+    """Colour-bar ticks for counts up to ``largest``: whole numbers only, at most about ``most`` of them.
+
+    Plotly's own ticks for a scale from 0 to 1 are 0, 0.5 and 1, and no drawing is half a drawing.
+    """
+    step = 1
+    while largest / step > most - 1:
+        for factor in (2, 2.5, 2):  # 1, 2, 5, 10, 20, 50, ...
+            step = int(step * factor)
+            if largest / step <= most - 1:
+                break
+    return dict(tick0=0, dtick=step, tickformat="d")
+
+
+def confusion_heatmap(matrix: np.ndarray, title: str, zmax: float, unit: str = "images") -> go.Figure:
+    """A (10, 10) confusion matrix: rows true digit, columns predicted, counts of ``unit`` in the cells.
+
+    The colour bar lies along the foot of the whole figure (not at a fraction of the plot's height
+    under it), so that it keeps clear of the x-axis title at any height.
+    """
     labels = [str(digit) for digit in range(len(matrix))]
     # counts at 15 px: two digits of "true 4, predicted 9" must be read from the back row
     figure = go.Figure(
@@ -23,31 +41,42 @@ def confusion_heatmap(matrix: np.ndarray, title: str, zmax: float) -> go.Figure:
             text=matrix,
             texttemplate="%{text}",
             textfont=dict(size=15),
-            colorbar=dict(HORIZONTAL_COLOURBAR, y=-0.2, title=dict(text="images", side="right")),
-            hovertemplate="true %{y}, predicted %{x}: %{z} images<extra></extra>",
+            colorbar=dict(
+                HORIZONTAL_COLOURBAR,
+                yref="container",
+                y=0,
+                yanchor="bottom",
+                ypad=10,
+                title=dict(text=unit, side="right"),
+                **count_ticks(zmax),
+            ),
+            hovertemplate=f"true %{{y}}, predicted %{{x}}: %{{z}} {unit}<extra></extra>",
         )
     )
-    figure.update_xaxes(title="predicted", type="category", side="bottom", showgrid=False)
+    figure.update_xaxes(title_text="predicted", type="category", side="bottom", showgrid=False)
     figure.update_yaxes(
-        title="true", type="category", autorange="reversed", scaleanchor="x", showgrid=False, constrain="domain"
+        title_text="true", type="category", autorange="reversed", scaleanchor="x", showgrid=False, constrain="domain"
     )
     figure.update_xaxes(constrain="domain")
     style(figure, height=560, title=title)
-    figure.update_layout(margin=dict(b=90))
+    # under the plot: the digits (about 25 px), the axis title (25 px), then the bar and its numbers (50 px)
+    figure.update_layout(margin=dict(b=110))
     return figure
 
 
 def meant_confusion(matrix: np.ndarray, model_name: str) -> go.Figure:
     """The (10, 10) counts of digit meant (rows) against ``model_name``'s reading (columns); empty cells left blank."""
-    figure = confusion_heatmap(matrix, title=f"Meant vs {model_name}", zmax=max(int(np.max(matrix)), 1))
     counts = np.asarray(matrix)
+    figure = confusion_heatmap(
+        counts, title=f"Meant vs {model_name}", zmax=max(int(np.max(counts)), 1), unit="drawings"
+    )
     figure.update_traces(
-        colorbar=dict(title="drawings"),
         text=np.where(counts > 0, counts.astype(str), ""),
         hovertemplate=f"meant %{{y}}, {model_name} read %{{x}}: %{{z}} drawings<extra></extra>",
     )
-    figure.update_xaxes(title=f"{model_name} read")
-    figure.update_yaxes(title="meant")
+    # title_text, not title: a whole new title would drop the lab's axis-title font and colour
+    figure.update_xaxes(title_text=f"{model_name} read")
+    figure.update_yaxes(title_text="meant")
     figure.update_layout(height=420)
     return figure
 

@@ -48,29 +48,31 @@ def image_grid(
     images = np.asarray(images, dtype=np.float64)
     count, height, width = images.shape
     rows = max(1, -(-count // columns))
-    tile_height, tile_width = height + TITLE_ROWS, width + 2
+    title_rows = TITLE_ROWS if any(titles) else 0  # no room kept above images that have no titles
+    tile_height, tile_width = height + title_rows, width + 2
     mosaic = np.full((rows * tile_height, columns * tile_width - 2), np.nan)
     # (row, column) inside each image, then (with index_name) the image's index
     local = np.full(mosaic.shape + (3 if index_name else 2,), -1, dtype=np.int16)
     grid_rows, grid_cols = np.indices((height, width))
     annotations = []
     for index, (image, text) in enumerate(zip(images, titles)):
-        top = (index // columns) * tile_height + TITLE_ROWS
+        top = (index // columns) * tile_height + title_rows
         left = (index % columns) * tile_width
         mosaic[top : top + height, left : left + width] = image
         local[top : top + height, left : left + width] = np.stack(
             [grid_rows, grid_cols] + ([np.full_like(grid_rows, index)] if index_name else []), axis=-1
         )
-        annotations.append(
-            dict(
-                x=left + (width - 1) / 2,
-                y=top - 1,
-                text=text,
-                showarrow=False,
-                yanchor="bottom",
-                font=dict(size=FONT["size"] - 2),
+        if text:
+            annotations.append(
+                dict(
+                    x=left + (width - 1) / 2,
+                    y=top - 1,
+                    text=text,
+                    showarrow=False,
+                    yanchor="bottom",
+                    font=dict(size=FONT["size"] - 2),
+                )
             )
-        )
     finite = images[np.isfinite(images)]
     low, high = zrange if zrange is not None else (float(finite.min(initial=0)), float(finite.max(initial=1)))
     which = f"{index_name} %{{customdata[2]}}, " if index_name else ""

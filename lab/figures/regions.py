@@ -145,7 +145,11 @@ def pca_scatter(
 def xor_posteriors(
     points: np.ndarray, labels: np.ndarray, posteriors: dict[str, np.ndarray], height: int = 380
 ) -> go.Figure:
-    """One panel per model: the points (n, 2) coloured by p(y = 1 | x), labelled with it and the true label."""
+    """One panel per model: the points (n, 2) coloured by p(y = 1 | x), labelled with it and the true label.
+
+    On a phone each panel is about 150 px wide: labels take two short lines, and there is no colour bar
+    to take a third of the width (the labels give each p).
+    """
     names = list(posteriors)
     figure = make_subplots(rows=1, cols=len(names), subplot_titles=names, horizontal_spacing=0.12)
     for column, name in enumerate(names, start=1):
@@ -157,7 +161,7 @@ def xor_posteriors(
                 mode="markers+text",
                 name=name,
                 showlegend=False,
-                text=[f"y={label}, p={value:.2f}" for label, value in zip(labels, posterior)],
+                text=[f"y={label}<br>p={value:.2f}" for label, value in zip(labels, posterior)],
                 textposition="top center",
                 marker=dict(
                     size=34,
@@ -167,8 +171,7 @@ def xor_posteriors(
                     colorscale=PROBABILITY_SCALE,
                     symbol=["circle" if label == 0 else "x" for label in labels],
                     line=dict(color="black", width=1),
-                    colorbar=dict(title="p(y=1|x)") if column == len(names) else None,
-                    showscale=column == len(names),
+                    showscale=False,  # each point is labelled with its p: a colour bar would repeat it
                 ),
                 hovertemplate="x = (%{x}, %{y})<br>p(y=1|x) = %{marker.color:.3f}<extra></extra>",
             ),
@@ -176,7 +179,8 @@ def xor_posteriors(
             col=column,
         )
     figure.update_xaxes(title="x₁", range=[-0.5, 1.5], tickvals=[0, 1])
-    figure.update_yaxes(title="x₂", range=[-0.5, 1.6], tickvals=[0, 1])
+    figure.update_yaxes(range=[-0.5, 1.75], tickvals=[0, 1])
+    figure.update_yaxes(title="x₂", col=1)  # once: beside a second panel it ran into the first one's labels
     style(figure, height=height)
     figure.update_annotations(font=dict(size=16, color=TEXT_COLOUR))  # the panel titles
     return figure

@@ -86,3 +86,47 @@ def style(figure: go.Figure, height: int, title: str | None = None, legend_below
     figure.update_xaxes(dtick=1, selector=dict(type="log"))
     figure.update_yaxes(dtick=1, selector=dict(type="log"))
     return figure
+
+
+def take_title(figure: go.Figure) -> str | None:
+    """Remove a plain title (one made by ``title_lines``) and the room above the plot it took; return its text.
+
+    The page shows it as text above the chart instead, where the browser wraps it to the chart's real
+    width: plotly never wraps a title, and ``title_lines`` can only guess the width. A title with markup
+    other than line breaks (names in their bars' colours) stays in the figure.
+    """
+    text = figure.layout.title.text
+    if not text:
+        return None
+    lines = text.split("<br>")
+    if any("<" in line for line in lines):
+        return None
+    room = 30 + TITLE_LINE_PX * len(lines)  # what title_lines added to the 10 px a chart without a title keeps
+    top = figure.layout.margin.t
+    if top is not None and top - room >= 10:
+        figure.update_layout(margin_t=top - room)
+        if figure.layout.height is not None:
+            figure.update_layout(height=figure.layout.height - room)
+    figure.update_layout(title=None)
+    return " ".join(line.strip() for line in lines)
+
+
+def with_presenter_fonts(figure: go.Figure, font_px: int) -> go.Figure:
+    """Every text of ``figure`` at ``font_px`` (a projector's back row): titles, axes, legend, annotations and
+    the numbers of the colour bars it shows; the figure grows by as much as its text.
+
+    Only colour bars that are shown are touched: giving a scatter or bar trace a colour-bar font switches its
+    marker's colour scale on, and plotly then draws a bar for it.
+    """
+    figure.update_layout(font_size=font_px, title_font_size=font_px + 2, legend_font_size=font_px)
+    if figure.layout.height:  # larger text (legend rows, axis titles) needs as much more room, or the plot shrinks
+        figure.update_layout(height=round(figure.layout.height * max(font_px / FONT["size"], 1.0)))
+    figure.update_xaxes(tickfont_size=font_px, title_font_size=font_px)
+    figure.update_yaxes(tickfont_size=font_px, title_font_size=font_px)
+    figure.update_annotations(font_size=font_px)
+    for trace in figure.data:
+        if "colorbar" in trace and trace.showscale is not False:  # heatmaps, contours: a bar unless switched off
+            trace.colorbar.tickfont.size = font_px
+        elif "marker" in trace and "showscale" in trace.marker and trace.marker.showscale:  # shown only if asked
+            trace.marker.colorbar.tickfont.size = font_px
+    return figure
