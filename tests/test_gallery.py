@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 from streamlit.testing.v1 import AppTest
 
-from lab import classroom, state
+from lab import classroom, display, state
 from lab.figures import export, style
 from nbcore import __main__ as cli
 from nbcore.classroom import class_code, codes, open_store
@@ -22,7 +22,7 @@ from nbcore.features import binarize
 from nbcore.metrics import class_errors, confusion_matrix
 from nbcore.models.naive_bayes import BernoulliNB
 from tests.apptest import data_dir, open_page, rerun  # noqa: F401 (data_dir: a fixture)
-from tests.test_pages import array, caption_with, charts
+from tests.test_pages import array, caption_with
 
 HOSTILE_CODES = [
     "<script>alert(1)</script>",
@@ -269,9 +269,17 @@ def teacher_page(code: str, key: str) -> AppTest:
     return open_page("pages/gallery.py", {"class": code, "key": key})
 
 
+TITLE_KEYS = {
+    CURVE_TITLE: "gallery_class_curve",
+    "P(xᵢ = 1 | y): the class's model above MNIST's": "gallery_class_pairs",
+}
+
+
 def titled(app: AppTest, title: str) -> list[dict]:
-    """The page's figures with this title (wrapped or not)."""
-    return [figure for figure in charts(app) if figure["layout"]["title"]["text"].replace("<br>", " ") == title]
+    """The page's figures with this title, shown above the chart (display.chart), and the chart's key."""
+    shown = any(item.value == f"**{display.escape_markdown(title)}**" for item in app.markdown)
+    key = TITLE_KEYS[title]
+    return [json.loads(c.proto.spec) for c in app.get("plotly_chart") if shown and c.proto.id.endswith("-" + key)]
 
 
 def until_the_curve_is_drawn(app: AppTest, tries: int = 120) -> dict:
