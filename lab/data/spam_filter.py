@@ -14,7 +14,10 @@ from nbcore.experiments import spam
 
 @background("SMS Spam Collection", "nbcore-sms", stop_on=(SpamDataError, "The SMS Spam Collection is not available."))
 def _sms(folder: str, progress) -> tuple[tuple[str, ...], np.ndarray]:
-    texts, labels = load_sms(Path(folder), progress=progress)
+    try:
+        texts, labels = load_sms(Path(folder), progress=progress)
+    except SpamDataError as error:  # shown to every visitor: what to set, not where the server keeps its files
+        raise SpamDataError(str(error).replace(folder, "the data folder")) from error
     return tuple(texts), labels
 
 
