@@ -339,7 +339,7 @@ if teaching is None:
         "digit they meant and send; the teacher sees them live with what both models read, on this page. "
         "No names are kept."
     )
-    if st.button("New class", icon=":material/group_add:", type="primary", key="gallery_new_class"):
+    if st.button("New class", icon=":material/group_add:", key="gallery_new_class"):
         teaching = classroom.new_class()
     st.caption("Made the class before the lesson (`python -m nbcore class new`)? Open its teacher link instead.")
 
