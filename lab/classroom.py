@@ -33,6 +33,7 @@ SENDS_PER_ADDRESS = 120  # a minute: sixty students behind one NAT address sendi
 MISSES_PER_SESSION = 5  # a minute: a mistyped code or two
 MISSES_PER_ADDRESS = 30  # a minute: a class behind one address typing a code wrong
 NEW_CLASSES_PER_ADDRESS = 10  # an hour
+BROWSER_PENDING = "Your browser has not answered yet: wait a second, then send again."
 TOO_FAST = "Too many tries from here in the last minute: wait a minute, then try again."
 ADDRESS = re.compile(r"[0-9A-Fa-f:.]{2,45}")
 
@@ -67,7 +68,8 @@ def browser_memory(name: str, *, create_secret: bool = False, remember: str | No
     Whatever comes back is the visitor's to forge: callers check it.
     """
     key = f"browser_memory_{name}"
-    known = st.session_state.get(key, {}).get("value") if isinstance(st.session_state.get(key), dict) else None
+    held = st.session_state.get(key)
+    known = held.get("value") if isinstance(held, dict) else None
     result = _browser_memory(
         key=key,
         data={"name": name, "create": create_secret, "remember": remember, "known": known},
@@ -133,25 +135,23 @@ def student_class() -> StudentClass | None:
 
 
 def _checked_student_class(code: str) -> StudentClass | None:
-    if st.session_state.get("class_checked") != code:
-        misses = (
-            ("miss:session:" + _session(), MISSES_PER_SESSION, MINUTE),
-            ("miss:address:" + client_address(), MISSES_PER_ADDRESS, MINUTE),
-        )
-        # spent miss budgets refuse hits too: otherwise a guesser would still tell a hit from a miss
-        if not within_budget(*misses, cost=0):
-            st.warning(TOO_FAST, icon=":material/timer:")
-            return None
-        if state.class_store().class_info(code) is None:
-            within_budget(*misses)
-            st.warning(NOT_OPEN, icon=":material/link_off:")
-            return None
-        st.session_state["class_checked"] = code
+    first = st.session_state.get("class_checked") != code  # misses are budgeted; a known class is read each run
+    misses = (
+        ("miss:session:" + _session(), MISSES_PER_SESSION, MINUTE),
+        ("miss:address:" + client_address(), MISSES_PER_ADDRESS, MINUTE),
+    )
+    # spent miss budgets refuse hits too: otherwise a guesser would still tell a hit from a miss
+    if first and not within_budget(*misses, cost=0):
+        st.warning(TOO_FAST, icon=":material/timer:")
+        return None
     info = state.class_store().class_info(code)
-    if info is None:  # closed or ended since
+    if info is None:  # never made, closed or ended: one sentence for all
+        if first:
+            within_budget(*misses)
         st.session_state.pop("class_checked", None)
         st.warning(NOT_OPEN, icon=":material/link_off:")
         return None
+    st.session_state["class_checked"] = code
     return StudentClass(info, student_id(browser_memory("student", create_secret=True)))
 
 
@@ -160,7 +160,7 @@ def send_drawing(
 ) -> str:
     """Send one drawing of this student to their class; the sentence to show. Raises Refused with one."""
     if joined.student is None:
-        raise Refused("Your browser has not answered yet: wait a second, then send again.")
+        raise Refused(BROWSER_PENDING)
     code = joined.info.code
     if not within_budget(
         (f"send:student:{code}:{joined.student}", SENDS_PER_STUDENT, MINUTE),
@@ -317,7 +317,7 @@ def lesson_class() -> LessonClass | None:
 def send_answer(taking: LessonClass, question: str, answer: str) -> None:
     """Record this student's answer to ``question`` in their class (replacing an earlier one); Refused with why."""
     if taking.student is None:
-        raise Refused("Your browser has not answered yet: wait a second, then send again.")
+        raise Refused(BROWSER_PENDING)
     if not within_budget(
         (f"answer:student:{taking.code}:{taking.student}", ANSWERS_PER_STUDENT, MINUTE),
         ("answer:address:" + client_address(), ANSWERS_PER_ADDRESS, MINUTE),

@@ -114,12 +114,7 @@ def _add_class_evaluate(actions) -> None:
         default=None,
         help="with --load-digits: only the first N digits (default: all 1,797)",
     )
-    evaluate.add_argument(
-        "--weight",
-        type=_number_in(0, MAX_PSEUDO_COUNT),
-        default=100.0,
-        help="how many MNIST digits one class drawing counts as in MNIST + the class, 0..1e6 (default 100)",
-    )
+    _add_weight(evaluate)
     evaluate.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -166,6 +161,17 @@ def _run_evaluate(args) -> dict:
     )
 
 
+def _add_weight(parser) -> None:
+    from .experiments.class_model import DEFAULT_WEIGHT
+
+    parser.add_argument(
+        "--weight",
+        type=_number_in(0, MAX_PSEUDO_COUNT),
+        default=DEFAULT_WEIGHT,
+        help=f"how many MNIST digits one class drawing counts as in MNIST + the class, 0..1e6 (default {DEFAULT_WEIGHT:g})",
+    )
+
+
 def _add_class(commands) -> None:
     group = commands.add_parser(
         "class",
@@ -183,12 +189,7 @@ def _add_class(commands) -> None:
         "teacher key: run it on the server, where whoever can read the store can read every class anyway",
     )
     report.add_argument("code", help="the class code")
-    report.add_argument(
-        "--weight",
-        type=_number_in(0, MAX_PSEUDO_COUNT),
-        default=100.0,
-        help="how many MNIST digits one class drawing counts as in MNIST + the class, 0..1e6 (default 100)",
-    )
+    _add_weight(report)
     report.add_argument("--json", action="store_true", help="print one JSON object")
 
 
