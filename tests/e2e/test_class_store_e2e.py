@@ -18,6 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from devtools import harness, replicas
+from devtools.redis_server import RedisServer, redis_binary
 from devtools.streamlit_client import StreamlitClient
 from lab import classroom
 from nbcore.classroom import open_store, student_id
@@ -71,14 +72,25 @@ def send_in_browser(page, code: str, digit: int) -> None:
     page.get_by_text(f"Sent: your {digit} is in class {code}'s gallery").wait_for(timeout=TIMEOUT_MS)
 
 
+@pytest.fixture(scope="module", params=["sqlite", "redis"])
+def replica_store(request, tmp_path_factory):
+    """The setting of the store the replicas share: an SQLite file, or a real redis-server started here."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path_factory.mktemp('replica-store') / 'classes.sqlite3'}"
+        return
+    require(redis_binary() is not None, "redis-server is missing (apt-get install redis-server)")
+    with RedisServer() as server:
+        yield server.url
+
+
 @pytest.fixture(scope="module")
-def class_replicas(nginx_tools, app_data_dir, tmp_path_factory, store_setting):
-    """Two replicas behind nginx sharing the class store (the last test of this module kills one)."""
+def class_replicas(nginx_tools, app_data_dir, tmp_path_factory, replica_store):
+    """Two replicas behind nginx sharing the class store (the last test of each store kills one)."""
     served = replicas.ClassServer(
         2,
         app_data_dir,
         log_dir=tmp_path_factory.mktemp("class-replicas"),
-        extra_env={SETTING: store_setting, "NBCORE_LOG_RERUN_MS": "1"},
+        extra_env={SETTING: replica_store, "NBCORE_LOG_RERUN_MS": "1"},
     )
     with served:
         yield served, cookies_per_replica(served, per_replica=4)
@@ -91,7 +103,8 @@ def lesson_visit(client: StreamlitClient, query: str, secret: str | None = None)
     return shown
 
 
-def test_polls_through_two_replicas(class_replicas, store_setting):
+def test_polls_through_two_replicas(class_replicas, replica_store):
+    store_setting = replica_store
     served, cookies = class_replicas
     made = open_store(store_setting).create_class()
     code, key = made.info.code, made.teacher_key
@@ -122,7 +135,8 @@ def test_polls_through_two_replicas(class_replicas, store_setting):
             client.close()
 
 
-def test_six_students_through_two_replicas_and_one_killed(class_replicas, browser, store_setting):
+def test_six_students_through_two_replicas_and_one_killed(class_replicas, browser, replica_store):
+    store_setting = replica_store
     served, cookies = class_replicas
     contexts = []
     try:
