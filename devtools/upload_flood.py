@@ -92,7 +92,7 @@ def oversized_put(url: str, token: str, size: int, target: str | None = None, ti
         response = connection.getresponse()
         response.read()
         return str(response.status)
-    except OSError as error:  # the proxy or the replica closed the connection mid-body
+    except (OSError, http.client.HTTPException) as error:  # closed mid-body, or mid-answer (IncompleteRead)
         return type(error).__name__
     finally:
         connection.close()
@@ -106,7 +106,7 @@ def page_load(url: str, timeout: float = 10.0) -> str:
             return str(response.status)
     except urllib.error.HTTPError as error:
         return str(error.code)
-    except OSError as error:
+    except (OSError, http.client.HTTPException) as error:
         return type(error).__name__
 
 
