@@ -150,10 +150,12 @@ class PreparedFolder:
 
     def restore(self) -> tuple[list[str], list[str]]:
         """Remove what was written since (files, then folders left empty); (removed, changed) relative paths,
-        ``changed`` being files ``prepare`` made that were rewritten since (kept as they are now)."""
+        ``changed`` being files ``prepare`` made that were rewritten since: kept as they are now (there is no copy
+        to go back to), and said once."""
         files, dirs = self._scan()
         removed = sorted(set(files) - set(self.files))
         changed = sorted(path for path in set(files) & set(self.files) if files[path] != self.files[path])
+        self.files.update({path: files[path] for path in changed})
         for relative in removed:
             (self.root / relative).unlink()
         for relative in sorted(dirs - self.dirs, key=lambda path: path.count("/"), reverse=True):
@@ -382,7 +384,7 @@ def measure_pages(browser, bench: Bench, links: list[PageLink]) -> list[PageResu
             again, _, _ = open_drawn(browser, bench.viewport, server.url + link.path, returning)
         result = PageResult(link.label, charts, first, server_s, again, canvas)
         print(
-            f"[{number}/{len(links)}] {link.label[:40]:<40} first visit {first:5.2f} s (server runs {server_s:5.2f} s),"
+            f"[{number}/{len(links)}] {link.label:<44} first visit {first:5.2f} s (server runs {server_s:5.2f} s),"
             f" returning browser {again:5.2f} s, {charts} charts"
             + (f", canvas ready at {canvas:.2f} s" if canvas is not None else "")
             + f"  (load {os.getloadavg()[0]:.1f})",
