@@ -1,0 +1,173 @@
+"""scripts/page_bench.py's own parts: the pages it opens, its arguments, its reading of the server log, the data
+folder reset between servers, its tables. The figures themselves are printed by the script, never asserted."""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import sys
+
+import pytest
+
+from tests.conftest import REPO
+
+
+@pytest.fixture(scope="module")
+def bench():
+    spec = importlib.util.spec_from_file_location("page_bench", REPO / "scripts" / "page_bench.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up there
+    try:
+        spec.loader.exec_module(module)
+        yield module
+    finally:
+        del sys.modules[spec.name]
+
+
+def test_every_page_and_every_lesson_step_is_opened_once(bench):
+    from lab.lesson_steps import STEPS
+    from lab.shell import PAGES
+
+    links = bench.page_links()
+    paths = [link.path for link in links]
+    assert len(paths) == len(set(paths)) and len({link.key for link in links}) == len(links)
+    files = [file for pages in PAGES.values() for file, _, _ in pages]
+    assert len(links) == len(files) - 1 + len(STEPS)
+    assert [link.path for link in links if link.key.startswith("lesson-")] == [
+        f"/lesson?lesson={number}" for number in range(1, len(STEPS) + 1)
+    ]
+    assert "/" in paths and "/gallery" in paths and "/draw" in paths and "/home" not in paths
+    assert links[[link.key for link in links].index(f"lesson-{len(STEPS)}")].label.endswith(STEPS[-1].title)
+
+
+def test_pages_are_chosen_by_name_in_page_order(bench):
+    links = bench.page_links()
+    chosen = bench.select_pages(links, bench.split_names(["compare,draw", "lesson-3"]))
+    assert [link.key for link in chosen] == ["lesson-3", "draw", "compare"]
+    steps = bench.select_pages(links, ["lesson"])
+    assert steps and all(link.key.startswith("lesson-") for link in steps)
+    assert [link.key for link in bench.select_pages(links, ["gaussian"])] == ["gaussian"]
+    assert bench.select_pages(links, []) == links
+    with pytest.raises(ValueError, match="no page called drow"):
+        bench.select_pages(links, ["draw", "drow"])
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--skip", "pages,colours"], "--skip takes"),
+        (["--pages", "draw,nowhere"], "no page called nowhere"),
+        (["--viewport", "wide"], "WIDTHxHEIGHT"),
+        (["--strokes", "0"], "at least 1"),
+    ],
+)
+def test_bad_arguments_get_a_sentence(bench, capsys, argv, message):
+    with pytest.raises(SystemExit) as exit_info:
+        bench.parse(argv)
+    assert exit_info.value.code == 2
+    error = capsys.readouterr().err
+    assert message in error and "Traceback" not in error
+
+
+def test_arguments(bench):
+    args = bench.parse(["--pages", "draw", "--skip", "deskew,strokes", "--no-prepare", "--viewport", "1366x768"])
+    assert [link.key for link in args.pages] == ["draw"]
+    assert args.skip == ["deskew", "strokes"] and args.no_prepare
+    assert args.viewport == {"width": 1366, "height": 768}
+    defaults = bench.parse([])
+    assert defaults.skip == [] and not defaults.no_prepare and defaults.viewport == {"width": 1024, "height": 768}
+    assert defaults.pages == bench.page_links()
+
+
+def test_the_server_log_gives_each_run_and_the_whole_runs_time(bench):
+    log = "\n".join(
+        [
+            "Naive Bayes Lab: loading MNIST in the background while the server starts",
+            "NBCORE_RERUN page=draw ms=312.5 outcome=ok scope=app",
+            "NBCORE_RUN_WAIT session=… ms=3",
+            "  You can now view your Streamlit app in your browser.",
+            "NBCORE_RERUN page=draw ms=20.0 outcome=ok scope=fragment",
+            "NBCORE_RERUN page=lesson ms=87.5 outcome=RerunException scope=app",
+            "NBCORE_RERUN page=home ms=10.0 outcome=ok",  # a line without scope is a whole run
+            "xNBCORE_RERUN page=home ms=999 outcome=ok scope=app",  # not at the start of a line
+        ]
+    )
+    runs = bench.parse_runs(log)
+    assert [(run.page, run.ms, run.outcome, run.scope) for run in runs] == [
+        ("draw", 312.5, "ok", "app"),
+        ("draw", 20.0, "ok", "fragment"),
+        ("lesson", 87.5, "RerunException", "app"),
+        ("home", 10.0, "ok", "app"),
+    ]
+    assert bench.whole_run_seconds(runs) == pytest.approx(0.41)
+    assert bench.whole_run_seconds([]) == 0
+
+
+def test_each_server_starts_from_what_prepare_left(bench, tmp_path):
+    root = tmp_path / "data"
+    (root / "MNIST" / "raw").mkdir(parents=True)
+    (root / "MNIST" / "raw" / "train.gz").write_bytes(b"gz")
+    (root / "models").mkdir()
+    (root / "models" / "kept.npz").write_bytes(b"prepared")
+    (root / "empty").mkdir()
+    prepared = bench.PreparedFolder(root)
+
+    (root / "models" / "softmax.npz").write_bytes(b"trained on a visit")
+    (root / "prepared" / "deep").mkdir(parents=True)
+    (root / "prepared" / "deep" / "curves.npz").write_bytes(b"x")
+    (root / "classes.sqlite").write_bytes(b"store")
+    (root / "models" / "kept.npz").write_bytes(b"rewritten by a server")
+    removed, changed = prepared.restore()
+
+    assert removed == ["classes.sqlite", "models/softmax.npz", "prepared/deep/curves.npz"]
+    assert changed == ["models/kept.npz"]
+    left = sorted(path.relative_to(root).as_posix() for path in root.rglob("*"))
+    assert left == ["MNIST", "MNIST/raw", "MNIST/raw/train.gz", "empty", "models", "models/kept.npz"]
+    assert prepared.restore() == ([], [])
+
+
+def _page(bench, label, first, canvas=None):
+    return bench.PageResult(label=label, charts=2, first=first, server=0.25, returning=1.0, canvas=canvas)
+
+
+def test_the_page_table(bench):
+    lines = bench.page_table([_page(bench, "Home", 1.2), _page(bench, "Draw", 4.731, canvas=4.7)])
+    assert lines[0].startswith("| page | charts |") and lines[1].startswith("|---|")
+    assert lines[2] == "| Home | 2 | 1.20 s | 0.25 s | 1.00 s | ≤ 1.5 s | ✅ |"
+    assert lines[3] == "| Draw (canvas ready 4.70 s) | 2 | 4.73 s | 0.25 s | 1.00 s | ≤ 1.5 s | ❌ |"
+
+
+def test_the_deskew_table(bench):
+    slow = bench.DeskewResult(open=4.4, switch=27.18, server=26.99, progress=26.28, canvas_moved=83.1, empty_main=True)
+    lines = bench.deskew_table(slow)
+    assert "| 27.18 s (26.99 s) | ≤ 1.0 s | ❌ |" in lines[2]
+    assert "yes, 26.28 s" in lines[3] and "| 83 px | 0 px | ❌ |" in lines[4] and lines[5].endswith("| yes | no | ❌ |")
+    quick = bench.DeskewResult(open=1.0, switch=0.1, server=0.05, progress=0.0, canvas_moved=0.0, empty_main=False)
+    lines = bench.deskew_table(quick)
+    assert (
+        lines[2].endswith("✅ |") and "| no |" in lines[3] and lines[4].endswith("✅ |") and lines[5].endswith("✅ |")
+    )
+
+
+def test_the_stroke_table_puts_first_strokes_against_later_ones(bench):
+    nan = math.nan
+    visits = [
+        ("link", [(540.0, 180.0), (160.0, 120.0), (320.0, 130.0)]),
+        ("from Heatmaps", [(250.0, 40.0), (100.0, nan), (nan, nan)]),  # a stroke without a run, one lost
+        ("link", [(200.0, 20.0), (120.0, 110.0), (140.0, 100.0)]),
+        ("from Heatmaps", [(nan, nan), (110.0, 90.0)]),  # its first stroke lost
+    ]
+    lines = bench.stroke_table(visits)
+    assert len(lines) == 4
+    # first strokes 540 and 200; later 160, 320, 120, 140 (server 120, 130, 110, 100)
+    assert lines[2] == "| 2 × link | 6 | 370 ms, 540 ms (100 ms) | 150 ms, 320 ms (115 ms) | 0 | ≤ 300 ms | ❌ |"
+    assert lines[3] == "| 2 × from Heatmaps | 5 | 250 ms, 250 ms (40 ms) | 105 ms, 110 ms (90 ms) | 2 | ≤ 300 ms | ✅ |"
+
+
+def test_percentile_is_numpys_linear_one(bench):
+    import numpy as np
+
+    values = [5.0, 1.0, 9.0, 2.0, 7.5]
+    for q in (0, 25, 50, 95, 100):
+        assert bench.percentile(values, q) == pytest.approx(np.percentile(values, q))
+    assert bench.percentile([3.0], 95) == 3.0
