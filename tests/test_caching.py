@@ -184,7 +184,7 @@ def test_a_quick_background_result_draws_no_progress_bar(monkeypatch):
     @caching.background("Reading", "test-quick")
     def quick(progress) -> int:
         progress(0.5, "half way")
-        threading.Event().wait(0.05)  # a disk read: still running when the run first looks
+        threading.Event().wait(0.3)  # a disk read: still running when the run first looks
         return 1
 
     RESOURCES["quick"] = quick
