@@ -2,7 +2,8 @@
 
 ``shared`` keeps what a function returns for every session of the server, read-only. ``background``
 does the same for slow work (loading, training): the work runs in a daemon thread (``lab/jobs.py``),
-and a page that needs it waits behind a progress bar it draws itself, only while it actually waits.
+and a page that needs it waits behind a progress bar it draws itself, only while it actually waits
+and only after ``QUIET_WAIT`` seconds (a result read from disk comes sooner, and flashes no bar).
 
 Neither uses ``st.cache_resource``: any visitor can send Streamlit's ``clear_cache`` message (the
 menu item is hidden, the message is not), and Streamlit answers it by emptying every
@@ -14,6 +15,7 @@ functions with new, empty stores, as an edited ``st.cache_resource`` function wo
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import contextvars
 import dataclasses
@@ -28,6 +30,10 @@ import numpy as np
 import streamlit as st
 
 from lab import jobs
+
+# A background result read from disk takes well under a second: a progress bar for that would only flash
+# (and move what follows it), so a run waits this long in silence before it draws the bar.
+QUIET_WAIT = 1.0
 
 # set while a shared function computes: a function it calls shows no spinner of its own (Streamlit's caches do the same)
 _computing: contextvars.ContextVar[bool] = contextvars.ContextVar("computing", default=False)
@@ -184,9 +190,11 @@ class BackgroundResource:
         thread_name: str,
         max_entries: int | None,
         stop_on: tuple[type[Exception], str] | None,
+        in_sidebar: bool,
     ) -> None:
         functools.update_wrapper(self, work)  # its name and docstring
         self._work, self._label, self._thread_name, self._stop_on = work, label, thread_name, stop_on
+        self._in_sidebar = in_sidebar
         signature = inspect.signature(work)
         self._parameters = signature.replace(
             parameters=[parameter for name, parameter in signature.parameters.items() if name != "progress"]
@@ -208,13 +216,15 @@ class BackgroundResource:
     def __call__(self, *args, **kwargs):
         """The result; waits behind a progress bar while the work runs.
 
-        The bar is drawn only while waiting, so that later runs draw nothing there. Work that failed
-        is forgotten, so the next run starts it again; its error is raised here, or shown and the
-        run stopped when it is the ``stop_on`` kind.
+        The bar is drawn only after ``QUIET_WAIT`` seconds of waiting and only while waiting, so that later
+        runs draw nothing there. Work that failed is forgotten, so the next run starts it again; its error
+        is raised here, or shown and the run stopped when it is the ``stop_on`` kind.
         """
         arguments = self.arguments(*args, **kwargs)
         job = self.job(*arguments)
-        slot = st.empty()  # in every run, so that what follows keeps its place (a canvas that moved would be re-made)
+        # in every run, so that what follows keeps its place (a canvas that moved would be re-made)
+        slot = st.sidebar.empty() if self._in_sidebar else st.empty()
+        concurrent.futures.wait([job.future], timeout=QUIET_WAIT)
         if not job.future.done():
             label = self._label(*arguments) if callable(self._label) else self._label
             slot.progress(0.0, text=f"{label}…")
@@ -242,16 +252,18 @@ def background(
     thread_name: str,
     max_entries: int | None = None,
     stop_on: tuple[type[Exception], str] | None = None,
+    in_sidebar: bool = False,
 ):
     """Make ``work(*args, progress)`` a shared result computed once per server (per arguments) in a daemon thread.
 
     ``label`` heads the progress bar (or ``label(*args)``); ``thread_name`` names the thread;
-    ``stop_on = (error type, sentence)``: such an error is shown as "sentence error" and stops the run.
+    ``stop_on = (error type, sentence)``: such an error is shown as "sentence error" and stops the run;
+    ``in_sidebar``: the bar goes in the sidebar, under the settings, so that the page (a canvas) never moves.
     Calling the resource waits with a progress bar; ``.result(*args)`` waits silently.
     """
 
     def decorate(work) -> BackgroundResource:
-        return BackgroundResource(work, label, thread_name, max_entries, stop_on)
+        return BackgroundResource(work, label, thread_name, max_entries, stop_on, in_sidebar)
 
     return decorate
 

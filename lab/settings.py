@@ -7,16 +7,17 @@ are also their names in a page's link (``lab/links.py``). What the models see of
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 import streamlit as st
 
 from lab import links
+from nbcore.experiments.evaluate import PUBLISHED_SETTINGS, SMOOTHING_CURVE_ALPHAS
 from nbcore.inputs import InputForm
 
 THRESHOLDS = (1, 64, 128, 192)
-# alpha and beta: the sidebar's stops (0, then a log-like scale up to 100), and the smoothing curves' grid too
-SMOOTHING_STOPS = (0.0, 0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0, 30.0, 100.0)
+# alpha and beta: the sidebar's stops, 0 then the smoothing curves' grid, so every stop is a point on the curve
+SMOOTHING_STOPS = (0.0, *SMOOTHING_CURVE_ALPHAS)
 
 
 @dataclass(frozen=True)
@@ -36,8 +37,8 @@ class Settings:
         return InputForm(self.threshold, self.deskew)
 
 
-TEXTBOOK = Settings()
-COURSE_NOTE = Settings(threshold=1, alpha=1.0, beta=1.0, prior="uniform")
+TEXTBOOK = Settings(**asdict(PUBLISHED_SETTINGS["textbook"]))
+COURSE_NOTE = Settings(**asdict(PUBLISHED_SETTINGS["course note"]))
 # setting name -> its sidebar widget's key in st.session_state, which is also its name in the link
 KEYS = {"threshold": "threshold", "alpha": "alpha", "beta": "beta", "prior": "prior", "deskew": "deskew"}
 

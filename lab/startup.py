@@ -7,7 +7,9 @@ any page may import lazily (pandas, plotly's parts, the dashboard's modules) bef
 takes its first session, so that no two sessions race through a first import. The first script
 run takes that load with ``take_prefetched`` instead of starting another, and shows the loader's
 progress while it waits. Under AppTest, or when no server started this, nothing is prefetched: the first run starts
-the same kind of background job itself (``lab/data/mnist.py``) and waits for it the same way.
+the same kind of background job itself (``lab/data/mnist.py``) and waits for it the same way. On a data folder
+``python -m nbcore prepare`` has prepared, ``read_prepared`` then reads what a first visit and the Deskew switch
+would need, in a thread of its own, before anyone asks.
 """
 
 from __future__ import annotations
@@ -106,4 +108,15 @@ async def lifespan(_app):
     print("Naive Bayes Lab: loading MNIST in the background while the server starts", file=sys.stderr, flush=True)
     prefetch_mnist()
     warm_imports()  # before the server takes sessions: no two first runs import a module at once
+    threading.Thread(target=read_prepared, name="nbcore-prepared", daemon=True).start()
     yield
+
+
+def read_prepared() -> None:
+    """``lab.data.models.read_prepared`` (it waits for MNIST), with its errors left for a page to show."""
+    from lab.data import models
+
+    try:
+        models.read_prepared()
+    except Exception as error:  # a page loads it on demand all the same, and shows the error there
+        print(f"Naive Bayes Lab: prepared results not read at start-up ({error})", file=sys.stderr, flush=True)

@@ -1,4 +1,5 @@
-"""Command line: ``python -m nbcore evaluate ...``, ``evaluate-handwriting``, ``prepare``, ``class new|evaluate|report``.
+"""Command line: ``python -m nbcore evaluate ...``, ``evaluate-handwriting``, ``prepare [--no-download]``,
+``class new|evaluate|report``.
 
 The benchmarks against scikit-learn are development tools: ``python -m benchmarks``.
 """
@@ -146,6 +147,42 @@ def _stderr_progress_bar(fraction: float, message: str) -> None:
     if fraction >= 1:
         sys.stderr.write("\n")
     sys.stderr.flush()
+
+
+def _run_prepare(download: bool) -> int:
+    """``prepare``: progress on stderr, a line per result on stdout; 0 when every result is kept for the pages."""
+    import logging
+
+    from .artifacts import prepare
+    from .datasets import default_data_dir
+
+    logging.getLogger("nbcore").addHandler(logging.NullHandler())  # each outcome's line says it already
+    in_place = sys.stderr.isatty()  # a bar redrawn in place; in a log, one line as each step starts
+    started_steps: set[str] = set()
+
+    def progress(fraction: float, message: str) -> None:
+        if in_place:
+            _stderr_progress_bar(fraction, message)
+            return
+        step = message.split(":", 1)[0]
+        if step.startswith("[") and step not in started_steps:
+            started_steps.add(step)
+            print(f"{step}…", file=sys.stderr, flush=True)
+
+    def report(outcome) -> None:
+        if in_place:
+            sys.stderr.write("\r" + " " * 110 + "\r")  # the bar's line, cleared for the outcome's
+            sys.stderr.flush()
+        print(outcome.message(), flush=True)
+
+    outcomes = prepare(download=download, progress=progress, report=report)
+    made = sum(outcome.status in ("built", "rebuilt") for outcome in outcomes)
+    not_kept = [outcome.title for outcome in outcomes if outcome.status in ("missing", "computed")]
+    print(
+        f"Prepared in {default_data_dir()}: {made} of {len(outcomes)} made now, the others already there."
+        + (f" Not kept: {', '.join(not_kept)} (see above)." if not_kept else "")
+    )
+    return 1 if not_kept else 0
 
 
 def _run_evaluate(args) -> dict:
@@ -315,10 +352,15 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     _add_evaluate(commands)
     _add_class(commands)
-    commands.add_parser(
+    prepare = commands.add_parser(
         "prepare",
-        help="find, verify, extract and decode MNIST in the data directory "
-        "($NBCORE_DATA_DIR), downloading only what is missing",
+        help="make everything the dashboard needs in the data directory ($NBCORE_DATA_DIR), so that no page "
+        "trains in front of a class: MNIST found, verified and decoded, the SMS collection, deskewed MNIST, "
+        "softmax weights, learning and smoothing curves, Gaussian naive Bayes; what is there and whole is "
+        "kept, what is damaged is made again",
+    )
+    prepare.add_argument(
+        "--no-download", action="store_true", help="use only what is in the data directory, download nothing"
     )
     handwriting = commands.add_parser(
         "evaluate-handwriting",
@@ -331,11 +373,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "class":
             return _run_class(args)
         if args.command == "prepare":
-            from .datasets import default_data_dir
-
-            mnist.load_mnist_splits(progress=_stderr_progress_bar)
-            print(f"MNIST ready in {default_data_dir()}")
-            return 0
+            return _run_prepare(download=not args.no_download)
         if args.command == "evaluate-handwriting":
             from .handwriting import (
                 classifiers_by_deskew,

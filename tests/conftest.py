@@ -90,3 +90,32 @@ def small_mnist(mnist, monkeypatch):
     )
     monkeypatch.setattr(mnist_data, "mnist_splits", lambda: small)
     return small
+
+
+SHARED_SMS = REPO.parent / "shared" / "sms-spam" / "SMSSpamCollection"
+
+
+def run_nbcore(args: list[str], data_dir: Path, timeout: float = 1200):
+    """``python -m nbcore args`` in a fresh process with NBCORE_DATA_DIR=data_dir; the CompletedProcess (text)."""
+    import subprocess
+    import sys
+
+    env = {**os.environ, "NBCORE_DATA_DIR": str(data_dir), "PYTHONPATH": str(REPO)}
+    return subprocess.run(
+        [sys.executable, "-m", "nbcore", *args], cwd=REPO, env=env, capture_output=True, text=True, timeout=timeout
+    )
+
+
+@pytest.fixture(scope="session")
+def prepared_root(mnist_root, tmp_path_factory):
+    """A fresh data folder (the four MNIST .gz files and the SMS collection, copied) after one
+    ``python -m nbcore prepare --no-download``: ``(folder, that run's CompletedProcess)``."""
+    root = tmp_path_factory.mktemp("prepared")
+    sources = sorted(Path(mnist_root).glob("*-ubyte.gz")) or sorted((Path(mnist_root) / "MNIST" / "raw").glob("*.gz"))
+    require(len(sources) == 4, f"the four MNIST .gz files are not in {mnist_root}")
+    sms = Path(mnist_root) / "SMSSpamCollection"
+    sms = sms if sms.is_file() else SHARED_SMS
+    require(sms.is_file(), f"the SMS Spam Collection is not in {mnist_root} or {SHARED_SMS.parent}")
+    for source in [*sources, sms]:
+        shutil.copy(source, root / source.name)
+    return root, run_nbcore(["prepare", "--no-download"], root)

@@ -148,3 +148,73 @@ def test_nothing_is_kept_in_a_streamlit_cache_and_only_lab_data_and_state_declar
         assert not cache_calls, f"{relative} keeps results in st.cache_*: declare them in lab/data/"
         if relative not in ("lab/caching.py", "lab/state.py") and not relative.startswith("lab/data/"):
             assert "lab.caching" not in imported, f"{relative} imports lab.caching: declare it in lab/data/"
+
+
+RESOURCES: dict = {}  # background resources a test declares, for its AppTest script to call by name
+CALL_RESOURCE = "import sys\nsys.modules[{module!r}].RESOURCES[{name!r}]()\nimport streamlit as st\nst.write('after')\n"
+
+
+def record_elements(monkeypatch, on_progress=lambda: None) -> list[tuple[str, int]]:
+    """Every element a run sends, as (delta type, root container: 0 main, 1 sidebar); ``on_progress`` at each bar."""
+    from streamlit.delta_generator import DeltaGenerator
+
+    sent, enqueue = [], DeltaGenerator._enqueue
+
+    def recording(self, delta_type, *args, **kwargs):
+        sent.append((delta_type, self._active_dg._root_container))
+        if delta_type == "progress":
+            on_progress()
+        return enqueue(self, delta_type, *args, **kwargs)
+
+    monkeypatch.setattr(DeltaGenerator, "_enqueue", recording)
+    return sent
+
+
+def run_script(name: str) -> None:
+    from streamlit.testing.v1 import AppTest
+
+    app = AppTest.from_string(CALL_RESOURCE.format(module=__name__, name=name), default_timeout=60)
+    app.run()
+    assert not app.exception and [item.value for item in app.markdown] == ["after"]
+
+
+def test_a_quick_background_result_draws_no_progress_bar(monkeypatch):
+    """Read from disk in a fraction of a second: a bar would only flash above the page and move it."""
+
+    @caching.background("Reading", "test-quick")
+    def quick(progress) -> int:
+        progress(0.5, "half way")
+        threading.Event().wait(0.3)  # a disk read: still running when the run first looks
+        return 1
+
+    RESOURCES["quick"] = quick
+    sent = record_elements(monkeypatch)
+    try:
+        run_script("quick")
+    finally:
+        caching.forget_shared(quick)
+    assert "progress" not in [delta_type for delta_type, _ in sent], sent
+
+
+def test_a_slow_background_results_bar_can_go_in_the_sidebar(monkeypatch):
+    """Deskew's and softmax's bars go under the sidebar's settings: the page (Draw's canvas) never moves."""
+    release = threading.Event()
+
+    @caching.background("Training", "test-slow", in_sidebar=True)
+    def slow(progress) -> int:
+        progress(0.5, "half way")
+        release.wait(60)
+        return 2
+
+    RESOURCES["slow"] = slow
+    monkeypatch.setattr(caching, "QUIET_WAIT", 0.0)  # the bar at once, rather than after a second
+    sent = record_elements(monkeypatch, on_progress=release.set)
+    try:
+        run_script("slow")
+    finally:
+        caching.forget_shared(slow)
+    bars = [container for delta_type, container in sent if delta_type == "progress"]
+    assert bars and set(bars) == {1}, sent  # RootContainer.SIDEBAR
+    from lab.data import mnist, models
+
+    assert mnist._deskewed._in_sidebar and models._softmax._in_sidebar

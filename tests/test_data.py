@@ -5,7 +5,6 @@ from __future__ import annotations
 import errno
 import gzip
 import os
-import shutil
 import subprocess
 import sys
 import urllib.error
@@ -19,7 +18,7 @@ import nbcore.datasets.mnist as data
 import nbcore.files
 from nbcore import MnistDataError, default_data_dir, ensure_mnist, load_mnist, load_mnist_splits
 from nbcore.datasets.mnist import decoded_cache_path
-from tests.conftest import REPO, require
+from tests.conftest import REPO
 
 
 @pytest.fixture
@@ -404,13 +403,10 @@ def _run_prepare(data_dir: Path) -> subprocess.CompletedProcess:
     return _python(["-m", "nbcore", "prepare"], data_dir)
 
 
-def test_cli_prepare_leaves_a_folder_that_loads_without_torchvision(mnist_root, tmp_path):
-    for gz in Path(mnist_root).glob("*-ubyte.gz"):
-        shutil.copy(gz, tmp_path / gz.name)
-    require(len(list(tmp_path.glob("*.gz"))) == 4, f"the four MNIST .gz files are not in {mnist_root}")
-    completed = _run_prepare(tmp_path)
+def test_cli_prepare_leaves_a_folder_that_loads_without_torchvision(prepared_root):
+    tmp_path, completed = prepared_root
     assert completed.returncode == 0, completed.stderr
-    assert completed.stdout.strip() == f"MNIST ready in {tmp_path}"
+    assert completed.stdout.splitlines()[0].startswith("MNIST: computed and saved")
     assert all(decoded_cache_path(tmp_path, train).is_file() for train in (True, False))
     probe = (
         "import sys, nbcore; images = nbcore.load_mnist_splits(download=False)[0]; "

@@ -12,6 +12,7 @@ import errno
 import fcntl
 import hashlib
 import io
+import json
 import os
 import signal
 import struct
@@ -28,7 +29,7 @@ from idx_fixtures import make_synthetic_mnist, md5_hex
 
 import nbcore.datasets.mnist as data
 import nbcore.files as nbfiles
-from nbcore import MnistDataError, SoftmaxRegression, ensure_mnist, load_mnist, load_or_train_softmax
+from nbcore import MnistDataError, SoftmaxRegression, artifacts, ensure_mnist, load_mnist, load_or_train_softmax
 from nbcore.datasets.mnist import decoded_cache_path, raw_folder
 from nbcore.models import softmax_cache as model_cache
 from tests.conftest import REPO
@@ -136,6 +137,78 @@ def test_fuzz_softmax_weights(tmp_path):
         except model_cache.CacheFileError:
             continue
         assert np.array_equal(coef, model.coef_) and np.array_equal(intercept, model.intercept_) and seconds == 1.5
+
+
+def small_result(tmp_path):
+    """A prepared result (``nbcore.artifacts.load_or_build``) of two small arrays: (path, key, spec, arrays)."""
+    rng = np.random.default_rng(5)
+    arrays = {"images": rng.integers(0, 256, (20, 28, 28), dtype=np.uint8), "curve": rng.normal(size=(8, 3))}
+    arrays["curve"][0, 0] = -np.inf  # a log-likelihood may be -inf
+    key = {"format": artifacts.FORMAT, "result": "test", "size": 20}
+    spec = {"images": (np.uint8, (None, 28, 28)), "curve": (np.float64, (8, None))}
+    stored = artifacts.load_or_build("A test result", "test", key, spec, lambda: arrays, tmp_path)
+    assert stored.outcome.status == "built"
+    return stored.outcome.path, key, spec, arrays
+
+
+def test_fuzz_prepared_results(tmp_path):
+    path, key, spec, arrays = small_result(tmp_path)
+    content = path.read_bytes()
+    rng = np.random.default_rng(6)
+    full_spec = {**spec, "meta": (np.uint8, (None,))}
+    assert_identical_or_damaged(content, header_bits(content), full_spec, arrays)
+    assert assert_identical_or_damaged(content, data_bits(content, DATA_BITS, rng), full_spec, arrays) == (0, DATA_BITS)
+    # through load_or_build: the same arrays from the file, or "rebuilt" (computed again) with the reason
+    for bit in rng.choice(header_bits(content), size=50, replace=False):
+        path.write_bytes(flip(content, int(bit)))
+        stored = artifacts.load_or_build("A test result", "test", key, spec, lambda: arrays, tmp_path)
+        assert stored.outcome.status in ("loaded", "rebuilt"), stored.outcome
+        assert all(np.array_equal(stored.value[name], arrays[name]) for name in arrays)
+        if stored.outcome.status == "rebuilt":
+            assert stored.outcome.problem and "was damaged, computed again and saved" in stored.outcome.message()
+            assert path.name in stored.outcome.message()
+
+
+@pytest.mark.parametrize("damage", ["other key", "NaN", "truncated", "not a zip"])
+def test_a_damaged_prepared_result_is_computed_again_and_rewritten(tmp_path, damage):
+    path, key, spec, arrays = small_result(tmp_path)
+    if damage == "other key":
+        artifacts.load_or_build("A test result", "test", {**key, "size": 21}, spec, lambda: arrays, tmp_path)
+        other = artifacts.result_path(tmp_path, "test", {**key, "size": 21})
+        os.replace(other, path)  # a file written for other settings, under this key's name
+    elif damage == "NaN":
+        nbfiles.write_checked_arrays(
+            path,
+            {
+                **arrays,
+                "curve": np.full((8, 3), np.nan),
+                "meta": np.frombuffer(json.dumps({"key": key}).encode(), np.uint8),
+            },
+        )
+    elif damage == "truncated":
+        path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+    else:
+        path.write_bytes(b"not a zip at all")
+    calls = []
+    stored = artifacts.load_or_build("A test result", "test", key, spec, lambda: calls.append(1) or arrays, tmp_path)
+    assert calls == [1] and stored.outcome.status == "rebuilt"
+    assert stored.outcome.message().startswith("A test result: was damaged, computed again and saved")
+    again = artifacts.load_or_build("A test result", "test", key, spec, lambda: calls.append(2) or arrays, tmp_path)
+    assert calls == [1] and again.outcome.status == "loaded"
+    assert all(np.array_equal(again.value[name], arrays[name]) for name in arrays)
+
+
+def test_a_prepared_result_behind_an_odd_entry_or_on_a_full_disk_is_computed_and_says_why(tmp_path, monkeypatch):
+    path, key, spec, arrays = small_result(tmp_path)
+    path.unlink()
+    os.mkfifo(path)
+    stored = artifacts.load_or_build("A test result", "test", key, spec, lambda: arrays, tmp_path)  # never blocks
+    assert stored.outcome.status == "computed" and "FIFO" in stored.outcome.problem and path.is_fifo()
+    path.unlink()
+    monkeypatch.setattr(nbfiles.os, "fsync", no_space)
+    stored = artifacts.load_or_build("A test result", "test", key, spec, lambda: arrays, tmp_path)
+    assert stored.outcome.status == "computed" and "full" in stored.outcome.problem and not path.exists()
+    assert all(np.array_equal(stored.value[name], arrays[name]) for name in arrays)
 
 
 def test_fuzz_sample_of_the_real_mnist_cache(mnist, mnist_root):

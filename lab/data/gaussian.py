@@ -8,12 +8,10 @@ import numpy as np
 
 from lab.caching import shared
 from lab.data import data_dir, mnist
+from nbcore import artifacts
 from nbcore.datasets.iris import IRIS_FEATURES, load_iris
-from nbcore.experiments.gaussian import var_smoothing_curve
+from nbcore.experiments.gaussian import VAR_SMOOTHING_GRID
 from nbcore.models.naive_bayes import GaussianNB
-
-# var_smoothing grid for the MNIST curve: 1e-12 .. 1, one point per decade
-VAR_SMOOTHING_GRID = tuple(10.0**exponent for exponent in range(-12, 1))
 
 
 @dataclass(frozen=True)
@@ -43,11 +41,13 @@ def iris() -> Iris:
 
 @shared("Fitting Gaussian naive Bayes on MNIST and scoring 13 var_smoothing values…", max_entries=2)
 def _gaussian_mnist(folder: str, deskew: bool) -> GaussianMnist:
-    model, accuracy = var_smoothing_curve(mnist.loaded(deskew), VAR_SMOOTHING_GRID)
+    stored = artifacts.gaussian_mnist(mnist.loaded(deskew), VAR_SMOOTHING_GRID, artifacts.folder_of(folder))
+    model, accuracy = stored.value
     return GaussianMnist(model, VAR_SMOOTHING_GRID, accuracy)
 
 
 def gaussian_mnist(deskew: bool) -> GaussianMnist:
-    """The MNIST GaussianNB (pixels as the models of ``deskew`` see them) and its accuracy curve, once per server."""
+    """The MNIST GaussianNB (pixels as the models of ``deskew`` see them) and its accuracy curve, once per server:
+    kept in the data folder by ``python -m nbcore prepare``, else computed and kept there."""
     mnist.model_splits(deskew)
     return _gaussian_mnist(data_dir(), deskew)

@@ -1,7 +1,8 @@
 """MNIST for every MNIST page: both splits as published and as the models see them, and naive Bayes' features.
 
-"As the models see them" is ``nbcore.inputs.InputForm``: deskewed when the setting is on (made once per
-server, about 6 s, behind a progress bar), then binarized at the threshold for naive Bayes.
+"As the models see them" is ``nbcore.inputs.InputForm``: deskewed when the setting is on (read from what
+``python -m nbcore prepare`` left in the data folder, else made once per server, about 10 s, behind a progress
+bar in the sidebar), then binarized at the threshold for naive Bayes.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from lab import startup
 from lab.caching import background, shared
 from lab.data import data_dir
 from lab.settings import THRESHOLDS
+from nbcore import artifacts
 from nbcore.datasets.mnist import MnistSplits
 from nbcore.inputs import InputForm
 
@@ -42,10 +44,11 @@ def _published(folder: str, progress) -> MnistSplits:
     return MnistSplits(*nbcore.load_mnist_splits(root=Path(folder), progress=progress))
 
 
-@background("Deskewing MNIST", "nbcore-deskew")
+@background("Deskewing MNIST", "nbcore-deskew", in_sidebar=True)
 def _deskewed(folder: str, progress) -> MnistSplits:
-    """Both splits as the models see them with deskew on; labels as published."""
-    return InputForm(deskew=True).splits(_published.result(folder), progress)
+    """Both splits as the models see them with deskew on (labels as published): kept in ``folder`` by
+    ``python -m nbcore prepare``, else made now and kept there."""
+    return artifacts.deskewed_mnist(_published.result(folder), artifacts.folder_of(folder), progress).value
 
 
 def splits() -> MnistSplits:
@@ -55,7 +58,7 @@ def splits() -> MnistSplits:
 
 def model_splits(deskew: bool) -> MnistSplits:
     """Both splits as the models of this deskew setting learn from and are tested on (``InputForm.splits``);
-    deskewed once per server behind a progress bar."""
+    deskewed once per server, behind a progress bar in the sidebar when that takes a while."""
     published = splits()
     return _deskewed(data_dir()) if deskew else published
 

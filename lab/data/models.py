@@ -3,11 +3,13 @@
 Every figure comes from ``nbcore.experiments.evaluate`` on the features and images of the settings'
 ``InputForm`` (``lab.data.mnist``); nothing here measures anything itself. Naive Bayes is counted once
 per input form and re-smoothed for each session's settings; softmax regression is trained once per
-deskew setting (its weights cached on disk across restarts).
+deskew setting (its weights cached on disk across restarts). The curves are read from what
+``python -m nbcore prepare`` kept in the data folder (``nbcore.artifacts``), else computed and kept there.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass
 
@@ -15,15 +17,14 @@ import numpy as np
 
 import nbcore
 from lab.caching import background, shared
-from lab.data import mnist
-from lab.settings import SMOOTHING_STOPS, THRESHOLDS, Settings, current_settings
+from lab.data import data_dir, mnist
+from lab.settings import TEXTBOOK, THRESHOLDS, Settings, current_settings
+from nbcore import artifacts
 from nbcore.experiments import evaluate
 from nbcore.experiments.evaluate import BernoulliScores, SoftmaxScores
 from nbcore.inputs import InputForm
 
-# alpha = beta for the smoothing curves: the sidebar's stops, so that every slider position is a point on the
-# curve; 0 left out (a log axis, and a log-likelihood of -inf)
-CURVE_ALPHAS = tuple(alpha for alpha in SMOOTHING_STOPS if alpha > 0)
+CURVE_ALPHAS = evaluate.SMOOTHING_CURVE_ALPHAS  # alpha = beta of the smoothing curves: the sidebar's stops but 0
 
 
 # -- naive Bayes -------------------------------------------------------------------------------------
@@ -68,11 +69,16 @@ def smoothing_curve(settings: Settings) -> dict[str, np.ndarray]:
 
 @shared("Scoring MNIST for every α…", max_entries=16)
 def _smoothing_curve(form: InputForm, prior: str) -> dict[str, np.ndarray]:
-    features, labels = mnist.features(form), mnist.loaded()
-    counted = counted_model(form).with_params(prior=prior)
-    return evaluate.smoothing_curve(
-        counted, features.train_packed, labels.train_labels, features.test_packed, labels.test_labels, CURVE_ALPHAS
-    )
+    features = mnist.features(form)
+    return artifacts.smoothing_curve(
+        mnist.loaded(form.deskew),
+        form.threshold,
+        prior,
+        CURVE_ALPHAS,
+        folder=artifacts.folder_of(data_dir()),
+        counted=counted_model(form),
+        features=(features.train_packed, features.test_packed),
+    ).value
 
 
 def zero_smoothing(settings: Settings) -> dict[str, float]:
@@ -88,11 +94,16 @@ def _zero_smoothing(form: InputForm, prior: str) -> dict[str, float]:
 
 @shared("Learning curve for naive Bayes…", max_entries=32)
 def bernoulli_learning_curve(settings: Settings) -> dict[str, np.ndarray]:
-    """Naive Bayes (these settings) test accuracy over training-set sizes and seeds (about a second)."""
-    learner = evaluate.bernoulli_learner(
-        settings.input_form, alpha=settings.alpha, beta=settings.beta, prior=settings.prior
-    )
-    return _learning_curve({"naive Bayes": learner}, settings.deskew)
+    """Naive Bayes (these settings) test accuracy over training-set sizes and seeds: kept in the data folder,
+    else computed (about a second) and kept there."""
+    return artifacts.bernoulli_learning_curve(
+        mnist.loaded(settings.deskew),
+        settings.threshold,
+        settings.alpha,
+        settings.beta,
+        settings.prior,
+        folder=artifacts.folder_of(data_dir()),
+    ).value
 
 
 # -- softmax regression, for comparison ----------------------------------------------------------------
@@ -108,7 +119,7 @@ def _softmax_label(preset: str, deskew: bool) -> str:
     return "Softmax regression" + (" on deskewed MNIST" if deskew else "")
 
 
-@background(_softmax_label, "nbcore-softmax", max_entries=4)
+@background(_softmax_label, "nbcore-softmax", max_entries=4, in_sidebar=True)
 def _softmax(preset: str, deskew: bool = False, progress=None) -> TrainedSoftmax:
     """Softmax regression loaded from its disk cache, or trained, on MNIST as the models of ``deskew`` see it
     (deskewed training images have another checksum, so their weights have their own cache file)."""
@@ -140,16 +151,21 @@ def _learning_curve_label(deskew: bool) -> str:
 
 @background(_learning_curve_label, "nbcore-curve", max_entries=2)
 def softmax_learning_curve(deskew: bool, progress) -> dict[str, np.ndarray]:
-    """Softmax test accuracy over training-set sizes and seeds (about 10 s, once per server and deskew setting)."""
-    return _learning_curve({"softmax regression": evaluate.softmax_learner(InputForm(deskew=deskew))}, deskew, progress)
+    """Softmax test accuracy over training-set sizes and seeds, once per server and deskew setting: kept in the
+    data folder, else computed (about 10 s) and kept there."""
+    return artifacts.softmax_learning_curve(mnist.loaded(deskew), artifacts.folder_of(data_dir()), progress).value
 
 
-def _learning_curve(learners: dict[str, evaluate.Learner], deskew: bool, progress=None) -> dict[str, np.ndarray]:
-    """``evaluate.learning_curve`` on MNIST as the models of ``deskew`` see it."""
-    return evaluate.learning_curve(
-        learners,
-        mnist.loaded(deskew),
-        evaluate.LEARNING_CURVE_SIZES,
-        evaluate.LEARNING_CURVE_SEEDS,
-        progress=progress,
-    )
+def read_prepared() -> None:
+    """On a data folder ``python -m nbcore prepare`` has prepared: read deskewed MNIST and both softmax regressions
+    and count the default naive Bayes, Deskew off and on, so that the first visit of a page and the Deskew switch
+    find them in memory (``lab/startup.py`` calls this as the server starts).
+
+    Each is a fraction of a second, once per server. On a folder ``prepare`` has not prepared nothing is done: that
+    would be seconds of training no visitor has asked for yet.
+    """
+    if not artifacts.deskewed_mnist_kept(mnist.loaded(), artifacts.folder_of(data_dir())):
+        return
+    for deskew in (False, True):
+        _softmax.result("default", deskew)  # waits for MNIST as these models see it, read from disk
+        evaluation(dataclasses.replace(TEXTBOOK, deskew=deskew))

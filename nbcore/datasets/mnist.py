@@ -321,12 +321,13 @@ def mnist_splits() -> MnistSplits:
 
 
 def deskewed_splits(progress: ProgressCallback | None = None) -> MnistSplits:
-    """``mnist_splits()`` as the models see them with deskew on (``nbcore.inputs``), once per process (about 6 s);
+    """``mnist_splits()`` as the models see them with deskew on (``nbcore.inputs``), once per process: read from
+    what ``python -m nbcore prepare`` kept in the data directory, else made now (about 10 s) and kept there;
     ``progress(fraction, message)`` while deskewing."""
-    from ..inputs import InputForm
+    from ..artifacts import deskewed_mnist  # it imports this module
 
     if not _DESKEWED:
-        _DESKEWED.append(InputForm(deskew=True).splits(mnist_splits(), progress))
+        _DESKEWED.append(deskewed_mnist(mnist_splits(), progress=progress).value)
     return _DESKEWED[0]
 
 

@@ -25,6 +25,25 @@ from ..progress import ProgressCallback
 DIGITS = np.arange(10)  # every MNIST class, declared so that a small training subset still knows all ten
 
 
+@dataclass(frozen=True)
+class NaiveBayesSettings:
+    """Binarization threshold (pixel >= threshold is ink), Beta(alpha, beta) smoothing and class prior."""
+
+    threshold: int
+    alpha: float
+    beta: float
+    prior: str
+
+
+# The two published settings of naive Bayes on MNIST (README): the textbook's (D2L) and the course note's
+PUBLISHED_SETTINGS = {
+    "textbook": NaiveBayesSettings(threshold=128, alpha=1.0, beta=1.0, prior="empirical"),
+    "course note": NaiveBayesSettings(threshold=1, alpha=1.0, beta=1.0, prior="uniform"),
+}
+# alpha = beta grid of the smoothing curve, a log-like scale up to 100 (0 left out: its log-likelihood is -inf)
+SMOOTHING_CURVE_ALPHAS = (0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0, 30.0, 100.0)
+
+
 def mean_true_class_loglik(joint_log_likelihood: np.ndarray, labels: np.ndarray) -> float:
     """Mean over samples of log p(x, y_true): (n, k) scores and (n,) labels (column positions) -> nats."""
     return float(joint_log_likelihood[np.arange(len(labels)), labels].mean())

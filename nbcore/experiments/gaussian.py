@@ -9,6 +9,9 @@ import numpy as np
 from ..datasets.mnist import MnistSplits
 from ..models.naive_bayes import GaussianNB
 
+# var_smoothing grid of the MNIST curve: 1e-12 .. 1, one point per decade
+VAR_SMOOTHING_GRID = tuple(10.0**exponent for exponent in range(-12, 1))
+
 
 def probability_grid(
     model: GaussianNB, x_range: tuple[float, float], y_range: tuple[float, float], resolution: int = 200
