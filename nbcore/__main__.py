@@ -150,7 +150,7 @@ def _stderr_progress_bar(fraction: float, message: str) -> None:
 
 
 def _run_prepare(download: bool) -> int:
-    """``prepare``: progress on stderr, a line per result on stdout; 0 when every result is kept for the pages."""
+    """``prepare``: progress on stderr, a line per result on stdout; 0 when every result that can be had is kept."""
     import logging
 
     from .artifacts import prepare
@@ -177,9 +177,12 @@ def _run_prepare(download: bool) -> int:
 
     outcomes = prepare(download=download, progress=progress, report=report)
     made = sum(outcome.status in ("built", "rebuilt") for outcome in outcomes)
-    not_kept = [outcome.title for outcome in outcomes if outcome.status in ("missing", "computed")]
+    not_kept = [outcome.title for outcome in outcomes if outcome.status == "computed"]
+    # a data set that cannot be had (the SMS collection) leaves its page saying so; the others are all there
+    unavailable = [outcome.title for outcome in outcomes if outcome.status == "missing"]
     print(
         f"Prepared in {default_data_dir()}: {made} of {len(outcomes)} made now, the others already there."
+        + (f" Not available: {', '.join(unavailable)} (see above)." if unavailable else "")
         + (f" Not kept: {', '.join(not_kept)} (see above)." if not_kept else "")
     )
     return 1 if not_kept else 0
