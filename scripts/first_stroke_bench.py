@@ -128,6 +128,7 @@ def main() -> int:
             browser.close()
         load_after = os.getloadavg()
 
+    server_first = sessions[0][0]  # the first stroke the server process ever took
     sessions = [times for times in sessions if times[0][0] == times[0][0]]  # a lost first stroke: no pair
     if not sessions:
         print("every first stroke was lost: no figures", file=sys.stderr)
@@ -156,7 +157,8 @@ def main() -> int:
     print("| strokes | n | median (mouse-up → prediction on screen) | max | server run, median |")
     print("|---|---:|---:|---:|---:|")
     print(row("first of a visit", first, first_server))
-    print(row("first of the server's first visit", first[:1], first_server[:1]))
+    if server_first[0] == server_first[0]:
+        print(row("first of the server's first visit", [server_first[0]], [server_first[1]]))
     print(row("later", later, later_server))
     print()
     print(
