@@ -9,7 +9,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from lab import links, presentation, runs, settings
+from lab import links, preload, presentation, runs, settings
 from lab.data import mnist
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -78,6 +78,7 @@ def run(default_page: str = "pages/home.py") -> None:
             mnist.model_splits(deskew=True)  # every page's models need the deskewed images: made here, with a bar
         presentation.sidebar_toggle()
         presentation.apply_style(presenting)
+        preload.preload_elements()
         mnist.splits()
         navigation.run()
         links.sidebar_tools(tuple(settings.KEYS.values()) + (presentation.STATE_KEY,))

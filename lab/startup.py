@@ -102,11 +102,45 @@ def warm_imports() -> None:
                 importlib.import_module(f"{module}.{name}")
 
 
+def warm_first_stroke() -> None:
+    """Do once, on a made-up drawing, the pure work of a Draw stroke: what a process does slowly the first time.
+
+    Pillow loads its image plugins on the first decode, and plotly imports the property classes of a trace
+    type as a figure first sets them: done here, the first stroke of the first visitor takes as long as the
+    later ones. No Streamlit call and no model: only the canvas decode and the figure builders.
+    """
+    import base64
+    import io
+
+    import numpy as np
+    from PIL import Image, ImageDraw
+
+    from lab.figures import charts, digits
+    from nbcore.preprocess import CANVAS_BITMAP_SIDE, ink_from_canvas_png, model_input
+    from nbcore.strokes import stroke_width
+
+    canvas = Image.new("RGBA", (CANVAS_BITMAP_SIDE, CANVAS_BITMAP_SIDE), (0, 0, 0, 255))
+    ImageDraw.Draw(canvas).line([(140, 45), (140, 235)], fill=(255, 255, 255, 255), width=24)  # a "1"
+    png = io.BytesIO()
+    canvas.save(png, format="PNG")
+    made = model_input(ink_from_canvas_png("data:image/png;base64," + base64.b64encode(png.getvalue()).decode()))
+    frame = made.frame if made is not None else np.zeros((28, 28), np.uint8)
+    ink = (frame >= 128).astype(np.uint8)
+    stroke_width(frame)
+    digits.evidence_map(np.where(ink > 0, 0.5, -0.5), ink, 1, 7)
+    digits.blank_evidence_map()
+    posterior = np.full(10, 0.1)
+    charts.posterior_comparison({"naive Bayes": posterior, "softmax": posterior})
+    charts.blank_posterior_comparison(("naive Bayes", "softmax"))
+    digits.pixel_picture(ink * 255, scale=5)
+
+
 @contextlib.asynccontextmanager
 async def lifespan(_app):
     """``st.App`` start-up hook: begin loading MNIST, and finish every lazy import before the first visitor runs."""
     print("Naive Bayes Lab: loading MNIST in the background while the server starts", file=sys.stderr, flush=True)
     prefetch_mnist()
+    warm_first_stroke()  # the first stroke of the first visitor then does nothing for the first time
     warm_imports()  # before the server takes sessions: no two first runs import a module at once
     threading.Thread(target=read_prepared, name="nbcore-prepared", daemon=True).start()
     yield

@@ -10,7 +10,7 @@ import numpy as np
 import streamlit as st
 
 import nbcore
-from lab import classroom, display, links, model_view, rate_limit, shell
+from lab import classroom, display, links, model_view, preload, rate_limit, shell
 from lab.canvas import digit_canvas
 from lab.data import models
 from lab.figures import charts, digits
@@ -144,6 +144,19 @@ def digit_and_verdict(
             + " to see what naive Bayes makes of it.",
             icon=":material/upload:" if uploading else ":material/draw:",
         )
+        # both charts stand empty where a stroke's charts go, so that the browser makes both plots now and the first
+        # stroke only updates them, as every later one does; a hidden metric is the page's first for the same reason
+        with explanation:
+            st.markdown("**Evidence of each pixel**")
+            display.chart(
+                digits.blank_evidence_map(), key="draw_evidence", alt="The evidence map, empty until there is a digit"
+            )
+            st.caption(
+                "Each pixel of your digit will be coloured here by how much it speaks for the predicted digit "
+                "(blue) or for the runner-up (red)."
+            )
+            display.chart(charts.blank_posterior_comparison(("naive Bayes", "softmax")), key="draw_posteriors")
+            preload.hidden_metric("Prediction", "p = –")
         rate_limit.settle_fragment_run()
         return
 

@@ -98,6 +98,13 @@ def posterior_comparison(posteriors: dict[str, np.ndarray], height: int = 340) -
     )
 
 
+def blank_posterior_comparison(names: Sequence[str], height: int = 340) -> go.Figure:
+    """``posterior_comparison``'s frame before there is a digit: the same axes and title, no bars, no hover."""
+    figure = posterior_comparison({name: np.zeros(10) for name in names}, height=height)
+    figure.update_traces(hoverinfo="skip", hovertemplate=None)
+    return figure
+
+
 def curves(
     x: ArrayLike,
     series: dict[str, ArrayLike],

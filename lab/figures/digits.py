@@ -233,6 +233,15 @@ def evidence_map(evidence: np.ndarray, ink: np.ndarray, favoured: int, other: in
     )
 
 
+def blank_evidence_map(height: int = 330) -> go.Figure:
+    """``evidence_map``'s frame before there is a digit: 28 × 28 pixels of no evidence on a scale of ±1 nat, no hover."""
+    blank = np.zeros((28, 28))
+    figure = evidence_map(blank, blank, 0, 0, height=height)
+    figure.update_traces(hoverinfo="skip", hovertemplate=None)
+    figure.update_traces(zmin=-1.0, zmax=1.0, selector={"type": "heatmap"})  # not the ±1e-9 of no evidence
+    return figure
+
+
 def pixel_picture(image: np.ndarray, scale: int) -> np.ndarray:
     """A (h, w) image in 0..255 as uint8 (h * scale, w * scale), every pixel a crisp square, for st.image.
 
