@@ -24,7 +24,7 @@ from tests.conftest import REPO
 # for it. Prints what was imported, what plotly validated and whether Pillow loaded its plugins for the first
 # time then.
 FIRST_STROKE = r"""
-import asyncio, base64, io, json, sys
+import asyncio, base64, io, json, sys, threading
 sys.path.insert(0, {repo!r})
 import numpy as np
 from PIL import Image, ImageDraw
@@ -37,6 +37,9 @@ async def start():
         pass
 
 asyncio.run(start())
+for thread in threading.enumerate():  # the start-up's read of prepared results, over before anyone draws
+    if thread.name == "nbcore-prepared":
+        thread.join()
 from plotly.validator_cache import ValidatorCache
 from lab.figures import charts, digits
 from nbcore.preprocess import ink_from_canvas_png, model_input
