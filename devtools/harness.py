@@ -427,6 +427,14 @@ def canvas_origin(page, timeout: float = 30.0) -> Point:
     return box["x"], box["y"]
 
 
+def clear_canvas(page) -> Point:
+    """Click Draw's Clear, wait for the blank-canvas prompt and the run's end; the new canvas's top-left corner."""
+    page.get_by_role("button", name="Clear").click()
+    page.locator('[data-testid="stAlert"]', has_text=BLANK_PROMPT).wait_for(timeout=30_000)
+    wait_for_run(page, settle=0.2, charts=False)
+    return canvas_origin(page)
+
+
 def stroke(page, points: Sequence[Point], origin: Point | None = None, step_px: float = 5.0) -> None:
     """One pen stroke: mouse down at points[0], move through the points in small steps, mouse up.
 

@@ -64,10 +64,7 @@ def visit(browser, server, number: int, strokes: int) -> list[tuple[float, float
     times = []
     for n, (digit, index, _count, points) in enumerate(latency_bench.strokes_in_order(strokes)):
         if index == 0 and n > 0:  # a new digit on a clean canvas
-            page.get_by_role("button", name="Clear").click()
-            page.locator('[data-testid="stAlert"]', has_text=harness.BLANK_PROMPT).wait_for(timeout=30_000)
-            harness.wait_for_run(page, settle=0.2, charts=False)
-            origin = harness.canvas_origin(page)
+            origin = harness.clear_canvas(page)
         page.evaluate(install, harness.draw_signature(page))
         runs_before = len(latency_bench.server_run_ms(server))
         harness.stroke(page, points, origin)

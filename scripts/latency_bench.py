@@ -106,10 +106,7 @@ def measure_strokes(browser, server, total: int, warmup: int = 2) -> dict[str, l
     origin = harness.canvas_origin(page)
     for n, (digit, index, count, points) in enumerate(strokes_in_order(total + warmup)):
         if index == 0 and n > 0:  # a new digit on a clean canvas
-            page.get_by_role("button", name="Clear").click()
-            page.locator('[data-testid="stAlert"]', has_text=harness.BLANK_PROMPT).wait_for(timeout=30_000)
-            harness.wait_for_run(page, settle=0.2, charts=False)
-            origin = harness.canvas_origin(page)
+            origin = harness.clear_canvas(page)
         page.evaluate(install, harness.draw_signature(page))
         runs_before = len(server_run_ms(server))
         harness.stroke(page, points, origin)

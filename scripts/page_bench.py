@@ -472,10 +472,7 @@ def measure_strokes(browser, bench: Bench, strokes: int, rounds: int) -> list[tu
             times: list[Stroke] = []
             for n, (digit, index, _count, points) in enumerate(latency_bench.strokes_in_order(strokes)):
                 if index == 0 and n > 0:  # a new digit on a clean canvas
-                    page.get_by_role("button", name="Clear").click()
-                    page.locator('[data-testid="stAlert"]', has_text=harness.BLANK_PROMPT).wait_for(timeout=30_000)
-                    harness.wait_for_run(page, settle=0.2, charts=False)
-                    origin = harness.canvas_origin(page)
+                    origin = harness.clear_canvas(page)
                 page.evaluate(install, harness.draw_signature(page))
                 runs_before = len(server.runs())
                 harness.stroke(page, points, origin)

@@ -5,8 +5,11 @@ Tests that need MNIST fail when ``CI=true`` and it is missing; elsewhere they sk
 
 from __future__ import annotations
 
+import contextlib
+import importlib.util
 import os
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -31,6 +34,19 @@ def pytest_collection_modifyitems(config, items) -> None:
         if Path(item.path).is_relative_to(E2E):
             item.add_marker(pytest.mark.xdist_group("e2e"))
     items.sort(key=lambda item: Path(item.path).is_relative_to(E2E) != under_xdist)
+
+
+@contextlib.contextmanager
+def script_module(name: str):
+    """``scripts/<name>.py`` imported as module ``name`` for the duration (its dataclasses look it up there)."""
+    spec = importlib.util.spec_from_file_location(name, REPO / "scripts" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+        yield module
+    finally:
+        del sys.modules[name]
 
 
 def require(condition: bool, reason: str) -> None:

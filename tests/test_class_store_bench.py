@@ -5,25 +5,17 @@ The figures themselves are printed by the script, never asserted (the machine is
 
 from __future__ import annotations
 
-import importlib.util
 import ipaddress
-import sys
 
 import pytest
 
-from tests.conftest import REPO
+from tests.conftest import script_module
 
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("class_store_bench", REPO / "scripts" / "class_store_bench.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up there
-    try:
-        spec.loader.exec_module(module)
+    with script_module("class_store_bench") as module:
         yield module
-    finally:
-        del sys.modules[spec.name]
 
 
 def test_the_defaults_measure_both_parts_all_stores_one_and_two_replicas(bench):

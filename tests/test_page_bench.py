@@ -3,25 +3,17 @@ folder reset between servers, its tables. The figures themselves are printed by 
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
 
 import pytest
 
-from tests.conftest import REPO
+from tests.conftest import script_module
 
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("page_bench", REPO / "scripts" / "page_bench.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up there
-    try:
-        spec.loader.exec_module(module)
+    with script_module("page_bench") as module:
         yield module
-    finally:
-        del sys.modules[spec.name]
 
 
 def test_every_page_and_every_lesson_step_is_opened_once(bench):
