@@ -23,17 +23,10 @@ E2E = REPO / "tests" / "e2e"
 
 
 def pytest_collection_modifyitems(config, items) -> None:
-    """The browser and server tests of tests/e2e are one xdist group: one worker runs them one after the other,
-    sharing their servers, while the other workers take the unit and AppTest tests.
-
-    Alone, unit and AppTest tests run first (a broken unit shows in minutes, not after the browser tests). Under
-    xdist the group goes first, so that it starts at once on one worker instead of being handed out last. Stable:
-    each group keeps its order."""
-    under_xdist = os.environ.get("PYTEST_XDIST_WORKER") is not None
-    for item in items:
-        if Path(item.path).is_relative_to(E2E):
-            item.add_marker(pytest.mark.xdist_group("e2e"))
-    items.sort(key=lambda item: Path(item.path).is_relative_to(E2E) != under_xdist)
+    """Unit and AppTest tests first, then the browser and server tests of tests/e2e: a broken unit shows in
+    minutes, not after the browser tests (pytest collects tests/e2e/ before tests/test_*.py). Stable: each
+    group keeps its order."""
+    items.sort(key=lambda item: Path(item.path).is_relative_to(E2E))
 
 
 @contextlib.contextmanager
