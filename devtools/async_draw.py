@@ -157,5 +157,8 @@ async def move_alpha_and_time(page, right: bool, timeout_ms: float) -> float:
 async def clear(page, timeout_ms: float) -> None:
     await page.get_by_role("button", name="Clear").click(timeout=timeout_ms)
     await page.locator('[data-testid="stAlert"]', has_text=harness.BLANK_PROMPT).wait_for(timeout=timeout_ms)
-    await page.locator('[data-testid="stMetric"]').first.wait_for(state="detached", timeout=timeout_ms)
+    # the prediction's metric goes (Draw keeps a hidden metric of its own before a digit)
+    await page.locator('[data-testid="stMetric"]', has_text=harness.PREDICTION_LABEL).first.wait_for(
+        state="detached", timeout=timeout_ms
+    )
     await wait_for_run(page, timeout_ms)

@@ -49,7 +49,6 @@ CASES = [
     ("projector 1024x768", True),
     ("laptop 1366x768", False),
     ("laptop 1366x768, dark", False),
-    ("desktop 1920x1080", False),
     ("150% zoom of 1280x800", False),
     ("phone 390x844 (touch)", False),
 ]
