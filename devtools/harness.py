@@ -46,7 +46,6 @@ SCREENS = {
     "projector 1024x768": dict(viewport={"width": 1024, "height": 768}),
     "laptop 1366x768": dict(viewport={"width": 1366, "height": 768}),
     "laptop 1366x768, dark": dict(viewport={"width": 1366, "height": 768}, color_scheme="dark"),
-    "150% zoom of 1280x800": dict(viewport={"width": 853, "height": 533}, device_scale_factor=1.5),
     "phone 390x844 (touch)": dict(
         viewport={"width": 390, "height": 844}, device_scale_factor=3, is_mobile=True, has_touch=True
     ),

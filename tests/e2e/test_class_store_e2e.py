@@ -136,6 +136,9 @@ def test_polls_through_two_replicas(class_replicas, replica_store):
             client.close()
 
 
+# On the SQLite file only: the killed replica shares that file with the survivor, whereas a Redis store lives
+# apart from both replicas (the polls test runs through it, and tests/test_class_store.py stops its server).
+@pytest.mark.parametrize("replica_store", ["sqlite"], indirect=True)
 def test_six_students_through_two_replicas_and_one_killed(class_replicas, browser, replica_store):
     store_setting = replica_store
     served, cookies = class_replicas

@@ -13,7 +13,6 @@ import re
 from PIL import Image, ImageDraw
 
 from devtools import harness
-from tests.e2e.conftest import ARTIFACTS
 
 NOT_AN_IMAGE = "This file is not an image we can read"
 
@@ -92,30 +91,6 @@ def drawn_seven_png() -> bytes:
 # -- every page ------------------------------------------------------------------------------
 # Pages that must exist; the list actually visited is read from the sidebar navigation, so pages
 # added to the app later are covered without editing this file.
-CORE_PAGES = ["", "heatmaps", "draw", "smoothing", "samples", "inpainting"]
-
-
-def test_every_page_renders_without_errors(page, base_url):
-    open_page(page, base_url, "")
-    pages = harness.sidebar_page_paths(page, base_url)
-    missing = [path for path in CORE_PAGES if path not in pages]
-    assert not missing, f"sidebar navigation lacks {missing}; it lists {pages}"
-    failures = []
-    for path in pages:
-        open_page(page, base_url, path)
-        where = f"/{path}"
-        problems = harness.page_problems(page)
-        if page.locator('[data-testid="stMainBlockContainer"] h1').count() == 0:
-            problems.append("no title (h1) rendered")
-        if problems:
-            shot = ARTIFACTS / f"page-{path or 'home'}.png"
-            ARTIFACTS.mkdir(exist_ok=True)
-            page.screenshot(path=str(shot), full_page=True)
-            failures.append(f"{where} (screenshot {shot}):\n  " + "\n  ".join(problems))
-    assert not failures, f"{len(failures)} of {len(pages)} pages show errors:\n" + "\n".join(failures)
-    print(f"visited {len(pages)} pages: {', '.join('/' + p for p in pages)}")
-
-
 def test_server_starts_as_st_app_and_loads_mnist_at_start_up(warm_app):
     """`streamlit run app.py` finds app.py's st.App, whose start-up hook prefetches MNIST (lab/startup.py)."""
     assert "loading MNIST in the background while the server starts" in warm_app.log_text()

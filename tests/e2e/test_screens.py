@@ -49,7 +49,6 @@ CASES = [
     ("projector 1024x768", True),
     ("laptop 1366x768", False),
     ("laptop 1366x768, dark", False),
-    ("150% zoom of 1280x800", False),
     ("phone 390x844 (touch)", False),
 ]
 MIN_PRESENTER_AXIS_PX = 16
