@@ -203,9 +203,17 @@ DRAWN_PROBE_JS = """(() => {
         return true;
     };
     // a loaded image changes nothing in the DOM: the state is checked every animation frame, changes are observed
-    const observe = () => new MutationObserver(() => { probe.changed = performance.now(); }).observe(document,
-        {subtree: true, childList: true, characterData: true, attributes: true});
-    if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', observe); else observe();
+    // in the app's own tree (what a visitor sees), not in <head> or <body> where a library loading in the
+    // background (Plotly's code, preloaded on a page without charts) adds its styles and a hidden probe
+    let observed = null;
+    const observe = () => {
+        const app = document.querySelector('[data-testid="stApp"]');
+        if (!app || app === observed) return;
+        observed = app;
+        probe.changed = performance.now();
+        new MutationObserver(() => { probe.changed = performance.now(); }).observe(app,
+            {subtree: true, childList: true, characterData: true, attributes: true});
+    };
     const find = root => {  // the drawing canvas lives in a component's shadow root
         for (const el of root.querySelectorAll('*')) {
             if (el.matches('canvas.digit-canvas')) return el;
@@ -216,6 +224,7 @@ DRAWN_PROBE_JS = """(() => {
     const onDraw = () => /\\/draw\\/?$/.test(location.pathname);  // only Draw has a canvas: no search elsewhere
     let last = null;
     const frame = now => {
+        observe();
         if (!drawnNow()) probe.at = null;
         else if (probe.at === null) probe.at = now;
         if (probe.canvasReady === null && onDraw()) {  // when a stroke would first be taken
