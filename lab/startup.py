@@ -22,14 +22,18 @@ import sys
 import threading
 from pathlib import Path
 
+import streamlit as st
+
 from lab.jobs import BackgroundJob, ProgressCallback
 
 ROOT = Path(__file__).resolve().parents[1]
 # Two sessions importing a module for the first time race: plotly looks pandas up in sys.modules without the
 # import lock and met it half-initialized ("partially initialized module 'pandas' has no attribute 'Series'").
 # So ``warm_imports`` imports, before the first session, what any run may import. Imported by Streamlit only when an element first needs them, so no import statement of ours names them:
-# pandas and pyarrow for st.table and st.dataframe, plotly.io and plotly.tools for st.plotly_chart.
-STREAMLIT_LAZY_IMPORTS = ("pandas", "pyarrow", "plotly.io", "plotly.io.json", "plotly.tools")
+# pandas and pyarrow for st.table and st.dataframe, plotly.io and plotly.tools for st.plotly_chart, and
+# streamlit.emojis, whose catalogue compiles into one regular expression (about 0.2 s) on the first alert or
+# title with a character outside ASCII.
+STREAMLIT_LAZY_IMPORTS = ("pandas", "pyarrow", "plotly.io", "plotly.io.json", "plotly.tools", "streamlit.emojis")
 
 
 class MnistPrefetch(BackgroundJob):
@@ -142,15 +146,22 @@ async def lifespan(_app):
     prefetch_mnist()
     warm_first_stroke()  # the first stroke of the first visitor then does nothing for the first time
     warm_imports()  # before the server takes sessions: no two first runs import a module at once
+    # Streamlit checks once per process, on the first element made, whether it runs in a REPL: that walks the
+    # stack with its source (about 0.1 s). An element made here, outside any session, goes nowhere.
+    st.empty()
     threading.Thread(target=read_prepared, name="nbcore-prepared", daemon=True).start()
     yield
 
 
 def read_prepared() -> None:
-    """``lab.data.models.read_prepared`` (it waits for MNIST), with its errors left for a page to show."""
-    from lab.data import models
+    """What the first visit of a page would otherwise compute, read or made as the server starts: what ``prepare``
+    kept (``lab.data.models.read_prepared``, which waits for MNIST, and Gaussian NB's), iris and the spam filter's
+    tuning. Errors are left for a page to show."""
+    from lab.data import gaussian, models, spam_filter
 
     try:
-        models.read_prepared()
+        if models.read_prepared():
+            gaussian.read_prepared()
+        spam_filter.tune()
     except Exception as error:  # a page loads it on demand all the same, and shows the error there
         print(f"Naive Bayes Lab: prepared results not read at start-up ({error})", file=sys.stderr, flush=True)

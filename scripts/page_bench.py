@@ -1,7 +1,8 @@
-"""Every page opened on a fresh server after ``python -m nbcore prepare``; the Deskew switch; the first stroke.
+"""Every page on a fresh server after ``python -m nbcore prepare``, by link and by a click in the app, beside two
+peers; the Deskew switch; the first stroke.
 
     python scripts/page_bench.py [--mnist-source DIR | --data-dir DIR] [--pages draw,compare,lesson-3]
-                                 [--skip deskew,strokes] [--no-prepare] [--strokes 6] [--rounds 3]
+                                 [--skip navigation,deskew,strokes] [--no-prepare] [--strokes 6] [--rounds 3]
                                  [--viewport 1024x768]
 
 1. ``python -m nbcore prepare`` on the data directory (a fresh scratch copy of the MNIST *.gz files and
@@ -20,7 +21,7 @@
 3. Deskew: on a fresh server, /draw fully drawn with Deskew off; then a click on Deskew *on* in the
    sidebar, timed from the click to fully drawn again. Recorded once per animation frame over the switch:
    how far the drawing canvas moved, how long a progress bar showed, whether the main area was ever empty.
-4. Strokes: on a fresh server, visitors (browser contexts) in turn draw ``--strokes`` strokes each on
+5. Strokes: on a fresh server, visitors (browser contexts) in turn draw ``--strokes`` strokes each on
    Draw, ``--rounds`` of each kind: one opens /draw from a link, the other comes from Heatmaps (whose
    charts have loaded Plotly's code in the browser) through the sidebar. Per stroke, mouse-up to the
    prediction updated on screen (as scripts/latency_bench.py measures it) and the server's longest run
@@ -50,7 +51,21 @@ from devtools import harness, procfs  # noqa: E402
 
 TARGETS = {"page": 1.5, "deskew": 1.0, "stroke": 300.0}  # seconds, seconds, milliseconds
 QUIET_MS = 800  # the page counts as drawn once nothing in it has changed for this long
-PARTS = ("pages", "deskew", "strokes")
+PARTS = ("pages", "navigation", "deskew", "strokes")
+# Streamlit pages that are not the lab, opened like its pages: what the front end and Plotly's code cost on their
+# own. Same server flags and .streamlit/config.toml (theme, fonts) as the lab.
+PEERS = {
+    "bare": (
+        "peer: Streamlit, a title and a line of text",
+        'import streamlit as st\n\nst.title("A peer page")\nst.write("Streamlit with nothing of the lab.")\n',
+    ),
+    "plotly": (
+        "peer: the same and one Plotly chart",
+        "import plotly.graph_objects as go\nimport streamlit as st\n\n"
+        'st.title("A peer page")\nst.write("Streamlit with nothing of the lab.")\n'
+        "st.plotly_chart(go.Figure(go.Bar(x=list(range(10)), y=list(range(10)))), config={'displayModeBar': False})\n",
+    ),
+}
 # lab/runs.py's line per script run with NBCORE_LOG_RERUN_MS=1 (a line without scope is a whole run)
 RUN_LINE = re.compile(r"^NBCORE_RERUN page=(\S+) ms=([0-9.]+) outcome=(\S+)(?: scope=(\S+))?", re.MULTILINE)
 
@@ -302,11 +317,12 @@ class Server(harness.StreamlitServer):
     gone idle (its start-up work done, as a teacher's server started before the class). Once stopped, what it
     wrote into a scratch data folder is said and removed: the next server starts from what ``prepare`` left."""
 
-    def __init__(self, bench: Bench, name: str, port: int | None = None) -> None:
+    def __init__(self, bench: Bench, name: str, port: int | None = None, app: str = "app.py") -> None:
         super().__init__(
             bench.data_dir,
             bench.log_dir / f"{name}.log",
             port=port,
+            app=app,
             extra_env={"NBCORE_LOG_RERUN_MS": "1"},
             ready_timeout=180.0,
         )
@@ -375,23 +391,45 @@ class PageResult:
     server: float  # seconds of whole runs on the server during that first visit
     returning: float  # the same in a tab of a browser that opened every page before
     canvas: float | None  # seconds to a drawing canvas ready for strokes (Draw only)
+    peer: str | None = None  # the key in PEERS of the peer this page is compared with (None: a peer itself)
 
 
-def measure_pages(browser, bench: Bench, links: list[PageLink]) -> list[PageResult]:
+def peer_of(charts: int) -> str:
+    """The peer a page is compared with: the one with a Plotly chart for a page that has charts."""
+    return "plotly" if charts else "bare"
+
+
+def visit(browser, bench: Bench, server: Server, path: str, returning) -> tuple[float, int, float, float, float | None]:
+    """``path`` opened by its link in a fresh browser context, then in a tab of ``returning``: (first, charts,
+    server's run seconds over the first visit, returning, canvas ready)."""
+    first, charts, canvas = open_drawn(browser, bench.viewport, server.url + path)
+    server_s = whole_run_seconds(server.runs())
+    again, _, _ = open_drawn(browser, bench.viewport, server.url + path, returning)
+    return first, charts, server_s, again, canvas
+
+
+def measure_pages(browser, bench: Bench, links: list[PageLink]) -> tuple[list[PageResult], dict[str, PageResult]]:
     """Per page: a fresh server (one port for all, so one origin), the link opened in a new browser context
-    (nothing cached: a student's first visit), then in a tab of a browser that opened the pages before."""
-    results = []
+    (nothing cached: a student's first visit), then in a tab of a browser that opened the pages before. The same
+    for each of ``PEERS``, before the pages; (pages, peers by key)."""
+    results, peers = [], {}
     port = harness.free_port()
     returning = new_context(browser, bench.viewport)  # kept across servers: same origin, so its cache is used
     with Server(bench, "page-warm-up", port) as server:  # the returning browser's earlier visits
         for link in links:
             open_drawn(browser, bench.viewport, server.url + link.path, returning)
+    for key, (label, source) in PEERS.items():
+        script = bench.log_dir / f"peer_{key}.py"
+        script.write_text(source)
+        with Server(bench, f"peer-{key}", port, app=str(script)) as server:
+            open_drawn(browser, bench.viewport, server.url + "/", returning)  # the returning browser's earlier visit
+            first, charts, server_s, again, _ = visit(browser, bench, server, "/", returning)
+        peers[key] = PageResult(label, charts, first, server_s, again, None)
+        print(f"{label:<48} first visit {first:5.2f} s, returning browser {again:5.2f} s", flush=True)
     for number, link in enumerate(links, 1):
         with Server(bench, f"page-{link.key}", port) as server:
-            first, charts, canvas = open_drawn(browser, bench.viewport, server.url + link.path)
-            server_s = whole_run_seconds(server.runs())
-            again, _, _ = open_drawn(browser, bench.viewport, server.url + link.path, returning)
-        result = PageResult(link.label, charts, first, server_s, again, canvas)
+            first, charts, server_s, again, canvas = visit(browser, bench, server, link.path, returning)
+        result = PageResult(link.label, charts, first, server_s, again, canvas, peer_of(charts))
         print(
             f"[{number}/{len(links)}] {link.label:<44} first visit {first:5.2f} s (server runs {server_s:5.2f} s),"
             f" returning browser {again:5.2f} s, {charts} charts"
@@ -401,6 +439,70 @@ def measure_pages(browser, bench: Bench, links: list[PageLink]) -> list[PageResu
         )
         results.append(result)
     returning.close()
+    return results, peers
+
+
+@dataclass
+class NavigationResult:
+    label: str
+    charts: int
+    drawn: float  # seconds from the click to fully drawn
+    server: float  # seconds of whole runs on the server over that time
+
+
+CLICKED_JS = """() => { Object.assign(window.__drawn, {clicked: null});
+    window.addEventListener('click', () => { window.__drawn.clicked = performance.now(); },
+                            {capture: true, once: true}); }"""
+
+
+def click_to_drawn(page, server: Server, click) -> tuple[float, int, float]:
+    """``click()`` (a link or button that starts a run), then wait until the page is fully drawn and quiet again:
+    (seconds from the click to fully drawn, the charts, the server's whole-run seconds since the click)."""
+    runs_before = len(server.runs())
+    page.evaluate(CLICKED_JS)
+    page.evaluate(harness.RUN_STARTED_JS)
+    click()
+    page.wait_for_function(harness.run_begun_js(), timeout=60_000, polling=20)  # until then the old page counts
+    drawn = wait_drawn(page)
+    return (
+        (settled_ms(drawn) - drawn["clicked"]) / 1000,
+        drawn["charts"],
+        whole_run_seconds(server.runs()[runs_before:]),
+    )
+
+
+def measure_navigation(browser, bench: Bench, links: list[PageLink]) -> list[NavigationResult]:
+    """On one fresh server, one visitor: Home by its link, then every page of ``links`` by a click in the sidebar, in
+    page order (a lesson step by Next from the step before, the clicks to reach it untimed)."""
+    results = []
+    with Server(bench, "navigation") as server:
+        context = new_context(browser, bench.viewport)
+        try:
+            page = context.new_page()
+            start = "/xor" if links[0].key == "home" else "/"  # a click must lead to another page
+            page.goto(server.url + start, timeout=180_000)
+            wait_drawn(page)
+            page.wait_for_timeout(1000)  # a student reads before moving on; the browser's idle loading has its turn
+            step = 0  # the lesson step on screen (0: not in the lesson)
+            for link in links:
+                target = int(link.key.split("-")[1]) if link.key.startswith("lesson-") else None
+                if target is None or step == 0 or target < step:
+                    title = link.label.split(",")[0]
+                    sidebar = page.locator('[data-testid="stSidebarNav"] a', has_text=title).first
+                    timed = click_to_drawn(page, server, sidebar.click)
+                    step = 1 if target is not None else 0
+                while target is not None and step < target:
+                    timed = click_to_drawn(page, server, page.get_by_role("button", name="Next").first.click)
+                    step += 1
+                drawn, charts, server_s = timed
+                results.append(NavigationResult(link.label, charts, drawn, server_s))
+                print(
+                    f"click → {link.label:<44} {drawn:5.2f} s (server runs {server_s:5.2f} s), {charts} charts"
+                    f"  (load {os.getloadavg()[0]:.1f})",
+                    flush=True,
+                )
+        finally:
+            context.close()
     return results
 
 
@@ -527,17 +629,38 @@ def verdict(value: float, target: float) -> str:
     return "✅" if value <= target else "❌"
 
 
-def page_table(results: list[PageResult]) -> list[str]:
+def page_table(results: list[PageResult], peers: dict[str, PageResult]) -> list[str]:
+    """Pages opened by their link, each beside its peer: what the lab adds to Streamlit's and Plotly's own start."""
     lines = [
-        "| page | charts | fresh server: first visit, fully drawn | of which the server's run | returning browser "
-        "| target | |",
-        "|---|---:|---:|---:|---:|---:|---|",
+        "| page (opened by its link) | charts | first visit, fully drawn | over its peer | of which the server's run "
+        "| returning browser | over its peer |",
+        "|---|---:|---:|---:|---:|---:|---:|",
     ]
+    for result in peers.values():
+        lines.append(f"| {result.label} | {result.charts} | {result.first:.2f} s | | | {result.returning:.2f} s | |")
     for result in results:
         label = result.label + (f" (canvas ready {result.canvas:.2f} s)" if result.canvas is not None else "")
+        peer = peers.get(result.peer or "")
+        over, over_again = (
+            (f"{result.first - peer.first:+.2f} s", f"{result.returning - peer.returning:+.2f} s") if peer else ("", "")
+        )
         lines.append(
-            f"| {label} | {result.charts} | {result.first:.2f} s | {result.server:.2f} s | {result.returning:.2f} s "
-            f"| ≤ {TARGETS['page']} s | {verdict(result.first, TARGETS['page'])} |"
+            f"| {label} | {result.charts} | {result.first:.2f} s | {over} | {result.server:.2f} s "
+            f"| {result.returning:.2f} s | {over_again} |"
+        )
+    return lines
+
+
+def navigation_table(results: list[NavigationResult]) -> list[str]:
+    lines = [
+        "| page, by a click in the app (its first visit on the server) | charts | click → fully drawn "
+        "| of which the server's run | target | |",
+        "|---|---:|---:|---:|---:|---|",
+    ]
+    for result in results:
+        lines.append(
+            f"| {result.label} | {result.charts} | {result.drawn:.2f} s | {result.server:.2f} s "
+            f"| ≤ {TARGETS['page']} s | {verdict(result.drawn, TARGETS['page'])} |"
         )
     return lines
 
@@ -616,7 +739,7 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     if not match:
         parser.error(f"--viewport takes WIDTHxHEIGHT in pixels such as 1024x768, not {args.viewport!r}")
     args.viewport = {"width": int(match.group(1)), "height": int(match.group(2))}
-    if "pages" not in args.skip:
+    if "pages" not in args.skip or "navigation" not in args.skip:
         try:
             args.pages = select_pages(page_links(), split_names(args.pages))
         except ValueError as error:
@@ -630,7 +753,8 @@ def main(argv: list[str] | None = None) -> int:
     args.log_dir.mkdir(parents=True, exist_ok=True)
     started = os.getloadavg()
     print(f"load average at the start: {load_text(started)} (1, 5, 15 min; {os.cpu_count()} CPUs)", flush=True)
-    pages = deskew = strokes = None
+    pages = navigation = deskew = strokes = None
+    peers: dict[str, PageResult] = {}
     prepare_s = again_s = None
     with harness.script_data_dir(args.data_dir, args.mnist_source, "nb-page-bench-") as (data_dir, scratch):
         print(f"data folder {data_dir}; server logs in {args.log_dir}", flush=True)
@@ -645,7 +769,9 @@ def main(argv: list[str] | None = None) -> int:
             browser = harness.launch_chromium(playwright)
             try:
                 if "pages" not in args.skip:
-                    pages = measure_pages(browser, bench, args.pages)
+                    pages, peers = measure_pages(browser, bench, args.pages)
+                if "navigation" not in args.skip:
+                    navigation = measure_navigation(browser, bench, args.pages)
                 if "deskew" not in args.skip:
                     deskew = measure_deskew(browser, bench)
                     print(f"Deskew switch: {deskew}", flush=True)
@@ -666,7 +792,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\n`python -m nbcore prepare` on a fresh data folder: {prepare_s:.1f} s; again: {again_s:.1f} s")
     if pages:
         print()
-        print("\n".join(page_table(pages)))
+        print("\n".join(page_table(pages, peers)))
+    if navigation:
+        print()
+        print("\n".join(navigation_table(navigation)))
     if deskew:
         print()
         print("\n".join(deskew_table(deskew)))

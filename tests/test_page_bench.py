@@ -65,6 +65,7 @@ def test_arguments(bench):
     args = bench.parse(["--pages", "draw", "--skip", "deskew,strokes", "--no-prepare", "--viewport", "1366x768"])
     assert [link.key for link in args.pages] == ["draw"]
     assert args.skip == ["deskew", "strokes"] and args.no_prepare
+    assert bench.parse(["--pages", "draw", "--skip", "pages"]).pages[0].key == "draw"  # still chosen for navigation
     assert args.viewport == {"width": 1366, "height": 768}
     defaults = bench.parse([])
     assert defaults.skip == [] and not defaults.no_prepare and defaults.viewport == {"width": 1024, "height": 768}
@@ -118,15 +119,43 @@ def test_each_server_starts_from_what_prepare_left(bench, tmp_path):
     assert prepared.restore() == ([], [])
 
 
-def _page(bench, label, first, canvas=None):
-    return bench.PageResult(label=label, charts=2, first=first, server=0.25, returning=1.0, canvas=canvas)
+def _page(bench, label, first, canvas=None, charts=2, peer="plotly"):
+    return bench.PageResult(label, charts, first, server=0.25, returning=1.0, canvas=canvas, peer=peer)
 
 
-def test_the_page_table(bench):
-    lines = bench.page_table([_page(bench, "Home", 1.2), _page(bench, "Draw", 4.731, canvas=4.7)])
-    assert lines[0].startswith("| page | charts |") and lines[1].startswith("|---|")
-    assert lines[2] == "| Home | 2 | 1.20 s | 0.25 s | 1.00 s | ≤ 1.5 s | ✅ |"
-    assert lines[3] == "| Draw (canvas ready 4.70 s) | 2 | 4.73 s | 0.25 s | 1.00 s | ≤ 1.5 s | ❌ |"
+def test_the_page_table_gives_each_page_over_its_peer(bench):
+    peers = {
+        "bare": _page(bench, "peer: bare", 0.9, charts=0, peer=None),
+        "plotly": _page(bench, "peer: Plotly", 1.8, charts=1, peer=None),
+    }
+    pages = [_page(bench, "Home", 1.2, charts=0, peer="bare"), _page(bench, "Draw", 4.731, canvas=4.7)]
+    lines = bench.page_table(pages, peers)
+    assert lines[0].startswith("| page (opened by its link) | charts |") and lines[1].startswith("|---|")
+    assert lines[2] == "| peer: bare | 0 | 0.90 s | | | 1.00 s | |"
+    assert lines[4] == "| Home | 0 | 1.20 s | +0.30 s | 0.25 s | 1.00 s | +0.00 s |"
+    assert lines[5] == "| Draw (canvas ready 4.70 s) | 2 | 4.73 s | +2.93 s | 0.25 s | 1.00 s | +0.00 s |"
+    assert [bench.peer_of(charts) for charts in (0, 1, 7)] == ["bare", "plotly", "plotly"]
+
+
+def test_the_navigation_table_checks_each_click_against_the_page_target(bench):
+    lines = bench.navigation_table(
+        [bench.NavigationResult("Heatmaps", 2, 0.47, 0.07), bench.NavigationResult("Spam filter", 5, 1.62, 0.17)]
+    )
+    assert lines[2] == "| Heatmaps | 2 | 0.47 s | 0.07 s | ≤ 1.5 s | ✅ |"
+    assert lines[3] == "| Spam filter | 5 | 1.62 s | 0.17 s | ≤ 1.5 s | ❌ |"
+
+
+def test_the_peers_are_streamlit_scripts_without_the_lab(bench):
+    import ast
+
+    for _label, source in bench.PEERS.values():
+        imported = {
+            alias.name.split(".")[0]
+            for node in ast.walk(ast.parse(source))
+            if isinstance(node, (ast.Import, ast.ImportFrom))
+            for alias in (node.names if isinstance(node, ast.Import) else [ast.alias(node.module or "")])
+        }
+        assert imported <= {"streamlit", "plotly"}, imported
 
 
 def test_the_deskew_table(bench):

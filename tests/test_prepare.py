@@ -146,11 +146,14 @@ def open_page(page, query=None):
     print(json.dumps({{"page": page, "query": query, "deskew": deskew, "problems": problems}}), flush=True)
 
 from lab import startup
-from lab.data import data_dir, mnist, models
+from lab.data import data_dir, gaussian, mnist, models, spam_filter
 startup.read_prepared()  # what the start-up hook does on a prepared server: read, count, train nothing
 ready = [mnist._deskewed.job(data_dir()).future.done()]
 ready += [models._softmax.job("default", deskew).future.done() for deskew in (False, True)]
 ready += [len(models.counted_model.results)]
+# and what a first visit of Smoothing, Gaussian NB and the spam filter would otherwise compute
+ready += [len(shared.results) for shared in (models._smoothing_curve, models._zero_smoothing, gaussian.iris,
+                                             gaussian._gaussian_mnist, spam_filter._experiments)]
 print(json.dumps({{"ready at start-up": ready}}), flush=True)
 for pages in PAGES.values():
     for page, _title, _icon in pages:
@@ -181,7 +184,8 @@ def test_a_fresh_process_after_prepare_draws_every_page_without_training(prepare
     assert completed.returncode == 0, completed.stderr[-3000:]
     reports = [json.loads(line) for line in completed.stdout.splitlines() if line.startswith("{")]
     start_up, *pages, summary = reports
-    assert start_up == {"ready at start-up": [True, True, True, 2]}  # and naive Bayes counted, Deskew off and on
+    # naive Bayes counted, Deskew off and on; one result each for Smoothing, Gaussian NB and the spam filter
+    assert start_up == {"ready at start-up": [True, True, True, 2, 1, 1, 1, 1, 1]}
     assert len(pages) == 2 * sum(len(group) for group in PAGES.values()) + 2 * 9 + 2 * 2
     assert [page for page in pages if page["problems"]] == []
     for page in pages:  # a page without model settings has no Deskew control

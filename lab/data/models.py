@@ -156,16 +156,19 @@ def softmax_learning_curve(deskew: bool, progress) -> dict[str, np.ndarray]:
     return artifacts.softmax_learning_curve(mnist.loaded(deskew), artifacts.folder_of(data_dir()), progress).value
 
 
-def read_prepared() -> None:
-    """On a data folder ``python -m nbcore prepare`` has prepared: read deskewed MNIST and both softmax regressions
-    and count the default naive Bayes, Deskew off and on, so that the first visit of a page and the Deskew switch
+def read_prepared() -> bool:
+    """On a data folder ``python -m nbcore prepare`` has prepared: read deskewed MNIST and both softmax regressions,
+    count the default naive Bayes, Deskew off and on, and read its smoothing curve, so that the first visit of a page and the Deskew switch
     find them in memory (``lab/startup.py`` calls this as the server starts).
 
     Each is a fraction of a second, once per server. On a folder ``prepare`` has not prepared nothing is done: that
-    would be seconds of training no visitor has asked for yet.
+    would be seconds of training no visitor has asked for yet. Whether the folder was prepared.
     """
     if not artifacts.deskewed_mnist_kept(mnist.loaded(), artifacts.folder_of(data_dir())):
-        return
+        return False
     for deskew in (False, True):
         _softmax.result("default", deskew)  # waits for MNIST as these models see it, read from disk
         evaluation(dataclasses.replace(TEXTBOOK, deskew=deskew))
+    smoothing_curve(TEXTBOOK)  # Smoothing's figures at the default settings
+    zero_smoothing(TEXTBOOK)
+    return True
