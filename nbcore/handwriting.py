@@ -20,6 +20,7 @@ import numpy as np
 from PIL import Image
 
 from .datasets.mnist import MnistSplits
+from .experiments.evaluate import PUBLISHED_SETTINGS, NaiveBayesSettings
 from .inputs import InputForm
 from .metrics import confusion_matrix
 from .models.naive_bayes import BernoulliNB
@@ -34,8 +35,8 @@ POLARITIES = ("light on dark", "dark on light")
 BITMAP, BLOCK, BITMAP_BOX_WIDTH = 32, 4, 20
 # how MNIST's digits are written in that format by the control: the box as above, or their own shape kept
 CONTROL_FORMATS = {"32x20 box": BITMAP_BOX_WIDTH, "shape kept": None}
-# naive Bayes settings of the benchmark: (name, threshold, prior), alpha = beta = 1
-BAYES_SETTINGS = (("naive Bayes, textbook", 128, "empirical"), ("naive Bayes, course note", 1, "uniform"))
+# naive Bayes settings of the benchmark by model name: the two published ones, as nbcore.experiments defines them
+BAYES_SETTINGS = {f"naive Bayes, {preset}": settings for preset, settings in PUBLISHED_SETTINGS.items()}
 
 
 def load_handwriting(limit: int | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -127,13 +128,14 @@ def mnist_classifiers(splits: MnistSplits, deskew: bool) -> dict[str, Classifier
     """The benchmark's models (BAYES_SETTINGS and softmax) by name, trained on ``splits``' training images as
     ``InputForm(threshold, deskew)`` gives them; each puts the frames it classifies in the same form."""
 
-    def bayes(threshold: int, prior: str) -> Classifier:
-        form = InputForm(threshold, deskew)
+    def bayes(settings: NaiveBayesSettings) -> Classifier:
+        form = InputForm(settings.threshold, deskew)
         train_features, _ = form.split_features(splits)
-        model = BernoulliNB(prior=prior).fit(train_features, splits.train_labels)
+        model = BernoulliNB(alpha=settings.alpha, beta=settings.beta, prior=settings.prior)
+        model.fit(train_features, splits.train_labels)
         return lambda frames: model.predict(form.features(frames))
 
-    classifiers = {name: bayes(threshold, prior) for name, threshold, prior in BAYES_SETTINGS}
+    classifiers = {name: bayes(settings) for name, settings in BAYES_SETTINGS.items()}
     pixels = InputForm(deskew=deskew)
     formed = pixels.splits(splits)
     softmax, _ = load_or_train_softmax(formed.train_images, formed.train_labels)

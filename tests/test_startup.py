@@ -58,20 +58,23 @@ def test_the_first_run_takes_the_prefetched_splits_instead_of_loading_them_again
     assert startup.take_prefetched(str(fresh_cache)) is None  # each prefetch is taken once
 
 
-def test_a_failed_prefetch_shows_its_message_and_the_next_visit_loads_again(fresh_cache, monkeypatch):
+def test_a_failed_prefetch_shows_its_message_and_the_next_visit_loads_again(fresh_cache, monkeypatch, caplog):
     real_loader = nbcore.load_mnist_splits
 
     def broken(*args, **kwargs):
-        raise nbcore.MnistDataError("train-images-idx3-ubyte is missing from the data folder (test).")
+        raise nbcore.MnistDataError(f"train-images-idx3-ubyte is missing from {fresh_cache} (test).")
 
     counting_loader(monkeypatch, broken)
     startup.prefetch_mnist()
     app = AppTest.from_string(HOME, default_timeout=180)
     app.run()
     assert not app.exception
+    # the page says what to set, not where the server keeps its files; the server's log names the folder
     assert [item.value for item in app.error] == [
-        "MNIST is not available. train-images-idx3-ubyte is missing from the data folder (test)."
+        f"MNIST is not available. train-images-idx3-ubyte is missing from the data folder (test). "
+        f"{shared_mnist.WHAT_TO_SET}"
     ]
+    assert str(fresh_cache) in caplog.text
     calls = counting_loader(monkeypatch, real_loader)  # the folder is fixed: a new visit loads it
     app.run()
     assert not app.exception and not app.error and home_metric(app) == "0.8427"

@@ -15,9 +15,23 @@ store, the one writable share, is opened in ``lab/state.py``.
 
 from __future__ import annotations
 
+import logging
+
 import nbcore
+
+LOG = logging.getLogger(__name__)
 
 
 def data_dir() -> str:
     """The data folder, as an argument of the cached functions (tests and restarts change it)."""
     return str(nbcore.default_data_dir())
+
+
+def without_data_dir(error: Exception, folder: str) -> str:
+    """``error``'s message for every visitor to read: ``folder`` (the server's data folder) called "the data folder".
+
+    A data error names the folder for whoever runs the server; a page says what to set, not where the server
+    keeps its files. The whole message, folder and all, goes to the server's log.
+    """
+    LOG.warning("%s (data folder: %s)", error, folder)
+    return str(error).replace(folder, "the data folder")

@@ -15,7 +15,7 @@ import numpy as np
 import nbcore
 from lab import startup
 from lab.caching import background, shared
-from lab.data import data_dir
+from lab.data import data_dir, without_data_dir
 from lab.settings import THRESHOLDS
 from nbcore import artifacts
 from nbcore.datasets.mnist import MnistSplits
@@ -33,15 +33,28 @@ class Features:
     test_packed: nbcore.PackedBinary
 
 
+# Said after the reason on every page when MNIST is not available: what whoever runs the server can do about it,
+# never the folder itself (the Spam filter page says it the same way).
+WHAT_TO_SET = (
+    "The data folder is the one `NBCORE_DATA_DIR` names (`~/.cache/nbcore` when it is not set); the server's log "
+    "names it. Whoever runs the server: set `NBCORE_DATA_DIR` to a folder holding the four MNIST `*-ubyte.gz` files "
+    "and restart the server, or run `python -m nbcore prepare` once on the server with a network connection "
+    "(it downloads MNIST into the data folder and prepares what the pages need)."
+)
+
+
 @background("Preparing MNIST", "nbcore-load", stop_on=(nbcore.MnistDataError, "MNIST is not available."))
 def _published(folder: str, progress) -> MnistSplits:
     """Both splits from ``folder``: the load begun at start-up (app.py's lifespan) if it is of this folder, else a
     new one."""
-    prefetched = startup.take_prefetched(folder)
-    if prefetched is not None:
-        prefetched.wait(progress)
-        return MnistSplits(*prefetched.future.result())
-    return MnistSplits(*nbcore.load_mnist_splits(root=Path(folder), progress=progress))
+    try:
+        prefetched = startup.take_prefetched(folder)
+        if prefetched is not None:
+            prefetched.wait(progress)
+            return MnistSplits(*prefetched.future.result())
+        return MnistSplits(*nbcore.load_mnist_splits(root=Path(folder), progress=progress))
+    except nbcore.MnistDataError as error:  # shown to every visitor: what to set, not where the server keeps its files
+        raise nbcore.MnistDataError(f"{without_data_dir(error, folder)} {WHAT_TO_SET}") from error
 
 
 @background("Deskewing MNIST", "nbcore-deskew", in_sidebar=True)

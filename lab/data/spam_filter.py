@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from lab.caching import background, shared
-from lab.data import data_dir
+from lab.data import data_dir, without_data_dir
 from nbcore.datasets.sms import SpamDataError, load_sms
 from nbcore.experiments import spam
 
@@ -17,7 +17,7 @@ def _sms(folder: str, progress) -> tuple[tuple[str, ...], np.ndarray]:
     try:
         texts, labels = load_sms(Path(folder), progress=progress)
     except SpamDataError as error:  # shown to every visitor: what to set, not where the server keeps its files
-        raise SpamDataError(str(error).replace(folder, "the data folder")) from error
+        raise SpamDataError(without_data_dir(error, folder)) from error
     return tuple(texts), labels
 
 
