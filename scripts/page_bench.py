@@ -450,19 +450,24 @@ class NavigationResult:
     server: float  # seconds of whole runs on the server over that time
 
 
+# the lesson's counter ("Step 3 of 10") shows the step a Next click brought
+STEP_SHOWN_JS = """() => [...document.querySelectorAll('[data-testid="stMarkdownContainer"]')]
+    .some(block => block.innerText.trim().startsWith('Step %d of'))"""
 CLICKED_JS = """() => { Object.assign(window.__drawn, {clicked: null});
     window.addEventListener('click', () => { window.__drawn.clicked = performance.now(); },
                             {capture: true, once: true}); }"""
 
 
-def click_to_drawn(page, server: Server, click) -> tuple[float, int, float]:
+def click_to_drawn(page, server: Server, click, shown_js: str) -> tuple[float, int, float]:
     """``click()`` (a link or button that starts a run), then wait until the page is fully drawn and quiet again:
-    (seconds from the click to fully drawn, the charts, the server's whole-run seconds since the click)."""
+    (seconds from the click to fully drawn, the charts, the server's whole-run seconds since the click).
+    ``shown_js``: a JS predicate for what the click brings (a quick run may never say "running")."""
     runs_before = len(server.runs())
     page.evaluate(CLICKED_JS)
     page.evaluate(harness.RUN_STARTED_JS)
     click()
-    page.wait_for_function(harness.run_begun_js(), timeout=60_000, polling=20)  # until then the old page counts
+    # until then the old page counts as drawn
+    page.wait_for_function(harness.run_begun_js(shown_js), timeout=60_000, polling=20)
     drawn = wait_drawn(page)
     return (
         (settled_ms(drawn) - drawn["clicked"]) / 1000,
@@ -489,11 +494,17 @@ def measure_navigation(browser, bench: Bench, links: list[PageLink]) -> list[Nav
                 if target is None or step == 0 or target < step:
                     title = link.label.split(",")[0]
                     sidebar = page.locator('[data-testid="stSidebarNav"] a', has_text=title).first
-                    timed = click_to_drawn(page, server, sidebar.click)
+                    path = link.path.split("?")[0]
+                    timed = click_to_drawn(page, server, sidebar.click, f"() => location.pathname.endsWith({path!r})")
                     step = 1 if target is not None else 0
                 while target is not None and step < target:
-                    timed = click_to_drawn(page, server, page.get_by_role("button", name="Next").first.click)
                     step += 1
+                    timed = click_to_drawn(
+                        page,
+                        server,
+                        page.get_by_role("button", name="Next").first.click,
+                        STEP_SHOWN_JS % step,
+                    )
                 drawn, charts, server_s = timed
                 results.append(NavigationResult(link.label, charts, drawn, server_s))
                 print(
@@ -625,6 +636,11 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
 
 
+def escaped(text: str) -> str:
+    """``text`` for a markdown table's cell (a step title may hold "|", as in P(x | y))."""
+    return text.replace("|", "\\|")
+
+
 def verdict(value: float, target: float) -> str:
     return "✅" if value <= target else "❌"
 
@@ -637,9 +653,11 @@ def page_table(results: list[PageResult], peers: dict[str, PageResult]) -> list[
         "|---|---:|---:|---:|---:|---:|---:|",
     ]
     for result in peers.values():
-        lines.append(f"| {result.label} | {result.charts} | {result.first:.2f} s | | | {result.returning:.2f} s | |")
+        lines.append(
+            f"| {escaped(result.label)} | {result.charts} | {result.first:.2f} s | | | {result.returning:.2f} s | |"
+        )
     for result in results:
-        label = result.label + (f" (canvas ready {result.canvas:.2f} s)" if result.canvas is not None else "")
+        label = escaped(result.label) + (f" (canvas ready {result.canvas:.2f} s)" if result.canvas is not None else "")
         peer = peers.get(result.peer or "")
         over, over_again = (
             (f"{result.first - peer.first:+.2f} s", f"{result.returning - peer.returning:+.2f} s") if peer else ("", "")
@@ -659,7 +677,7 @@ def navigation_table(results: list[NavigationResult]) -> list[str]:
     ]
     for result in results:
         lines.append(
-            f"| {result.label} | {result.charts} | {result.drawn:.2f} s | {result.server:.2f} s "
+            f"| {escaped(result.label)} | {result.charts} | {result.drawn:.2f} s | {result.server:.2f} s "
             f"| ≤ {TARGETS['page']} s | {verdict(result.drawn, TARGETS['page'])} |"
         )
     return lines
