@@ -1,0 +1,140 @@
+"""What a student's first visit moves over the classroom's network: straight from a replica, and through nginx.
+
+    python scripts/transfer_bench.py [--mnist-source DIR | --data-dir DIR] [--pages / /draw /compare]
+                                     [--mbits 10] [--rounds 2]
+
+One replica behind nginx (``devtools.replicas.ClassServer``, deploy/nginx.conf). Each page is opened cold (a new
+browser context, nothing cached) in Chromium at 1024×768, once at the replica's own address and once through
+nginx, which serves Streamlit's front end (``/static/``) from disk, compressed ahead. Per visit, from the
+browser's Resource Timing: the bytes on the wire (headers and bodies, the page and everything it loaded), the
+requests a Python replica had to answer, and, with the browser's network held to ``--mbits`` Mbit/s (Chrome
+DevTools' network emulation: a 600 Mbit/s classroom access point shared by 60 students gives each about 10),
+the time from navigation to fully drawn (scripts/page_bench.py's definition). ``--rounds`` visits of each kind,
+in turn; the median is printed. Bytes do not depend on the machine's load; the throttled times do, a little.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "scripts"))
+
+from devtools import harness, replicas  # noqa: E402
+
+# every request the page made, its bytes on the wire and whether it went to Streamlit's front end (/static/)
+RESOURCES_JS = """() => {
+    const navigation = performance.getEntriesByType('navigation')[0];
+    return [navigation, ...performance.getEntriesByType('resource')]
+        .filter(entry => entry.name.startsWith(location.origin))
+        .map(entry => ({path: new URL(entry.name).pathname, bytes: entry.transferSize}));
+}"""
+
+
+@dataclass
+class Visit:
+    bytes: int  # on the wire, headers included
+    requests: int  # HTTP requests of the page (the websocket not counted)
+    to_python: int  # of which a replica answered (not /static/ through nginx)
+    seconds: float | None  # navigation to fully drawn on the throttled network (None: not throttled)
+
+
+def visit(browser, url: str, through_nginx: bool, mbits: float | None) -> Visit:
+    import page_bench  # scripts/ is on sys.path: its definition of fully drawn
+
+    context = page_bench.new_context(browser, {"width": 1024, "height": 768})
+    try:
+        page = context.new_page()
+        if mbits:
+            session = context.new_cdp_session(page)
+            session.send("Network.enable")
+            bytes_per_second = mbits * 1e6 / 8
+            session.send(
+                "Network.emulateNetworkConditions",
+                {"offline": False, "latency": 5, "downloadThroughput": bytes_per_second, "uploadThroughput": -1},
+            )
+        page.goto(url, timeout=300_000)
+        drawn = page_bench.wait_drawn(page, timeout=300)
+        entries = page.evaluate(RESOURCES_JS)
+    finally:
+        context.close()
+    front_end = [entry for entry in entries if entry["path"].startswith("/static/")]
+    return Visit(
+        bytes=sum(entry["bytes"] for entry in entries),
+        requests=len(entries),
+        to_python=len(entries) - (len(front_end) if through_nginx else 0),
+        seconds=page_bench.settled_ms(drawn) / 1000 if mbits else None,
+    )
+
+
+def median_visit(visits: list[Visit]) -> Visit:
+    seconds = [visit.seconds for visit in visits if visit.seconds is not None]
+    return Visit(
+        bytes=int(statistics.median(visit.bytes for visit in visits)),
+        requests=int(statistics.median(visit.requests for visit in visits)),
+        to_python=int(statistics.median(visit.to_python for visit in visits)),
+        seconds=statistics.median(seconds) if seconds else None,
+    )
+
+
+def table(rows: list[tuple[str, Visit, Visit]], mbits: float) -> list[str]:
+    lines = [
+        f"| page, first visit | bytes: from the replica | through nginx | requests a replica answers: from it "
+        f"| through nginx | fully drawn at {mbits:g} Mbit/s: from the replica | through nginx |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for path, direct, proxied in rows:
+        lines.append(
+            f"| {path} | {direct.bytes / 1e6:.2f} MB | {proxied.bytes / 1e6:.2f} MB | {direct.to_python} "
+            f"| {proxied.to_python} | {direct.seconds:.1f} s | {proxied.seconds:.1f} s |"
+        )
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    harness.add_data_arguments(parser)
+    parser.add_argument(
+        "--pages", nargs="+", default=["/", "/draw", "/compare"], help="paths (default / /draw /compare)"
+    )
+    parser.add_argument("--mbits", type=float, default=10.0, help="each browser's network, Mbit/s (default 10)")
+    parser.add_argument("--rounds", type=int, default=2, help="visits of each kind per page (default 2)")
+    args = parser.parse_args(argv)
+    if args.mbits <= 0 or args.rounds < 1:
+        parser.error("--mbits must be above 0 and --rounds at least 1")
+    harness.exit_unless_browser()
+    if replicas.nginx_binary() is None:
+        parser.error("nginx is not installed (apt-get install -y nginx)")
+    started = os.getloadavg()
+    from playwright.sync_api import sync_playwright
+
+    rows = []
+    with harness.script_data_dir(args.data_dir, args.mnist_source, "nb-transfer-bench-") as (data_dir, _scratch):
+        with replicas.ClassServer(1, data_dir) as served, sync_playwright() as playwright:
+            browser = harness.launch_chromium(playwright)
+            direct_url = served.servers[0].url
+            for path in args.pages:
+                direct, proxied = [], []
+                for _ in range(args.rounds):
+                    direct.append(visit(browser, direct_url + path, False, args.mbits))
+                    proxied.append(visit(browser, served.url + path, True, args.mbits))
+                rows.append((path, median_visit(direct), median_visit(proxied)))
+                print(f"{path}: from the replica {rows[-1][1]}, through nginx {rows[-1][2]}", flush=True)
+            browser.close()
+    ended = os.getloadavg()
+    print(
+        f"\nA student's first visit, Chromium 1024×768 held to {args.mbits:g} Mbit/s, median of {args.rounds}; "
+        f"load average {started[0]:.2f} at the start, {ended[0]:.2f} at the end.\n"
+    )
+    print("\n".join(table(rows, args.mbits)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
