@@ -91,6 +91,19 @@ def test_the_front_end_comes_compressed_from_nginx_with_no_replica(static_nginx)
     assert status == 200 and "Content-Encoding" not in headers and body == original
 
 
+def test_each_kind_of_file_has_the_type_a_browser_needs(static_nginx):
+    url, _prefix = static_nginx
+    expected = {".js": "text/javascript", ".css": "text/css", ".woff2": "font/woff2", ".svg": "image/svg+xml"}
+    expected |= {".png": "image/png", ".gif": "image/gif"}
+    kinds = {path.suffix: path for path in sorted(replicas.STREAMLIT_STATIC.rglob("*")) if path.is_file()}
+    assert set(kinds) <= set(expected), (
+        f"a kind of file without its type in deploy/nginx.conf: {set(kinds) - set(expected)}"
+    )
+    for suffix, path in kinds.items():
+        status, headers, _body = get(f"{url}/static/{path.relative_to(replicas.STREAMLIT_STATIC).as_posix()}", True)
+        assert status == 200 and headers["Content-Type"].split(";")[0] == expected[suffix], (path, headers)
+
+
 def test_only_the_front_end_is_served_from_the_prefix(static_nginx):
     url, _prefix = static_nginx
     assert get(f"{url}/static/js/no-such-chunk.js", gzip_ok=True)[0] == 404
