@@ -18,7 +18,15 @@ peers; the Deskew switch; the first stroke.
    reported is when that quiet began); and the server's own run time (its NBCORE_LOG_RERUN_MS lines). Then
    the same link in a tab of a *returning* browser, one that opened every measured page before (all
    servers use one port, so one origin and one cache): what is left once the browser has the app's code.
-3. Deskew: on a fresh server, /draw fully drawn with Deskew off; then a click on Deskew *on* in the
+   Beside them, measured the same way, two peers that are not the lab (``PEERS``): a page of Streamlit with a
+   title and a line of text, and the same with one Plotly chart. They are what Streamlit's front end and
+   Plotly's code cost this browser on this machine before the lab does anything; each page's time is given
+   over its peer (the Plotly one for a page with charts), which is what the lab adds.
+3. Navigation: on one fresh server, one visitor opens Home by its link, then clicks every page in the sidebar
+   in turn (the guided lesson's steps by its Next button), as a class moves through the lab: click to fully
+   drawn, each page's first visit on that server. This is the page's own time, with Streamlit's front end and
+   Plotly's code already in the browser; it is what the page target is checked against.
+4. Deskew: on a fresh server, /draw fully drawn with Deskew off; then a click on Deskew *on* in the
    sidebar, timed from the click to fully drawn again. Recorded once per animation frame over the switch:
    how far the drawing canvas moved, how long a progress bar showed, whether the main area was ever empty.
 5. Strokes: on a fresh server, visitors (browser contexts) in turn draw ``--strokes`` strokes each on
