@@ -155,13 +155,16 @@ async def lifespan(_app):
 
 def read_prepared() -> None:
     """What the first visit of a page would otherwise compute, read or made as the server starts: what ``prepare``
-    kept (``lab.data.models.read_prepared``, which waits for MNIST, and Gaussian NB's), iris and the spam filter's
+    kept (``lab.data.models.read_prepared``, which waits for MNIST, and Gaussian NB's), then the spam filter's
     tuning. Errors are left for a page to show."""
     from lab.data import gaussian, models, spam_filter
 
-    try:
+    def prepared() -> None:
         if models.read_prepared():
             gaussian.read_prepared()
-        spam_filter.tune()
-    except Exception as error:  # a page loads it on demand all the same, and shows the error there
-        print(f"Naive Bayes Lab: prepared results not read at start-up ({error})", file=sys.stderr, flush=True)
+
+    for step, what in ((prepared, "prepared results"), (spam_filter.tune, "the spam filter")):
+        try:
+            step()
+        except Exception as error:  # a page loads it on demand all the same, and shows the error there
+            print(f"Naive Bayes Lab: {what} not read at start-up ({error})", file=sys.stderr, flush=True)

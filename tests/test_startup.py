@@ -155,3 +155,19 @@ def test_the_start_up_imports_leave_nothing_for_a_page_to_import_first():
     done = subprocess.run([sys.executable, "-c", WARMED_THEN_EVERY_IMPORT], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == "[]", f"imported only when a page first ran: {done.stdout}"
+
+
+def test_the_start_up_tunes_the_spam_filter_only_on_messages_already_in_the_data_folder(monkeypatch, tmp_path):
+    """A server started without the SMS collection downloads nothing no visitor asked for."""
+    from lab.caching import forget_shared
+    from lab.data import spam_filter
+    from nbcore.datasets import sms
+
+    def no_download(*args, **kwargs):
+        raise AssertionError("the start-up tried to download the SMS collection")
+
+    monkeypatch.setattr(sms, "_download_and_extract", no_download)
+    monkeypatch.setenv("NBCORE_DATA_DIR", str(tmp_path))
+    forget_shared(spam_filter._experiments)
+    spam_filter.tune()
+    assert len(spam_filter._experiments.results) == 0

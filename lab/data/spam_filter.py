@@ -8,7 +8,7 @@ import numpy as np
 
 from lab.caching import background, shared
 from lab.data import data_dir, without_data_dir
-from nbcore.datasets.sms import SpamDataError, load_sms
+from nbcore.datasets.sms import SMS_FILE, SpamDataError, load_sms
 from nbcore.experiments import spam
 
 
@@ -39,5 +39,7 @@ def experiments() -> dict[str, spam.SpamExperiment]:
 
 
 def tune() -> None:
-    """Load the messages and tune both event models (about 0.2 s), as the server starts; SpamDataError without them."""
-    _experiments(data_dir())
+    """Tune both event models on the messages (about 0.2 s), as the server starts, if the data folder holds them:
+    nothing is downloaded that no visitor asked for."""
+    if (Path(data_dir()) / SMS_FILE).is_file():
+        _experiments(data_dir())
