@@ -80,6 +80,10 @@ def test_spam_page_event_model_and_message_box():
     baseline = metric(app, "Baseline")
     assert float(multinomial_test) > float(baseline) + 0.1
     assert float(metric(app, "p(spam | message)")) > 0.9  # the example is spam
+    spammy, hammy, frequent_spam, frequent_ham = (table.value for table in app.table)
+    assert all(len(table) == 10 for table in (spammy, hammy, frequent_spam, frequent_ham))
+    assert {"claim", "prize"} <= set(spammy["word"]) and spammy["log-odds"].iloc[0].startswith("+")
+    assert hammy["log-odds"].iloc[0].startswith("−") and "× 10" in frequent_ham["p(w|spam)"].iloc[0]
     app.radio(key="spam_event_model").set_value("bernoulli")
     rerun(app)
     assert metric(app, "Test accuracy") != multinomial_test
