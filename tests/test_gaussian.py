@@ -142,3 +142,22 @@ def test_pca_figure_has_one_trace_per_species(iris):
     assert [trace.type for trace in figure.data] == ["scatter"] * 3  # flat: a 3-D scene traps the mouse wheel
     assert [len(trace.x) for trace in figure.data] == [50, 50, 50]
     assert "PC1" in figure.layout.xaxis.title.text
+
+
+def test_the_half_probability_lines_come_from_at_most_contour_points_a_side(iris):
+    features, labels, names = iris
+    pair = features[:, 2:]
+    model = GaussianNB().fit(pair, labels)
+    xs, ys, proba = probability_grid(model, (0.5, 7.5), (-0.5, 3.0))  # the page's 200 × 200
+    figure = regions.decision_regions(
+        xs, ys, proba, pair, labels, names, model.theta_, model.var_, ("petal length", "petal width"), "title"
+    )
+    (regions_map,) = [trace for trace in figure.data if trace.type == "heatmap"]
+    assert np.asarray(regions_map.z).shape == (200, 200)  # the regions keep every grid point
+    for label, trace in enumerate(trace for trace in figure.data if trace.type == "contour"):
+        z, x, y = np.asarray(trace.z), np.asarray(trace.x), np.asarray(trace.y)
+        assert z.shape == (len(y), len(x)) and max(z.shape) <= regions.CONTOUR_POINTS
+        assert x[-1] >= xs[-1] - 3 * (xs[1] - xs[0]) and y[-1] >= ys[-1] - 3 * (ys[1] - ys[0])  # to the edges
+        # values of the page's grid, taken as they are: the line is where the page's posterior is 0.5
+        columns, rows = np.searchsorted(xs, x), np.searchsorted(ys, y)
+        np.testing.assert_array_equal(z, proba[np.ix_(rows, columns)][:, :, label])
