@@ -466,9 +466,9 @@ CLICKED_JS = """() => { Object.assign(window.__drawn, {clicked: null});
                             {capture: true, once: true}); }"""
 
 
-def click_to_drawn(page, server: Server, click, shown_js: str) -> tuple[float, int, float]:
+def click_to_drawn(page, server: Server, click, shown_js: str = "() => false") -> tuple[float, dict, float]:
     """``click()`` (a link or button that starts a run), then wait until the page is fully drawn and quiet again:
-    (seconds from the click to fully drawn, the charts, the server's whole-run seconds since the click).
+    (seconds from the click to fully drawn, the probe's record, the server's whole-run seconds since the click).
     ``shown_js``: a JS predicate for what the click brings (a quick run may never say "running")."""
     runs_before = len(server.runs())
     page.evaluate(CLICKED_JS)
@@ -477,11 +477,7 @@ def click_to_drawn(page, server: Server, click, shown_js: str) -> tuple[float, i
     # until then the old page counts as drawn
     page.wait_for_function(harness.run_begun_js(shown_js), timeout=60_000, polling=20)
     drawn = wait_drawn(page)
-    return (
-        (settled_ms(drawn) - drawn["clicked"]) / 1000,
-        drawn["charts"],
-        whole_run_seconds(server.runs()[runs_before:]),
-    )
+    return (settled_ms(drawn) - drawn["clicked"]) / 1000, drawn, whole_run_seconds(server.runs()[runs_before:])
 
 
 def measure_navigation(browser, bench: Bench, links: list[PageLink]) -> list[NavigationResult]:
@@ -513,7 +509,8 @@ def measure_navigation(browser, bench: Bench, links: list[PageLink]) -> list[Nav
                         page.get_by_role("button", name="Next").first.click,
                         STEP_SHOWN_JS % step,
                     )
-                drawn, charts, server_s = timed
+                drawn, probe, server_s = timed
+                charts = probe["charts"]
                 results.append(NavigationResult(link.label, charts, drawn, server_s))
                 print(
                     f"click → {link.label:<44} {drawn:5.2f} s (server runs {server_s:5.2f} s), {charts} charts"
@@ -542,27 +539,20 @@ def measure_deskew(browser, bench: Bench) -> DeskewResult:
             page = context.new_page()
             page.goto(server.url + "/draw", timeout=180_000)
             before = wait_drawn(page)
-            runs_before = len(server.runs())
             radio = page.locator('[data-testid="stSidebar"] [data-testid="stRadio"]').filter(has_text="Deskew")
             option = radio.get_by_text("on", exact=True)
             option.scroll_into_view_if_needed()
+            # over the switch, per animation frame: the canvas's movement, a progress bar's time, an empty page
             page.evaluate(
-                "() => { Object.assign(window.__drawn, {watching: true, canvasTop: null, canvasMoved: 0, "
-                "progressMs: 0, emptyMain: false, clicked: null}); "
-                "window.addEventListener('click', () => { window.__drawn.clicked = performance.now(); }, "
-                "{capture: true, once: true}); }"
+                "() => Object.assign(window.__drawn, {watching: true, canvasTop: null, canvasMoved: 0, "
+                "progressMs: 0, emptyMain: false})"
             )
-            page.evaluate(harness.RUN_STARTED_JS)
-            option.click()
-            # until the run the click starts has begun, the page still counts as drawn (Deskew off)
-            page.wait_for_function(harness.run_begun_js(), timeout=60_000, polling=20)
-            after = wait_drawn(page)
-            server_s = whole_run_seconds(server.runs()[runs_before:])
+            switch, after, server_s = click_to_drawn(page, server, option.click)
         finally:
             context.close()
     return DeskewResult(
         open=settled_ms(before) / 1000,
-        switch=(settled_ms(after) - after["clicked"]) / 1000,
+        switch=switch,
         server=server_s,
         progress=after["progressMs"] / 1000,
         canvas_moved=after["canvasMoved"],

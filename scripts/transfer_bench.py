@@ -40,46 +40,40 @@ RESOURCES_JS = """() => {
 @dataclass
 class Visit:
     bytes: int  # on the wire, headers included
-    requests: int  # HTTP requests of the page (the websocket not counted)
-    to_python: int  # of which a replica answered (not /static/ through nginx)
-    seconds: float | None  # navigation to fully drawn on the throttled network (None: not throttled)
+    to_python: int  # HTTP requests a replica answered (the websocket not counted; /static/ through nginx is not)
+    seconds: float  # navigation to fully drawn on the throttled network
 
 
-def visit(browser, url: str, through_nginx: bool, mbits: float | None) -> Visit:
+def visit(browser, url: str, through_nginx: bool, mbits: float) -> Visit:
     import page_bench  # scripts/ is on sys.path: its definition of fully drawn
 
     context = page_bench.new_context(browser, {"width": 1024, "height": 768})
     try:
         page = context.new_page()
-        if mbits:
-            session = context.new_cdp_session(page)
-            session.send("Network.enable")
-            bytes_per_second = mbits * 1e6 / 8
-            session.send(
-                "Network.emulateNetworkConditions",
-                {"offline": False, "latency": 5, "downloadThroughput": bytes_per_second, "uploadThroughput": -1},
-            )
+        session = context.new_cdp_session(page)
+        session.send("Network.enable")
+        session.send(
+            "Network.emulateNetworkConditions",
+            {"offline": False, "latency": 5, "downloadThroughput": mbits * 1e6 / 8, "uploadThroughput": -1},
+        )
         page.goto(url, timeout=300_000)
         drawn = page_bench.wait_drawn(page, timeout=300)
         entries = page.evaluate(RESOURCES_JS)
     finally:
         context.close()
-    front_end = [entry for entry in entries if entry["path"].startswith("/static/")]
+    front_end = sum(entry["path"].startswith("/static/") for entry in entries)
     return Visit(
         bytes=sum(entry["bytes"] for entry in entries),
-        requests=len(entries),
-        to_python=len(entries) - (len(front_end) if through_nginx else 0),
-        seconds=page_bench.settled_ms(drawn) / 1000 if mbits else None,
+        to_python=len(entries) - (front_end if through_nginx else 0),
+        seconds=page_bench.settled_ms(drawn) / 1000,
     )
 
 
 def median_visit(visits: list[Visit]) -> Visit:
-    seconds = [visit.seconds for visit in visits if visit.seconds is not None]
     return Visit(
         bytes=int(statistics.median(visit.bytes for visit in visits)),
-        requests=int(statistics.median(visit.requests for visit in visits)),
         to_python=int(statistics.median(visit.to_python for visit in visits)),
-        seconds=statistics.median(seconds) if seconds else None,
+        seconds=statistics.median(visit.seconds for visit in visits),
     )
 
 
