@@ -15,15 +15,20 @@
 from __future__ import annotations
 
 import hashlib
+import hmac
+import os
 import re
+import time
 from dataclasses import dataclass
+from datetime import datetime
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import numpy as np
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from lab import state
-from nbcore.classroom import PER_STUDENT, Refused, class_code, student_id
+from nbcore.classroom import CODE_RULE, PER_STUDENT, Refused, class_code, student_id
 from nbcore.classroom.store import NOT_OPEN, ClassInfo
 
 CLASS_PARAM, KEY_PARAM = "class", "key"
@@ -32,7 +37,10 @@ SENDS_PER_STUDENT = 10  # a minute: a drawing every six seconds is far beyond dr
 SENDS_PER_ADDRESS = 120  # a minute: sixty students behind one NAT address sending twice at once
 MISSES_PER_SESSION = 5  # a minute: a mistyped code or two
 MISSES_PER_ADDRESS = 30  # a minute: a class behind one address typing a code wrong
-NEW_CLASSES_PER_ADDRESS = 10  # an hour
+NEW_CLASSES_PER_SESSION = 2  # an hour: a teacher makes one a period; a second for a mistake
+NEW_CLASSES_PER_SESSION_WITH_PASSPHRASE = 10  # an hour: a teacher preparing several groups
+NEW_CLASSES_PER_ADDRESS = 200  # an hour: sixty students behind one address pressing twice stay well under it
+PASSPHRASE_SETTING = "NBCORE_TEACHER_PASSPHRASE"
 BROWSER_PENDING = "Your browser has not answered yet: wait a second, then send again."
 TOO_FAST = "Too many tries from here in the last minute: wait a minute, then try again."
 ADDRESS = re.compile(r"[0-9A-Fa-f:.]{2,45}")
@@ -104,52 +112,153 @@ def within_budget(*budgets: tuple[str, int, float], cost: int = 1) -> bool:
     return all([store.take(name, limit, window, cost) for name, limit, window in budgets])  # count each
 
 
-# -- students -----------------------------------------------------------------------------------
+# -- who is asking: a class's student, its teacher, or neither -----------------------------------------
 @dataclass(frozen=True)
 class StudentClass:
-    """A student's class: ``info`` of the open class, ``student`` the anonymous id (None until the browser answers)."""
+    """A student's class: ``info`` of the class (open or ended), ``student`` the anonymous id (None until the
+    browser answers)."""
 
     info: ClassInfo
     student: str | None
 
 
-def student_class() -> StudentClass | None:
-    """The open class named by this session's link (kept across page switches), or None with a sentence why.
+@dataclass(frozen=True)
+class TeacherClass:
+    """A class whose teacher this session has shown to be: its info (open or ended) and the key."""
 
-    Call it once per run on a page that takes part in a class (Draw, the lesson); it also keeps the
-    browser's student secret mounted.
-    """
+    info: ClassInfo
+    key: str
+
+
+Membership = StudentClass | TeacherClass
+_MEMBERSHIP = "class_membership"  # session: this run's Membership or None, set by the frame
+
+
+def now() -> float:
+    return time.time()
+
+
+def local_time(seconds: float) -> str:
+    """``seconds`` since the epoch as hh:mm in the browser's time zone (the server's if it is not known)."""
+    try:
+        zone = ZoneInfo(st.context.timezone) if st.context.timezone else None
+    except (ZoneInfoNotFoundError, ValueError):
+        zone = None
+    return datetime.fromtimestamp(seconds, tz=zone).strftime("%H:%M")
+
+
+def ended_sentence(info: ClassInfo) -> str | None:
+    """"Class X ended at 14:05." for an ended class, None while it is open."""
+    ended = info.ended(now())
+    return None if ended is None else f"Class {info.code} ended at {local_time(ended)}."
+
+
+def join_from_link() -> Membership | None:
+    """The frame's first step on every full run: read the class from the link (``?class=``, ``&key=``) or the
+    session, check it once, keep it in the link (so a reload, a page change and a shared link keep it), and
+    return it for the frame's badge. Pages read the result with ``membership()``."""
+    try:
+        found: Membership | None = _checked_teacher_class()
+        if found is None:
+            found = _linked_student_class()
+    except Refused as refused:  # the store is down: the page works without its class
+        st.warning(str(refused), icon=":material/cloud_off:")
+        found = None
+    st.session_state[_MEMBERSHIP] = found
+    if found is not None and st.query_params.get(CLASS_PARAM) != found.info.code:
+        st.query_params[CLASS_PARAM] = found.info.code
+    return found
+
+
+def membership() -> Membership | None:
+    """This run's class, as the frame found it (None: the page is used alone)."""
+    found = st.session_state.get(_MEMBERSHIP)
+    return found if isinstance(found, (StudentClass, TeacherClass)) else None
+
+
+def student_class() -> StudentClass | None:
+    """This session's class as a student, or None (alone, or its teacher)."""
+    found = membership()
+    return found if isinstance(found, StudentClass) else None
+
+
+def teacher_class() -> TeacherClass | None:
+    """The class this session teaches, or None."""
+    found = membership()
+    return found if isinstance(found, TeacherClass) else None
+
+
+def leave_class() -> None:
+    """Leave this session's class (as a student): the link loses its code; the browser keeps its student id."""
+    for key in ("class_code", "class_checked", _MEMBERSHIP):
+        st.session_state.pop(key, None)
+    if CLASS_PARAM in st.query_params:
+        del st.query_params[CLASS_PARAM]
+
+
+def _linked_student_class() -> StudentClass | None:
+    """The class named by the link (``?class=``) or kept by the session, checked; a sentence when it is not one."""
     if CLASS_PARAM in st.query_params:
         raw = st.query_params.get(CLASS_PARAM)
-        st.session_state["class_code"] = class_code(raw) or ""
-        if st.session_state["class_code"] == "":
+        code = class_code(raw)
+        if code is None:
             st.caption(":material/info: The class code in this link was ignored: it is not a class code.")
+            del st.query_params[CLASS_PARAM]
+        elif st.session_state.get("class_code") not in (None, code):
+            st.info(
+                f"This link opened class {code}: you have left class {st.session_state['class_code']}.",
+                icon=":material/swap_horiz:",
+            )
+        if code is not None:
+            st.session_state["class_code"] = code
     code = st.session_state.get("class_code")
     if not code:
         return None
+    return _checked_student_class(code)
+
+
+def join(raw: object) -> StudentClass | str:
+    """Join the class whose code a student typed: the class, or a sentence why not (misses are budgeted)."""
+    code = class_code(raw)
+    if code is None:
+        return f"That is not a class code: a class code is {CODE_RULE}, like XK4P9QRT."
     try:
-        return _checked_student_class(code)
-    except Refused as refused:  # the store is down: the page works without its class
-        st.warning(str(refused), icon=":material/cloud_off:")
-        return None
+        joined = _checked_student_class(code, quiet=True)
+    except Refused as refused:
+        return str(refused)
+    if joined is None:
+        return st.session_state.pop("class_refusal", NOT_OPEN)
+    st.session_state["class_code"] = code
+    return joined
 
 
-def _checked_student_class(code: str) -> StudentClass | None:
+def _checked_student_class(code: str, quiet: bool = False) -> StudentClass | None:
+    """The class ``code`` if it exists (open or ended), with this browser's student id; None with a sentence
+    (shown, or kept for the caller when ``quiet``) when it does not."""
     first = st.session_state.get("class_checked") != code  # misses are budgeted; a known class is read each run
     misses = (
         ("miss:session:" + _session(), MISSES_PER_SESSION, MINUTE),
         ("miss:address:" + client_address(), MISSES_PER_ADDRESS, MINUTE),
     )
+
+    def refuse(sentence: str, icon: str) -> None:
+        st.session_state.pop("class_checked", None)
+        if st.session_state.get("class_code") == code:
+            st.session_state.pop("class_code", None)
+        if quiet:
+            st.session_state["class_refusal"] = sentence
+        else:
+            st.warning(sentence, icon=icon)
+
     # spent miss budgets refuse hits too: otherwise a guesser would still tell a hit from a miss
     if first and not within_budget(*misses, cost=0):
-        st.warning(TOO_FAST, icon=":material/timer:")
+        refuse(TOO_FAST, ":material/timer:")
         return None
     info = state.class_store().class_info(code)
-    if info is None:  # never made, closed or ended: one sentence for all
+    if info is None:  # never made, or deleted: one sentence for both
         if first:
             within_budget(*misses)
-        st.session_state.pop("class_checked", None)
-        st.warning(NOT_OPEN, icon=":material/link_off:")
+        refuse(NOT_OPEN, ":material/link_off:")
         return None
     st.session_state["class_checked"] = code
     return StudentClass(info, student_id(browser_memory("student", create_secret=True)))
@@ -162,6 +271,9 @@ def send_drawing(
     if joined.student is None:
         raise Refused(BROWSER_PENDING)
     code = joined.info.code
+    ended = ended_sentence(joined.info)
+    if ended:
+        raise Refused(f"{ended} Your drawings stay with your teacher.")
     if not within_budget(
         (f"send:student:{code}:{joined.student}", SENDS_PER_STUDENT, MINUTE),
         ("send:address:" + client_address(), SENDS_PER_ADDRESS, MINUTE),
@@ -172,24 +284,6 @@ def send_drawing(
 
 
 # -- the teacher --------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class TeacherClass:
-    """A class whose teacher this session has shown to be: its info and the key."""
-
-    info: ClassInfo
-    key: str
-
-
-def teacher_class() -> TeacherClass | None:
-    """The class this session teaches: from a teacher link (``?class=CODE&key=KEY``), or the key this browser
-    kept for the link's class. The key leaves the address bar once checked. None (with a sentence) otherwise."""
-    try:
-        return _checked_teacher_class()
-    except Refused as refused:  # the store is down
-        st.warning(str(refused), icon=":material/cloud_off:")
-        return None
-
-
 def _checked_teacher_class() -> TeacherClass | None:
     code = class_code(st.query_params.get(CLASS_PARAM)) if CLASS_PARAM in st.query_params else None
     code = code or st.session_state.get("teacher_code")
@@ -213,37 +307,57 @@ def _checked_teacher_class() -> TeacherClass | None:
     if linked_key or held:  # a wrong key: budgeted like a wrong code
         within_budget(("miss:address:" + client_address(), MISSES_PER_ADDRESS, MINUTE))
         st.warning(
-            "This teacher link does not open a class: the class has ended or the link is incomplete.",
+            "This teacher link does not open a class: the class was deleted or the link is incomplete.",
             icon=":material/link_off:",
         )
     return None
 
 
-def new_class() -> TeacherClass | None:
-    """Create a class for this session's teacher; None with a sentence when refused."""
-    if not within_budget(("new:address:" + client_address(), NEW_CLASSES_PER_ADDRESS, HOUR)):
-        st.warning(
-            f"This address made {NEW_CLASSES_PER_ADDRESS} classes in the last hour: use one of them, or wait.",
-            icon=":material/timer:",
+def passphrase_required() -> bool:
+    """Whether making a class asks for the passphrase the server was started with (``$NBCORE_TEACHER_PASSPHRASE``)."""
+    return bool(os.environ.get(PASSPHRASE_SETTING, ""))
+
+
+def new_class(passphrase: str = "") -> TeacherClass | str:
+    """Create a class for this session's teacher: the class, or a sentence why not.
+
+    Students pressing the button cannot lock the teacher out: without a passphrase, each session makes at most
+    ``NEW_CLASSES_PER_SESSION`` an hour and an address ``NEW_CLASSES_PER_ADDRESS`` (sixty students trying twice
+    stay under it); with ``$NBCORE_TEACHER_PASSPHRASE`` set, only its holders make classes, and no address budget
+    counts against them (wrong passphrases are budgeted like wrong codes).
+    """
+    expected = os.environ.get(PASSPHRASE_SETTING, "")
+    if expected:
+        if not within_budget(("miss:session:" + _session(), MISSES_PER_SESSION, MINUTE), cost=0):
+            return TOO_FAST
+        if not hmac.compare_digest(passphrase.encode("utf-8", "replace"), expected.encode("utf-8", "replace")):
+            within_budget(
+                ("miss:session:" + _session(), MISSES_PER_SESSION, MINUTE),
+                ("miss:address:" + client_address(), MISSES_PER_ADDRESS, MINUTE),
+            )
+            return "That is not the passphrase for making classes on this server: ask whoever runs it."
+        budgets = [("new:session:" + _session(), NEW_CLASSES_PER_SESSION_WITH_PASSPHRASE, HOUR)]
+    else:
+        budgets = [
+            ("new:session:" + _session(), NEW_CLASSES_PER_SESSION, HOUR),
+            ("new:address:" + client_address(), NEW_CLASSES_PER_ADDRESS, HOUR),
+        ]
+    if not within_budget(*budgets, cost=0):
+        return (
+            "This browser (or its network address) made as many classes as it may this hour: use one of them "
+            "(its teacher link), or start the server with a passphrase for teachers."
         )
-        return None
     try:
         made = state.class_store().create_class()
     except Refused as refused:
-        st.warning(str(refused), icon=":material/block:")
-        return None
+        return str(refused)
+    within_budget(*budgets)
     st.session_state["teacher_code"], st.session_state["teacher_key"] = made.info.code, made.teacher_key
     st.query_params[CLASS_PARAM] = made.info.code
     browser_memory(f"teacher-{made.info.code}", remember=made.teacher_key)  # now: the next full run may be far
-    return TeacherClass(made.info, made.teacher_key)
-
-
-def page_address(page: str, **params: str) -> str:
-    """The full address of ``page`` (e.g. "draw") with ``params``, from this page's own address."""
-    here = (st.context.url or "").split("?", 1)[0].rstrip("/")
-    base = here.rsplit("/", 1)[0] if here.startswith("http") and here.count("/") > 2 else here
-    query = "&".join(f"{name}={value}" for name, value in params.items())
-    return f"{base}/{page}?{query}"
+    taught = TeacherClass(made.info, made.teacher_key)
+    st.session_state[_MEMBERSHIP] = taught
+    return taught
 
 
 # -- Draw's send form -----------------------------------------------------------------------------
@@ -257,6 +371,33 @@ def send_form(
 
     ``frame`` uint8 (28, 28) framed like MNIST; ``bayes_posterior``, ``softmax_posterior`` (10,) p(y | x).
     """
+    code = joined.info.code
+    ended = ended_sentence(joined.info)
+    if ended:
+        st.info(f"{ended} Your drawings stay with your teacher.", icon=":material/event_busy:")
+    else:
+        _send(joined, frame, bayes_posterior, softmax_posterior)
+    try:
+        own = state.class_store().drawings(code, joined.student) if joined.student is not None else ()
+    except Refused:
+        own = ()  # the store is down: the form has said so on sending
+    if own:
+        st.caption(
+            f"You have sent {len(own)} drawing{'s' if len(own) != 1 else ''} to class {code} "
+            f"(the newest {PER_STUDENT} are kept):"
+        )
+        newest = own[::-1][:OWN_SHOWN]
+        st.image(
+            [d.frame for d in newest],
+            width=42,
+            caption=[str(d.meant) for d in newest],
+            alt=[f"Your drawing of a {d.meant}" for d in newest],
+        )
+
+
+def _send(
+    joined: StudentClass, frame: np.ndarray, bayes_posterior: np.ndarray, softmax_posterior: np.ndarray
+) -> None:
     code = joined.info.code
     with st.form("class_send", clear_on_submit=True, enter_to_submit=False, border=True):
         meant = st.segmented_control(
@@ -277,17 +418,6 @@ def send_form(
             else:
                 st.session_state["class_last_sent"] = digest
                 st.success(sentence, icon=":material/check_circle:")
-    try:
-        own = state.class_store().drawings(code, joined.student) if joined.student is not None else ()
-    except Refused:
-        own = ()  # the store is down: the form has said so on sending
-    if own:
-        st.caption(
-            f"You have sent {len(own)} drawing{'s' if len(own) != 1 else ''} to class {code} "
-            f"(the newest {PER_STUDENT} are kept):"
-        )
-        newest = own[::-1][:OWN_SHOWN]
-        st.image([d.frame for d in newest], width=42, caption=[str(d.meant) for d in newest])
 
 
 # -- the lesson's live polls --------------------------------------------------------------------------
@@ -314,8 +444,9 @@ def lesson_class() -> LessonClass | None:
     return None if joined is None else LessonClass(joined.info.code, student=joined.student)
 
 
-def send_answer(taking: LessonClass, question: str, answer: str) -> None:
-    """Record this student's answer to ``question`` in their class (replacing an earlier one); Refused with why."""
+def send_answer(taking: LessonClass, question: str, answer: str) -> bool:
+    """Record this student's answer to ``question`` in their class: True if it counts (before the reveal,
+    replacing an earlier one), False if it came after the reveal (kept apart); Refused with why."""
     if taking.student is None:
         raise Refused(BROWSER_PENDING)
     if not within_budget(
@@ -323,4 +454,4 @@ def send_answer(taking: LessonClass, question: str, answer: str) -> None:
         ("answer:address:" + client_address(), ANSWERS_PER_ADDRESS, MINUTE),
     ):
         raise Refused(TOO_FAST)
-    state.class_store().answer(taking.code, taking.student, question, answer)
+    return state.class_store().answer(taking.code, taking.student, question, answer)

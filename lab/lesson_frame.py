@@ -12,21 +12,22 @@ teacher's page shows how the class answered, live, and the button that reveals i
 
 from __future__ import annotations
 
-import csv
-import io
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import streamlit as st
 
-from lab import classroom, display, shell, state
+from lab import class_period, classroom, display, shell, state
 from lab.figures import charts
 from nbcore.classroom import Refused
+from nbcore.classroom.store import Tally
 from nbcore.experiments import lesson
 
 QUERY_KEY = "lesson"
 CLASS_KEY = "lesson_class"  # session: the classroom.LessonClass the lesson is taken with, or None
+_ASKED = "lesson_asked"  # session: the Question asked last in this run, which ``feedback`` follows
 REFRESH_SECONDS = 3  # how often the teacher's counts and a waiting student's page look again
 
 
@@ -114,6 +115,81 @@ def navigation(step: int, n_steps: int, place: str) -> None:
             st.button("Start again", icon=":material/replay:", on_click=go_to, args=(1,), key=f"lesson_restart_{place}")
 
 
+# -- the pace of a class: the teacher leads, students follow -------------------------------------------------
+PACE_SEEN = "lesson_pace_seen"  # session: the teacher's step this student was last moved to
+
+
+def keep_pace(step: int) -> int:
+    """The step to show in a class: a leading teacher's step moves the class's pace; a student follows it (moved
+    whenever the teacher moves, never ahead of it) and says where they are. Alone: ``step``."""
+    teaching, joined = classroom.teacher_class(), classroom.student_class()
+    if teaching is not None and teaching.info.ended(time.time()) is None:
+        _lead(teaching, step)
+    elif joined is not None and joined.info.ended(time.time()) is None:
+        step = _follow(joined, step)
+    return step
+
+
+def _lead(teaching: classroom.TeacherClass, step: int) -> None:
+    leading = teaching.info.pace is not None
+    if leading and teaching.info.pace != step:
+        class_period.set_pace(teaching, step)
+        class_period.last_outcome()  # the sentence is for the class page; here the step itself shows it
+    with st.container(horizontal=True, vertical_alignment="center", key="lesson_pace"):
+        if leading:
+            st.markdown(f":material/groups: Class {teaching.info.code} follows your step.")
+            st.button(
+                "Let students move on their own",
+                icon=":material/lock_open:",
+                key="lesson_pace_free",
+                on_click=class_period.set_pace,
+                args=(teaching, None),
+            )
+        else:
+            st.markdown(f":material/groups: Class {teaching.info.code} moves on its own.")
+            st.button(
+                "Lead: students follow my step",
+                icon=":material/arrow_forward:",
+                key="lesson_pace_lead",
+                on_click=class_period.set_pace,
+                args=(teaching, step),
+            )
+        room = class_period.room(teaching.info.code)
+        on_this = room.on_step.get(step, 0)
+        st.caption(f"{on_this} of {room.here} student{'s' if room.here != 1 else ''} here are on this step.")
+
+
+def _follow(joined: classroom.StudentClass, step: int) -> int:
+    pace = joined.info.pace
+    if pace is not None:
+        if st.session_state.get(PACE_SEEN) != pace:  # the teacher moved (or this student just came): go along
+            st.session_state[PACE_SEEN] = pace
+            step = pace
+        elif step > pace:
+            step = pace
+            st.info(
+                f"Your teacher leads the lesson: step {pace} is as far as the class has gone.",
+                icon=":material/front_hand:",
+            )
+        elif step < pace:
+            st.caption(f":material/groups: The class is on step {pace}.")
+        if st.query_params.get(QUERY_KEY) != str(step):
+            go_to(step)
+    else:
+        st.session_state.pop(PACE_SEEN, None)
+    class_period.check_in(joined, step)
+    _follow_teacher(joined, step, pace)
+    return step
+
+
+@shell.fragment(page="lesson", run_every=class_period.FOLLOW_SECONDS)
+def _follow_teacher(joined: classroom.StudentClass, step: int, pace: int | None) -> None:
+    """Every few seconds: the whole page again when the teacher's step changed; and "still here" for the class."""
+    if class_period.pace(joined.info.code) != pace:
+        st.rerun(scope="app")
+    class_period.check_in(joined, step)
+
+
 def follow_up(step: Step) -> None:
     """The step's "Try this" with a link to the page where the student can do it, further links, and its sources."""
     st.markdown(f":material/science: **Try this:** {step.try_this}")
@@ -140,25 +216,37 @@ def _commit(key: str) -> None:
     taking = st.session_state.get(CLASS_KEY)
     if taking is not None:
         try:
-            classroom.send_answer(taking, key, str(answer))
+            counted = classroom.send_answer(taking, key, str(answer))
         except (Refused, ValueError) as refused:
             st.session_state[f"lesson_refused_{key}"] = str(refused)
             return
+        st.session_state[_late_key(key)] = not counted
+    st.session_state.pop(_changing_key(key), None)
     st.session_state[_committed_key(key)] = answer
+
+
+def _late_key(key: str) -> str:
+    return f"lesson_after_reveal_{key}"
 
 
 def _answer_again(key: str) -> None:
     st.session_state.pop(_committed_key(key), None)
+    st.session_state[_changing_key(key)] = True  # not the stored answer again: the student is choosing anew
+
+
+def _changing_key(key: str) -> str:
+    return f"lesson_changing_{key}"
 
 
 def ask(question: Question, **fields) -> Any:
     """Ask ``question`` (its prompt filled with ``fields``); the committed answer, or None until it is revealed.
 
-    Alone, Reveal reveals. In a class, a student's answer waits for the teacher's reveal, and the
-    teacher gets the class's most common answer once revealed. The caller then measures the truth and
-    calls ``feedback``.
+    Alone, Reveal reveals. In a class, a student's answer waits for the teacher's reveal (and is locked from
+    then on), and the teacher gets the class's most common answer once revealed. The caller then measures the
+    truth and calls ``feedback``.
     """
     taking = st.session_state.get(CLASS_KEY)
+    st.session_state[_ASKED] = question
     prompt = question.prompt.format(**fields)
     with st.container(border=True, key=f"lesson_question_{question.key}"):
         if taking is not None and taking.teacher_key is not None:
@@ -166,17 +254,51 @@ def ask(question: Question, **fields) -> Any:
         return _ask_inside(question, prompt, taking)
 
 
+def _stored_answer(question: Question, taking: classroom.LessonClass) -> Any:
+    """The answer this student sent earlier (a reload, another replica), as the question's option; or None."""
+    if taking.student is None:
+        return None
+    try:
+        sent = state.class_store().student_answer(taking.code, taking.student, question.key)
+    except Refused:
+        return None
+    if sent is None:
+        return None
+    option = next((option for option in question.options if str(option) == sent.choice), None)
+    if option is not None:
+        st.session_state[_committed_key(question.key)] = option
+        st.session_state[_late_key(question.key)] = sent.after_reveal
+    return option
+
+
 def _ask_inside(question: Question, prompt: str, taking: classroom.LessonClass | None) -> Any:
     key = question.key
     st.markdown(f":material/quiz: **Predict, then reveal.** {prompt}")
     committed = st.session_state.get(_committed_key(key))
+    if committed is None and taking is not None and not st.session_state.get(_changing_key(key)):
+        committed = _stored_answer(question, taking)
     if committed is not None:
+        if taking is None:
+            st.markdown(f"Your answer: **{question.show(committed)}**")
+            st.button(
+                "Answer again", icon=":material/undo:", key=f"lesson_again_{key}", on_click=_answer_again, args=(key,)
+            )
+            return committed
+        if key in _revealed(taking.code):
+            late = st.session_state.get(_late_key(key), False)
+            st.markdown(
+                f"Your answer: **{question.show(committed)}**"
+                + (" (sent after the reveal: kept apart, not counted)" if late else " (locked at the reveal)")
+            )
+            return committed
         st.markdown(f"Your answer: **{question.show(committed)}**")
         st.button(
-            "Answer again", icon=":material/undo:", key=f"lesson_again_{key}", on_click=_answer_again, args=(key,)
+            "Change my answer",
+            icon=":material/undo:",
+            key=f"lesson_again_{key}",
+            on_click=_answer_again,
+            args=(key,),
         )
-        if taking is None or key in _revealed(taking.code):
-            return committed
         _await_reveal(taking.code, key)
         return None
     widget_key = f"lesson_answer_{key}"
@@ -195,6 +317,9 @@ def _ask_inside(question: Question, prompt: str, taking: classroom.LessonClass |
         st.select_slider(
             "Your guess", question.options, value=question.start, format_func=question.show, key=widget_key
         )
+    revealed = taking is not None and key in _revealed(taking.code)
+    if revealed:
+        st.caption("Your teacher has revealed this one: an answer now is kept apart and does not change the count.")
     st.button(
         "Reveal" if taking is None else f"Send my answer to class {taking.code}",
         icon=":material/visibility:" if taking is None else ":material/send:",
@@ -223,11 +348,12 @@ def _await_reveal(code: str, key: str) -> None:
 
 
 def _ask_the_class(question: Question, prompt: str, taking: classroom.LessonClass) -> Any:
-    """The teacher's side of a question: the class's answers live, Reveal to the class, then the most common answer."""
+    """The teacher's side of a question: the class's answers live, Reveal to the class, then the most common answer
+    (the chart, with the right answer marked, comes with ``feedback``)."""
     key = question.key
     st.markdown(f":material/quiz: **Ask the class.** {prompt}")
-    _class_answers(question, taking.code)
     if key not in _revealed(taking.code):
+        _class_answers(question, taking.code)
         st.button(
             "Reveal to the class",
             icon=":material/visibility:",
@@ -237,44 +363,59 @@ def _ask_the_class(question: Question, prompt: str, taking: classroom.LessonClas
             args=(taking, key),
         )
         return None
-    counts = _tally(taking.code, key)
+    tally = _tally(taking.code, key)
+    counts = tally.counted
     answered = [option for option in question.options if counts.get(str(option), 0) > 0]
+    with st.container(horizontal=True):
+        st.button(
+            "Reopen",
+            icon=":material/lock_open:",
+            key=f"lesson_reopen_{key}",
+            on_click=_teacher_act,
+            args=(taking, "reopen", key),
+            help="Hide the truth again and let students answer (answers already counted stay).",
+        )
+        with st.popover("Reset this question", icon=":material/restart_alt:"):
+            st.markdown("Delete every answer to this question and hide the truth again?")
+            st.button(
+                "Yes, reset it",
+                key=f"lesson_reset_{key}",
+                on_click=_teacher_act,
+                args=(taking, "reset_question", key),
+            )
     if not answered:
-        st.caption("Revealed to the class; nobody has answered yet.")
+        st.caption("Revealed to the class; no student answered before the reveal.")
         return None
     most = max(answered, key=lambda option: counts[str(option)])
+    total = sum(counts.values())
     st.markdown(
-        f"The class's most common answer: **{question.show(most)}** "
-        f"({counts[str(most)]} of {sum(counts.values())} students)"
+        f"{total} student{'s' if total != 1 else ''} answered before the reveal; the most common answer, "
+        f"**{question.show(most)}**, was given by {counts[str(most)]}."
     )
     return most
 
 
-def class_answers_download(code: str) -> None:
-    """The teacher's download of the class's answers: one row per question and answer, with how many gave it."""
+def _teacher_act(taking: classroom.LessonClass, action: str, key: str) -> None:
+    assert taking.teacher_key is not None
+    try:
+        getattr(state.class_store(), action)(taking.code, taking.teacher_key, key)
+    except Refused as refused:
+        st.session_state[f"lesson_refused_{key}"] = str(refused)
+
+
+def class_answers_download(code: str, period: int) -> None:
+    """The teacher's download of this period's answers: one row per student and question."""
     st.download_button(
         "The class's answers as CSV",
-        lambda: answers_csv(state.class_store().answers(code)),
-        file_name=f"class-{code}-answers.csv",
+        lambda: class_period.answers_file(code, period),
+        file_name=f"class-{code}-p{period}-answers.csv",
         mime="text/csv",
         on_click="ignore",
         icon=":material/table:",
         key="lesson_answers_csv",
-        help="question, answer, students: how many students gave each answer. No names or ids.",
+        help="One row per student and question: student number, question, answer, time, and whether it came after "
+        "the reveal. No names or ids.",
     )
-
-
-def answers_csv(rows: list[tuple[str, str]]) -> bytes:
-    """UTF-8 CSV of (question, answer) rows, one per student: ``question,answer,students`` counts, sorted."""
-    counts: dict[tuple[str, str], int] = {}
-    for row in rows:
-        counts[row] = counts.get(row, 0) + 1
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["question", "answer", "students"])
-    for (question, answer), count in sorted(counts.items()):
-        writer.writerow([question, answer, count])
-    return out.getvalue().encode("utf-8")
 
 
 def _revealed(code: str) -> frozenset[str]:
@@ -285,36 +426,71 @@ def _revealed(code: str) -> frozenset[str]:
         return frozenset()
 
 
-def _tally(code: str, key: str) -> dict[str, int]:
+def _tally(code: str, key: str) -> Tally:
     try:
         return state.class_store().tally(code, key)
     except Refused:
-        return {}
+        return Tally({}, {})
 
 
 def _reveal_to_class(taking: classroom.LessonClass, key: str) -> None:
-    assert taking.teacher_key is not None
-    state.class_store().reveal(taking.code, taking.teacher_key, key)
+    _teacher_act(taking, "reveal", key)
+
+
+def _answer_chart(question: Question, code: str, right: Any = None) -> None:
+    tally = _tally(code, question.key)
+    counted = sum(tally.counted.values())
+    late = sum(tally.after_reveal.values())
+    title = f"Class {code}: {counted} student{'s' if counted != 1 else ''} answered" + (
+        " before the reveal" if right is not None else " so far"
+    )
+    labels = [question.show(option) for option in question.options]
+    display.chart(
+        charts.answer_counts(
+            labels,
+            [tally.counted.get(str(option), 0) for option in question.options],
+            title,
+            right=None if right is None else question.options.index(right),
+        ),
+        key=f"lesson_class_answers_{question.key}",
+        alt=f"How many students of class {code} gave each answer, {counted} in all"
+        + ("" if right is None else f"; the right answer is {question.show(right)}"),
+    )
+    if late:
+        st.caption(f"{late} more answered after the reveal: kept apart, not in the chart.")
 
 
 @shell.fragment(page="lesson", run_every=REFRESH_SECONDS)
 def _class_answers(question: Question, code: str) -> None:
     """How the class has answered so far, as bars, for the projector; looks again every few seconds."""
-    counts = _tally(code, question.key)
-    total = sum(counts.values())
-    display.chart(
-        charts.answer_counts(
-            [question.show(option) for option in question.options],
-            [counts.get(str(option), 0) for option in question.options],
-            f"Class {code}: {total} answer{'s' if total != 1 else ''} so far",
-        ),
-        key=f"lesson_class_answers_{question.key}",
-        alt=f"How many students of class {code} gave each answer, {total} in all",
-    )
+    _answer_chart(question, code)
+
+
+def right_option(question: Question, verdict: lesson.Verdict) -> Any:
+    """The question's option that the truth behind ``verdict`` makes right: the correct choice, or the guess
+    nearest the truth."""
+    if question.kind == "choice":
+        return next((option for option in question.options if str(option) == str(verdict.truth)), None)
+    return min(question.options, key=lambda option: abs(float(option) - float(verdict.truth)))
+
+
+# words the reveal texts address to one student with; the teacher's projected lesson speaks of the class
+CLASS_WORDING = {
+    "for your digit": "for the class's digit",
+    "you said": "the class's most common answer:",
+    "your guess was": "the class's most common guess was",
+}
 
 
 def feedback(verdict: lesson.Verdict, text: str) -> None:
-    """The measured truth in ``text``, framed by how close the committed answer was."""
+    """The measured truth in ``text``, framed by how close the committed answer was. To a class's teacher, the
+    class's answers with the right one marked, and the text worded for the class."""
+    taking = st.session_state.get(CLASS_KEY)
+    asked = st.session_state.get(_ASKED)
+    if taking is not None and taking.teacher_key is not None and isinstance(asked, Question):
+        _answer_chart(asked, taking.code, right=right_option(asked, verdict))
+        for said, spoken in CLASS_WORDING.items():
+            text = text.replace(said, spoken)
     if verdict.grade == "exact":
         st.success(f"**Right.** {text}", icon=":material/check_circle:")
     elif verdict.grade == "close":

@@ -110,8 +110,9 @@ def _reset(defaults: dict) -> None:
             st.session_state[key] = default
 
 
-def sidebar_tools(settings_keys: tuple[str, ...]) -> None:
-    """Reset buttons and the link for students, at the foot of the sidebar (after the page has run)."""
+def sidebar_tools(settings_keys: tuple[str, ...], teachers_only: tuple[str, ...] = ()) -> None:
+    """Reset buttons and the link for students, at the foot of the sidebar (after the page has run); the
+    link leaves out ``teachers_only`` parameters (presenter mode, a teacher key)."""
     bound = st.session_state.get(_BOUND, {})
     defaults = {key: default for key, (_, default) in bound.items()}
     page_defaults = {key: default for key, default in defaults.items() if key not in settings_keys}
@@ -144,13 +145,14 @@ def sidebar_tools(settings_keys: tuple[str, ...]) -> None:
                 key="links_lock_choice",
                 help="Locked controls show their value but cannot be moved.",
             )
-            st.code(share_link(lock), language=None, wrap_lines=True)
+            st.code(share_link(lock, teachers_only), language=None, wrap_lines=True)
             st.caption("The link opens this page with every setting as it is now.")
 
 
-def share_link(lock: list[str]) -> str:
-    """This page's URL with the current settings (and ``lock``) in its query."""
-    query = {key: st.query_params.get(key) for key in st.query_params.keys() if key != LOCK_PARAM}
+def share_link(lock: list[str], teachers_only: tuple[str, ...] = ()) -> str:
+    """This page's URL with the current settings (and ``lock``) in its query, without ``teachers_only`` ones."""
+    left_out = (LOCK_PARAM, *teachers_only)
+    query = {key: st.query_params.get(key) for key in st.query_params.keys() if key not in left_out}
     if lock:
         query[LOCK_PARAM] = ",".join(lock)
     base = st.context.url or ""  # None without a browser (AppTest): the query alone

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from lab import links, preload, presentation, runs, settings
+from lab import classroom, links, preload, presentation, runs, settings
 from lab.data import mnist
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -21,6 +21,7 @@ FAVICON = Path(__file__).resolve().parent / "favicon.png"
 # it shows on lab PCs without an emoji font)
 PAGES = {
     "Teaching": [
+        ("pages/teach.py", "Your class", ":material/co_present:"),
         ("pages/lesson.py", "Guided lesson", ":material/school:"),
         ("pages/gallery.py", "Class gallery", ":material/groups:"),
     ],
@@ -80,15 +81,40 @@ def run(default_page: str = "pages/home.py") -> None:
         presentation.apply_style(presenting)
         preload.preload_elements()
         mnist.splits()
+        joined = classroom.join_from_link()
+        if joined is not None:
+            class_badge(joined)
         navigation.run()
-        links.sidebar_tools(tuple(settings.KEYS.values()) + (presentation.STATE_KEY,))
+        links.sidebar_tools(
+            tuple(settings.KEYS.values()) + (presentation.STATE_KEY,),
+            teachers_only=(presentation.STATE_KEY, classroom.KEY_PARAM),
+        )
         links.end_run()
 
 
-def page_link(path: str, label: str) -> None:
+def class_badge(joined: classroom.Membership) -> None:
+    """The line at the top of every page in a class: which class and its state; leave it (a student) or open its
+    page (its teacher). Nothing takes a student out of a class without saying so."""
+    code = joined.info.code
+    ended = classroom.ended_sentence(joined.info)
+    with st.container(horizontal=True, vertical_alignment="center", key="class_badge", gap="small"):
+        if isinstance(joined, classroom.TeacherClass):
+            st.markdown(f":material/co_present: **Teaching class {code}**" + (f" · {ended}" if ended else ""))
+            page_link("pages/teach.py", "Your class page", query_params={classroom.CLASS_PARAM: code})
+        else:
+            st.markdown(f":material/groups: **Class {code}**" + (f" · {ended}" if ended else ""))
+            st.button("Leave class", icon=":material/logout:", key="class_leave", on_click=classroom.leave_class)
+
+
+def page_path(path: str) -> str:
+    """The page file ``path`` (as in ``PAGES``) as ``st.page_link`` and ``st.switch_page`` take it."""
+    return str(ROOT / path)
+
+
+def page_link(path: str, label: str, query_params: dict[str, str] | None = None) -> None:
     """A link to the page file ``path`` (as in ``PAGES``) with its icon."""
     icon = next(icon for pages in PAGES.values() for page, _, icon in pages if page == path)
-    st.page_link(str(ROOT / path), label=label, icon=icon)
+    st.page_link(page_path(path), label=label, icon=icon, query_params=query_params)
 
 
 # ``st.fragment`` for the part of a page that reruns on its own (a stroke on Draw reruns only that part), counted

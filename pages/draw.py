@@ -10,7 +10,7 @@ import numpy as np
 import streamlit as st
 
 import nbcore
-from lab import classroom, display, links, model_view, preload, rate_limit, shell
+from lab import class_period, classroom, display, links, model_view, preload, rate_limit, shell
 from lab.canvas import digit_canvas
 from lab.data import models
 from lab.figures import charts, digits
@@ -33,7 +33,9 @@ with st.sidebar:  # a new threshold's "Binarizing…" and "Counting pixels…" s
 softmax = models.softmax(deskew=settings.deskew).model
 
 st.title("Draw a digit")
-joined = classroom.student_class()  # a class link: its code checked once, the browser's student id
+joined = classroom.student_class()  # the class the frame found in the link, with the browser's student id
+if joined is not None:
+    class_period.check_in(joined, None)
 st.session_state.setdefault("canvas_generation", 0)
 
 

@@ -1,7 +1,5 @@
 """Class gallery: the teacher's page. What the class drew on Draw and how naive Bayes and softmax read it, live."""
 
-import time
-
 import numpy as np
 import streamlit as st
 
@@ -10,7 +8,7 @@ from lab.data import models
 from lab.figures import class_model, export
 from lab.settings import Settings, current_settings
 from nbcore.classroom import PER_CLASS, PER_STUDENT, Refused
-from nbcore.classroom.store import KEEP_SECONDS, as_arrays, to_csv
+from nbcore.classroom.export import as_arrays, to_csv
 from nbcore.experiments.class_model import DEFAULT_WEIGHT, MIN_DRAWINGS, MODEL_NAMES, ClassEvaluation
 from nbcore.metrics import class_errors, confusion_matrix
 
@@ -147,7 +145,7 @@ def gallery_png(code: str) -> bytes:
 
 
 def moderate(teaching: classroom.TeacherClass) -> None:
-    """Remove a drawing or a student's drawings, empty the gallery, keep or close the class: the teacher's key only."""
+    """Remove a drawing or a student's drawings, or empty this period's gallery: the teacher's key only."""
     code, key = teaching.info.code, teaching.key
     with st.expander("Moderate this class", icon=":material/shield_person:"):
         with st.form("gallery_remove", clear_on_submit=True, border=False):
@@ -163,15 +161,6 @@ def moderate(teaching: classroom.TeacherClass) -> None:
             sure = st.checkbox("Yes, remove every drawing", key="gallery_clear_sure")
             if st.button("Empty the gallery", icon=":material/delete_sweep:", disabled=not sure, key="gallery_clear"):
                 st.write(f"Removed {plural(state.class_store().clear(code, key), 'drawing')}.")
-        with st.container(horizontal=True, vertical_alignment="center"):
-            if st.button(f"Keep it {KEEP_SECONDS // 3600} more hours", icon=":material/more_time:", key="gallery_keep"):
-                state.class_store().extend(code, key)
-            closing = st.checkbox("Yes, close the class and delete all it holds", key="gallery_close_sure")
-            if st.button("Close the class", icon=":material/cancel:", disabled=not closing, key="gallery_close"):
-                state.class_store().close(code, key)
-                st.session_state.pop("teacher_code", None)
-                st.query_params.clear()
-                st.rerun()
 
 
 def remove_sentence(teaching: classroom.TeacherClass, target: str) -> str:
@@ -264,7 +253,25 @@ def class_model_section(code: str) -> None:
         key="gallery_class_pairs",
         alt="P(pixel on | digit) of the class's model above MNIST's model, for each digit",
     )
+    smoothing_note(evaluation.drawings_per_digit, settings)
     class_curve(snapshot, settings)
+
+
+def smoothing_note(drawings_per_digit: np.ndarray, settings: Settings) -> None:
+    """Why the class's P(x | y) of a digit with few drawings is pale all over: the smoothing, in numbers."""
+    few = sorted({int(count) for count in drawings_per_digit if count < MIN_DRAWINGS})
+    if not few:
+        return
+    alpha, beta = settings.alpha, settings.beta
+    shown = ", ".join(
+        f"{count} drawing{'s' if count != 1 else ''}: {alpha / (count + alpha + beta):.2f} for a pixel none inked, "
+        f"{(count + alpha) / (count + alpha + beta):.2f} for one all inked"
+        for count in few[:3]
+    )
+    st.caption(
+        f"A digit with few drawings shows mostly the smoothing, not the class's ink: with α = {alpha:g} and "
+        f"β = {beta:g}, P(x = 1 | y) = (inked + α) / (drawings + α + β). With {shown}."
+    )
 
 
 def per_digit_table(evaluation: ClassEvaluation) -> dict[str, list[str]]:
@@ -339,31 +346,22 @@ if teaching is None:
         "digit they meant and send; the teacher sees them live with what both models read, on this page. "
         "No names are kept."
     )
-    if st.button("New class", icon=":material/group_add:", key="gallery_new_class"):
-        teaching = classroom.new_class()
-    st.caption("Made the class before the lesson (`python -m nbcore class new`)? Open its teacher link instead.")
+    if classroom.student_class() is not None:
+        st.info("This is your teacher's view of the class: send your drawings from Draw.", icon=":material/draw:")
+        shell.page_link("pages/draw.py", "Draw")
+    else:
+        st.markdown("A teacher starts a class, and opens this gallery, from the class page.")
+        shell.page_link("pages/teach.py", "Your class")
 
 if teaching is not None:
     code = teaching.info.code
-    st.markdown(f"### Class {code}")
-    st.markdown(
-        "Students open this link (or type the code on Draw's address), draw, pick the digit they meant and send:"
-    )
-    st.code(classroom.page_address("draw", **{classroom.CLASS_PARAM: code}), language=None, wrap_lines=True)
-    with st.expander("Your teacher link: keep it private", icon=":material/key:"):
-        st.markdown(
-            "Whoever opens it can moderate and close this class. This browser remembers it; "
-            "to use another device, open this link there."
-        )
-        st.code(
-            classroom.page_address("gallery", **{classroom.CLASS_PARAM: code, classroom.KEY_PARAM: teaching.key}),
-            language=None,
-            wrap_lines=True,
-        )
-    left = max(0, round((teaching.info.expires_at - time.time()) / 60))
+    st.markdown(f"### Class {code}, period {teaching.info.period}")
+    ended = classroom.ended_sentence(teaching.info)
+    if ended:
+        st.info(f"{ended} The drawings stay here until you delete the class.", icon=":material/event_busy:")
     st.caption(
-        f"Open for another {left // 60} h {left % 60:02d} min. Each student keeps their newest {PER_STUDENT} drawings; the class holds up to {PER_CLASS}. "
-        f"The class and everything in it are deleted {KEEP_SECONDS // 3600} hours after the last activity."
+        f"Each student keeps their newest {PER_STUDENT} drawings; the class holds up to {PER_CLASS} a period. "
+        "The join slide, the end of the class and the downloads are on the class page."
     )
     live_gallery(code)
     moderate(teaching)

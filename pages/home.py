@@ -3,7 +3,7 @@
 import numpy as np
 import streamlit as st
 
-from lab import links
+from lab import classroom, links, shell
 from lab.data import mnist, models
 from lab.figures import digits
 from lab.settings import current_settings
@@ -13,6 +13,17 @@ splits = mnist.splits()
 result = models.evaluation(settings)
 
 st.title("Naive Bayes Lab")
+if classroom.membership() is None:
+    with st.form("home_join", border=True, enter_to_submit=True):
+        with st.container(horizontal=True, vertical_alignment="bottom"):
+            typed = st.text_input("In a class? Type its code", max_chars=16, placeholder="XK4P9QRT", key="home_code")
+            join = st.form_submit_button("Join", icon=":material/login:", type="primary")
+    if join:
+        outcome = classroom.join(typed)
+        if isinstance(outcome, str):
+            st.warning(outcome, icon=":material/link_off:")
+        else:
+            st.switch_page(shell.page_path("pages/draw.py"), query_params={classroom.CLASS_PARAM: outcome.info.code})
 st.markdown(
     """
 A naive Bayes classifier asks, for every digit *y*, how likely the picture would be **if** the writer

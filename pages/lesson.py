@@ -418,9 +418,10 @@ STEPS = lesson_steps.STEPS
 st.title(lesson_steps.TITLE)
 taking = classroom.lesson_class()  # through a class's link: answers go to the class, the teacher reveals
 frame.take_part(taking)
-if taking is not None and taking.teacher_key is not None:
-    frame.class_answers_download(taking.code)
-current = frame.requested_step(len(STEPS))
+current = frame.keep_pace(frame.requested_step(len(STEPS)))
+teaching = classroom.teacher_class()
+if teaching is not None:
+    frame.class_answers_download(teaching.info.code, teaching.info.period)
 frame.navigation(current, len(STEPS), "top")
 st.progress(current / len(STEPS))
 step = STEPS[current - 1]

@@ -44,6 +44,14 @@ def socket_count(text: str) -> int:
     return value
 
 
+def students_url(host: str, port: int, public_address) -> str | None:
+    """The address students open when nginx listens on ``host``: the LAN address for 0.0.0.0, none for loopback."""
+    if host in ("0.0.0.0", "::"):
+        found = public_address.lan_address()
+        return None if found is None else f"http://{found}:{port}"
+    return None if public_address.is_loopback(host) else f"http://{host}:{port}"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--replicas", type=int, default=2)
@@ -68,8 +76,15 @@ def main() -> int:
         help="keep the classes in Redis: at URL (redis://host:port/0), or with no URL in a redis-server started "
         "here (nothing saved to disk); default: the SQLite file in the data directory",
     )
+    parser.add_argument(
+        "--public-url",
+        metavar="URL",
+        help="the address students' devices open (http://host:port), for the links and QR code teachers hand out; "
+        "default: with --host 0.0.0.0 this machine's address on the local network, else --host",
+    )
     args = parser.parse_args()
     from devtools.redis_server import RedisServer
+    from lab import public_address
     from nbcore.classroom.store import SETTING
     from nbcore.datasets import default_data_dir
 
@@ -87,6 +102,10 @@ def main() -> int:
             store_url = running.enter_context(RedisServer()).url
             print(f"redis-server started for the class store: {store_url}", flush=True)
         store_env = {SETTING: store_url} if store_url else {}
+        public = args.public_url or students_url(args.host, args.port, public_address)
+        if public:
+            store_env[public_address.SETTING] = public
+            print(f"students' links use {public}", flush=True)
         print(f"preparing MNIST in {data_dir}, then {args.replicas} replicas ...", flush=True)
         served = running.enter_context(
             ClassServer(

@@ -377,17 +377,26 @@ def running_product(log10_product: np.ndarray, limits: dict[str, float], height:
     return figure
 
 
-def answer_counts(labels: list[str], counts: list[int], title: str, height: int = 300) -> go.Figure:
+def answer_counts(
+    labels: list[str], counts: list[int], title: str, height: int = 300, right: int | None = None
+) -> go.Figure:
     """How many students gave each answer: a horizontal bar per answer (in the question's order), its count at the end.
 
-    ``labels`` the answers as the question shows them; ``counts`` students per answer (0 for none).
+    ``labels`` the answers as the question shows them; ``counts`` students per answer (0 for none); ``right`` the
+    index of the right answer once revealed: its bar is coloured and its label says "✓ right" (words, not only colour).
     """
     total = max(1, sum(counts))
+    if right is None:
+        colours = [OK_COLOUR if count == max(counts) and count > 0 else "#9bb7d4" for count in counts]
+        shown = list(labels)
+    else:
+        colours = [OK_COLOUR if index == right else "#9bb7d4" for index in range(len(labels))]
+        shown = [f"✓ {label} (right)" if index == right else label for index, label in enumerate(labels)]
     bars = go.Bar(
-        y=labels,
+        y=shown,
         x=counts,
         orientation="h",
-        marker_color=[OK_COLOUR if count == max(counts) and count > 0 else "#9bb7d4" for count in counts],
+        marker_color=colours,
         text=[f"{count} ({count / total:.0%})" for count in counts],
         textposition="outside",
         cliponaxis=False,

@@ -10,7 +10,8 @@ the digit each student meant, an anonymous id per student):
 Each drawing is read by a model that never saw its student (leave one student out). Counts are the
 fitted state, so the model without student s is the whole class's counts minus s's: one count per
 student, not one refit per student (``tests/test_class_model.py`` holds it equal to refitting).
-A digit with fewer than ``MIN_DRAWINGS`` drawings gets a ``Shortage`` instead of an accuracy.
+A digit with fewer than ``MIN_DRAWINGS`` drawings gets a ``Shortage`` instead of an accuracy from the class's
+models; MNIST's model reads every drawing until those can be measured.
 """
 
 from __future__ import annotations
@@ -298,27 +299,30 @@ class Shortage:
         return self.students < 2
 
     def sentence(self) -> str:
-        """The shortage in words, for the page and the command line."""
-        parts = []
+        """What the class's models still need, in words ("2 more 7s"), for the page and the command line.
+        MNIST's model needs nothing: it reads every drawing from the first."""
         if self.students == 0:
-            return f"No drawings yet: each digit needs {self.minimum} drawings before an accuracy is given."
+            return (
+                "No drawings yet: MNIST's model reads the first one sent; the class's models need "
+                f"{self.minimum} drawings of a digit, from two students or more."
+            )
+        parts = ["MNIST's model reads every drawing."]
         if self.one_student:
             parts.append(
                 "The class's models are measured once two students or more have sent drawings: each "
                 "student's drawings are read by a model trained on the others'."
             )
         if self.digits:
-            listed = [f"{digit} ({_drawings(count)})" for digit, count in self.digits.items()]
+            needs = [
+                f"{self.minimum - count} more {digit}{'s' if self.minimum - count != 1 else ''}"
+                for digit, count in self.digits.items()
+            ]
             if len(self.digits) == 10:
-                parts.append(
-                    f"Too few drawings to give an accuracy: each digit needs {self.minimum}, and none has "
-                    f"as many yet ({', '.join(listed)})."
-                )
+                parts.append(f"The class's models give a digit's accuracy from {self.minimum} drawings of it: {_join(needs)}.")
             else:
                 parts.append(
-                    f"Too few drawings of {_join(listed)} to measure "
-                    f"{'it' if len(listed) == 1 else 'them'}: each digit needs {self.minimum}; the accuracies "
-                    f"are over the other digits."
+                    f"The class's accuracies are over the digits with {self.minimum} drawings or more; to measure "
+                    f"the others they need {_join(needs)}."
                 )
         return " ".join(parts)
 
@@ -459,8 +463,14 @@ def evaluate_class(
     measured = per_digit >= minimum
     n_students = len(counts.students)
     measured_rows = measured[labels]
+    comparable = n_students >= 2 and bool(measured_rows.any())
+    # MNIST's model never saw a student: until the class's models can be measured it reads every drawing, then
+    # the same drawings as they do, so the three accuracies compare like with like
+    mnist_rows = measured_rows if comparable else np.ones(len(labels), dtype=bool)
     models = {
-        name: _score(readings[name], labels, measured_rows, usable=name == "mnist" or n_students >= 2)
+        name: _score(
+            readings[name], labels, mnist_rows if name == "mnist" else measured_rows, usable=name == "mnist" or comparable
+        )
         for name in MODEL_NAMES
     }
     short = {int(digit): int(per_digit[digit]) for digit in np.flatnonzero(~measured)}

@@ -41,18 +41,19 @@ class Verdict:
 
     grade: str
     error: float  # guess - truth, in the unit of the question (0 for a multiple-choice answer)
+    truth: float | str = 0.0  # the measured truth: a number, or the correct option as text
 
 
 def grade_guess(guess: float, truth: float, close: float) -> Verdict:
     """A numeric guess is "exact" within close / 5 of the truth, "close" within ``close``, else "off"."""
     error = float(guess) - float(truth)
     grade = "exact" if abs(error) <= close / 5 else "close" if abs(error) <= close else "off"
-    return Verdict(grade, error)
+    return Verdict(grade, error, float(truth))
 
 
 def grade_choice(chosen: str, correct: str) -> Verdict:
     """A multiple-choice answer is "exact" when it is the correct option, else "off"."""
-    return Verdict("exact" if chosen == correct else "off", 0.0)
+    return Verdict("exact" if chosen == correct else "off", 0.0, correct)
 
 
 # -- step 2: the class prior ------------------------------------------------------------------------------
@@ -179,7 +180,7 @@ def grade_count(guess: int, truth: int) -> Verdict:
     """A guessed count (0..) is "exact" within a factor of about 1.6 of the truth, "close" within about 3
     (compared as log10(1 + count)), else "off"; ``error`` is guess - truth in images."""
     verdict = grade_guess(math.log10(1 + guess), math.log10(1 + truth), close=0.5)
-    return Verdict(verdict.grade, float(guess - truth))
+    return Verdict(verdict.grade, float(guess - truth), float(truth))
 
 
 def product_outcome(value: float) -> str:

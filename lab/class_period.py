@@ -1,0 +1,138 @@
+"""A class period, run by its teacher: the lesson's pace, who is here, the end, the new period, the exports.
+
+The teacher's actions are button callbacks (they run before the page is drawn again, so the page shows their
+outcome at once); a refusal (the store down, the class deleted meanwhile) is kept as a sentence the page
+shows. Students check in from the pages they take part on, at most every ``CHECK_IN_SECONDS`` unless their
+lesson step changed, so the teacher sees who is here and where.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import streamlit as st
+
+from lab import classroom, state
+from nbcore.classroom import KEEP_SECONDS, Refused
+from nbcore.classroom.export import answers_csv, drawings_npz
+
+WARN_BEFORE_SECONDS = 15 * 60  # the teacher's page warns this long before a class ends on its own
+CHECK_IN_SECONDS = 30  # a student's "still here" at most this often when nothing changed
+HERE_SECONDS = 120  # a student seen within this long is "here now"
+FOLLOW_SECONDS = 2  # how often a student's lesson looks for the teacher's step
+_OUTCOME = "class_period_outcome"  # session: the sentence of the teacher's last action
+
+
+def _act(teaching: classroom.TeacherClass, action: str, done: str, **arguments) -> None:
+    """Call the store's teacher-only ``action`` for this class; keep ``done`` (or the refusal) for the page."""
+    try:
+        getattr(state.class_store(), action)(teaching.info.code, teaching.key, **arguments)
+    except Refused as refused:
+        st.session_state[_OUTCOME] = ("warning", str(refused))
+    else:
+        st.session_state[_OUTCOME] = ("success", done)
+
+
+def extend(teaching: classroom.TeacherClass) -> None:
+    _act(teaching, "extend", f"Kept {KEEP_SECONDS // 3600} hours longer.")
+
+
+def end(teaching: classroom.TeacherClass) -> None:
+    _act(
+        teaching,
+        "end",
+        "The class has ended: students can no longer send or answer. Everything it holds is kept for you to download.",
+    )
+
+
+def new_period(teaching: classroom.TeacherClass) -> None:
+    _act(teaching, "new_period", "A new period has started with the same code: drawings and answers start empty.")
+
+
+def delete(teaching: classroom.TeacherClass) -> None:
+    _act(teaching, "delete_class", "The class and everything it held are deleted.")
+    if st.session_state.get(_OUTCOME, ("",))[0] == "success":
+        for key in ("teacher_code", "teacher_key"):
+            st.session_state.pop(key, None)
+        classroom.leave_class()
+
+
+def set_pace(teaching: classroom.TeacherClass, step: int | None) -> None:
+    _act(teaching, "set_pace", "Students follow your step." if step else "Students move on their own.", step=step)
+
+
+def last_outcome() -> tuple[str, str] | None:
+    """("success" | "warning", sentence) of the teacher's last action, once."""
+    return st.session_state.pop(_OUTCOME, None)
+
+
+def minutes_left(teaching: classroom.TeacherClass) -> float | None:
+    """Minutes until an open class ends on its own (None once it has ended)."""
+    if teaching.info.ended(time.time()) is not None:
+        return None
+    return (teaching.info.expires_at - time.time()) / 60
+
+
+def ends_soon(teaching: classroom.TeacherClass) -> bool:
+    left = minutes_left(teaching)
+    return left is not None and left * 60 <= WARN_BEFORE_SECONDS
+
+
+# -- downloads -----------------------------------------------------------------------------------------------
+def drawings_file(code: str, period: int) -> bytes:
+    """The period's drawings as ``.npz`` (``frames``, ``labels``, ``students``): what ``class evaluate --frames`` reads."""
+    return drawings_npz(state.class_store().drawings(code, period=period))
+
+
+def answers_file(code: str, period: int) -> bytes:
+    """The period's answers, one row per student and question, with time and before/after the reveal (CSV)."""
+    return answers_csv(state.class_store().answers(code, period=period))
+
+
+# -- who is here, and where ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Room:
+    """The class's students: ``joined`` ever, ``here`` seen in the last ``HERE_SECONDS``, and how many of those are
+    on each lesson step (``on_step``: step -> students, in step order)."""
+
+    joined: int
+    here: int
+    on_step: dict[int, int]
+
+
+def room(code: str) -> Room:
+    try:
+        seen = state.class_store().presence(code)
+    except Refused:
+        return Room(0, 0, {})
+    recent = [presence for presence in seen.values() if presence.seen_at >= time.time() - HERE_SECONDS]
+    steps: dict[int, int] = {}
+    for presence in recent:
+        if presence.step is not None:
+            steps[presence.step] = steps.get(presence.step, 0) + 1
+    return Room(len(seen), len(recent), dict(sorted(steps.items())))
+
+
+def check_in(joined: classroom.StudentClass, step: int | None) -> None:
+    """Tell the class this student is here (on lesson ``step``, or elsewhere: None); at most every
+    ``CHECK_IN_SECONDS`` unless the step changed. Quiet: a student's page never fails for it."""
+    if joined.student is None or joined.info.ended(time.time()) is not None:
+        return
+    last = st.session_state.get("class_check_in")
+    if last is not None and last[:2] == (joined.info.code, step) and time.time() - last[2] < CHECK_IN_SECONDS:
+        return
+    try:
+        state.class_store().check_in(joined.info.code, joined.student, step)
+    except (Refused, ValueError):
+        return
+    st.session_state["class_check_in"] = (joined.info.code, step, time.time())
+
+
+def pace(code: str) -> int | None:
+    """The step the teacher leads the class to now (None: students move on their own)."""
+    try:
+        info = state.class_store().class_info(code)
+    except Refused:
+        return None
+    return None if info is None or info.ended(time.time()) is not None else info.pace

@@ -1,0 +1,247 @@
+"""Your class: the teacher's page of a period. The join slide for the projector, the lesson's pace, the end
+and the downloads."""
+
+import time
+
+import streamlit as st
+
+from lab import class_period, classroom, public_address, shell
+from lab.figures.join_code import qr_png
+from nbcore.classroom import KEEP_SECONDS
+from nbcore.classroom.store import KEEP_AFTER_END_SECONDS
+
+teaching = classroom.teacher_class()
+
+
+def start_a_class() -> None:
+    st.title("Start a class")
+    st.markdown(
+        "A class shares one code for a period: students join it on their phones or laptops, send drawings to "
+        "its gallery and answer the lesson's questions together; you lead the lesson from here and keep what the "
+        "class made. No names are kept."
+    )
+    with st.form("teach_new_class", border=True, enter_to_submit=True):
+        passphrase = ""
+        if classroom.passphrase_required():
+            passphrase = st.text_input(
+                "Passphrase for making classes on this server", type="password", max_chars=200, key="teach_passphrase"
+            )
+        made = st.form_submit_button("New class", icon=":material/group_add:", type="primary")
+    if made:
+        outcome = classroom.new_class(passphrase)
+        if isinstance(outcome, str):
+            st.warning(outcome, icon=":material/block:")
+        else:
+            st.rerun()
+    st.caption(
+        "Made the class before the lesson (`python -m nbcore class new`)? Open its teacher link instead. "
+        "A student? Type your class's code on the Home page."
+    )
+
+
+def join_slide(code: str) -> None:
+    """What the projector shows while students join: the code, a QR code of the link, the short address."""
+    address = public_address.student_address(st.context.url)
+    link = address.link("draw", **{classroom.CLASS_PARAM: code})
+    with st.container(border=True, key="join_slide"):
+        left, right = st.columns([3, 2], vertical_alignment="center")
+        with left:
+            st.markdown("Join on your phone or laptop: scan the code, or go to")
+            if address.short:
+                st.markdown(f"## {address.short}")
+            st.markdown("and type the class code")
+            st.markdown(f"# {code}")
+            joined_count(code)
+        with right:
+            if link:
+                st.image(qr_png(link), width=300, alt=f"QR code of the student link {link}")
+    if link:
+        st.code(link, language=None, wrap_lines=True)
+    st.caption(address.source)
+
+
+@shell.fragment(page="teach", run_every=3)
+def joined_count(code: str) -> None:
+    room = class_period.room(code)
+    st.markdown(f"**{room.joined} student{'s' if room.joined != 1 else ''} joined** · {room.here} here now")
+
+
+def state_line(info) -> None:
+    """The period's state: open until when, or ended when and kept until when; the warning before the end."""
+    ended = classroom.ended_sentence(info)
+    if ended:
+        deleted = info.deleted_at(time.time())
+        st.info(
+            f"{ended} Students can no longer send or answer. Everything it holds is kept until "
+            f"{classroom.local_time(deleted)} ({KEEP_AFTER_END_SECONDS // 3600} hours after the end): "
+            "download it below before then.",
+            icon=":material/event_busy:",
+        )
+        st.button(
+            f"Reopen for {KEEP_SECONDS // 3600} hours",
+            icon=":material/restart_alt:",
+            key="teach_reopen",
+            on_click=class_period.extend,
+            args=(teaching,),
+        )
+        return
+    ends = classroom.local_time(info.expires_at)
+    if class_period.ends_soon(teaching):
+        left = max(0, round(class_period.minutes_left(teaching) or 0))
+        st.warning(
+            f"Class {info.code} ends at {ends}, in {left} minute{'s' if left != 1 else ''}, unless someone is "
+            "active. Keep it longer, or download what it holds below.",
+            icon=":material/timer:",
+        )
+    else:
+        st.markdown(
+            f"Period {info.period} · open until **{ends}** (it stays open {KEEP_SECONDS // 3600} hours after the "
+            "last activity)."
+        )
+    st.button(
+        f"Keep it {KEEP_SECONDS // 3600} more hours",
+        icon=":material/more_time:",
+        key="teach_extend",
+        on_click=class_period.extend,
+        args=(teaching,),
+    )
+
+
+def lesson_pace(info) -> None:
+    st.subheader("The lesson")
+    code = info.code
+    with st.container(horizontal=True):
+        shell.page_link("pages/lesson.py", "Open the lesson", query_params={classroom.CLASS_PARAM: code})
+        shell.page_link("pages/gallery.py", "Open the gallery", query_params={classroom.CLASS_PARAM: code})
+    if info.ended(time.time()) is not None:
+        return
+    leading = info.pace is not None
+    chosen = st.radio(
+        "Pace",
+        ["Students move on their own", "Students follow my step"],
+        index=1 if leading else 0,
+        key=f"teach_pace_{leading}",
+        horizontal=True,
+    )
+    if (chosen == "Students follow my step") != leading:
+        class_period.set_pace(teaching, None if leading else 1)
+        st.rerun()
+    if leading:
+        st.markdown(
+            f"The class is on **step {info.pace}**: your Back and Next on the lesson move every student's "
+            "lesson, and nobody can answer a step you have not reached."
+        )
+    where_students_are(code)
+
+
+@shell.fragment(page="teach", run_every=3)
+def where_students_are(code: str) -> None:
+    room = class_period.room(code)
+    if not room.on_step:
+        st.caption("No student is on the lesson right now.")
+        return
+    st.markdown(
+        "On the lesson now: " + ", ".join(f"step {step}: {count}" for step, count in room.on_step.items()) + "."
+    )
+
+
+def downloads(info) -> None:
+    st.subheader("Keep what the class made")
+    for period in range(info.period, 0, -1):
+        with st.container(horizontal=True, vertical_alignment="center"):
+            st.markdown(f"Period {period}{' (this one)' if period == info.period else ''}:")
+            st.download_button(
+                "Drawings (.npz)",
+                lambda period=period: class_period.drawings_file(info.code, period),
+                file_name=f"class-{info.code}-p{period}-drawings.npz",
+                mime="application/octet-stream",
+                on_click="ignore",
+                icon=":material/download:",
+                key=f"teach_npz_{period}",
+                help="frames (28 × 28, 0-255), labels (the digit meant) and students (1 = the first to send): "
+                "what `python -m nbcore class evaluate --frames` reads.",
+            )
+            st.download_button(
+                "Answers (.csv)",
+                lambda period=period: class_period.answers_file(info.code, period),
+                file_name=f"class-{info.code}-p{period}-answers.csv",
+                mime="text/csv",
+                on_click="ignore",
+                icon=":material/table:",
+                key=f"teach_answers_{period}",
+                help="One row per student and question: student number, question, answer, time, and whether it "
+                "came after the reveal. No names or ids.",
+            )
+
+
+def period_controls(info) -> None:
+    st.subheader("End of the period")
+    if info.ended(time.time()) is None:
+        with st.container(horizontal=True, vertical_alignment="center"):
+            fresh = st.checkbox("Yes, start a new period", key="teach_new_period_sure")
+            st.button(
+                "New period",
+                icon=":material/skip_next:",
+                disabled=not fresh,
+                key="teach_new_period",
+                on_click=class_period.new_period,
+                args=(teaching,),
+                help="Same code; drawings, answers and reveals start empty. This period's stay downloadable above.",
+            )
+        with st.container(horizontal=True, vertical_alignment="center"):
+            ending = st.checkbox("Yes, end the class now", key="teach_end_sure")
+            st.button(
+                "End class",
+                icon=":material/stop_circle:",
+                disabled=not ending,
+                key="teach_end",
+                on_click=class_period.end,
+                args=(teaching,),
+                help="Students can no longer send or answer; everything stays here for you to download.",
+            )
+        return
+    st.markdown("Downloaded what you need? You can delete the class now rather than wait.")
+    with st.container(horizontal=True, vertical_alignment="center"):
+        deleting = st.checkbox("Yes, delete the class and everything it holds", key="teach_delete_sure")
+        st.button(
+            "Delete the class",
+            icon=":material/delete_forever:",
+            disabled=not deleting,
+            key="teach_delete",
+            on_click=class_period.delete,
+            args=(teaching,),
+        )
+
+
+def teacher_link(code: str, key: str) -> None:
+    with st.expander("Your teacher link: keep it private", icon=":material/key:"):
+        st.markdown(
+            "Whoever opens it leads and can end this class. This browser remembers it; to use another device, "
+            "open this link there."
+        )
+        address = public_address.student_address(st.context.url)
+        st.code(
+            address.link("teach", **{classroom.CLASS_PARAM: code, classroom.KEY_PARAM: key}) or "",
+            language=None,
+            wrap_lines=True,
+        )
+
+
+outcome = class_period.last_outcome()
+if outcome is not None:
+    kind, sentence = outcome
+    (st.success if kind == "success" else st.warning)(sentence)
+    teaching = classroom.teacher_class() if teaching is not None else None
+
+if teaching is None:
+    start_a_class()
+else:
+    info = teaching.info
+    st.title(f"Class {info.code}")
+    state_line(info)
+    if info.ended(time.time()) is None:
+        join_slide(info.code)
+    lesson_pace(info)
+    downloads(info)
+    period_controls(info)
+    teacher_link(info.code, teaching.key)
