@@ -21,7 +21,8 @@ import pytest
 from devtools import harness, replicas
 from devtools.redis_server import RedisServer, redis_binary
 from devtools.streamlit_client import StreamlitClient
-from lab import classroom
+from lab import classroom, lesson_steps
+from lab.public_address import SETTING as PUBLIC_SETTING
 from nbcore.classroom import open_store, student_id
 from nbcore.classroom.store import NOT_OPEN, SETTING
 from tests.conftest import REPO, require
@@ -86,12 +87,15 @@ def replica_store(request, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def class_replicas(nginx_tools, app_data_dir, tmp_path_factory, replica_store):
-    """Two replicas behind nginx sharing the class store (the last test of each store kills one)."""
+    """Two replicas behind nginx sharing the class store (the last test of each store kills one); students'
+    links point at nginx, as ``scripts/serve_class.py --public-url`` makes them."""
+    port = harness.free_port()
     served = replicas.ClassServer(
         2,
         app_data_dir,
+        port=port,
         log_dir=tmp_path_factory.mktemp("class-replicas"),
-        extra_env={SETTING: replica_store, "NBCORE_LOG_RERUN_MS": "1"},
+        extra_env={SETTING: replica_store, "NBCORE_LOG_RERUN_MS": "1", PUBLIC_SETTING: f"http://127.0.0.1:{port}"},
     )
     with served:
         yield served, cookies_per_replica(served, per_replica=4)
@@ -122,7 +126,7 @@ def test_polls_through_two_replicas(class_replicas, replica_store):
         students[0].click("lesson_again_prior")  # answers again: replaced, counted once
         students[0].set_widget("lesson_answer_prior", "int_value", 1, run=False)
         students[0].click("lesson_reveal_prior")
-        assert open_store(store_setting).tally(code, "prior") == {"1": 1, "3": 1, "5": 1}
+        assert open_store(store_setting).tally(code, "prior").counted == {"1": 1, "3": 1, "5": 1}
         teacher.open()
         shown = lesson_visit(teacher, f"class={code}&key={key}&lesson=2")
         bars = [e for e in shown.of_kind("plotly_chart") if '"orientation":"h"' in e.proto.spec]
@@ -136,64 +140,127 @@ def test_polls_through_two_replicas(class_replicas, replica_store):
             client.close()
 
 
-# On the SQLite file only: the killed replica shares that file with the survivor, whereas a Redis store lives
-# apart from both replicas (the polls test runs through it, and tests/test_class_store.py stops its server).
-@pytest.mark.parametrize("replica_store", ["sqlite"], indirect=True)
-def test_six_students_through_two_replicas_and_one_killed(class_replicas, browser, replica_store):
-    store_setting = replica_store
+def open_context(browser, contexts: list, served, route: str, screen: str = "laptop 1366x768"):
+    """A browser of its own (its own storage: its own student) routed to one replica by nginx's cookie."""
+    context = browser.new_context(accept_downloads=True, **harness.SCREENS[screen])
+    context.add_cookies([{"name": "nb_replica", "value": route, "url": served.url}])
+    context.set_default_timeout(TIMEOUT_MS)
+    contexts.append(context)
+    return context.new_page()
+
+
+def qr_link(page) -> str:
+    """The link a phone's camera reads from the join slide's QR code (decoded by zxing-cpp from a screenshot)."""
+    import io
+
+    import zxingcpp
+    from PIL import Image
+
+    picture = Image.open(io.BytesIO(page.locator('img[alt^="QR code"]').screenshot())).convert("L")
+    [found] = zxingcpp.read_barcodes(np.asarray(picture))
+    return found.text
+
+
+def wait_for_step(page, step: int, timeout_ms: int = TIMEOUT_MS) -> None:
+    page.locator("h2").filter(has_text=re.compile(rf"^{step}\. ")).first.wait_for(timeout=timeout_ms)
+
+
+def click_and_wait(page, button: str) -> None:
+    page.get_by_role("button", name=button, exact=True).first.click()
+    harness.wait_for_run(page, timeout=120, settle=0.3)
+
+
+def test_a_period_through_two_replicas(class_replicas, browser, replica_store, tmp_path):
+    """A teacher and six students (two on phones) run a period through nginx and two replicas: join by QR code and
+    by typed code, stay in the class across a page change and a reload, follow the teacher to step 4 (a late student
+    too), answers lock at the reveal, a replica dies with nothing lost, a new period, the end, the export."""
     served, cookies = class_replicas
-    contexts = []
+    contexts: list = []
+    store = open_store(replica_store)
     try:
-
-        def open_context(route: str, screen: str = "projector 1024x768"):
-            context = browser.new_context(**harness.SCREENS[screen])
-            context.add_cookies([{"name": "nb_replica", "value": route, "url": served.url}])
-            context.set_default_timeout(TIMEOUT_MS)
-            contexts.append(context)
-            return context.new_page()
-
-        teacher = open_context(cookies[0][0])  # on replica 0, which will be killed
-        teacher.goto(served.url + "/gallery", timeout=120_000)
+        teacher = open_context(browser, contexts, served, cookies[0][0], "projector 1024x768")  # replica 0: killed later
+        teacher.goto(served.url + "/teach", timeout=120_000)
         harness.wait_for_run(teacher, timeout=120)
-        teacher.get_by_role("button", name="New class").click()
-        teacher.get_by_text("Nothing sent to class").wait_for()
-        student_link = teacher.locator('[data-testid="stCode"]').first.inner_text().strip()
-        code = re.search(r"/draw\?class=([A-Z0-9]+)$", student_link).group(1)
-        assert "key=" not in teacher.url
+        click_and_wait(teacher, "New class")
+        code = teacher.locator("h1").filter(has_text=re.compile(r"^Class [A-Z0-9]+$")).inner_text().split()[1]
+        link = qr_link(teacher)
+        assert link == f"{served.url}/draw?class={code}" and "key=" not in teacher.url
 
         students = []
-        for index, digit in enumerate(STUDENT_DIGITS):
-            route = cookies[0][1 + index] if index < 3 else cookies[1][index - 3]
-            page = open_context(route, "phone 390x844 (touch)" if index == 5 else "laptop 1366x768")
-            page.goto(f"{served.url}/draw?class={code}", timeout=120_000)
-            harness.wait_for_run(page, timeout=120)
-            if index == 5:
-                harness.draw_digit(page, digit, touch=True)
-                harness.wait_for_prediction(page)
-                form = page.locator('[data-testid="stForm"]').filter(has_text=f"Send to class {code}")
-                form.get_by_role("radio", name=str(digit), exact=True).tap()
-                form.get_by_role("button", name="Send to the class").tap()
-                page.get_by_text(f"Sent: your {digit} is in class {code}'s gallery").wait_for()
-            else:
-                send_in_browser(page, code, digit)
+        for index in range(6):
+            route = cookies[0][1 + index // 2] if index % 2 == 0 else cookies[1][index // 2]
+            page = open_context(
+                browser, contexts, served, route, "phone 390x844 (touch)" if index in (1, 4) else "laptop 1366x768"
+            )
+            if index < 3:  # the QR code's link
+                page.goto(link, timeout=120_000)
+                harness.wait_for_run(page, timeout=120)
+            else:  # the start page, then the code typed in
+                page.goto(served.url + "/", timeout=120_000)
+                harness.wait_for_run(page, timeout=120)
+                page.get_by_label("In a class? Type its code").fill(code.lower())
+                click_and_wait(page, "Join")
+            page.get_by_text(f"Class {code}", exact=True).wait_for()
             students.append(page)
-        wait_for_metric(teacher, "Drawings", "6")  # every replica's students, on one page
-        wait_for_metric(teacher, "Students", "6")
+        teacher.get_by_text("6 students joined").wait_for()
 
-        os.killpg(served.servers[0].process.pid, signal.SIGKILL)  # the teacher's replica and three students'
+        # a page change through the app's own link (no class in it), then a reload: still in the class
+        students[0].get_by_role("link", name="Guided lesson").first.click()
+        harness.wait_for_run(students[0], timeout=120, settle=0.3)
+        students[0].reload()
+        harness.wait_for_run(students[0], timeout=120)
+        students[0].get_by_text(f"Class {code}", exact=True).wait_for()
+        assert f"class={code}" in students[0].url
+        for page in students[1:]:
+            page.goto(f"{served.url}/lesson?class={code}", timeout=120_000)
+            harness.wait_for_run(page, timeout=120)
+
+        teacher.get_by_role("link", name="Open the lesson").click()
+        harness.wait_for_run(teacher, timeout=120, settle=0.3)
+        click_and_wait(teacher, "Lead: students follow my step")
+        for _ in range(3):
+            click_and_wait(teacher, "Next")
+        wait_for_step(teacher, 4)
+        for page in students:
+            wait_for_step(page, 4)
+        late = open_context(browser, contexts, served, cookies[1][3])
+        late.goto(f"{served.url}/lesson?class={code}&lesson=1", timeout=120_000)
+        wait_for_step(late, 4)
+
+        shown = lesson_steps.STEPS[3].question("float32").show  # step 4's question, as its options read
+        for page, choice in ((students[0], "zero"), (students[2], "zero"), (students[3], "tiny")):
+            page.get_by_text(shown(choice), exact=True).click()
+            click_and_wait(page, f"Send my answer to class {code}")
+        assert store.tally(code, "float32").counted == {"zero": 2, "tiny": 1}
+
+        os.killpg(served.servers[0].process.pid, signal.SIGKILL)  # the teacher's replica, mid-period
         served.servers[0].process.wait()
-        teacher.wait_for_timeout(3000)
-        wait_for_metric(teacher, "Drawings", "6", timeout_ms=120_000)  # reconnected: still the teacher, still 6
+        wait_for_step(teacher, 4, timeout_ms=120_000)
+        teacher.get_by_role("button", name="Reveal to the class").wait_for(timeout=120_000)
+        click_and_wait(teacher, "Reveal to the class")
+        teacher.get_by_text("3 students answered before the reveal", exact=False).wait_for()
+        students[4].get_by_text(shown("tiny"), exact=True).click()
+        click_and_wait(students[4], f"Send my answer to class {code}")
+        students[4].get_by_text("sent after the reveal", exact=False).wait_for()
+        tally = store.tally(code, "float32")
+        assert tally.counted == {"zero": 2, "tiny": 1} and tally.after_reveal == {"tiny": 1}
+        assert len(store.presence(code)) == 7 and store.class_info(code).pace == 4
 
-        again = students[0]  # was on the killed replica
-        again.reload(timeout=120_000)
-        harness.wait_for_run(again, timeout=120)
-        send_in_browser(again, code, 7)
-        again.get_by_text("You have sent 2 drawings").wait_for()  # the same student, after a reload
-        wait_for_metric(teacher, "Drawings", "7")
-        wait_for_metric(teacher, "Students", "6")
-        kept = open_store(store_setting).drawings(code)
-        assert len(kept) == 7 and len({d.student for d in kept}) == 6
+        teacher.goto(f"{served.url}/teach?class={code}")
+        harness.wait_for_run(teacher, timeout=120)
+        with teacher.expect_download() as download:
+            teacher.get_by_role("button", name="Answers (.csv)").first.click()
+        rows = download.value.path().read_text().splitlines()
+        assert rows[0].startswith("student,question,answer") and len(rows) == 1 + 4
+        teacher.get_by_label("Yes, start a new period").check()
+        click_and_wait(teacher, "New period")
+        assert store.class_info(code).period == 2 and store.revealed(code) == frozenset()
+        teacher.get_by_label("Yes, end the class now").check()
+        click_and_wait(teacher, "End class")
+        teacher.get_by_text(f"Class {code} ended at", exact=False).first.wait_for()
+        students[2].get_by_text(f"Class {code} ended at", exact=False).first.wait_for(timeout=60_000)
+        assert store.class_info(code) is not None  # ended, nothing deleted
+
         problems = [f"teacher: {text}" for text in harness.page_problems(teacher)]
         problems += [f"student {i}: {t}" for i, page in enumerate(students) for t in harness.page_problems(page)]
         assert "Traceback" not in served.servers[1].log_text(), served.servers[1].log_tail()
