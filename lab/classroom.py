@@ -144,8 +144,9 @@ def _checked_student_class(code: str) -> StudentClass | None:
     if first and not within_budget(*misses, cost=0):
         st.warning(TOO_FAST, icon=":material/timer:")
         return None
-    info = state.class_store().class_info(code)
-    if info is None:  # never made, closed or ended: one sentence for all
+    store = state.class_store()
+    info = store.class_info(code)
+    if info is None or not info.is_open(store.clock()):  # never made, deleted or ended: one sentence for all
         if first:
             within_budget(*misses)
         st.session_state.pop("class_checked", None)
@@ -209,7 +210,7 @@ def _checked_teacher_class() -> TeacherClass | None:
         if st.query_params.get(CLASS_PARAM) != code:
             st.query_params[CLASS_PARAM] = code
         info = store.class_info(code)
-        return None if info is None else TeacherClass(info, valid)
+        return None if info is None or not info.is_open(store.clock()) else TeacherClass(info, valid)
     if linked_key or held:  # a wrong key: budgeted like a wrong code
         within_budget(("miss:address:" + client_address(), MISSES_PER_ADDRESS, MINUTE))
         st.warning(

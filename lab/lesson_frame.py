@@ -254,7 +254,7 @@ def class_answers_download(code: str) -> None:
     """The teacher's download of the class's answers: one row per question and answer, with how many gave it."""
     st.download_button(
         "The class's answers as CSV",
-        lambda: answers_csv(state.class_store().answers(code)),
+        lambda: answers_csv([(a.question, a.choice) for a in state.class_store().answers(code) if not a.after_reveal]),
         file_name=f"class-{code}-answers.csv",
         mime="text/csv",
         on_click="ignore",
@@ -287,7 +287,7 @@ def _revealed(code: str) -> frozenset[str]:
 
 def _tally(code: str, key: str) -> dict[str, int]:
     try:
-        return state.class_store().tally(code, key)
+        return state.class_store().tally(code, key).counted
     except Refused:
         return {}
 

@@ -243,7 +243,7 @@ def _class_report(code: str, weight: float) -> dict:
     import numpy as np
 
     from .classroom import CODE_RULE, class_code, open_store
-    from .classroom.store import as_arrays
+    from .classroom.export import as_arrays
 
     valid = class_code(code)
     if valid is None:
@@ -253,7 +253,7 @@ def _class_report(code: str, weight: float) -> dict:
     if info is None:
         raise ValueError(f"there is no open class {valid}: it was never made, it has ended, or it was closed")
     arrays = as_arrays(store.drawings(valid))
-    counted = Counter(store.answers(valid))
+    counted = Counter((row.question, row.choice) for row in store.answers(valid) if not row.after_reveal)
     answers: dict[str, dict[str, int]] = {}
     for (question, choice), count in sorted(counted.items(), key=lambda item: (item[0][0], -item[1], item[0][1])):
         answers.setdefault(question, {})[choice] = count

@@ -10,7 +10,8 @@ from lab.data import models
 from lab.figures import class_model, export
 from lab.settings import Settings, current_settings
 from nbcore.classroom import PER_CLASS, PER_STUDENT, Refused
-from nbcore.classroom.store import KEEP_SECONDS, as_arrays, to_csv
+from nbcore.classroom.export import as_arrays, to_csv
+from nbcore.classroom.store import KEEP_SECONDS
 from nbcore.experiments.class_model import DEFAULT_WEIGHT, MIN_DRAWINGS, MODEL_NAMES, ClassEvaluation
 from nbcore.metrics import class_errors, confusion_matrix
 
@@ -168,7 +169,7 @@ def moderate(teaching: classroom.TeacherClass) -> None:
                 state.class_store().extend(code, key)
             closing = st.checkbox("Yes, close the class and delete all it holds", key="gallery_close_sure")
             if st.button("Close the class", icon=":material/cancel:", disabled=not closing, key="gallery_close"):
-                state.class_store().close(code, key)
+                state.class_store().delete_class(code, key)
                 st.session_state.pop("teacher_code", None)
                 st.query_params.clear()
                 st.rerun()

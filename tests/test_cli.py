@@ -227,7 +227,7 @@ def test_class_report_of_a_class_without_drawings_needs_no_mnist(class_store, mo
 @pytest.mark.parametrize("code", ["NOSUCH12", "ENDED1", "<script>", "AB"])
 def test_class_report_of_an_unknown_or_ended_code_is_one_line_and_exit_2(code, class_store, capsys):
     made = class_store.create_class("ENDED1")
-    class_store.close("ENDED1", made.teacher_key)
+    class_store.delete_class("ENDED1", made.teacher_key)
     assert cli.main(["class", "report", code]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.count("\n") == 1 and captured.err.startswith("error: ")

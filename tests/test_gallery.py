@@ -16,7 +16,8 @@ from lab import classroom, display, state
 from lab.figures import export, style
 from nbcore import __main__ as cli
 from nbcore.classroom import class_code, codes, open_store
-from nbcore.classroom.store import NOT_OPEN, TEACHER_ONLY, as_arrays
+from nbcore.classroom.export import as_arrays
+from nbcore.classroom.store import NOT_OPEN, TEACHER_ONLY
 from nbcore.experiments.class_model import evaluate_class
 from nbcore.features import binarize
 from nbcore.metrics import class_errors, confusion_matrix
