@@ -239,7 +239,7 @@ def refresh_pieces(store: ClassStore, code: str, reads: int) -> RefreshTimes:
     from PIL import Image
 
     from lab.figures import diagnostics, digits
-    from nbcore.classroom.store import as_arrays
+    from nbcore.classroom.export import as_arrays
     from nbcore.metrics import class_errors, confusion_matrix
 
     times = RefreshTimes()

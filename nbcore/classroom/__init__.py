@@ -1,34 +1,49 @@
-"""What a class shares, kept in one store every server process reads: classes, drawings, poll answers.
+"""What a class shares, kept in one store every server process reads: classes, drawings, poll answers, presence.
 
 ``store`` defines the records, the bounds and the interface (``ClassStore``); ``sqlite`` (the embedded
 default, one file in the data directory) and ``redis`` (several machines) implement it; ``open_store``
-picks one from a setting. ``codes`` makes and checks class codes, teacher keys and anonymous student ids.
+picks one from a setting. ``codes`` makes and checks class codes, teacher keys and anonymous student ids;
+``export`` turns drawings and answers into files (``.npz``, CSV).
 """
 
 from .codes import CODE_RULE, class_code, new_code, new_teacher_key, student_id
 from .store import (
+    ENDED,
+    KEEP_AFTER_END_SECONDS,
     KEEP_SECONDS,
+    NOT_OPEN,
+    OPERATOR,
     PER_CLASS,
     PER_STUDENT,
+    Answer,
     ClassInfo,
     ClassStore,
     Drawing,
     NewClass,
+    Presence,
     Refused,
+    Tally,
     open_store,
     store_setting,
 )
 
 __all__ = [
     "CODE_RULE",
+    "ENDED",
+    "KEEP_AFTER_END_SECONDS",
     "KEEP_SECONDS",
+    "NOT_OPEN",
+    "OPERATOR",
     "PER_CLASS",
     "PER_STUDENT",
+    "Answer",
     "ClassInfo",
     "ClassStore",
     "Drawing",
     "NewClass",
+    "Presence",
     "Refused",
+    "Tally",
     "class_code",
     "new_code",
     "new_teacher_key",

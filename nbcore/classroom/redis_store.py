@@ -1,13 +1,20 @@
 """The class store in Redis: for a school with several machines, or Kubernetes.
 
-Each class's keys share the hash tag ``{CODE}``. Every step that reads then writes runs as one Lua
-script on the server, so replicas on several machines see one order of events:
+Each class's keys share the hash tag ``{CODE}``; ``pN`` is period N. Every step that reads then writes runs
+as one Lua script on the server, so replicas on several machines see one order of events:
 
-* ``nblab:class:{CODE}``: hash of created_at, expires_at, key_digest (hex), next (the last drawing id)
-* ``nblab:classes``: sorted set of open codes by expires_at (to count open classes and purge ended ones)
-* ``nblab:drawings:{CODE}``: hash of drawing id -> packed drawing (``_pack``)
-* ``nblab:students:{CODE}``: set of student ids; ``nblab:student:{CODE}:<id>``: their drawing ids, oldest first
-* ``nblab:questions:{CODE}``, ``nblab:answers:{CODE}:<question>`` (student -> answer), ``nblab:reveals:{CODE}``
+* ``nblab:class:{CODE}``: hash of created_at, expires_at, key_digest (hex), next (the last drawing id),
+  period, and when set ended_at, pace
+* ``nblab:classes``: sorted set of every class held, scored by when it is to be deleted (its end, or its
+  expiry while open, plus ``KEEP_AFTER_END_SECONDS``): the purge deletes what is due
+* ``nblab:open``: sorted set of classes not ended by hand, scored by expires_at (counts the open classes)
+* ``nblab:drawings:{CODE}:pN``: hash of drawing id -> packed drawing (``_pack``)
+* ``nblab:students:{CODE}:pN``: set of student ids; ``nblab:student:{CODE}:pN:<id>``: their drawing ids, oldest
+  first
+* ``nblab:questions:{CODE}:pN``: set of questions answered; ``nblab:answers:{CODE}:pN:<question>`` (student ->
+  counted answer) and ``nblab:after:{CODE}:pN:<question>`` (student -> first answer after the reveal), each
+  ``answered_at`` newline choice; ``nblab:reveals:{CODE}:pN``: question -> revealed_at
+* ``nblab:presence:{CODE}``: student -> step (empty: not on the lesson) newline seen_at
 * ``nblab:budget:<name>:<window>``: a counter that Redis forgets once its window has passed
 """
 
@@ -18,59 +25,183 @@ from typing import Any
 
 import redis
 
-from .store import FRAME_BYTES, N_DIGITS, ClassInfo, ClassStore, StoredDrawing, failing_as_unavailable
+from .store import (
+    FRAME_BYTES,
+    KEEP_AFTER_END_SECONDS,
+    N_DIGITS,
+    Answer,
+    ClassInfo,
+    ClassStore,
+    Presence,
+    StoredDrawing,
+    failing_as_unavailable,
+)
 
 HEADER = struct.Struct("<dB16s")  # sent_at, meant, student id
 POSTERIOR_BYTES = 8 * N_DIGITS
 CONNECT_TIMEOUT_S = 5
 
-OPEN = """
-local function still_open(class_key, classes_key, code, now, active_until)
-  local ends = redis.call('HGET', class_key, 'expires_at')
-  if not ends or tonumber(ends) <= now then return false end
-  if active_until > tonumber(ends) then
-    redis.call('HSET', class_key, 'expires_at', string.format('%.17g', active_until))
-    redis.call('ZADD', classes_key, active_until, code)
-  end
-  return true
+# every class script: KEYS = class hash, nblab:classes, nblab:open; ARGV starts with code, now, keep-after-end
+PRELUDE = """
+local code, now, keep_after = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
+local class_key, classes_key, open_key = KEYS[1], KEYS[2], KEYS[3]
+local function number(value) return string.format('%.17g', value) end
+local function state()
+  local found = redis.call('HMGET', class_key, 'expires_at', 'ended_at', 'period')
+  if not found[1] then return 'missing', 0 end
+  local expires_at, period = tonumber(found[1]), tonumber(found[3] or 1)
+  local ended_at = found[2] and tonumber(found[2])
+  if not ended_at and expires_at > now then return 'open', period end
+  if (ended_at or expires_at) + keep_after <= now then return 'missing', period end
+  return 'ended', period
 end
+local function touch(active_until)
+  if active_until > tonumber(redis.call('HGET', class_key, 'expires_at')) then
+    redis.call('HSET', class_key, 'expires_at', number(active_until))
+    redis.call('ZADD', open_key, number(active_until), code)
+    redis.call('ZADD', classes_key, number(active_until + keep_after), code)
+  end
+end
+local function key(kind, period) return 'nblab:' .. kind .. ':{' .. code .. '}:p' .. period end
 """
 
-INSERT_CLASS = """
-local ends = redis.call('HGET', KEYS[1], 'expires_at')
-if ends then return 'taken' end
-if redis.call('ZCOUNT', KEYS[2], '(' .. ARGV[5], '+inf') >= tonumber(ARGV[6]) then return 'full' end
-redis.call('HSET', KEYS[1], 'created_at', ARGV[2], 'expires_at', ARGV[3], 'key_digest', ARGV[4], 'next', 0)
-redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
+INSERT_CLASS = (
+    PRELUDE
+    + """
+if redis.call('EXISTS', class_key) == 1 then return 'taken' end
+if redis.call('ZCOUNT', open_key, '(' .. ARGV[2], '+inf') >= tonumber(ARGV[6]) then return 'full' end
+redis.call('HSET', class_key, 'created_at', ARGV[2], 'expires_at', ARGV[4], 'key_digest', ARGV[5], 'next', 0,
+  'period', 1)
+redis.call('ZADD', open_key, ARGV[4], code)
+redis.call('ZADD', classes_key, number(tonumber(ARGV[4]) + keep_after), code)
 return 0
 """
+)
+
+REOPEN = (
+    PRELUDE
+    + """
+if redis.call('EXISTS', class_key) == 0 then return 0 end
+redis.call('HDEL', class_key, 'ended_at')
+redis.call('HSET', class_key, 'expires_at', ARGV[4])
+redis.call('ZADD', open_key, ARGV[4], code)
+redis.call('ZADD', classes_key, number(tonumber(ARGV[4]) + keep_after), code)
+return 1
+"""
+)
+
+END = (
+    PRELUDE
+    + """
+if state() ~= 'open' then return 0 end
+redis.call('HSET', class_key, 'ended_at', ARGV[2])
+redis.call('ZREM', open_key, code)
+redis.call('ZADD', classes_key, number(now + keep_after), code)
+return 1
+"""
+)
+
+# ARGV[4]: delete only if the class is due at this time ("" : at once)
+DELETE_CLASS = (
+    PRELUDE
+    + """
+if ARGV[4] ~= '' then
+  local due = redis.call('ZSCORE', classes_key, code)
+  if due and tonumber(due) > tonumber(ARGV[4]) then return 0 end
+end
+local last = tonumber(redis.call('HGET', class_key, 'period') or 1)
+for period = 1, last do
+  for _, student in ipairs(redis.call('SMEMBERS', key('students', period))) do
+    redis.call('DEL', key('student', period) .. ':' .. student)
+  end
+  for _, question in ipairs(redis.call('SMEMBERS', key('questions', period))) do
+    redis.call('DEL', key('answers', period) .. ':' .. question, key('after', period) .. ':' .. question)
+  end
+  redis.call('DEL', key('drawings', period), key('students', period), key('questions', period),
+    key('reveals', period))
+end
+redis.call('DEL', class_key, 'nblab:presence:{' .. code .. '}')
+redis.call('ZREM', classes_key, code)
+redis.call('ZREM', open_key, code)
+return 1
+"""
+)
+
+NEW_PERIOD = (
+    PRELUDE
+    + """
+local found, period = state()
+if found ~= 'open' then return found end
+if period >= tonumber(ARGV[5]) then return 'full' end
+redis.call('HSET', class_key, 'period', period + 1)
+redis.call('HDEL', class_key, 'pace')
+touch(tonumber(ARGV[4]))
+return 'ok'
+"""
+)
+
+SET_PACE = (
+    PRELUDE
+    + """
+if redis.call('EXISTS', class_key) == 0 then return 0 end
+if ARGV[4] == '' then redis.call('HDEL', class_key, 'pace') else redis.call('HSET', class_key, 'pace', ARGV[4]) end
+return 1
+"""
+)
 
 INSERT_DRAWING = (
-    OPEN
+    PRELUDE
     + """
-if not still_open(KEYS[1], KEYS[2], ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])) then return 'missing' end
-local per_class, per_student = tonumber(ARGV[4]), tonumber(ARGV[5])
-local held, own = redis.call('HLEN', KEYS[3]), redis.call('LLEN', KEYS[4])
+local found, period = state()
+if found ~= 'open' then return found end
+local per_class, per_student, student = tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[8]
+local drawings_key, own_key = key('drawings', period), key('student', period) .. ':' .. student
+local held, own = redis.call('HLEN', drawings_key), redis.call('LLEN', own_key)
 if held >= per_class and own < per_student then return 'full' end
 while own >= per_student do
-  redis.call('HDEL', KEYS[3], redis.call('LPOP', KEYS[4]))
+  redis.call('HDEL', drawings_key, redis.call('LPOP', own_key))
   own = own - 1
 end
-local id = redis.call('HINCRBY', KEYS[1], 'next', 1)
-redis.call('HSET', KEYS[3], id, ARGV[6])
-redis.call('RPUSH', KEYS[4], id)
-redis.call('SADD', KEYS[5], ARGV[7])
+local id = redis.call('HINCRBY', class_key, 'next', 1)
+redis.call('HSET', drawings_key, id, ARGV[7])
+redis.call('RPUSH', own_key, id)
+redis.call('SADD', key('students', period), student)
+touch(tonumber(ARGV[4]))
 return id
 """
 )
 
+# ARGV[5] student, ARGV[6] question, ARGV[7] answered_at newline choice
 PUT_ANSWER = (
-    OPEN
+    PRELUDE
     + """
-if not still_open(KEYS[1], KEYS[2], ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])) then return 0 end
-redis.call('HSET', KEYS[3], ARGV[4], ARGV[5])
-redis.call('SADD', KEYS[4], ARGV[6])
-return 1
+local found, period = state()
+if found ~= 'open' then return found end
+local question, outcome = ARGV[6], 'counted'
+if redis.call('HEXISTS', key('reveals', period), question) == 1 then
+  redis.call('HSETNX', key('after', period) .. ':' .. question, ARGV[5], ARGV[7])
+  outcome = 'after'
+else
+  redis.call('HSET', key('answers', period) .. ':' .. question, ARGV[5], ARGV[7])
+end
+redis.call('SADD', key('questions', period), question)
+touch(tonumber(ARGV[4]))
+return outcome
+"""
+)
+
+# ARGV[4] student, ARGV[5] step newline seen_at, ARGV[6] most students
+CHECK_IN = (
+    PRELUDE
+    + """
+local found = state()
+if found ~= 'open' then return found end
+local presence = 'nblab:presence:{' .. code .. '}'
+if redis.call('HEXISTS', presence, ARGV[4]) == 0 and redis.call('HLEN', presence) >= tonumber(ARGV[6]) then
+  return 'full'
+end
+redis.call('HSET', presence, ARGV[4], ARGV[5])
+return 'ok'
 """
 )
 
@@ -87,17 +218,42 @@ def _number(value: float) -> str:
     return repr(float(value))
 
 
+def _outcome(reply: object) -> int | str:
+    """A script's reply: a word (bytes) as str, a number as int."""
+    return reply.decode() if isinstance(reply, bytes) else int(reply)  # type: ignore[call-overload]
+
+
+def _timed(value: bytes) -> tuple[float, str]:
+    """``answered_at`` newline text, as Lua scripts store it."""
+    at, _, text = value.decode("utf-8").partition("\n")
+    return float(at), text
+
+
 @failing_as_unavailable(redis.RedisError)
 class RedisStore(ClassStore):
     """``ClassStore`` on a Redis server (``client``: a ``redis.Redis``)."""
+
+    CLASSES = "nblab:classes"
+    OPEN = "nblab:open"
 
     def __init__(self, client: redis.Redis, **kwargs) -> None:
         super().__init__(**kwargs)
         # redis-py types every reply as bytes | str (decoding is a run-time option); this client never decodes
         self.client: Any = client
-        self._insert_class_script = client.register_script(INSERT_CLASS)
-        self._insert_drawing_script = client.register_script(INSERT_DRAWING)
-        self._put_answer_script = client.register_script(PUT_ANSWER)
+        self._scripts = {
+            name: client.register_script(text)
+            for name, text in (
+                ("insert_class", INSERT_CLASS),
+                ("reopen", REOPEN),
+                ("end", END),
+                ("delete_class", DELETE_CLASS),
+                ("new_period", NEW_PERIOD),
+                ("set_pace", SET_PACE),
+                ("insert_drawing", INSERT_DRAWING),
+                ("put_answer", PUT_ANSWER),
+                ("check_in", CHECK_IN),
+            )
+        }
         self._remove_drawing_script = client.register_script(REMOVE_DRAWING)
 
     @classmethod
@@ -113,21 +269,26 @@ class RedisStore(ClassStore):
             ) from error
         return cls(client, **kwargs)
 
+    def _run(self, script: str, code: str, now: float, *args: Any) -> int | str:
+        """Run one of the class scripts on class ``code`` at ``now``."""
+        reply = self._scripts[script](
+            keys=[self._class_key(code), self.CLASSES, self.OPEN],
+            args=[code, _number(now), KEEP_AFTER_END_SECONDS, *args],
+        )
+        return _outcome(reply)
+
     # key names
     @staticmethod
-    def _keys(code: str) -> dict[str, str]:
-        tag = "{" + code + "}"
-        return {
-            "class": f"nblab:class:{tag}",
-            "drawings": f"nblab:drawings:{tag}",
-            "students": f"nblab:students:{tag}",
-            "student": f"nblab:student:{tag}:",
-            "questions": f"nblab:questions:{tag}",
-            "answers": f"nblab:answers:{tag}:",
-            "reveals": f"nblab:reveals:{tag}",
-        }
+    def _class_key(code: str) -> str:
+        return "nblab:class:{" + code + "}"
 
-    CLASSES = "nblab:classes"
+    @staticmethod
+    def _key(kind: str, code: str, period: int) -> str:
+        return f"nblab:{kind}:{{{code}}}:p{period}"
+
+    @staticmethod
+    def _presence_key(code: str) -> str:
+        return "nblab:presence:{" + code + "}"
 
     @staticmethod
     def _pack(drawing: StoredDrawing) -> bytes:
@@ -142,119 +303,160 @@ class RedisStore(ClassStore):
         bayes, softmax = rest[:POSTERIOR_BYTES], rest[POSTERIOR_BYTES:]
         return StoredDrawing(drawing_id, student.decode("ascii"), meant, frame, bayes, softmax, sent_at)
 
-    def _purge(self, now: float) -> None:
-        for raw in self.client.zrangebyscore(self.CLASSES, "-inf", now):
-            self._delete_class(raw.decode())
+    FIELDS = ["created_at", "expires_at", "ended_at", "period", "pace", "key_digest"]
+
+    @staticmethod
+    def _info(code: str, found: list) -> ClassInfo:
+        created_at, expires_at, ended_at, period, pace = found[:5]
+        return ClassInfo(
+            code,
+            float(created_at),
+            float(expires_at),
+            None if ended_at is None else float(ended_at),
+            int(period or 1),
+            None if pace is None else int(pace),
+        )
+
+    def _purge(self, now: float, ended_before: float) -> None:
+        due = ended_before + KEEP_AFTER_END_SECONDS
+        for raw in self.client.zrangebyscore(self.CLASSES, "-inf", due):
+            self._run("delete_class", raw.decode(), now, _number(due))
 
     def _insert_class(self, info: ClassInfo, key_digest: bytes, max_classes: int) -> int | str:
-        keys = self._keys(info.code)
-        outcome = self._insert_class_script(
-            keys=[keys["class"], self.CLASSES],
-            args=[
-                info.code,
-                _number(info.created_at),
-                _number(info.expires_at),
-                key_digest.hex(),
-                _number(info.created_at),
-                max_classes,
-            ],
+        return self._run(
+            "insert_class", info.code, info.created_at, _number(info.expires_at), key_digest.hex(), max_classes
         )
-        return outcome.decode() if isinstance(outcome, bytes) else int(outcome)
 
     def _class(self, code: str) -> tuple[ClassInfo, bytes] | None:
-        found = self.client.hmget(self._keys(code)["class"], ["created_at", "expires_at", "key_digest"])
+        found = self.client.hmget(self._class_key(code), self.FIELDS)
         if found[0] is None:
             return None
-        return ClassInfo(code, float(found[0]), float(found[1])), bytes.fromhex(found[2].decode())
+        return self._info(code, found), bytes.fromhex(found[5].decode())
 
-    def _set_expiry(self, code: str, expires_at: float) -> None:
-        keys = self._keys(code)
-        with self.client.pipeline() as pipe:
-            pipe.hset(keys["class"], "expires_at", _number(expires_at))
-            pipe.zadd(self.CLASSES, {code: expires_at})
-            pipe.execute()
+    def _classes(self) -> list[ClassInfo]:
+        held = [raw.decode() for raw in self.client.zrange(self.CLASSES, 0, -1)]
+        with self.client.pipeline(transaction=False) as pipe:
+            for code in held:
+                pipe.hmget(self._class_key(code), self.FIELDS)
+            found = pipe.execute()
+        return [self._info(code, fields) for code, fields in zip(held, found) if fields[0] is not None]
+
+    def _reopen(self, code: str, expires_at: float) -> None:
+        self._run("reopen", code, self.clock(), _number(expires_at))
+
+    def _end(self, code: str, now: float) -> None:
+        self._run("end", code, now)
 
     def _delete_class(self, code: str) -> None:
-        keys = self._keys(code)
-        students = [keys["student"] + s.decode() for s in self.client.smembers(keys["students"])]
-        questions = [keys["answers"] + q.decode() for q in self.client.smembers(keys["questions"])]
-        with self.client.pipeline() as pipe:
-            names = [keys[name] for name in ("class", "drawings", "students", "questions", "reveals")]
-            pipe.delete(*names, *students, *questions)
-            pipe.zrem(self.CLASSES, code)
-            pipe.execute()
+        self._run("delete_class", code, self.clock(), "")
+
+    def _new_period(self, code: str, now: float, active_until: float, max_periods: int) -> str:
+        return str(self._run("new_period", code, now, _number(active_until), max_periods))
+
+    def _set_pace(self, code: str, step: int | None) -> None:
+        self._run("set_pace", code, self.clock(), "" if step is None else str(step))
 
     def _insert_drawing(
         self, code: str, drawing: StoredDrawing, per_class: int, per_student: int, active_until: float
     ) -> int | str:
-        keys = self._keys(code)
-        outcome = self._insert_drawing_script(
-            keys=[keys["class"], self.CLASSES, keys["drawings"], keys["student"] + drawing.student, keys["students"]],
-            args=[
-                code,
-                _number(drawing.sent_at),
-                _number(active_until),
-                per_class,
-                per_student,
-                self._pack(drawing),
-                drawing.student,
-            ],
+        return self._run(
+            "insert_drawing",
+            code,
+            drawing.sent_at,
+            _number(active_until),
+            per_class,
+            per_student,
+            self._pack(drawing),
+            drawing.student,
         )
-        return outcome.decode() if isinstance(outcome, bytes) else int(outcome)
 
-    def _select_drawings(self, code: str, student: str | None) -> list[StoredDrawing]:
-        keys = self._keys(code)
+    def _select_drawings(self, code: str, period: int, student: str | None) -> list[StoredDrawing]:
+        drawings_key = self._key("drawings", code, period)
         if student is None:
-            found = self.client.hgetall(keys["drawings"]).items()
+            found = self.client.hgetall(drawings_key).items()
         else:
-            ids = self.client.lrange(keys["student"] + student, 0, -1)
-            found = zip(ids, self.client.hmget(keys["drawings"], ids) if ids else [])
+            ids = self.client.lrange(self._key("student", code, period) + ":" + student, 0, -1)
+            found = zip(ids, self.client.hmget(drawings_key, ids) if ids else [])
         rows = [self._unpack(int(drawing_id), packed) for drawing_id, packed in found if packed is not None]
         return sorted(rows, key=lambda row: row.id)
 
-    def _delete_drawings(self, code: str, drawing_id: int | None = None, student: str | None = None) -> int:
-        keys = self._keys(code)
+    def _delete_drawings(
+        self, code: str, period: int, drawing_id: int | None = None, student: str | None = None
+    ) -> int:
+        drawings_key, students_key = self._key("drawings", code, period), self._key("students", code, period)
+        own_prefix = self._key("student", code, period) + ":"
         if drawing_id is not None:
-            return int(self._remove_drawing_script(keys=[keys["drawings"]], args=[drawing_id, keys["student"]]))
-        students = [student] if student is not None else [s.decode() for s in self.client.smembers(keys["students"])]
+            return int(self._remove_drawing_script(keys=[drawings_key], args=[drawing_id, own_prefix]))
+        students = [student] if student is not None else [s.decode() for s in self.client.smembers(students_key)]
         removed = 0
         for name in students:
-            ids = self.client.lrange(keys["student"] + name, 0, -1)
+            ids = self.client.lrange(own_prefix + name, 0, -1)
             with self.client.pipeline() as pipe:
                 if ids:
-                    pipe.hdel(keys["drawings"], *ids)
-                pipe.delete(keys["student"] + name)
-                pipe.srem(keys["students"], name)
+                    pipe.hdel(drawings_key, *ids)
+                pipe.delete(own_prefix + name)
+                pipe.srem(students_key, name)
                 removed += int(pipe.execute()[0]) if ids else 0
         return removed
 
-    def _put_answer(self, code: str, student: str, question: str, choice: str, now: float, active_until: float) -> bool:
-        keys = self._keys(code)
-        outcome = self._put_answer_script(
-            keys=[keys["class"], self.CLASSES, keys["answers"] + question, keys["questions"]],
-            args=[code, _number(now), _number(active_until), student, choice, question],
-        )
-        return int(outcome) == 1
+    def _put_answer(self, code: str, student: str, question: str, choice: str, now: float, active_until: float) -> str:
+        value = f"{_number(now)}\n{choice}".encode()
+        return str(self._run("put_answer", code, now, _number(active_until), student, question, value))
 
-    def _count_answers(self, code: str, question: str) -> dict[str, int]:
-        counts: dict[str, int] = {}
-        for choice in self.client.hvals(self._keys(code)["answers"] + question):
-            counts[choice.decode()] = counts.get(choice.decode(), 0) + 1
-        return counts
-
-    def _all_answers(self, code: str) -> list[tuple[str, str]]:
-        keys = self._keys(code)
+    def _select_answers(
+        self, code: str, period: int, question: str | None = None, student: str | None = None
+    ) -> list[Answer]:
+        if question is None:
+            questions = sorted(raw.decode() for raw in self.client.smembers(self._key("questions", code, period)))
+        else:
+            questions = [question]
+        with self.client.pipeline(transaction=False) as pipe:
+            for asked in questions:
+                for kind in ("answers", "after"):
+                    name = self._key(kind, code, period) + ":" + asked
+                    if student is None:
+                        pipe.hgetall(name)
+                    else:
+                        pipe.hmget(name, [student])
+            found = pipe.execute()
         rows = []
-        for raw in self.client.smembers(keys["questions"]):
-            question = raw.decode()
-            rows += [(question, choice.decode()) for choice in self.client.hvals(keys["answers"] + question)]
+        for index, replies in enumerate(found):
+            asked, after = questions[index // 2], index % 2 == 1
+            pairs = replies.items() if student is None else [(student.encode(), replies[0])]
+            for who, value in pairs:
+                if value is not None:
+                    at, choice = _timed(value)
+                    rows.append(Answer(who.decode(), asked, choice, at, after))
         return rows
 
-    def _put_reveal(self, code: str, question: str) -> None:
-        self.client.sadd(self._keys(code)["reveals"], question)
+    def _put_reveal(self, code: str, period: int, question: str, now: float) -> None:
+        self.client.hsetnx(self._key("reveals", code, period), question, _number(now))
 
-    def _revealed(self, code: str) -> set[str]:
-        return {raw.decode() for raw in self.client.smembers(self._keys(code)["reveals"])}
+    def _delete_reveal(self, code: str, period: int, question: str) -> None:
+        self.client.hdel(self._key("reveals", code, period), question)
+
+    def _delete_question(self, code: str, period: int, question: str) -> None:
+        with self.client.pipeline() as pipe:
+            pipe.delete(self._key("answers", code, period) + ":" + question)
+            pipe.delete(self._key("after", code, period) + ":" + question)
+            pipe.hdel(self._key("reveals", code, period), question)
+            pipe.srem(self._key("questions", code, period), question)
+            pipe.execute()
+
+    def _revealed(self, code: str, period: int) -> set[str]:
+        return {raw.decode() for raw in self.client.hkeys(self._key("reveals", code, period))}
+
+    def _check_in(self, code: str, student: str, step: int | None, now: float, max_students: int) -> str:
+        where = f"{'' if step is None else step}\n{_number(now)}"
+        return str(self._run("check_in", code, now, student, where, max_students))
+
+    def _presence(self, code: str) -> dict[str, Presence]:
+        found = self.client.hgetall(self._presence_key(code))
+        seen = {}
+        for student, value in found.items():
+            step, _, at = value.decode().partition("\n")
+            seen[student.decode()] = Presence(int(step) if step else None, float(at))
+        return seen
 
     def _take(self, name: str, window: int, cost: int, forget_after: float) -> int:
         key = f"nblab:budget:{name}:{window}"

@@ -4,8 +4,16 @@ A class is created by its teacher (``create_class``), who gets a secret key; stu
 poll answers under the class code, each under an anonymous student id (``codes.student_id``). Every
 size is bounded, and a bound is met by refusing the newcomer with a sentence (``Refused``), never by
 dropping what others sent; the one exception is a student's own oldest drawing, which makes room for
-their newest. A class ends ``KEEP_SECONDS`` after its last activity (its teacher can keep it longer),
-or when its teacher closes it; either way everything of it is deleted.
+their newest.
+
+A class's life: *open* until its teacher ends it (``end``) or ``KEEP_SECONDS`` pass without activity (a
+drawing, an answer or a new period; its teacher can keep it longer with ``extend``); then *ended*:
+read-only, everything kept, for ``KEEP_AFTER_END_SECONDS`` (so that the teacher can export it, or reopen it
+with ``extend``); then *deleted* with everything it held. ``delete_class`` deletes at once.
+
+A class runs in *periods* (1, 2, ...): ``new_period`` starts an empty one under the same code; what earlier
+periods hold stays readable with ``period=`` until the class is deleted. Every read without ``period=``, and
+every write, is about the current period.
 
 Times are seconds since the epoch (``time.time``: every process and machine shares it); tests inject a
 clock.
@@ -14,13 +22,13 @@ clock.
 from __future__ import annotations
 
 import functools
-import io
 import logging
+import math
 import os
 import re
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -32,18 +40,24 @@ LOG = logging.getLogger(__name__)
 N_DIGITS = 10
 FRAME_SHAPE = (28, 28)
 FRAME_BYTES = FRAME_SHAPE[0] * FRAME_SHAPE[1]
-KEEP_SECONDS = 3 * 60 * 60  # a class lives this long after its last activity
-LONGEST_KEEP_SECONDS = 7 * 24 * 60 * 60  # a teacher can keep one at most this far ahead
-PER_CLASS = 2000  # drawings a class holds; when full, new ones are refused
-PER_STUDENT = 20  # drawings a student keeps in a class; their oldest go first
+KEEP_SECONDS = 3 * 60 * 60  # a class stays open this long after its last activity
+KEEP_AFTER_END_SECONDS = 24 * 60 * 60  # an ended class is kept (read-only) this long, then deleted
+LONGEST_KEEP_SECONDS = 7 * 24 * 60 * 60  # a teacher can keep one open at most this far ahead
+PER_CLASS = 2000  # drawings a class holds in a period; when full, new ones are refused
+PER_STUDENT = 20  # drawings a student keeps in a period; their oldest go first
+STUDENTS_PER_PER_CLASS = 2  # students a class keeps: this many times PER_CLASS; newcomers beyond are refused
 MAX_CLASSES = 1000  # open classes on a server; when full, "New class" is refused
+MAX_PERIODS = 12  # periods a class holds (a school day's); then the teacher makes a new class
+MAX_STEP = 99  # lesson steps are 1..MAX_STEP
 QUESTION_PATTERN = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
 MAX_CHOICE_CHARS = 80
-PURGE_EVERY = 500  # budget uses between two purges of ended classes and spent budgets
+PURGE_EVERY = 500  # budget uses between two purges of deleted classes and spent budgets
 SETTING = "NBCORE_CLASS_STORE"  # unset: SQLite in the data directory; sqlite:///path; redis://host:port/db
 
-NOT_OPEN = "There is no open class with this code: check it with your teacher."  # a miss and a closed class alike
+NOT_OPEN = "There is no open class with this code: check it with your teacher."  # a miss and a deleted class alike
+ENDED = "This class has ended: ask your teacher for the new code."
 TEACHER_ONLY = "Only this class's teacher can do that: open the page through the teacher link."
+BAD_QUESTION = "a question id is 1 to 40 lower-case letters, digits, - or _"
 
 
 class Refused(Exception):
@@ -55,6 +69,20 @@ class StoreUnavailable(Refused):
 
 
 UNAVAILABLE = "The class store is not answering right now; the rest of the lab works. Try again in a minute."
+
+
+class Operator:
+    """The server's operator (``python -m nbcore class ...``): teacher of every class. Only Python code can pass
+    ``OPERATOR``; a page passes the text of a link, which is never it."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "OPERATOR"
+
+
+OPERATOR = Operator()
+TeacherKey = str | Operator
 
 
 def failing_as_unavailable(*errors: type[BaseException]):
@@ -80,11 +108,30 @@ def failing_as_unavailable(*errors: type[BaseException]):
 
 @dataclass(frozen=True)
 class ClassInfo:
-    """An open class: its code, when it was created and when it ends (seconds since the epoch)."""
+    """A class: its code, when it was created and when it stops being open if nothing happens (seconds since the
+    epoch); ``ended_at`` when its teacher ended it (None: not ended by hand); its current ``period`` (1, 2, ...);
+    ``pace`` the lesson step its teacher leads the students to (None: students move freely)."""
 
     code: str
     created_at: float
     expires_at: float
+    ended_at: float | None = None
+    period: int = 1
+    pace: int | None = None
+
+    def ended(self, now: float) -> float | None:
+        """When the class ended (by its teacher, or at ``expires_at`` once that has passed), or None while open."""
+        if self.ended_at is not None:
+            return self.ended_at
+        return self.expires_at if now >= self.expires_at else None
+
+    def is_open(self, now: float) -> bool:
+        return self.ended(now) is None
+
+    def deleted_at(self, now: float) -> float | None:
+        """When the store deletes the class and everything it holds, or None while it is open."""
+        ended = self.ended(now)
+        return None if ended is None else ended + KEEP_AFTER_END_SECONDS
 
 
 @dataclass(frozen=True)
@@ -140,6 +187,35 @@ class StoredDrawing:
         return Drawing(self.id, self.student, frame, self.meant, bayes, softmax, self.sent_at)
 
 
+@dataclass(frozen=True)
+class Answer:
+    """A student's answer to a lesson question: ``after_reveal`` when it came after the teacher revealed the
+    question (kept apart, never counted); ``answered_at`` seconds since the epoch."""
+
+    student: str
+    question: str
+    choice: str
+    answered_at: float
+    after_reveal: bool
+
+
+@dataclass(frozen=True)
+class Tally:
+    """How many students gave each answer to one question: ``counted`` (before the reveal) and ``after_reveal``
+    (kept apart); answers nobody gave are absent."""
+
+    counted: dict[str, int]
+    after_reveal: dict[str, int]
+
+
+@dataclass(frozen=True)
+class Presence:
+    """Where a student of a class was last seen: ``step`` the lesson step (None: not on the lesson), ``seen_at``."""
+
+    step: int | None
+    seen_at: float
+
+
 def _posterior_bytes(values: object, name: str) -> bytes:
     posterior = np.asarray(values, dtype=np.float64)
     if posterior.shape != (N_DIGITS,) or not np.isfinite(posterior).all() or (posterior < 0).any():
@@ -159,11 +235,24 @@ def _frame_bytes(frame: object) -> bytes:
     return pixels.astype(np.uint8).tobytes()
 
 
+def _deleted(info: ClassInfo, now: float) -> bool:
+    """Whether the class is due for deletion at ``now`` (the purge may not have run yet)."""
+    deleted_at = info.deleted_at(now)
+    return deleted_at is not None and deleted_at <= now
+
+
+def _valid_int(value: object, low: int, high: int, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not low <= value <= high:
+        raise ValueError(f"{what} is a whole number {low}-{high}")
+    return int(value)
+
+
 class ClassStore(ABC):
-    """Classes, their drawings and poll answers; safe to use from many threads and processes at once.
+    """Classes, their drawings, poll answers and who is where; safe to use from many threads and processes at once.
 
     The public methods check their arguments and the teacher key, then call one primitive of the back
-    end, which does its part atomically.
+    end, which does its part atomically. Teacher-only methods take ``key``: the class's teacher key, or
+    ``OPERATOR``.
     """
 
     def __init__(
@@ -175,16 +264,18 @@ class ClassStore(ABC):
     ) -> None:
         self.clock = clock
         self.per_class, self.per_student, self.max_classes = per_class, per_student, max_classes
+        self.max_students = STUDENTS_PER_PER_CLASS * per_class
         self._takes_since_purge = 0
 
     # -- classes --------------------------------------------------------------------------------
     def create_class(self, code: str | None = None) -> NewClass:
         """A new class with ``code`` (a fresh random one if None) and a fresh teacher key.
 
-        Refused when an open class has that code, or when the server holds ``MAX_CLASSES`` open classes.
+        Refused when a class not yet deleted has that code, or when the server holds ``MAX_CLASSES`` open
+        classes (ended ones do not count).
         """
         now = self.clock()
-        self._purge(now)
+        self._purge(now, now - KEEP_AFTER_END_SECONDS)
         chosen = self._valid_code(code) if code is not None else codes.new_code()
         key = codes.new_teacher_key()
         info = ClassInfo(chosen, now, now + KEEP_SECONDS)
@@ -196,42 +287,73 @@ class ClassStore(ABC):
         return NewClass(info, key)
 
     def class_info(self, code: str) -> ClassInfo | None:
-        """The open class with this code, or None (never created, closed or ended: the same answer)."""
-        valid = codes.class_code(code)
-        if valid is None or valid != code:
-            return None
-        found = self._class(code)
-        if found is None or found[0].expires_at <= self.clock():
-            return None
-        return found[0]
+        """The class with this code, open or ended, until it is deleted; None for a code never made or deleted
+        (the same answer). Callers check ``is_open``."""
+        found = self._kept(code)
+        return None if found is None else found[0]
+
+    def list_classes(self) -> list[ClassInfo]:
+        """Every class not yet deleted, oldest first."""
+        now = self.clock()
+        kept = [info for info in self._classes() if not _deleted(info, now)]
+        return sorted(kept, key=lambda info: (info.created_at, info.code))
 
     def is_teacher(self, code: str, key: object) -> bool:
-        """Whether ``key`` is the teacher key of the open class ``code`` (constant-time comparison)."""
-        valid = codes.class_code(code)
-        found = self._class(code) if valid == code else None
-        if found is None or found[0].expires_at <= self.clock():
+        """Whether ``key`` is the teacher key (or ``OPERATOR``) of the class ``code``, open or ended
+        (constant-time comparison)."""
+        found = self._kept(code)
+        if found is None:
             codes.key_matches(key, b"\0" * 32)  # the same work for a miss, so timing tells nothing
             return False
-        return codes.key_matches(key, found[1])
+        return key is OPERATOR or codes.key_matches(key, found[1])
 
-    def extend(self, code: str, key: str, seconds: float = KEEP_SECONDS) -> ClassInfo:
-        """Keep the class ``seconds`` longer than it would have been kept (at most a week from now)."""
-        info = self._teacher_class(code, key)
+    def extend(self, code: str, key: TeacherKey, seconds: float = KEEP_SECONDS) -> ClassInfo:
+        """Keep the class open ``seconds`` longer than it would have been (at most a week from now); an ended
+        class is reopened."""
+        if not isinstance(seconds, (int, float)) or not 0 < seconds < math.inf:
+            raise ValueError("a class is kept a positive number of seconds longer")
+        info = self._teacher_class(code, key, must_be_open=False)
         now = self.clock()
         until = min(max(info.expires_at, now) + seconds, now + LONGEST_KEEP_SECONDS)
-        self._set_expiry(code, until)
-        return ClassInfo(code, info.created_at, until)
+        self._reopen(code, until)
+        return self._current(code)
 
-    def close(self, code: str, key: str) -> None:
-        """End the class now: it and everything sent to it are deleted."""
-        self._teacher_class(code, key)
+    def end(self, code: str, key: TeacherKey) -> ClassInfo:
+        """End the class now: it becomes read-only and is deleted ``KEEP_AFTER_END_SECONDS`` later. An ended class
+        keeps the time it first ended."""
+        self._teacher_class(code, key, must_be_open=False)
+        self._end(code, self.clock())
+        return self._current(code)
+
+    def delete_class(self, code: str, key: TeacherKey) -> None:
+        """Delete the class and everything sent to it, now."""
+        self._teacher_class(code, key, must_be_open=False)
         self._delete_class(code)
+
+    def new_period(self, code: str, key: TeacherKey) -> ClassInfo:
+        """Start the next period of the open class: no drawings, answers or reveals, students move freely.
+        Earlier periods stay readable (``period=``). Refused once the class holds ``MAX_PERIODS``."""
+        self._teacher_class(code, key)
+        now = self.clock()
+        outcome = self._new_period(code, now, now + KEEP_SECONDS, MAX_PERIODS)
+        if outcome == "full":
+            raise Refused(f"Class {code} holds {MAX_PERIODS} periods, as many as it keeps: make a new class.")
+        self._raise_unless_open(outcome)
+        return self._current(code)
+
+    def set_pace(self, code: str, key: TeacherKey, step: int | None) -> ClassInfo:
+        """Lead the students to lesson ``step`` (1..``MAX_STEP``), or let them move freely (None)."""
+        chosen = None if step is None else _valid_int(step, 1, MAX_STEP, "a lesson step")
+        self._teacher_class(code, key)
+        self._set_pace(code, chosen)
+        return self._current(code)
 
     # -- drawings -------------------------------------------------------------------------------
     def add_drawing(
         self, code: str, student: str, frame: object, meant: int, bayes_posterior: object, softmax_posterior: object
     ) -> Drawing:
-        """Keep this drawing in class ``code`` under ``student``; Refused (closed, full), ValueError (bad drawing)."""
+        """Keep this drawing in the current period of class ``code`` under ``student``; Refused (not open, ended,
+        full), ValueError (bad drawing)."""
         stored = StoredDrawing(
             0,
             self._valid_student(student),
@@ -247,66 +369,120 @@ class ClassStore(ABC):
                 f"Class {code}'s gallery holds {self.per_class} drawings, as many as it keeps: "
                 "ask your teacher to make room."
             )
-        if not isinstance(outcome, int):  # "missing": never created, closed or ended
-            raise Refused(NOT_OPEN)
-        return replace(stored, id=outcome).drawing()
+        if not isinstance(outcome, int):
+            self._raise_unless_open(outcome)
+        return replace(stored, id=int(outcome)).drawing()
 
-    def drawings(self, code: str, student: str | None = None) -> tuple[Drawing, ...]:
-        """The drawings of the open class ``code`` (only ``student``'s if given), oldest first."""
-        if self.class_info(code) is None:
+    def drawings(self, code: str, student: str | None = None, period: int | None = None) -> tuple[Drawing, ...]:
+        """The drawings of class ``code`` in ``period`` (default: the current one), only ``student``'s if given,
+        oldest first."""
+        info = self.class_info(code)
+        if info is None:
             return ()
-        return tuple(row.drawing() for row in self._select_drawings(code, student))
+        chosen = self._period(info, period)
+        return tuple(row.drawing() for row in self._select_drawings(code, chosen, student))
 
-    def remove_drawing(self, code: str, key: str, drawing_id: int) -> int:
-        """Teacher only: delete one drawing; how many were deleted (0 or 1)."""
-        self._teacher_class(code, key)
-        return self._delete_drawings(code, drawing_id=int(drawing_id))
+    def remove_drawing(self, code: str, key: TeacherKey, drawing_id: int) -> int:
+        """Teacher only: delete one drawing of the current period; how many were deleted (0 or 1)."""
+        info = self._teacher_class(code, key)
+        return self._delete_drawings(code, info.period, drawing_id=int(drawing_id))
 
-    def remove_student(self, code: str, key: str, student: str) -> int:
-        """Teacher only: delete every drawing of one student; how many."""
-        self._teacher_class(code, key)
-        return self._delete_drawings(code, student=self._valid_student(student))
+    def remove_student(self, code: str, key: TeacherKey, student: str) -> int:
+        """Teacher only: delete every drawing of one student in the current period; how many."""
+        info = self._teacher_class(code, key)
+        return self._delete_drawings(code, info.period, student=self._valid_student(student))
 
-    def clear(self, code: str, key: str) -> int:
-        """Teacher only: delete every drawing of the class (its answers stay); how many."""
-        self._teacher_class(code, key)
-        return self._delete_drawings(code)
+    def clear(self, code: str, key: TeacherKey) -> int:
+        """Teacher only: delete every drawing of the current period (its answers stay); how many."""
+        info = self._teacher_class(code, key)
+        return self._delete_drawings(code, info.period)
 
     # -- poll answers ---------------------------------------------------------------------------
-    def answer(self, code: str, student: str, question: str, choice: str) -> None:
-        """Record ``student``'s answer to ``question``, replacing an earlier one; Refused if the class is not open."""
-        if not QUESTION_PATTERN.fullmatch(question):
-            raise ValueError("a question id is 1 to 40 lower-case letters, digits, - or _")
+    def answer(self, code: str, student: str, question: str, choice: str) -> bool:
+        """Record ``student``'s answer to ``question`` in the current period. True: it counts (it replaces their
+        earlier answer). False: the question was already revealed, so it is kept apart as an answer after the
+        reveal (only the student's first such one; it never replaces anything). Refused if the class is not open."""
+        self._valid_question(question)
         if not isinstance(choice, str) or not 0 < len(choice) <= MAX_CHOICE_CHARS:
             raise ValueError(f"an answer is 1 to {MAX_CHOICE_CHARS} characters")
         now = self.clock()
-        if not self._put_answer(code, self._valid_student(student), question, choice, now, now + KEEP_SECONDS):
-            raise Refused(NOT_OPEN)
+        outcome = self._put_answer(code, self._valid_student(student), question, choice, now, now + KEEP_SECONDS)
+        if outcome not in ("counted", "after"):
+            self._raise_unless_open(outcome)
+        return outcome == "counted"
 
-    def tally(self, code: str, question: str) -> dict[str, int]:
-        """How many students gave each answer to ``question`` (answers nobody gave are absent)."""
-        if self.class_info(code) is None or not QUESTION_PATTERN.fullmatch(question):
-            return {}
-        return self._count_answers(code, question)
+    def tally(self, code: str, question: str, period: int | None = None) -> Tally:
+        """How many students gave each answer to ``question``: counted ones, and those after the reveal apart."""
+        counted: dict[str, int] = {}
+        after: dict[str, int] = {}
+        info = self.class_info(code)
+        if info is None or not QUESTION_PATTERN.fullmatch(question):
+            return Tally(counted, after)
+        for row in self._select_answers(code, self._period(info, period), question=question):
+            into = after if row.after_reveal else counted
+            into[row.choice] = into.get(row.choice, 0) + 1
+        return Tally(counted, after)
 
-    def answers(self, code: str) -> list[tuple[str, str]]:
-        """Every (question, answer) of the class, one per student and question, in no particular order."""
-        if self.class_info(code) is None:
+    def answers(self, code: str, period: int | None = None) -> list[Answer]:
+        """Every answer of ``period`` (default: the current one): per student and question, the counted one and
+        the one after the reveal, in the order they were given."""
+        info = self.class_info(code)
+        if info is None:
             return []
-        return self._all_answers(code)
+        rows = self._select_answers(code, self._period(info, period))
+        return sorted(rows, key=lambda row: (row.answered_at, row.question, row.student, row.after_reveal))
 
-    def reveal(self, code: str, key: str, question: str) -> None:
-        """Teacher only: show ``question``'s answer to every student of the class."""
-        self._teacher_class(code, key)
-        if not QUESTION_PATTERN.fullmatch(question):
-            raise ValueError("a question id is 1 to 40 lower-case letters, digits, - or _")
-        self._put_reveal(code, question)
+    def student_answer(self, code: str, student: str, question: str) -> Answer | None:
+        """``student``'s counted answer to ``question`` in the current period, else their answer after the reveal,
+        else None."""
+        info = self.class_info(code)
+        if info is None or not QUESTION_PATTERN.fullmatch(question):
+            return None
+        rows = self._select_answers(code, info.period, question=question, student=self._valid_student(student))
+        return min(rows, key=lambda row: row.after_reveal, default=None)
 
-    def revealed(self, code: str) -> frozenset[str]:
-        """The questions whose answers the teacher has revealed."""
-        if self.class_info(code) is None:
+    def reveal(self, code: str, key: TeacherKey, question: str) -> None:
+        """Teacher only: show ``question``'s answer to every student; later answers are kept apart (its first
+        reveal time is kept)."""
+        self._valid_question(question)
+        info = self._teacher_class(code, key)
+        self._put_reveal(code, info.period, question, self.clock())
+
+    def revealed(self, code: str, period: int | None = None) -> frozenset[str]:
+        """The questions whose answers the teacher has revealed in ``period`` (default: the current one)."""
+        info = self.class_info(code)
+        if info is None:
             return frozenset()
-        return frozenset(self._revealed(code))
+        return frozenset(self._revealed(code, self._period(info, period)))
+
+    def reopen(self, code: str, key: TeacherKey, question: str) -> None:
+        """Teacher only: take back the reveal of ``question``: answers count again (those given after the reveal
+        stay apart)."""
+        self._valid_question(question)
+        info = self._teacher_class(code, key)
+        self._delete_reveal(code, info.period, question)
+
+    def reset_question(self, code: str, key: TeacherKey, question: str) -> None:
+        """Teacher only: delete every answer to ``question`` in the current period, and its reveal."""
+        self._valid_question(question)
+        info = self._teacher_class(code, key)
+        self._delete_question(code, info.period, question)
+
+    # -- presence -------------------------------------------------------------------------------
+    def check_in(self, code: str, student: str, step: int | None) -> None:
+        """Note that ``student`` is in class ``code`` now, on lesson ``step`` (None: not on the lesson). Refused
+        if the class is not open, or holds ``2 * per_class`` students and this one is new."""
+        where = None if step is None else _valid_int(step, 1, MAX_STEP, "a lesson step")
+        outcome = self._check_in(code, self._valid_student(student), where, self.clock(), self.max_students)
+        if outcome == "full":
+            raise Refused(f"Class {code} has {self.max_students} students, as many as it keeps: ask your teacher.")
+        self._raise_unless_open(outcome)
+
+    def presence(self, code: str) -> dict[str, Presence]:
+        """Every student who checked in to the class (in any period), with where and when they were last seen."""
+        if self.class_info(code) is None:
+            return {}
+        return self._presence(code)
 
     # -- budgets --------------------------------------------------------------------------------
     def take(self, name: str, limit: int, window_seconds: float, cost: int = 1) -> bool:
@@ -319,18 +495,50 @@ class ClassStore(ABC):
         self._takes_since_purge += 1
         if self._takes_since_purge >= PURGE_EVERY:  # spent budgets of one-off names (fresh sessions) go
             self._takes_since_purge = 0
-            self._purge(now)
+            self._purge(now, now - KEEP_AFTER_END_SECONDS)
         window = int(now // window_seconds)
         return self._take(name, window, cost, (window + 1) * window_seconds) <= limit
 
     # -- helpers --------------------------------------------------------------------------------
-    def _teacher_class(self, code: str, key: str) -> ClassInfo:
+    def _kept(self, code: str) -> tuple[ClassInfo, bytes] | None:
+        """The class (not yet deleted) and its key digest, or None."""
+        if codes.class_code(code) != code:
+            return None
+        found = self._class(code)
+        if found is None:
+            return None
+        now = self.clock()
+        if _deleted(found[0], now):  # due for deletion, not yet purged
+            return None
+        return found
+
+    def _current(self, code: str) -> ClassInfo:
         info = self.class_info(code)
-        if info is None:
+        if info is None:  # deleted meanwhile
             raise Refused(NOT_OPEN)
-        if not self.is_teacher(code, key):
-            raise Refused(TEACHER_ONLY)
         return info
+
+    def _teacher_class(self, code: str, key: TeacherKey, must_be_open: bool = True) -> ClassInfo:
+        found = self._kept(code)
+        if found is None:
+            raise Refused(NOT_OPEN)
+        if key is not OPERATOR and not codes.key_matches(key, found[1]):
+            raise Refused(TEACHER_ONLY)
+        if must_be_open and not found[0].is_open(self.clock()):
+            raise Refused(ENDED)
+        return found[0]
+
+    @staticmethod
+    def _raise_unless_open(outcome: object) -> None:
+        """Raise the sentence for a primitive's "missing" or "ended"."""
+        if outcome == "ended":
+            raise Refused(ENDED)
+        if outcome == "missing":
+            raise Refused(NOT_OPEN)
+
+    @staticmethod
+    def _period(info: ClassInfo, period: int | None) -> int:
+        return info.period if period is None else _valid_int(period, 1, MAX_PERIODS, "a period")
 
     @staticmethod
     def _valid_code(code: str) -> str:
@@ -346,59 +554,103 @@ class ClassStore(ABC):
         return student
 
     @staticmethod
+    def _valid_question(question: object) -> str:
+        if not isinstance(question, str) or not QUESTION_PATTERN.fullmatch(question):
+            raise ValueError(BAD_QUESTION)
+        return question
+
+    @staticmethod
     def _valid_digit(meant: object) -> int:
         if isinstance(meant, bool) or not isinstance(meant, (int, np.integer)) or not 0 <= meant < N_DIGITS:
             raise ValueError(f"the digit meant is one of 0-{N_DIGITS - 1}")
         return int(meant)
 
     # -- what a back end provides (each atomic) -------------------------------------------------
+    # "missing": no such class (or due for deletion); "ended": the class is ended (read-only).
     @abstractmethod
-    def _purge(self, now: float) -> None:
-        """Delete every class that ended before ``now``, with everything sent to it, and spent budgets."""
+    def _purge(self, now: float, ended_before: float) -> None:
+        """Delete every class that ended before ``ended_before``, with everything sent to it, and budgets
+        spent before ``now``."""
 
     @abstractmethod
     def _insert_class(self, info: ClassInfo, key_digest: bytes, max_classes: int) -> int | str:
-        """Create the class: 0, or "taken" (an open class has the code), or "full" (``max_classes`` are open)."""
+        """Create the class: 0, or "taken" (a class has the code), or "full" (``max_classes`` are open at
+        ``info.created_at``)."""
 
     @abstractmethod
     def _class(self, code: str) -> tuple[ClassInfo, bytes] | None:
-        """The class with this code and its key digest, or None; ended classes may still be returned."""
+        """The class with this code and its key digest, or None; ended classes are returned too."""
 
     @abstractmethod
-    def _set_expiry(self, code: str, expires_at: float) -> None: ...
+    def _classes(self) -> list[ClassInfo]:
+        """Every class held (some may be due for deletion)."""
+
+    @abstractmethod
+    def _reopen(self, code: str, expires_at: float) -> None:
+        """The class is open until ``expires_at`` (its end cleared)."""
+
+    @abstractmethod
+    def _end(self, code: str, now: float) -> None:
+        """The class ended at ``now``, unless it ended already (by hand, or at its expiry)."""
 
     @abstractmethod
     def _delete_class(self, code: str) -> None: ...
 
     @abstractmethod
+    def _new_period(self, code: str, now: float, active_until: float, max_periods: int) -> str:
+        """If the class is open, its period + 1 and pace None ("ok"; "full" once it holds ``max_periods``);
+        keeps the class open until at least ``active_until``."""
+
+    @abstractmethod
+    def _set_pace(self, code: str, step: int | None) -> None: ...
+
+    @abstractmethod
     def _insert_drawing(
         self, code: str, drawing: StoredDrawing, per_class: int, per_student: int, active_until: float
     ) -> int | str:
-        """Add it if the class is open: its new id; "missing" if not open; "full" if the class holds
-        ``per_class`` and the student has fewer than ``per_student`` (whose oldest would make room). Keeps
-        the class open until at least ``active_until``."""
+        """Add it to the current period if the class is open: its new id; "missing"; "ended"; "full" if the
+        period holds ``per_class`` and the student has fewer than ``per_student`` (whose oldest would make room).
+        Keeps the class open until at least ``active_until``."""
 
     @abstractmethod
-    def _select_drawings(self, code: str, student: str | None) -> list[StoredDrawing]: ...
+    def _select_drawings(self, code: str, period: int, student: str | None) -> list[StoredDrawing]: ...
 
     @abstractmethod
-    def _delete_drawings(self, code: str, drawing_id: int | None = None, student: str | None = None) -> int: ...
+    def _delete_drawings(
+        self, code: str, period: int, drawing_id: int | None = None, student: str | None = None
+    ) -> int: ...
 
     @abstractmethod
-    def _put_answer(self, code: str, student: str, question: str, choice: str, now: float, active_until: float) -> bool:
-        """Record the answer if the class is open (False if not); keeps the class open until ``active_until``."""
+    def _put_answer(self, code: str, student: str, question: str, choice: str, now: float, active_until: float) -> str:
+        """In the current period, if the class is open: "counted" (not revealed: replaces the student's answer)
+        or "after" (revealed: kept apart unless they have one there already); "missing"; "ended". Keeps the class
+        open until at least ``active_until``."""
 
     @abstractmethod
-    def _count_answers(self, code: str, question: str) -> dict[str, int]: ...
+    def _select_answers(
+        self, code: str, period: int, question: str | None = None, student: str | None = None
+    ) -> list[Answer]: ...
 
     @abstractmethod
-    def _all_answers(self, code: str) -> list[tuple[str, str]]: ...
+    def _put_reveal(self, code: str, period: int, question: str, now: float) -> None: ...
 
     @abstractmethod
-    def _put_reveal(self, code: str, question: str) -> None: ...
+    def _delete_reveal(self, code: str, period: int, question: str) -> None: ...
 
     @abstractmethod
-    def _revealed(self, code: str) -> set[str]: ...
+    def _delete_question(self, code: str, period: int, question: str) -> None:
+        """Delete the question's answers (both kinds) and its reveal in ``period``."""
+
+    @abstractmethod
+    def _revealed(self, code: str, period: int) -> set[str]: ...
+
+    @abstractmethod
+    def _check_in(self, code: str, student: str, step: int | None, now: float, max_students: int) -> str:
+        """If the class is open, note the student's step and ``now``: "ok"; "full" for a newcomer once
+        ``max_students`` have checked in; "missing"; "ended"."""
+
+    @abstractmethod
+    def _presence(self, code: str) -> dict[str, Presence]: ...
 
     @abstractmethod
     def _take(self, name: str, window: int, cost: int, forget_after: float) -> int:
@@ -406,56 +658,6 @@ class ClassStore(ABC):
 
     def close_connections(self) -> None:  # noqa: B027 - optional for back ends that hold none
         """Release what the store holds open (connections); it can still be used afterwards."""
-
-
-# -- drawings as arrays and CSV -----------------------------------------------------------------
-@dataclass(frozen=True)
-class DrawingArrays:
-    """Drawings as arrays: ``frames`` uint8 (n, 28, 28); ``meant``, ``bayes``, ``softmax`` int64 (n,) digits;
-    ``students`` int64 (n,): 1 for the first student to send, 2 for the next, ... (no ids leave the store)."""
-
-    frames: np.ndarray
-    meant: np.ndarray
-    bayes: np.ndarray
-    softmax: np.ndarray
-    students: np.ndarray
-
-
-def as_arrays(drawings: Sequence[Drawing]) -> DrawingArrays:
-    """The frames, digits meant, both models' predictions and student numbers of ``drawings``, in order."""
-    frames = np.stack([d.frame for d in drawings]) if drawings else np.zeros((0,) + FRAME_SHAPE, np.uint8)
-    numbers: dict[str, int] = {}
-    students = [numbers.setdefault(d.student, len(numbers) + 1) for d in drawings]
-    return DrawingArrays(
-        frames,
-        np.array([d.meant for d in drawings], dtype=np.int64),
-        np.array([d.bayes_prediction for d in drawings], dtype=np.int64),
-        np.array([d.softmax_prediction for d in drawings], dtype=np.int64),
-        np.array(students, dtype=np.int64),
-    )
-
-
-CSV_HEADER = ["student", "meant", "naive_bayes", "softmax"] + [f"pixel{i}" for i in range(FRAME_BYTES)]
-
-
-def to_csv(drawings: Sequence[Drawing]) -> bytes:
-    """UTF-8 CSV, a header then one row per drawing: student number, meant digit, naive Bayes' and softmax's
-    predictions, then the 784 pixels of the 28x28 frame in row-major order (0-255; ``pixel0`` top left)."""
-    arrays = as_arrays(drawings)
-    rows = np.column_stack(
-        [
-            arrays.students,
-            arrays.meant,
-            arrays.bayes,
-            arrays.softmax,
-            arrays.frames.reshape(len(drawings), FRAME_BYTES).astype(np.int64),
-        ]
-    )
-    text = io.StringIO()
-    text.write(",".join(CSV_HEADER) + "\n")
-    if len(rows):
-        np.savetxt(text, rows, fmt="%d", delimiter=",")
-    return text.getvalue().encode("utf-8")
 
 
 # -- choosing a back end ------------------------------------------------------------------------
