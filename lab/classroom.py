@@ -1,15 +1,19 @@
 """A class in the dashboard: who is asking (a student of a class, its teacher, a stranger) and what they may do.
 
-* The class of a link: ``?class=CODE`` (students' links). A code that names no open class gets
-  ``store.NOT_OPEN``, the same sentence for a miss and a closed class, and counts against a budget per
-  client address and per session, so codes cannot be guessed at speed.
+* The class of a run: the frame calls ``join_from_link`` once per full run; it reads ``?class=CODE`` (or the
+  class the session joined before a page change), checks it, keeps it in the address, and pages read the
+  result with ``membership()`` / ``student_class()`` / ``teacher_class()``. A code that names no class gets
+  ``store.NOT_OPEN``, the same sentence for a miss and a deleted class, and counts against a budget per
+  client address and per session, so codes cannot be guessed at speed. An ended class is still found (its
+  pages say "ended at hh:mm"); the store refuses its sends and answers.
 * The student: an anonymous id made from a secret the browser keeps (``localStorage``, through a small
   component), so a reload, a new tab or a new session of the same browser is the same student.
 * The teacher: the teacher link carries ``?key=``; the key is checked against the store, then taken out
   of the address bar (the projector shows it) and kept by the browser, so a reload stays the teacher.
 * Budgets (``ClassStore.take``, shared by every replica): sends per student and per client address,
-  misses, new classes. A whole class may reach the server through one school NAT address, so the
-  per-address budgets are sized for sixty students at once; the per-student ones do the fine work.
+  misses, new classes (per session and per address, or a passphrase). A whole class may reach the server
+  through one school NAT address, so the per-address budgets are sized for sixty students at once; the
+  per-student and per-session ones do the fine work.
 """
 
 from __future__ import annotations
@@ -148,7 +152,7 @@ def local_time(seconds: float) -> str:
 
 
 def ended_sentence(info: ClassInfo) -> str | None:
-    """"Class X ended at 14:05." for an ended class, None while it is open."""
+    """ "Class X ended at 14:05." for an ended class, None while it is open."""
     ended = info.ended(now())
     return None if ended is None else f"Class {info.code} ended at {local_time(ended)}."
 
@@ -342,7 +346,7 @@ def new_class(passphrase: str = "") -> TeacherClass | str:
             ("new:session:" + _session(), NEW_CLASSES_PER_SESSION, HOUR),
             ("new:address:" + client_address(), NEW_CLASSES_PER_ADDRESS, HOUR),
         ]
-    if not within_budget(*budgets, cost=0):
+    if not within_budget(*budgets):
         return (
             "This browser (or its network address) made as many classes as it may this hour: use one of them "
             "(its teacher link), or start the server with a passphrase for teachers."
@@ -351,7 +355,6 @@ def new_class(passphrase: str = "") -> TeacherClass | str:
         made = state.class_store().create_class()
     except Refused as refused:
         return str(refused)
-    within_budget(*budgets)
     st.session_state["teacher_code"], st.session_state["teacher_key"] = made.info.code, made.teacher_key
     st.query_params[CLASS_PARAM] = made.info.code
     browser_memory(f"teacher-{made.info.code}", remember=made.teacher_key)  # now: the next full run may be far
@@ -395,9 +398,7 @@ def send_form(
         )
 
 
-def _send(
-    joined: StudentClass, frame: np.ndarray, bayes_posterior: np.ndarray, softmax_posterior: np.ndarray
-) -> None:
+def _send(joined: StudentClass, frame: np.ndarray, bayes_posterior: np.ndarray, softmax_posterior: np.ndarray) -> None:
     code = joined.info.code
     with st.form("class_send", clear_on_submit=True, enter_to_submit=False, border=True):
         meant = st.segmented_control(

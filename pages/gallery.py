@@ -260,9 +260,9 @@ def class_model_section(code: str) -> None:
 def smoothing_note(drawings_per_digit: np.ndarray, settings: Settings) -> None:
     """Why the class's P(x | y) of a digit with few drawings is pale all over: the smoothing, in numbers."""
     few = sorted({int(count) for count in drawings_per_digit if count < MIN_DRAWINGS})
-    if not few:
-        return
     alpha, beta = settings.alpha, settings.beta
+    if not few or alpha + beta == 0:  # no smoothing: nothing pale to explain (and 0/0 for a digit never drawn)
+        return
     shown = ", ".join(
         f"{count} drawing{'s' if count != 1 else ''}: {alpha / (count + alpha + beta):.2f} for a pixel none inked, "
         f"{(count + alpha) / (count + alpha + beta):.2f} for one all inked"

@@ -26,7 +26,9 @@ def start_a_class() -> None:
             passphrase = st.text_input(
                 "Passphrase for making classes on this server", type="password", max_chars=200, key="teach_passphrase"
             )
-        made = st.form_submit_button("New class", icon=":material/group_add:", type="primary", key="teach_new_class_button")
+        made = st.form_submit_button(
+            "New class", icon=":material/group_add:", type="primary", key="teach_new_class_button"
+        )
     if made:
         outcome = classroom.new_class(passphrase)
         if isinstance(outcome, str):

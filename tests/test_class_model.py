@@ -201,7 +201,7 @@ def test_a_digit_with_too_few_drawings_gets_a_sentence_not_an_accuracy(base_mode
     assert evaluation.shortage is not None and evaluation.shortage.digits == {7: 2}
     assert not evaluation.measured[7] and evaluation.measured[3]
     sentence = evaluation.shortage.sentence()
-    assert "7 (2 drawings)" in sentence and "needs 5" in sentence and "other digits" in sentence
+    assert "they need 3 more 7s" in sentence and "5 drawings or more" in sentence
     for score in evaluation.models.values():
         assert np.isnan(score.per_digit[7]) and np.isfinite(score.per_digit[3])
         assert score.read == keep.sum() - 2  # the two 7s are not counted

@@ -190,7 +190,7 @@ def test_class_report_prints_drawings_answers_and_the_three_accuracies(small_mni
     assert re.search(r"^drawings +6 +6 +6 +6 +6 +6 +6 +6 +6 +3$", out, re.MULTILINE)
     assert 'underflow: 3 answered: "0.0" 3\n' in out
     assert 'top-half: 1 answered: "\\u001b[2Jwiped" 1\n' in out and "\x1b" not in out
-    assert "Too few drawings of 9 (3 drawings)" in out
+    assert "they need 2 more 9s" in out
     for name, label in (
         ("mnist", "MNIST's model"),
         ("class", "the class's model"),

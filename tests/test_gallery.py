@@ -99,14 +99,11 @@ def test_class_errors_counts_misreadings_per_meant_digit():
 
 # -- the pages ----------------------------------------------------------------------------------
 def new_class_on_the_page() -> tuple[AppTest, str, str]:
-    """A teacher's session that pressed New class: the session, the code and the teacher link's path."""
-    teacher = open_page("pages/gallery.py")
-    teacher.button(key="gallery_new_class").click()
-    rerun(teacher)
-    code = teacher.query_params["class"]
-    code = code[0] if isinstance(code, list) else code
-    student_path, teacher_path = [block.value for block in teacher.main.get("code")]
-    assert student_path == f"/draw?class={code}" and teacher_path.startswith(f"/gallery?class={code}&key=")
+    """A teacher's session on the gallery through a new class's teacher link: the session, the code and the link's
+    path (the class page makes classes: tests/test_class_period.py)."""
+    made = state.class_store().create_class()
+    code, teacher_path = made.info.code, f"/gallery?class={made.info.code}&key={made.teacher_key}"
+    teacher = open_page("pages/gallery.py", {"class": code, "key": made.teacher_key})
     assert "key" not in teacher.query_params  # the key is not in the address bar the projector shows
     return teacher, code, teacher_path
 
@@ -315,8 +312,8 @@ def test_the_class_model_section_shows_what_evaluate_class_measures(mnist):
     for name, label in (("mnist", "MNIST's model"), ("class", "the class's model")):
         # the 9s (3 drawings) are left out of every accuracy
         assert f"{label} {scores[name].correct} of {scores[name].read};" in counts and scores[name].read == 54
-    assert [item.value for item in teacher.info if "Too few" in item.value] == [expected.shortage.sentence()]
-    assert "Too few drawings of 9 (3 drawings)" in expected.shortage.sentence()
+    assert [item.value for item in teacher.info if "more 9s" in item.value] == [expected.shortage.sentence()]
+    assert "they need 2 more 9s" in expected.shortage.sentence()
 
     [pairs] = titled(teacher, "P(xᵢ = 1 | y): the class's model above MNIST's")
     mosaic = array(pairs["data"][0]["z"]).reshape(-1, 5 * 30 - 2)

@@ -3,13 +3,15 @@ the truth reaches the students only then; alone, the lesson reveals by itself; t
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from lab import lesson_frame, settings, state
+from lab import class_period, settings, state
 from nbcore.experiments.class_model import DEFAULT_WEIGHT
 from tests.apptest import data_dir, open_page, rerun  # noqa: F401 (data_dir: a fixture)
 
@@ -70,9 +72,12 @@ def test_students_answer_the_teacher_counts_and_reveals(mnist):
     rerun(teacher)
     assert truth_shown(teacher) and any("most common answer" in item.value for item in teacher.markdown)
     assert truth_shown(rerun(second)) and truth_shown(rerun(first))  # the reveal reaches every student
-    rows = lesson_frame.answers_csv([(a.question, a.choice) for a in state.class_store().answers(code)])
-    rows = rows.decode().splitlines()
-    assert rows == ["question,answer,students", "prior,1,1", "prior,3,1", "prior,5,1"]
+    rows = list(csv.DictReader(io.StringIO(class_period.answers_file(code, 1).decode())))
+    assert sorted((row["question"], row["answer"], row["after_reveal"]) for row in rows) == [
+        ("prior", "1", "no"),
+        ("prior", "3", "no"),
+        ("prior", "5", "no"),
+    ]
 
 
 def test_a_student_cannot_reveal_and_alone_the_lesson_reveals_by_itself(mnist):

@@ -318,7 +318,9 @@ class Shortage:
                 for digit, count in self.digits.items()
             ]
             if len(self.digits) == 10:
-                parts.append(f"The class's models give a digit's accuracy from {self.minimum} drawings of it: {_join(needs)}.")
+                parts.append(
+                    f"The class's models give a digit's accuracy from {self.minimum} drawings of it: {_join(needs)}."
+                )
             else:
                 parts.append(
                     f"The class's accuracies are over the digits with {self.minimum} drawings or more; to measure "
@@ -469,7 +471,10 @@ def evaluate_class(
     mnist_rows = measured_rows if comparable else np.ones(len(labels), dtype=bool)
     models = {
         name: _score(
-            readings[name], labels, mnist_rows if name == "mnist" else measured_rows, usable=name == "mnist" or comparable
+            readings[name],
+            labels,
+            mnist_rows if name == "mnist" else measured_rows,
+            usable=name == "mnist" or comparable,
         )
         for name in MODEL_NAMES
     }

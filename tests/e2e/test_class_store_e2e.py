@@ -178,7 +178,9 @@ def test_a_period_through_two_replicas(class_replicas, browser, replica_store, t
     contexts: list = []
     store = open_store(replica_store)
     try:
-        teacher = open_context(browser, contexts, served, cookies[0][0], "projector 1024x768")  # replica 0: killed later
+        teacher = open_context(
+            browser, contexts, served, cookies[0][0], "projector 1024x768"
+        )  # replica 0: killed later
         teacher.goto(served.url + "/teach", timeout=120_000)
         harness.wait_for_run(teacher, timeout=120)
         click_and_wait(teacher, "New class")
@@ -351,6 +353,29 @@ def test_made_up_codes_evict_nothing_and_strangers_cannot_empty(one_server, stor
         forged = stranger.connect(page="gallery", query_string=f"class={code}&key={secrets.token_urlsafe(24)}")
         assert any("does not open a class" in text for text in forged.texts())
     assert len(store.drawings(code)) == 1
+
+
+def test_students_pressing_new_class_cannot_lock_the_teacher_out(one_server):
+    """Ten students of one school address, each in a session of their own, press New class twice; the
+    teacher's session, from the same address, still makes the class."""
+
+    def press(times: int) -> list[str]:
+        with StreamlitClient(one_server.url, timeout=120) as client:
+            client.connect(page="teach")
+            said: list[str] = []
+            for _ in range(times):
+                said = client.click("teach_new_class_button").texts()
+                client.connect(page="teach")  # back to the start page, as a new tab would be
+            return said
+
+    with ThreadPoolExecutor(5) as pool:
+        list(pool.map(press, [2] * 10))
+    with StreamlitClient(one_server.url, timeout=120) as teacher:
+        teacher.connect(page="teach")
+        shown = teacher.click("teach_new_class_button").texts()
+    assert any(re.fullmatch(r"Class [A-Z0-9]{8}", text) for text in shown), shown
+    greedy = press(3)  # one session's third class in an hour is refused, with a sentence
+    assert any("as many classes as it may this hour" in text for text in greedy), greedy
 
 
 @pytest.fixture(scope="module")
