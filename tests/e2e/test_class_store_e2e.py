@@ -26,6 +26,7 @@ from lab.public_address import SETTING as PUBLIC_SETTING
 from nbcore.classroom import open_store, student_id
 from nbcore.classroom.store import NOT_OPEN, SETTING
 from tests.conftest import REPO, require
+from tests.e2e.conftest import ARTIFACTS
 from tests.e2e.test_replicas import cookies_per_replica
 
 DRAWINGS = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
@@ -240,7 +241,7 @@ def test_a_period_through_two_replicas(class_replicas, browser, replica_store, t
         wait_for_step(teacher, 4, timeout_ms=120_000)
         teacher.get_by_role("button", name="Reveal to the class").wait_for(timeout=120_000)
         click_and_wait(teacher, "Reveal to the class")
-        teacher.get_by_text("3 students answered before the reveal", exact=False).wait_for()
+        teacher.get_by_text("3 students answered before the reveal", exact=False).first.wait_for()
         students[4].get_by_text(shown("tiny"), exact=True).click()
         click_and_wait(students[4], f"Send my answer to class {code}")
         students[4].get_by_text("sent after the reveal", exact=False).wait_for()
@@ -267,6 +268,12 @@ def test_a_period_through_two_replicas(class_replicas, browser, replica_store, t
         problems += [f"student {i}: {t}" for i, page in enumerate(students) for t in harness.page_problems(page)]
         assert "Traceback" not in served.servers[1].log_text(), served.servers[1].log_tail()
         assert not problems, problems
+    except Exception:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        for number, context in enumerate(contexts):  # 0 the teacher, then the students in order
+            for page in context.pages:
+                page.screenshot(path=str(ARTIFACTS / f"period-{replica_store[:5]}-{number}.png"), full_page=True)
+        raise
     finally:
         for context in contexts:
             context.close()

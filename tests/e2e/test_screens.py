@@ -132,8 +132,8 @@ def test_every_page_holds_its_layout_on_this_screen(browser, warm_app, screen, p
                 problems += shown["stray_bars"]
                 if shown["sidebar_expanded"] == "true":
                     problems.append("the sidebar is open in presenter mode")
-                # the gallery shows figures only once its teacher has made a class; opened cold it has none
-                figureless = path == "gallery" and shown["figure_top"] is None
+                # the gallery and the class page show figures only once a teacher has made a class; cold, none
+                figureless = path in ("gallery", "teach") and shown["figure_top"] is None
                 if not figureless and (shown["figure_top"] is None or shown["figure_top"] > shown["height"] - 100):
                     problems.append(f"the first figure starts at {shown['figure_top']} px, below the first screen")
             if path == "draw":
