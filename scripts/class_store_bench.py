@@ -24,7 +24,10 @@ then the file's last, whose close checkpoints the write-ahead log and syncs it),
 * a teacher's refresh of the 300 drawings without Streamlit's runtime: ``drawings(code)`` (the store),
   the arrays and confusion matrices, the 60 newest tiles encoded as ``st.image`` encodes an RGB array
   (JPEG, quality 100), the two confusion figures serialized as ``st.plotly_chart`` does
-  (``plotly.io.to_json``); --reads times.
+  (``plotly.io.to_json``); --reads times;
+* pacing's store work: 60 students each polling in turn, a poll being ``class_info`` (the step the teacher
+  leads to) then ``check_in`` (the student's step), and after each round the teacher's Next (``set_pace``)
+  and look at where students are (``presence``); 10 rounds.
 
 ``server`` (for each store and each --replicas count: that many ``streamlit run app.py`` behind nginx,
 ``devtools/replicas.py``, sharing one SQLite file or one redis-server; NBCORE_LOG_RERUN_MS=1): protocol
@@ -72,7 +75,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from nbcore.classroom import ClassStore, open_store  # noqa: E402
+from nbcore.classroom import OPERATOR, ClassStore, open_store, student_id  # noqa: E402
 
 DRAWINGS = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
 PARTS = ("store", "server")
@@ -86,6 +89,7 @@ LOG_WAIT_S = 5.0
 RERUN = re.compile(r"^NBCORE_RERUN page=(\S+) ms=([0-9.]+) outcome=(\S+) scope=(\S+)", re.MULTILINE)
 SENT, ALREADY = "Sent: your", "is already in class"
 TARGET_SEND_MS, TARGET_REFRESH_MS = 5.0, 200.0
+PACED_STUDENTS, PACING_ROUNDS = 60, 10  # the issue's class of 60 scripted students; rounds of polls timed
 
 
 # -- figures and tables ---------------------------------------------------------------------------
@@ -297,7 +301,7 @@ def fresh_store(kind: str, folder: Path, name: str) -> Iterator[tuple[str, objec
 
 
 def store_part(args: argparse.Namespace, folder: Path) -> None:
-    single_rows, contention_rows, refresh_rows = [], [], []
+    single_rows, contention_rows, refresh_rows, pacing_rows = [], [], [], []
     for kind in args.stores:
         with fresh_store(kind, folder, f"store-{kind}") as (setting, _):
             store = open_store(setting)
@@ -330,6 +334,20 @@ def store_part(args: argparse.Namespace, folder: Path) -> None:
                     ms(refresh.tiles),
                     ms(refresh.figures),
                     ms(refresh.total),
+                ]
+            )
+            before = load()
+            say(f"[store {kind}] {PACING_ROUNDS} rounds of {PACED_STUDENTS} students' pacing polls ...")
+            pacing = pacing_pieces(store, store.create_class().info.code)
+            pacing_rows.append(
+                [
+                    kind,
+                    ms(pacing.polls, 2),
+                    f"{len(pacing.polls) / pacing.wall:.0f}",
+                    f"{pacing.cpu / len(pacing.polls) * 1000:.2f}",
+                    ms(pacing.nexts, 2),
+                    ms(pacing.looks, 2),
+                    f"{before:.1f}–{load():.1f}",
                 ]
             )
             for processes in args.processes:
@@ -395,6 +413,55 @@ def store_part(args: argparse.Namespace, folder: Path) -> None:
         refresh_rows,
         "Python's CPU in one process (numpy, Pillow, plotly); the store's share is the first column.",
     )
+    print_table(
+        f"Store: pacing, {PACED_STUDENTS} students polling in turn, {PACING_ROUNDS} rounds",
+        [
+            "store",
+            "a student's poll, class_info + check_in: p50 / p95 (ms)",
+            "polls/s back to back",
+            "client CPU per poll (ms)",
+            "teacher's Next, set_pace: p50 / p95 (ms)",
+            f"teacher's look, presence() of {PACED_STUDENTS}: p50 / p95 (ms)",
+            "load average",
+        ],
+        pacing_rows,
+        "one Python process: a poll is a read and a write (SQLite: a connection and a BEGIN IMMEDIATE "
+        "transaction; Redis: a read and a Lua script, two loopback round trips). The polls/s are what the "
+        "store alone allows: students polling every few seconds use a small share of it.",
+    )
+
+
+@dataclass
+class PacingTimes:
+    """Pacing's store work (seconds): each student's poll, each teacher's Next and look; this process's CPU."""
+
+    polls: list[float] = field(default_factory=list)
+    nexts: list[float] = field(default_factory=list)
+    looks: list[float] = field(default_factory=list)
+    cpu: float = 0.0
+    wall: float = 0.0
+
+
+def pacing_pieces(store: ClassStore, code: str, rounds: int = PACING_ROUNDS) -> PacingTimes:
+    """``rounds`` rounds of ``PACED_STUDENTS`` polls, each round ended by the teacher's Next and look."""
+    students = [student_id(f"{n:032x}") for n in range(PACED_STUDENTS)]
+    times = PacingTimes()
+    cpu, wall = time.process_time(), time.perf_counter()
+    for step in range(1, rounds + 1):
+        for student in students:
+            started = time.perf_counter()
+            info = store.class_info(code)
+            store.check_in(code, student, info.pace if info is not None else None)
+            times.polls.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        store.set_pace(code, OPERATOR, step)
+        moved = time.perf_counter()
+        where = store.presence(code)
+        times.nexts.append(moved - started)
+        times.looks.append(time.perf_counter() - moved)
+        assert len(where) == PACED_STUDENTS
+    times.cpu, times.wall = time.process_time() - cpu, time.perf_counter() - wall
+    return times
 
 
 # -- server level ---------------------------------------------------------------------------------

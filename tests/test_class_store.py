@@ -489,6 +489,24 @@ def test_the_operator_teaches_every_class_and_no_text_is_the_operator(make_store
     assert store.class_info(code) is None
 
 
+def test_a_teachers_write_racing_the_deletion_of_the_class_creates_nothing(make_store):
+    """The teacher is checked, then the class is deleted (its teacher in another tab), then the write runs:
+    the back end's primitive writes nothing and raises nothing."""
+    store = make_store()
+    new = store.create_class()
+    code = new.info.code
+    store.delete_class(code, new.teacher_key)
+    store._put_reveal(code, 1, "prior", store.clock())
+    store._set_pace(code, 3)
+    store._reopen(code, store.clock() + 60)
+    store._end(code, store.clock())
+    assert store.class_info(code) is None and store.revealed(code) == frozenset()
+    if isinstance(store, RedisStore):
+        assert store.client.keys(f"*{code}*") == []
+    again = store.create_class(code)
+    assert again.info.period == 1 and again.info.pace is None and store.revealed(code) == frozenset()
+
+
 # -- periods and pace ---------------------------------------------------------------------------
 def test_a_new_period_starts_empty_and_earlier_periods_stay_readable(make_store):
     store = make_store(per_class=3, per_student=3)

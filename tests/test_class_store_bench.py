@@ -79,3 +79,15 @@ def test_the_rerun_log_is_read_line_by_line_across_replicas(bench, tmp_path):
     with open(second, "a") as replica:
         replica.write("aw ms=3.0 outcome=StopException scope=app\n")
     assert log.wait(1) == [("draw", 3.0, "StopException", "app")]
+
+
+def test_pacing_polls_every_student_and_leads_them_round_by_round(bench, tmp_path):
+    from nbcore.classroom import open_store
+
+    store = open_store(f"sqlite:///{tmp_path / 'classes.sqlite3'}")
+    code = store.create_class().info.code
+    times = bench.pacing_pieces(store, code, rounds=2)
+    assert len(times.polls) == 2 * bench.PACED_STUDENTS and len(times.nexts) == len(times.looks) == 2
+    assert store.class_info(code).pace == 2
+    where = store.presence(code)
+    assert len(where) == bench.PACED_STUDENTS and {seen.step for seen in where.values()} == {1}  # polled before Next

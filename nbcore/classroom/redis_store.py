@@ -205,6 +205,16 @@ return 'ok'
 """
 )
 
+# ARGV[4] question, ARGV[5] revealed_at; nothing if the class was deleted since the teacher was checked
+REVEAL = (
+    PRELUDE
+    + """
+if redis.call('EXISTS', class_key) == 0 then return 0 end
+redis.call('HSETNX', key('reveals', ARGV[6]), ARGV[4], ARGV[5])
+return 1
+"""
+)
+
 REMOVE_DRAWING = """
 local packed = redis.call('HGET', KEYS[1], ARGV[1])
 if not packed then return 0 end
@@ -252,6 +262,7 @@ class RedisStore(ClassStore):
                 ("insert_drawing", INSERT_DRAWING),
                 ("put_answer", PUT_ANSWER),
                 ("check_in", CHECK_IN),
+                ("reveal", REVEAL),
             )
         }
         self._remove_drawing_script = client.register_script(REMOVE_DRAWING)
@@ -430,7 +441,7 @@ class RedisStore(ClassStore):
         return rows
 
     def _put_reveal(self, code: str, period: int, question: str, now: float) -> None:
-        self.client.hsetnx(self._key("reveals", code, period), question, _number(now))
+        self._run("reveal", code, now, question, _number(now), period)
 
     def _delete_reveal(self, code: str, period: int, question: str) -> None:
         self.client.hdel(self._key("reveals", code, period), question)

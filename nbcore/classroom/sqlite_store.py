@@ -360,7 +360,10 @@ class SqliteStore(ClassStore):
 
     def _put_reveal(self, code: str, period: int, question: str, now: float) -> None:
         with self._write() as db:
-            db.execute("INSERT OR IGNORE INTO reveals VALUES (?, ?, ?, ?)", (code, period, question, now))
+            db.execute(  # nothing if the class was deleted since the teacher was checked (not a foreign key error)
+                "INSERT OR IGNORE INTO reveals SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM classes WHERE code = ?)",
+                (code, period, question, now, code),
+            )
 
     def _delete_reveal(self, code: str, period: int, question: str) -> None:
         with self._write() as db:
