@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from lab import classroom, state
+from lab import classroom, runs, state
 from nbcore.classroom import KEEP_SECONDS, Refused
 from nbcore.classroom.export import answers_csv, drawings_npz
 
@@ -127,6 +127,22 @@ def check_in(joined: classroom.StudentClass, step: int | None) -> None:
     except (Refused, ValueError):
         return
     st.session_state["class_check_in"] = (joined.info.code, step, time.time())
+
+
+HEARTBEAT_SECONDS = 15  # a student away from the lesson checks in, and looks for the class's end, this often
+
+
+@runs.fragment(page="class", run_every=HEARTBEAT_SECONDS)
+def heartbeat(joined: classroom.StudentClass) -> None:
+    """On a student's pages other than the lesson (whose own poll does this): "still here" for the class page's
+    count, and the whole page again once the class has ended, so its badge says so without a reload."""
+    check_in(joined, None)
+    try:
+        info = state.class_store().class_info(joined.info.code)
+    except Refused:
+        return
+    if info is None or info.ended(time.time()) != joined.info.ended(time.time()):
+        st.rerun(scope="app")
 
 
 def pace(code: str) -> int | None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from lab import classroom, links, preload, presentation, runs, settings
+from lab import class_period, classroom, links, preload, presentation, runs, settings
 from lab.data import mnist
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -83,7 +83,7 @@ def run(default_page: str = "pages/home.py") -> None:
         mnist.splits()
         joined = classroom.join_from_link()
         if joined is not None:
-            class_badge(joined)
+            class_badge(joined, on_lesson=navigation.url_path == "lesson")
         navigation.run()
         links.sidebar_tools(
             tuple(settings.KEYS.values()) + (presentation.STATE_KEY,),
@@ -92,9 +92,10 @@ def run(default_page: str = "pages/home.py") -> None:
         links.end_run()
 
 
-def class_badge(joined: classroom.Membership) -> None:
+def class_badge(joined: classroom.Membership, on_lesson: bool) -> None:
     """The line at the top of every page in a class: which class and its state; leave it (a student) or open its
-    page (its teacher). Nothing takes a student out of a class without saying so."""
+    page (its teacher). Nothing takes a student out of a class without saying so. A student's pages other than
+    the lesson (which polls for the teacher's step itself) keep a heartbeat."""
     code = joined.info.code
     ended = classroom.ended_sentence(joined.info)
     with st.container(horizontal=True, vertical_alignment="center", key="class_badge", gap="small"):
@@ -104,6 +105,8 @@ def class_badge(joined: classroom.Membership) -> None:
         else:
             st.markdown(f":material/groups: **Class {code}**" + (f" · {ended}" if ended else ""))
             st.button("Leave class", icon=":material/logout:", key="class_leave", on_click=classroom.leave_class)
+            if not on_lesson:
+                class_period.heartbeat(joined)
 
 
 def page_path(path: str) -> str:
