@@ -117,21 +117,27 @@ def lesson_pace(info) -> None:
         shell.page_link("pages/gallery.py", "Open the gallery", query_params={classroom.CLASS_PARAM: code})
     if info.ended(time.time()) is not None:
         return
-    leading = info.pace is not None
-    chosen = st.radio(
-        "Pace",
-        ["Students move on their own", "Students follow my step"],
-        index=1 if leading else 0,
-        key=f"teach_pace_{leading}",
-        horizontal=True,
-    )
-    if (chosen == "Students follow my step") != leading:
-        class_period.set_pace(teaching, None if leading else 1)
-        st.rerun()
-    if leading:
+    if info.pace is not None:
         st.markdown(
-            f"The class is on **step {info.pace}**: your Back and Next on the lesson move every student's "
+            f"The class follows you, on **step {info.pace}**: your Back and Next on the lesson move every student's "
             "lesson, and nobody can answer a step you have not reached."
+        )
+        st.button(
+            "Let students move on their own",
+            icon=":material/lock_open:",
+            key="teach_pace_free",
+            on_click=class_period.set_pace,
+            args=(teaching, None),
+        )
+    else:
+        st.markdown("Students move through the lesson on their own.")
+        st.button(
+            "Lead: students follow my step",
+            icon=":material/arrow_forward:",
+            key="teach_pace_lead",
+            on_click=class_period.set_pace,
+            args=(teaching, 1),
+            help="Starts the class on step 1; then your Back and Next on the lesson move everyone.",
         )
     where_students_are(code)
 
@@ -233,7 +239,6 @@ outcome = class_period.last_outcome()
 if outcome is not None:
     kind, sentence = outcome
     (st.success if kind == "success" else st.warning)(sentence)
-    teaching = classroom.teacher_class() if teaching is not None else None
 
 if teaching is None:
     start_a_class()

@@ -255,10 +255,10 @@ def test_a_period_through_two_replicas(class_replicas, browser, replica_store, t
             teacher.get_by_role("button", name="Answers (.csv)").first.click()
         rows = download.value.path().read_text().splitlines()
         assert rows[0].startswith("student,question,answer") and len(rows) == 1 + 4
-        teacher.get_by_label("Yes, start a new period").check()
+        teacher.get_by_text("Yes, start a new period", exact=True).click()
         click_and_wait(teacher, "New period")
         assert store.class_info(code).period == 2 and store.revealed(code) == frozenset()
-        teacher.get_by_label("Yes, end the class now").check()
+        teacher.get_by_text("Yes, end the class now", exact=True).click()
         click_and_wait(teacher, "End class")
         teacher.get_by_text(f"Class {code} ended at", exact=False).first.wait_for()
         students[2].get_by_text(f"Class {code} ended at", exact=False).first.wait_for(timeout=60_000)
