@@ -287,7 +287,12 @@ def send_form(
             f"(the newest {PER_STUDENT} are kept):"
         )
         newest = own[::-1][:OWN_SHOWN]
-        st.image([d.frame for d in newest], width=42, caption=[str(d.meant) for d in newest])
+        st.image(
+            [d.frame for d in newest],
+            width=42,
+            caption=[str(d.meant) for d in newest],
+            alt=[f"Your drawing of a {d.meant}" for d in newest],
+        )
 
 
 # -- the lesson's live polls --------------------------------------------------------------------------

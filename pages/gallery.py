@@ -59,7 +59,7 @@ def live_gallery(code: str) -> None:
 
     view = state.gallery_view(code, drawings)  # tiles and figures, made again only when the drawings change
     st.subheader("What the class drew")
-    st.image(list(view.tiles), caption=list(view.captions), width=view.tile_width)
+    st.image(list(view.tiles), caption=list(view.captions), width=view.tile_width, alt=list(view.descriptions))
     st.caption(
         ("Newest first. " if len(drawings) <= SHOWN else f"The newest {SHOWN} of {len(drawings)}. ")
         + "Red frame and ✗: naive Bayes (NB) read another digit than the one meant; SM: softmax. "
