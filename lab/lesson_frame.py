@@ -20,7 +20,7 @@ from typing import Any
 
 import streamlit as st
 
-from lab import classroom, display, shell, state
+from lab import classroom, display, focus, refresh, shell, state
 from lab.figures import charts
 from nbcore.classroom import Refused
 from nbcore.experiments import lesson
@@ -84,6 +84,12 @@ def go_to(step: int) -> None:
     st.query_params[QUERY_KEY] = str(step)
 
 
+def start_again(place: str) -> None:
+    """Step 1, the focus on its Next in the same row (the button pressed is gone: the focus would go to the top)."""
+    go_to(1)
+    focus.request(f".st-key-lesson_next_{place} button")
+
+
 def requested_step(n_steps: int) -> int:
     """The step in the link; a value that is not a step number in range gives step 1 and a small notice."""
     try:
@@ -111,7 +117,13 @@ def navigation(step: int, n_steps: int, place: str) -> None:
                 "Next", icon=":material/arrow_forward:", on_click=go_to, args=(step + 1,), key=f"lesson_next_{place}"
             )
         else:
-            st.button("Start again", icon=":material/replay:", on_click=go_to, args=(1,), key=f"lesson_restart_{place}")
+            st.button(
+                "Start again",
+                icon=":material/replay:",
+                on_click=start_again,
+                args=(place,),
+                key=f"lesson_restart_{place}",
+            )
 
 
 def follow_up(step: Step) -> None:
@@ -124,8 +136,11 @@ def follow_up(step: Step) -> None:
 
 # -- predict, then reveal ------------------------------------------------------------------------------------------
 def take_part(taking: classroom.LessonClass | None) -> None:
-    """Take this run's questions with a class (a student or its teacher), or alone (None)."""
+    """Take this run's questions with a class (a student or its teacher), or alone (None); with a class, the pause
+    for the parts that look for the class's answers and reveals by themselves."""
     st.session_state[CLASS_KEY] = taking
+    if taking is not None:
+        refresh.controls(REFRESH_SECONDS)
 
 
 def _committed_key(key: str) -> str:
@@ -145,10 +160,12 @@ def _commit(key: str) -> None:
             st.session_state[f"lesson_refused_{key}"] = str(refused)
             return
     st.session_state[_committed_key(key)] = answer
+    focus.request(f".st-key-lesson_again_{key} button")  # where Reveal (or Send my answer) was
 
 
 def _answer_again(key: str) -> None:
     st.session_state.pop(_committed_key(key), None)
+    focus.request(f".st-key-lesson_reveal_{key} button")
 
 
 def ask(question: Question, **fields) -> Any:
@@ -211,7 +228,7 @@ def _ask_inside(question: Question, prompt: str, taking: classroom.LessonClass |
     return None
 
 
-@shell.fragment(page="lesson", run_every=REFRESH_SECONDS)
+@refresh.live("lesson", REFRESH_SECONDS)
 def _await_reveal(code: str, key: str) -> None:
     """A student's answer is in: look for the teacher's reveal every few seconds, then show the truth."""
     if key in _revealed(code):
@@ -295,9 +312,10 @@ def _tally(code: str, key: str) -> dict[str, int]:
 def _reveal_to_class(taking: classroom.LessonClass, key: str) -> None:
     assert taking.teacher_key is not None
     state.class_store().reveal(taking.code, taking.teacher_key, key)
+    focus.request(f".st-key-lesson_question_{key}")  # the question's box, where the class's answer now shows
 
 
-@shell.fragment(page="lesson", run_every=REFRESH_SECONDS)
+@refresh.live("lesson", REFRESH_SECONDS)
 def _class_answers(question: Question, code: str) -> None:
     """How the class has answered so far, as bars, for the projector; looks again every few seconds."""
     counts = _tally(code, question.key)

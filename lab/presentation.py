@@ -39,6 +39,8 @@ _CSS = """
 .st-key-draw_verdict { min-height: 118px; }
 body.nb-presenter .st-key-draw_verdict { min-height: 250px; }  /* the two metrics one above the other */
 .st-key-draw_verdict > :has(.st-key-draw_announcement), .st-key-draw_announcement { position: absolute; }
+/* lab/focus.py's mover takes no room either */
+[class*="st-key-nb_focus"] { position: absolute; }
 /* Reflow (WCAG 1.4.10): at 320 CSS px (a 1280 px screen zoomed to 400 %) the page's side margins leave the
    280 px canvas its width, and nothing scrolls sideways. */
 @media (max-width: 360px) {

@@ -13,7 +13,7 @@ import numpy as np
 import streamlit as st
 
 import nbcore
-from lab import classroom, display, links, live_region, model_view, preload, rate_limit, shell
+from lab import classroom, display, focus, links, live_region, model_view, preload, rate_limit, shell
 from lab.canvas import digit_canvas
 from lab.data import mnist, models
 from lab.figures import charts, describe, digits
@@ -49,7 +49,12 @@ def clear_canvas() -> None:
 
 def uploaded_input() -> tuple[np.ndarray | None, ModelInput | None]:
     """The framed (28, 28) digit of the uploaded picture and how it was made, or (None, None) with a sentence why."""
-    upload = st.file_uploader(f"A photo or scan of one digit ({UPLOAD_FORMATS})", key="draw_upload")
+    upload = st.file_uploader(
+        f"A photo or scan of one digit ({UPLOAD_FORMATS})",
+        key="draw_upload",
+        on_change=focus.request,
+        args=('.st-key-draw_upload [data-testid="stFileUploaderDropzone"] button',),  # not the page's top
+    )
     st.caption(
         f"Up to {st.get_option('server.maxUploadSize')} MB: crop a larger photo to the digit, or save it "
         "smaller. Dark ink on light paper and light ink on dark both work."
@@ -187,6 +192,7 @@ def digit_and_verdict(
             )
             display.chart(charts.blank_posterior_comparison(("naive Bayes", "softmax")), key="draw_posteriors")
             preload.hidden_metric("Prediction", "p = –")
+        focus.apply("nb_focus_draw")
         rate_limit.settle_fragment_run()
         return
 
@@ -264,6 +270,7 @@ def digit_and_verdict(
         if joined is not None and not testing:  # right under the canvas: on a phone, within a screen of the verdict
             classroom.send_form(joined, framed, posterior, softmax_posterior)
         model_view.show(frame, features[0], made_from, settings.input_form, model, softmax)
+    focus.apply("nb_focus_draw")
     rate_limit.settle_fragment_run()  # past the run budget, a scribbler's next stroke waits here, all on screen
 
 

@@ -5,9 +5,9 @@ import time
 import numpy as np
 import streamlit as st
 
-from lab import classroom, display, links, shell, state
+from lab import classroom, display, links, refresh, state
 from lab.data import models
-from lab.figures import class_model, export
+from lab.figures import class_model, describe, export
 from lab.settings import Settings, current_settings
 from nbcore.classroom import PER_CLASS, PER_STUDENT, Refused
 from nbcore.classroom.store import KEEP_SECONDS, as_arrays, to_csv
@@ -32,9 +32,9 @@ def instead_text(row: np.ndarray) -> str:
     return ", ".join(f"{digit} ×{row[digit]}" for digit in order if row[digit] > 0) or "—"
 
 
-@shell.fragment(page="gallery", run_every=REFRESH_SECONDS)
+@refresh.live("gallery", REFRESH_SECONDS)
 def live_gallery(code: str) -> None:
-    """Everything that changes as students send drawings; reruns by itself every ``REFRESH_SECONDS``."""
+    """Everything that changes as students send drawings; reruns by itself every ``REFRESH_SECONDS`` (unless paused)."""
     try:
         drawings = state.class_store().drawings(code)
     except Refused as refused:  # the store is down: say so, look again at the next refresh
@@ -43,7 +43,8 @@ def live_gallery(code: str) -> None:
     if not drawings:
         st.metric("Drawings", 0)
         st.info(
-            f"Nothing sent to class {code} yet. This page looks again every {REFRESH_SECONDS} s.",
+            f"Nothing sent to class {code} yet. This page looks again every {REFRESH_SECONDS} s "
+            "(unless its live updates are paused).",
             icon=":material/hourglass_empty:",
         )
         return
@@ -68,8 +69,11 @@ def live_gallery(code: str) -> None:
 
     st.subheader("Meant vs read")
     with st.container(horizontal=True):
-        for (figure, title), name, key in zip(
-            view.confusions, ("naive Bayes", "softmax"), ("gallery_confusion_bayes", "gallery_confusion_softmax")
+        for (figure, title), matrix, name, key in zip(
+            view.confusions,
+            (bayes_confusion, softmax_confusion),
+            ("naive Bayes", "softmax"),
+            ("gallery_confusion_bayes", "gallery_confusion_softmax"),
         ):
             with st.container(width=440):
                 display.chart(
@@ -78,6 +82,7 @@ def live_gallery(code: str) -> None:
                     restyle=False,
                     prepared_title=title,
                     alt=f"Confusion matrix of the digit meant against {name}'s reading, {len(drawings)} drawings",
+                    table=(f"Meant vs {name} as a table", describe.confusion_rows(matrix, "meant", f"{name} read")),
                 )
 
     st.subheader("Which digits fool naive Bayes")
@@ -202,7 +207,7 @@ def percent(value: float | None) -> str:
     return "—" if value is None or not np.isfinite(value) else f"{value:.0%}"
 
 
-@st.fragment(run_every=MODEL_REFRESH_SECONDS)
+@refresh.live("gallery", MODEL_REFRESH_SECONDS)
 def class_model_section(code: str) -> None:
     """A naive Bayes trained on the class's drawings beside MNIST's: accuracies leave one student out, P(x | y)
     and the curve of accuracy against drawings per digit. No student is named."""
@@ -365,6 +370,7 @@ if teaching is not None:
         f"Open for another {left // 60} h {left % 60:02d} min. Each student keeps their newest {PER_STUDENT} drawings; the class holds up to {PER_CLASS}. "
         f"The class and everything in it are deleted {KEEP_SECONDS // 3600} hours after the last activity."
     )
+    refresh.controls(REFRESH_SECONDS)
     live_gallery(code)
     moderate(teaching)
     class_model_section(code)

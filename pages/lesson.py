@@ -15,7 +15,7 @@ import numpy as np
 import streamlit as st
 
 import nbcore
-from lab import classroom, display, lesson_steps, state
+from lab import classroom, display, focus, lesson_steps, state
 from lab import lesson_frame as frame
 from lab.data import lesson_answers, mnist, models
 from lab.figures import charts, class_model, digits, notation, regions, style
@@ -441,3 +441,4 @@ st.divider()
 frame.navigation(current, len(STEPS), "bottom")
 with st.expander("All sources of this lesson"):
     st.markdown("\n".join(f"- {reference}" for reference in lesson_steps.ALL_SOURCES))
+focus.apply("nb_focus_lesson")  # after Reveal, Send my answer, Start again: the focus where the control was

@@ -271,3 +271,108 @@ def test_draws_live_region_says_each_new_verdict(page, base_url):
     truth = caption.rsplit(" ", 1)[-1].rstrip(".")
     assert said.startswith("Naive Bayes reads "), said
     assert harness.read_prediction(page)[0] in said and truth.isdigit()
+
+
+def add_drawings(data_dir, code: str, meant: list[int]) -> None:
+    """Drawings of a plain 1 sent to class ``code`` straight through the server's store, meant as ``meant``."""
+    store = open_store("", data_dir=data_dir)
+    frame = np.zeros((28, 28), dtype=np.uint8)
+    frame[6:22, 13:15] = 255
+    for digit in meant:
+        store.add_drawing(code, "b" * 16, frame, digit, np.eye(10)[1], np.eye(10)[1])
+
+
+def drawings_shown(page) -> str:
+    return (
+        page.locator('[data-testid="stMetric"]')
+        .filter(has_text="Drawings")
+        .locator('[data-testid="stMetricValue"]')
+        .inner_text()
+    )
+
+
+def test_the_gallery_stops_refreshing_when_paused_and_refreshes_on_request(page, base_url, app_data_dir):
+    """WCAG 2.2.2: the teacher's gallery, which looks for drawings every 3 s, stays still once paused."""
+    made = open_store("", data_dir=app_data_dir).create_class()
+    code = made.info.code
+    add_drawings(app_data_dir, code, [1])
+    open_path(page, base_url, "gallery", f"?class={code}&key={made.teacher_key}")
+    page.get_by_text("What the class drew").wait_for()
+    assert drawings_shown(page) == "1"
+    add_drawings(app_data_dir, code, [7])
+    page.wait_for_function(  # live: the new drawing shows within a few refreshes
+        """() => [...document.querySelectorAll('[data-testid="stMetric"]')].some(m =>
+            m.innerText.includes('Drawings') && m.querySelector('[data-testid="stMetricValue"]').innerText.trim() === '2')""",
+        timeout=TIMEOUT_MS,
+    )
+    harness.run_after(page, page.get_by_text("Pause live updates").click)
+    add_drawings(app_data_dir, code, [4])
+    page.wait_for_timeout(12_000)  # four of the gallery's 3 s refreshes (pages/gallery.py), two of the model's 10 s
+    assert drawings_shown(page) == "2", "the paused gallery changed by itself"
+    harness.run_after(page, page.get_by_role("button", name="Refresh now").click)
+    assert drawings_shown(page) == "3"
+
+
+FOCUSED_JS = """() => {
+    const el = document.activeElement;
+    const keyed = el.closest('[class*="st-key-"]');
+    const key = keyed ? [...keyed.classList].find(name => name.startsWith('st-key-')) : '';
+    return `${el.tagName.toLowerCase()} ${key} ${(el.innerText || '').trim().slice(0, 40)}`.trim();
+}"""
+
+
+def press(page, control, key: str = "Enter") -> str:
+    """Focus ``control``, press ``key`` as a keyboard would, wait for the run; where the focus is then (FOCUSED_JS)."""
+    control.focus()
+    harness.run_after(page, lambda: page.keyboard.press(key))
+    page.wait_for_function("() => document.activeElement !== document.body", timeout=10_000)
+    return page.evaluate(FOCUSED_JS)
+
+
+def test_the_focus_stays_near_the_control_used(page, base_url, app_data_dir):
+    """Keyboard only: Reveal, Answer again, Start again, an upload, Send my answer and the teacher's reveal each
+    leave the focus on the control that took the used one's place, not on the page's <body>."""
+    open_path(page, base_url, "lesson", "?lesson=2")
+    question = page.locator('[class*="st-key-lesson_question_"]').first
+    key = question.evaluate("el => [...el.classList].find(c => c.startsWith('st-key-lesson_question_'))")
+    name = key.removeprefix("st-key-lesson_question_")
+    question.locator('[role="radiogroup"] input').first.focus()
+    page.keyboard.press("Space")  # choose the first answer
+    harness.wait_for_run(page, settle=0.3)
+    assert press(page, question.get_by_role("button", name="Reveal")).startswith(f"button st-key-lesson_again_{name}")
+    assert press(page, page.get_by_role("button", name="Answer again")).startswith(
+        f"button st-key-lesson_reveal_{name}"
+    )
+
+    open_path(page, base_url, "lesson", "?lesson=10")
+    restart = page.locator(".st-key-lesson_restart_bottom button")
+    assert press(page, restart).startswith("button st-key-lesson_next_bottom"), page.evaluate(FOCUSED_JS)
+    assert "lesson=1" in page.url
+
+    open_path(page, base_url, "draw", "?draw_mode=Upload+a+picture")
+    dropzone = page.locator('[data-testid="stFileUploaderDropzone"] button')
+    dropzone.focus()
+    with page.expect_file_chooser() as chooser:
+        page.keyboard.press("Enter")
+    picture = harness.REPO / "lab" / "favicon.png"
+    harness.run_after(page, lambda: chooser.value.set_files(str(picture)))
+    page.wait_for_function("() => document.activeElement !== document.body", timeout=10_000)
+    assert page.evaluate(FOCUSED_JS).startswith("button st-key-draw_upload"), page.evaluate(FOCUSED_JS)
+
+    made = open_store("", data_dir=app_data_dir).create_class()
+    code = made.info.code
+    open_path(page, base_url, "lesson", f"?class={code}&lesson=2")
+    question = page.locator(f".st-key-lesson_question_{name}")
+    question.locator('[role="radiogroup"] input').first.focus()
+    page.keyboard.press("Space")
+    harness.wait_for_run(page, settle=0.3)
+    send = question.get_by_role("button", name=f"Send my answer to class {code}")
+    assert press(page, send).startswith(f"button st-key-lesson_again_{name}")
+
+    teacher = page.context.new_page()
+    try:
+        open_path(teacher, base_url, "lesson", f"?class={code}&key={made.teacher_key}&lesson=2")
+        reveal = teacher.locator(f".st-key-lesson_question_{name}").get_by_role("button", name="Reveal to the class")
+        assert press(teacher, reveal).startswith(f"div st-key-lesson_question_{name}"), teacher.evaluate(FOCUSED_JS)
+    finally:
+        teacher.close()
