@@ -302,10 +302,14 @@ def launch_chromium(playwright, **kwargs):
     return playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, **kwargs)
 
 
+# the app's page links in the sidebar (lab/shell.py's navigation, in the container keyed presentation.NAVIGATION_KEY)
+NAVIGATION_LINKS = ".st-key-lab_navigation a"
+
+
 def sidebar_page_paths(page, base_url: str) -> list[str]:
     """URL paths ('' for home) of the page links in the sidebar navigation, in order."""
-    page.locator('[data-testid="stSidebarNav"] a').first.wait_for(timeout=30_000)
-    hrefs = page.locator('[data-testid="stSidebarNav"] a').evaluate_all("els => els.map(e => e.href)")
+    page.locator(NAVIGATION_LINKS).first.wait_for(timeout=30_000)
+    hrefs = page.locator(NAVIGATION_LINKS).evaluate_all("els => els.map(e => e.href)")
     paths = []
     for href in hrefs:
         path = href.removeprefix(base_url).split("?")[0].split("#")[0].strip("/")
@@ -625,7 +629,7 @@ LOW_CONTRAST_JS = """function lowContrast(root) {
         return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
     const found = new Map();
     const texts = root.querySelectorAll('p, li, label, h1, h2, h3, [data-testid="stMetricValue"] div, '
-        + '[data-testid="stSidebarNav"] span, .xtick text, .ytick text, .gtitle, .annotation-text, .legendtext, .g-xtitle text, .g-ytitle text');
+        + '[data-testid="stPageLink"] span, .xtick text, .ytick text, .gtitle, .annotation-text, .legendtext, .g-xtitle text, .g-ytitle text');
     for (const el of texts) {
         if (!el.textContent.trim() || el.getBoundingClientRect().width === 0) continue;
         // icons are pictures (3:1 suffices), a slider's value floats above its thumb, not on it

@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from lab import presentation
-from lab.figures import style
+from lab.figures import describe, style
 
 # no mode bar (it covered chart titles and legends on phones and added 8 tab stops per chart),
 # no wheel zoom (a page scrolled over a chart must keep scrolling)
@@ -41,22 +41,32 @@ def chart(
     alt: str | None = None,
     prepared_title: str | None = None,
     restyle: bool = True,
+    table: tuple[str, dict[str, list[str]]] | None = None,
 ) -> None:
     """Show a plotly figure in ``container`` (default: the current one) with the lab's chart configuration.
 
     A plain title is shown in bold above the chart, where it wraps to the chart's width. In presenter
     mode every text of the figure is set to ``presentation.CHART_FONT_PX``. ``restyle=False``: a shared
     figure already ``prepared`` for this session's text size, with its title given as ``prepared_title``.
+    The chart's accessible name is ``alt`` (what it shows) followed by its numbers in words
+    (``describe.text_alternative``); ``table``: (label, columns) shown under it in an expander, for a reader who
+    needs every number (a screen reader, the keyboard: the expander is a tab stop).
     """
     target = container if container is not None else st
     if restyle:
         figure, title = prepared(figure, presentation.chart_font_px())
     else:
         title = prepared_title
+    described = describe.text_alternative(figure, title)
     if title:
         target = target.container()
         target.markdown(f"**{escape_markdown(title)}**")
-    target.plotly_chart(figure, key=key, width=width, config=CHART_CONFIG, alt=alt)
+    target.plotly_chart(
+        figure, key=key, width=width, config=CHART_CONFIG, alt=f"{alt}. {described}" if alt else described
+    )
+    if table is not None:
+        label, columns = table
+        target.expander(label, icon=":material/table:").table(columns, hide_index=True)
 
 
 def escape_markdown(text: str) -> str:

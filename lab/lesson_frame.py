@@ -19,7 +19,7 @@ from typing import Any
 
 import streamlit as st
 
-from lab import class_period, classroom, display, shell, state
+from lab import class_period, classroom, display, focus, refresh, shell, state
 from lab.figures import charts
 from nbcore.classroom import Refused
 from nbcore.classroom.store import Tally
@@ -85,6 +85,12 @@ def go_to(step: int) -> None:
     st.query_params[QUERY_KEY] = str(step)
 
 
+def start_again(place: str) -> None:
+    """Step 1, the focus on its Next in the same row (the button pressed is gone: the focus would go to the top)."""
+    go_to(1)
+    focus.request(f".st-key-lesson_next_{place} button")
+
+
 def requested_step(n_steps: int) -> int:
     """The step in the link; a value that is not a step number in range gives step 1 and a small notice."""
     try:
@@ -112,7 +118,13 @@ def navigation(step: int, n_steps: int, place: str) -> None:
                 "Next", icon=":material/arrow_forward:", on_click=go_to, args=(step + 1,), key=f"lesson_next_{place}"
             )
         else:
-            st.button("Start again", icon=":material/replay:", on_click=go_to, args=(1,), key=f"lesson_restart_{place}")
+            st.button(
+                "Start again",
+                icon=":material/replay:",
+                on_click=start_again,
+                args=(place,),
+                key=f"lesson_restart_{place}",
+            )
 
 
 # -- the pace of a class: the teacher leads, students follow -------------------------------------------------
@@ -200,8 +212,11 @@ def follow_up(step: Step) -> None:
 
 # -- predict, then reveal ------------------------------------------------------------------------------------------
 def take_part(taking: classroom.LessonClass | None) -> None:
-    """Take this run's questions with a class (a student or its teacher), or alone (None)."""
+    """Take this run's questions with a class (a student or its teacher), or alone (None); with a class, the pause
+    for the parts that look for the class's answers and reveals by themselves."""
     st.session_state[CLASS_KEY] = taking
+    if taking is not None:
+        refresh.controls(REFRESH_SECONDS)
 
 
 def _committed_key(key: str) -> str:
@@ -223,6 +238,8 @@ def _commit(key: str) -> None:
         st.session_state[_late_key(key)] = not counted
     st.session_state.pop(_changing_key(key), None)
     st.session_state[_committed_key(key)] = answer
+    focus.request(f".st-key-lesson_again_{key} button")  # where Reveal (or Send my answer) was
+    focus.request(f".st-key-lesson_again_{key} button")  # where Reveal (or Send my answer) was
 
 
 def _late_key(key: str) -> str:
@@ -232,6 +249,7 @@ def _late_key(key: str) -> str:
 def _answer_again(key: str) -> None:
     st.session_state.pop(_committed_key(key), None)
     st.session_state[_changing_key(key)] = True  # not the stored answer again: the student is choosing anew
+    focus.request(f".st-key-lesson_reveal_{key} button")
 
 
 def _changing_key(key: str) -> str:
@@ -336,7 +354,7 @@ def _ask_inside(question: Question, prompt: str, taking: classroom.LessonClass |
     return None
 
 
-@shell.fragment(page="lesson", run_every=REFRESH_SECONDS)
+@refresh.live("lesson", REFRESH_SECONDS)
 def _await_reveal(code: str, key: str) -> None:
     """A student's answer is in: look for the teacher's reveal every few seconds, then show the truth."""
     if key in _revealed(code):
@@ -435,6 +453,7 @@ def _tally(code: str, key: str) -> Tally:
 
 def _reveal_to_class(taking: classroom.LessonClass, key: str) -> None:
     _teacher_act(taking, "reveal", key)
+    focus.request(f".st-key-lesson_question_{key}")  # the question's box, where the class's answer now shows
 
 
 def _answer_chart(question: Question, code: str, right: Any = None) -> None:
@@ -460,7 +479,7 @@ def _answer_chart(question: Question, code: str, right: Any = None) -> None:
         st.caption(f"{late} more answered after the reveal: kept apart, not in the chart.")
 
 
-@shell.fragment(page="lesson", run_every=REFRESH_SECONDS)
+@refresh.live("lesson", REFRESH_SECONDS)
 def _class_answers(question: Question, code: str) -> None:
     """How the class has answered so far, as bars, for the projector; looks again every few seconds."""
     _answer_chart(question, code)

@@ -11,6 +11,8 @@ import streamlit as st
 from lab import links
 
 STATE_KEY = "presenter"  # the toggle's key, and its name in the link (?presenter=true)
+# the sidebar container of the page links (lab/shell.py), in the page as CSS class st-key-lab_navigation
+NAVIGATION_KEY = "lab_navigation"
 
 CHART_FONT_PX = 20  # plotly text in presenter mode: axis numbers, titles, legends (>= 16 px asked for)
 
@@ -29,8 +31,21 @@ _CSS = """
 /* Draw: the canvas's column never shrinks below the canvas; the explanation beside it wraps below it
    (a phone, 150 % zoom with the sidebar open) rather than squeeze or overlap the canvas. The rules go
    on the flex items, the layout wrappers around the two keyed containers. */
-:has(> .st-key-draw_source) { flex: 0 0 300px; min-width: 300px; }
-:has(> .st-key-draw_explanation) { flex: 1 1 320px; min-width: 320px; }
+:has(> .st-key-draw_source) { flex: 0 0 min(300px, 100%); min-width: min(300px, 100%); }
+:has(> .st-key-draw_explanation) { flex: 1 1 min(320px, 100%); min-width: min(320px, 100%); }
+/* Draw's verdict above the canvas: room for two metrics or the prompt on three lines of a phone, so that the
+   canvas stays put between strokes. A least height, not a fixed one: larger text (presenter mode, a zoom) makes
+   it grow instead of hiding the verdict in a scroll box the keyboard cannot reach. */
+.st-key-draw_verdict { min-height: 118px; }
+body.nb-presenter .st-key-draw_verdict { min-height: 250px; }  /* the two metrics one above the other */
+.st-key-draw_verdict > :has(.st-key-draw_announcement), .st-key-draw_announcement { position: absolute; }
+/* lab/focus.py's mover takes no room either */
+[class*="st-key-nb_focus"] { position: absolute; }
+/* Reflow (WCAG 1.4.10): at 320 CSS px (a 1280 px screen zoomed to 400 %) the page's side margins leave the
+   280 px canvas its width, and nothing scrolls sideways. */
+@media (max-width: 360px) {
+  [data-testid="stMainBlockContainer"] { padding-left: 0.5rem; padding-right: 0.5rem; }
+}
 /* A file the uploader refuses (too large): Streamlit marks it with a red icon and keeps the reason for
    hover and screen readers. Show the reason under the file's name, in the text's colour... */
 [data-testid="stFileChip"]:has([data-testid="stFileChipIconError"]) { flex-wrap: wrap; }
@@ -40,6 +55,23 @@ _CSS = """
 }
 /* ...and once another file is chosen, take the refused one off the list (the list keeps both). */
 [data-testid="stFileChips"] > div > div:not(:last-child):has([data-testid="stFileChipIconError"]) { display: none; }
+/* Captions less faded: Streamlit draws them at opacity 0.6, 3.6:1 on the light background (and their links 2.9:1,
+   their code 2.7:1; WCAG 1.4.3 asks 4.5). At 0.85 the theme's text is 7.5:1 on the light, 12:1 on the dark. */
+.stApp [data-testid="stCaptionContainer"] { opacity: 0.85; }
+/* Text Streamlit draws in the primary colour (a slider's value, the chosen segment): in the text's colour instead,
+   since no dark-theme primary can be both >= 4.5:1 under a white button label and >= 4.5:1 as text on the dark
+   background. The chosen segment stays marked without colour: bold and underlined. */
+.stApp [data-testid="stSliderThumbValue"] { color: inherit; }
+.stApp button[data-variant][aria-checked="true"] { color: inherit; font-weight: 700; text-decoration: underline; }
+/* Focus that shows on every background (WCAG 2.4.7, 1.4.11): a black ring outside a white one, so that one of
+   the two is >= 3:1 against whatever is around the control, in either theme and in presenter mode. Streamlit's
+   own is a faint tint (1.1:1) on links, radios and switches. Controls whose <input> is visually hidden (radio,
+   checkbox, switch) show it on their label. */
+.stApp :is(a, button, summary, [role="slider"], [role="tab"], [role="button"], [tabindex="0"]):focus-visible,
+.stApp label:has(input:focus-visible),
+.stApp :is([data-baseweb="input"], [data-baseweb="select"], [data-baseweb="textarea"]):focus-within {
+  outline: 3px solid #000000 !important; outline-offset: 2px; box-shadow: 0 0 0 2px #ffffff !important;
+}
 /* Presenter mode: black on white whatever the theme, larger type. */
 body.nb-presenter .stApp, body.nb-presenter [data-testid="stSidebar"], body.nb-presenter [data-testid="stHeader"] {
   background: #ffffff !important;
@@ -50,6 +82,8 @@ body.nb-presenter .stApp h3, body.nb-presenter [data-testid="stMetricValue"],
 body.nb-presenter [data-testid="stMetricLabel"], body.nb-presenter [data-testid="stCaptionContainer"] {
   color: #000000 !important;
 }
+/* ...except a primary button's label: white on the theme's primary colour (black on it was 3.05:1). */
+body.nb-presenter .stApp [data-testid^="stBaseButton-primary"] :is(p, span) { color: #ffffff !important; }
 /* Body text 1.25 times its size (paragraphs, lists, captions, labels, alerts, chart titles: all are
    Markdown); headings and metrics are large already. em, so that a caption stays smaller than a paragraph. */
 body.nb-presenter [data-testid="stMain"] [data-testid="stMarkdownContainer"] { font-size: 1.25em; }
@@ -63,10 +97,46 @@ body.nb-presenter [data-testid="stMain"] [data-testid="stCaptionContainer"] { fo
 }
 """
 _JS = """
+// What Streamlit's elements lack for the keyboard and screen readers, added to the page as it changes (at most
+// once per frame): the navigation link of the page shown gets aria-current="page" (st.page_link marks it only
+// visually), and a table wider than its column (a phone) becomes a named tab stop, so that the keyboard can
+// scroll it (WCAG 2.1.1; axe's scrollable-region-focusable).
+function mark(element, attributes) {
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === null) element.removeAttribute(name);
+    else if (element.getAttribute(name) !== value) element.setAttribute(name, value);
+  }
+}
+function addWhatIsMissing() {
+  window.__nbMarkPending = false;
+  for (const link of document.querySelectorAll('.st-key-NAVIGATION_KEY a[data-testid="stPageLink-NavLink"]')) {
+    const current = new URL(link.href, location.href).pathname === location.pathname;
+    mark(link, { "aria-current": current ? "page" : null });
+  }
+  for (const scroller of document.querySelectorAll('[data-testid="stTable"] > div')) {
+    const scrolls = scroller.scrollWidth > scroller.clientWidth + 1;
+    mark(scroller, scrolls ? { tabindex: "0", role: "region", "aria-label": "Table, scrolls sideways" }
+                           : { tabindex: null, role: null, "aria-label": null });
+  }
+}
+function schedule() {
+  if (!window.__nbMarkPending) {
+    window.__nbMarkPending = true;
+    requestAnimationFrame(addWhatIsMissing);
+  }
+}
 export default function ({ data }) {
   document.body.classList.toggle("nb-presenter", Boolean(data.presenting));
+  if (!window.__nbObserver) {
+    window.__nbObserver = new MutationObserver(schedule);
+    window.__nbObserver.observe(document.body, { childList: true, subtree: true });
+    window.addEventListener("resize", schedule);
+    document.addEventListener("toggle", schedule, true);  // an expander opened: its table gets a width
+  }
+  schedule();
 }
 """
+_JS = _JS.replace("NAVIGATION_KEY", NAVIGATION_KEY)
 _style = st.components.v2.component("naive_bayes_lab_style", css=_CSS, js=_JS, isolate_styles=False)
 
 

@@ -1,5 +1,8 @@
 """The frame every page runs in: page list, navigation, shared sidebar, MNIST loaded first.
 
+The navigation is the app's own list of ``st.page_link``s (Streamlit's sidebar list nests ``div``s in a ``ul``,
+which screen readers announce wrongly: axe's ``list`` and ``listitem`` rules); each page's browser title names it.
+
 The run budget and the timing line that every run passes through are in ``lab/runs.py``.
 """
 
@@ -50,6 +53,24 @@ _WITHOUT_MODEL_SETTINGS = {
 }
 
 
+APP_NAME = "Naive Bayes Lab"
+
+
+def browser_title(page_title: str) -> str:
+    """The browser tab's title for a page: "Draw · Naive Bayes Lab" (WCAG 2.4.2: each page its own title)."""
+    return APP_NAME if page_title == "Home" else f"{page_title} · {APP_NAME}"
+
+
+def navigation_links() -> None:
+    """Every page as a link in the sidebar, under its section's name; Streamlit marks the current one (bold, shaded)
+    and the style sheet's script adds ``aria-current="page"`` to it (lab/presentation.py)."""
+    with st.sidebar.container(key=presentation.NAVIGATION_KEY):
+        for section, pages in PAGES.items():
+            st.markdown(f"**{section}**")
+            for path, title, icon in pages:
+                st.page_link(str(ROOT / path), label=title, icon=icon, width="stretch")
+
+
 def run(default_page: str = "pages/home.py") -> None:
     """Draw the navigation and the sidebar settings, make sure MNIST is loaded, run the chosen page.
 
@@ -58,12 +79,6 @@ def run(default_page: str = "pages/home.py") -> None:
     with runs.whole_run() as this_run:  # first: a session flooding reruns is stopped before any work
         links.begin_run()
         presenting = presentation.presenter_mode()
-        st.set_page_config(
-            page_title="Naive Bayes Lab",
-            page_icon=str(FAVICON),
-            layout="wide",
-            initial_sidebar_state="collapsed" if presenting else "auto",
-        )
         navigation = st.navigation(
             {
                 section: [
@@ -72,8 +87,15 @@ def run(default_page: str = "pages/home.py") -> None:
                 ]
                 for section, pages in PAGES.items()
             },
-            expanded=True,
-        )  # every page listed: collapsed, the navigation hides all but ten behind "View more"
+            position="hidden",
+        )
+        st.set_page_config(
+            page_title=browser_title(navigation.title),
+            page_icon=str(FAVICON),
+            layout="wide",
+            initial_sidebar_state="collapsed" if presenting else "auto",
+        )
+        navigation_links()
         this_run.page = (navigation.url_path or navigation.title).replace(" ", "_")
         if navigation.title not in _WITHOUT_MODEL_SETTINGS and settings.sidebar().deskew:
             mnist.model_splits(deskew=True)  # every page's models need the deskewed images: made here, with a bar

@@ -135,6 +135,7 @@ class GalleryView:
     tiles: tuple[bytes, ...]
     tile_width: int  # px
     captions: tuple[str, ...]
+    descriptions: tuple[str, ...]  # each tile's text alternative
     confusions: tuple[tuple[go.Figure, str | None], ...]  # (figure, its title), display.prepared
 
 
@@ -151,6 +152,7 @@ def _gallery_view(code: str, version: tuple[int, int, int], font_px: int | None,
         tuple(export.png_bytes(tile) for tile in tiles),
         tiles[0].shape[1] if tiles else 0,
         tuple(f"#{d.id} · {d.student[:STUDENT_LABEL]} · {text}" for d, text in zip(newest, captions)),
+        tuple(digits.drawing_descriptions(shown.meant, shown.bayes, shown.softmax)),
         figures,
     )
 

@@ -5,7 +5,7 @@ import streamlit as st
 
 from lab import display, links
 from lab.data import mnist, models
-from lab.figures import charts, diagnostics, digits, style
+from lab.figures import charts, describe, diagnostics, digits, style
 from lab.settings import current_settings
 from nbcore.explain import pixel_log_odds
 from nbcore.metrics import confusion_matrix, reliability
@@ -55,10 +55,15 @@ softmax_confusion = confusion_matrix(labels, softmax.test_predictions)
 off_diagonal = ~np.eye(10, dtype=bool)
 shared_max = float(max(bayes_confusion[off_diagonal].max(), softmax_confusion[off_diagonal].max()))
 # one under the other: side by side, at 1024 px with the sidebar open, each cell was too small for its count
-display.chart(diagnostics.confusion_heatmap(bayes_confusion, "Naive Bayes", shared_max), key="compare_confusion_bayes")
-display.chart(
-    diagnostics.confusion_heatmap(softmax_confusion, "Softmax regression", shared_max), key="compare_confusion_softmax"
-)
+for matrix, name, key in (
+    (bayes_confusion, "Naive Bayes", "compare_confusion_bayes"),
+    (softmax_confusion, "Softmax regression", "compare_confusion_softmax"),
+):
+    display.chart(
+        diagnostics.confusion_heatmap(matrix, name, shared_max),
+        key=key,
+        table=(f"{name}: the confusion matrix as a table", describe.confusion_rows(matrix, "true", "predicted")),
+    )
 st.caption("Same colour scale for both, saturated at the largest off-diagonal count so that the mistakes show.")
 
 disagree = np.flatnonzero(bayes.test_predictions != softmax.test_predictions)

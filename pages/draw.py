@@ -1,19 +1,22 @@
 """Draw: a digit from the canvas or a picture, framed like MNIST, classified and explained.
 
-Layout for every screen: the verdict sits directly above the canvas in a box of fixed height (the
-prompt before the first stroke, the two predictions after it), so whatever screen shows the canvas
-shows the answer too, and nothing moves under a finger between strokes. The explanation (evidence
+Layout for every screen: the verdict sits directly above the canvas in a box of a fixed least height (the
+prompt before the first stroke, the two predictions after it; lab/presentation.py), so whatever screen shows
+the canvas shows the answer too, and nothing moves under a finger between strokes. The explanation (evidence
 map, both posteriors) fills the column beside it, or follows below on a phone.
+
+Without a pointer: "A test image" picks one of MNIST's test images by number (the keyboard's and a switch
+user's way to a prediction), and a polite live region announces each new verdict (lab/live_region.py).
 """
 
 import numpy as np
 import streamlit as st
 
 import nbcore
-from lab import class_period, classroom, display, links, model_view, preload, rate_limit, shell
+from lab import class_period, classroom, display, focus, links, live_region, model_view, preload, rate_limit, shell
 from lab.canvas import digit_canvas
-from lab.data import models
-from lab.figures import charts, digits
+from lab.data import mnist, models
+from lab.figures import charts, describe, digits
 from lab.settings import Settings, current_settings
 from nbcore.preprocess import (
     UPLOAD_FORMATS,
@@ -24,7 +27,7 @@ from nbcore.preprocess import (
     read_upload,
 )
 
-VERDICT_HEIGHT = 118  # px: two metrics, or the prompt on three lines of a phone
+INPUTS = ("Draw", "Upload a picture", "Test image")
 CONFIDENT = 0.99  # naive Bayes this sure while softmax reads another digit: say what that means
 
 settings = current_settings()
@@ -48,7 +51,12 @@ def clear_canvas() -> None:
 
 def uploaded_input() -> tuple[np.ndarray | None, ModelInput | None]:
     """The framed (28, 28) digit of the uploaded picture and how it was made, or (None, None) with a sentence why."""
-    upload = st.file_uploader(f"A photo or scan of one digit ({UPLOAD_FORMATS})", key="draw_upload")
+    upload = st.file_uploader(
+        f"A photo or scan of one digit ({UPLOAD_FORMATS})",
+        key="draw_upload",
+        on_change=focus.request,
+        args=('.st-key-draw_upload [data-testid="stFileUploaderDropzone"] button',),  # not the page's top
+    )
     st.caption(
         f"Up to {st.get_option('server.maxUploadSize')} MB: crop a larger photo to the digit, or save it "
         "smaller. Dark ink on light paper and light ink on dark both work."
@@ -79,6 +87,31 @@ def uploaded_input() -> tuple[np.ndarray | None, ModelInput | None]:
                 "below looks like a filled block with a hole, that guess was wrong: swap.",
             )
     return (None if made_from is None else made_from.frame), made_from
+
+
+def next_test_image(count: int) -> None:
+    st.session_state.draw_test_image = (int(st.session_state.get("draw_test_image", 0)) + 1) % count
+
+
+def test_image_input() -> tuple[np.ndarray, None]:
+    """One of MNIST's test images, chosen by its number or stepped through with a button: a prediction without
+    drawing, for the keyboard and switch access. Returns the (28, 28) image and no ModelInput (nothing was framed)."""
+    splits = mnist.splits()
+    count = len(splits.test_labels)
+    with st.container(horizontal=True, vertical_alignment="bottom"):
+        index = links.widget(
+            st.number_input, f"Test image (0 to {count - 1:,})", "draw_test_image", 0, min_value=0, max_value=count - 1
+        )
+        st.button(
+            "Next test image",
+            icon=":material/skip_next:",
+            on_click=next_test_image,
+            args=(count,),
+            key="draw_test_next",
+            disabled=links.locked("draw_test_image"),
+        )
+    st.caption(f"Test image {int(index):,} of MNIST: a handwritten {int(splits.test_labels[int(index)])}.")
+    return splits.test_images[int(index)], None
 
 
 def drawn_input() -> tuple[np.ndarray | None, ModelInput | None]:
@@ -129,15 +162,17 @@ def digit_and_verdict(
             st.segmented_control,
             "Input",
             "draw_mode",
-            "Draw",
-            options=["Draw", "Upload a picture"],
+            INPUTS[0],
+            options=INPUTS,
             label_visibility="collapsed",
         )
-        verdict = st.container(height=VERDICT_HEIGHT, border=False)
-        uploading = mode == "Upload a picture"
-        frame, made_from = uploaded_input() if uploading else drawn_input()
+        verdict = st.container(key="draw_verdict")
+        uploading, testing = mode == INPUTS[1], mode == INPUTS[2]
+        frame, made_from = uploaded_input() if uploading else test_image_input() if testing else drawn_input()
 
     if frame is None:
+        with verdict:  # first in the box on every run: the same live region stays, whatever the box shows
+            live_region.announce("", key="draw_announcement")
         verdict.info(
             "Upload a photo or scan of one digit to see what naive Bayes makes of it."
             if uploading
@@ -159,6 +194,7 @@ def digit_and_verdict(
             )
             display.chart(charts.blank_posterior_comparison(("naive Bayes", "softmax")), key="draw_posteriors")
             preload.hidden_metric("Prediction", "p = –")
+        focus.apply("nb_focus_draw")
         rate_limit.settle_fragment_run()
         return
 
@@ -171,6 +207,12 @@ def digit_and_verdict(
     softmax_posterior = softmax.predict_proba(frame[None])[0]
     softmax_predicted = int(np.argmax(softmax_posterior))
 
+    with verdict:
+        live_region.announce(
+            f"Naive Bayes reads {predicted} (p = {posterior[predicted]:.4f}); softmax reads {softmax_predicted} "
+            f"(p = {softmax_posterior[softmax_predicted]:.4f}).",
+            key="draw_announcement",
+        )
     with verdict, st.container(horizontal=True):
         st.metric(
             "Naive Bayes prediction",
@@ -220,13 +262,17 @@ def digit_and_verdict(
                 f"{int(np.isinf(evidence).sum())} pixels are impossible for one of them (no smoothing), so "
                 f"the log-likelihood ratio of the two is {ratio}."
             )
+        posteriors = {"naive Bayes": posterior, "softmax": softmax_posterior}
         display.chart(
-            charts.posterior_comparison({"naive Bayes": posterior, "softmax": softmax_posterior}), key="draw_posteriors"
+            charts.posterior_comparison(posteriors),
+            key="draw_posteriors",
+            table=("Both posteriors as a table", describe.posterior_rows(posteriors)),
         )
     with source:
-        if joined is not None:  # right under the canvas: on a phone, within a screen of the verdict
+        if joined is not None and not testing:  # right under the canvas: on a phone, within a screen of the verdict
             classroom.send_form(joined, framed, posterior, softmax_posterior)
         model_view.show(frame, features[0], made_from, settings.input_form, model, softmax)
+    focus.apply("nb_focus_draw")
     rate_limit.settle_fragment_run()  # past the run budget, a scribbler's next stroke waits here, all on screen
 
 

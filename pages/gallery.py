@@ -3,9 +3,9 @@
 import numpy as np
 import streamlit as st
 
-from lab import classroom, display, links, shell, state
+from lab import classroom, display, links, refresh, shell, state
 from lab.data import models
-from lab.figures import class_model, export
+from lab.figures import class_model, describe, export
 from lab.settings import Settings, current_settings
 from nbcore.classroom import PER_CLASS, PER_STUDENT, Refused
 from nbcore.classroom.export import as_arrays, to_csv
@@ -30,9 +30,9 @@ def instead_text(row: np.ndarray) -> str:
     return ", ".join(f"{digit} ×{row[digit]}" for digit in order if row[digit] > 0) or "—"
 
 
-@shell.fragment(page="gallery", run_every=REFRESH_SECONDS)
+@refresh.live("gallery", REFRESH_SECONDS)
 def live_gallery(code: str) -> None:
-    """Everything that changes as students send drawings; reruns by itself every ``REFRESH_SECONDS``."""
+    """Everything that changes as students send drawings; reruns by itself every ``REFRESH_SECONDS`` (unless paused)."""
     try:
         drawings = state.class_store().drawings(code)
     except Refused as refused:  # the store is down: say so, look again at the next refresh
@@ -41,7 +41,8 @@ def live_gallery(code: str) -> None:
     if not drawings:
         st.metric("Drawings", 0)
         st.info(
-            f"Nothing sent to class {code} yet. This page looks again every {REFRESH_SECONDS} s.",
+            f"Nothing sent to class {code} yet. This page looks again every {REFRESH_SECONDS} s "
+            "(unless its live updates are paused).",
             icon=":material/hourglass_empty:",
         )
         return
@@ -57,7 +58,7 @@ def live_gallery(code: str) -> None:
 
     view = state.gallery_view(code, drawings)  # tiles and figures, made again only when the drawings change
     st.subheader("What the class drew")
-    st.image(list(view.tiles), caption=list(view.captions), width=view.tile_width)
+    st.image(list(view.tiles), caption=list(view.captions), width=view.tile_width, alt=list(view.descriptions))
     st.caption(
         ("Newest first. " if len(drawings) <= SHOWN else f"The newest {SHOWN} of {len(drawings)}. ")
         + "Red frame and ✗: naive Bayes (NB) read another digit than the one meant; SM: softmax. "
@@ -66,8 +67,11 @@ def live_gallery(code: str) -> None:
 
     st.subheader("Meant vs read")
     with st.container(horizontal=True):
-        for (figure, title), name, key in zip(
-            view.confusions, ("naive Bayes", "softmax"), ("gallery_confusion_bayes", "gallery_confusion_softmax")
+        for (figure, title), matrix, name, key in zip(
+            view.confusions,
+            (bayes_confusion, softmax_confusion),
+            ("naive Bayes", "softmax"),
+            ("gallery_confusion_bayes", "gallery_confusion_softmax"),
         ):
             with st.container(width=440):
                 display.chart(
@@ -76,6 +80,7 @@ def live_gallery(code: str) -> None:
                     restyle=False,
                     prepared_title=title,
                     alt=f"Confusion matrix of the digit meant against {name}'s reading, {len(drawings)} drawings",
+                    table=(f"Meant vs {name} as a table", describe.confusion_rows(matrix, "meant", f"{name} read")),
                 )
 
     st.subheader("Which digits fool naive Bayes")
@@ -191,7 +196,7 @@ def percent(value: float | None) -> str:
     return "—" if value is None or not np.isfinite(value) else f"{value:.0%}"
 
 
-@st.fragment(run_every=MODEL_REFRESH_SECONDS)
+@refresh.live("gallery", MODEL_REFRESH_SECONDS)
 def class_model_section(code: str) -> None:
     """A naive Bayes trained on the class's drawings beside MNIST's: accuracies leave one student out, P(x | y)
     and the curve of accuracy against drawings per digit. No student is named."""
@@ -363,6 +368,7 @@ if teaching is not None:
         f"Each student keeps their newest {PER_STUDENT} drawings; the class holds up to {PER_CLASS} a period. "
         "The join slide, the end of the class and the downloads are on the class page."
     )
+    refresh.controls(REFRESH_SECONDS)
     live_gallery(code)
     moderate(teaching)
     class_model_section(code)

@@ -61,7 +61,12 @@ else:
 training_labels = mnist.loaded().train_labels
 first_of_each = [int(np.flatnonzero(training_labels == digit)[0]) for digit in range(10)]
 counted = mnist.features(settings.input_form).train[first_of_each].reshape(-1, 28, 28) * 255
-st.image([digits.pixel_picture(image, scale=2) for image in counted], caption=[str(d) for d in range(10)], width=56)
+st.image(
+    [digits.pixel_picture(image, scale=2) for image in counted],
+    caption=[str(d) for d in range(10)],
+    width=56,
+    alt=[f"The first training image of a {d}, as the model counts it" for d in range(10)],
+)
 st.caption(
     f"Real training images as the model counts them: {notation.as_the_model_sees(settings.input_form)}. "
     "The pictures above are, for each digit, the share of its training images in this form with ink at each "

@@ -15,7 +15,7 @@ import numpy as np
 import streamlit as st
 
 import nbcore
-from lab import classroom, display, lesson_steps, state
+from lab import classroom, display, focus, lesson_steps, state
 from lab import lesson_frame as frame
 from lab.data import lesson_answers, mnist, models
 from lab.figures import charts, class_model, digits, notation, regions, style
@@ -42,9 +42,19 @@ def step_data(step: frame.Step) -> None:
     ink = features.train[first_of_each].reshape(-1, 28, 28) * 255
     # pictures, not a chart: ten small squares wrap onto as many rows as the screen needs
     st.markdown(step.text("written"))
-    st.image([digits.pixel_picture(image, scale=2) for image in raw], caption=[str(d) for d in range(10)], width=56)
+    st.image(
+        [digits.pixel_picture(image, scale=2) for image in raw],
+        caption=[str(d) for d in range(10)],
+        width=56,
+        alt=[f"The first training image of a {d}, as written" for d in range(10)],
+    )
     st.markdown(step.text("seen", as_seen=notation.as_the_model_sees(settings.input_form)))
-    st.image([digits.pixel_picture(image, scale=2) for image in ink], caption=[str(d) for d in range(10)], width=56)
+    st.image(
+        [digits.pixel_picture(image, scale=2) for image in ink],
+        caption=[str(d) for d in range(10)],
+        width=56,
+        alt=[f"The same {d} as the model sees it" for d in range(10)],
+    )
     st.markdown(
         step.text(
             "body", n_train=len(splits.train_labels), n_test=len(splits.test_labels), threshold=settings.threshold
@@ -432,3 +442,4 @@ st.divider()
 frame.navigation(current, len(STEPS), "bottom")
 with st.expander("All sources of this lesson"):
     st.markdown("\n".join(f"- {reference}" for reference in lesson_steps.ALL_SOURCES))
+focus.apply("nb_focus_lesson")  # after Reveal, Send my answer, Start again: the focus where the control was

@@ -5,11 +5,12 @@ import time
 
 import streamlit as st
 
-from lab import class_period, classroom, public_address, shell
+from lab import class_period, classroom, public_address, refresh, shell
 from lab.figures.join_code import qr_png
 from nbcore.classroom import KEEP_SECONDS
 from nbcore.classroom.store import KEEP_AFTER_END_SECONDS
 
+REFRESH_SECONDS = 3  # how often the count of students and their steps look again
 teaching = classroom.teacher_class()
 
 
@@ -62,7 +63,7 @@ def join_slide(code: str) -> None:
     st.caption(address.source)
 
 
-@shell.fragment(page="teach", run_every=3)
+@refresh.live("teach", REFRESH_SECONDS)
 def joined_count(code: str) -> None:
     room = class_period.room(code)
     st.markdown(f"**{room.joined} student{'s' if room.joined != 1 else ''} joined** · {room.here} here now")
@@ -142,7 +143,7 @@ def lesson_pace(info) -> None:
     where_students_are(code)
 
 
-@shell.fragment(page="teach", run_every=3)
+@refresh.live("teach", REFRESH_SECONDS)
 def where_students_are(code: str) -> None:
     room = class_period.room(code)
     if not room.on_step:
@@ -245,6 +246,7 @@ if teaching is None:
 else:
     info = teaching.info
     st.title(f"Class {info.code}")
+    refresh.controls(REFRESH_SECONDS)
     state_line(info)
     if info.ended(time.time()) is None:
         join_slide(info.code)

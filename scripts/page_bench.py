@@ -497,7 +497,7 @@ def measure_navigation(browser, bench: Bench, links: list[PageLink]) -> list[Nav
                 target = int(link.key.split("-")[1]) if link.key.startswith("lesson-") else None
                 if target is None or step == 0 or target < step:
                     title = link.label.split(",")[0]
-                    sidebar = page.locator('[data-testid="stSidebarNav"] a', has_text=title).first
+                    sidebar = page.locator(harness.NAVIGATION_LINKS, has_text=title).first
                     path = link.path.split("?")[0]
                     timed = click_to_drawn(page, server, sidebar.click, f"() => location.pathname.endsWith({path!r})")
                     step = 1 if target is not None else 0
@@ -582,7 +582,7 @@ def measure_strokes(browser, bench: Bench, strokes: int, rounds: int) -> list[tu
             if first_page:  # the browser has Plotly's code before Draw asks for it
                 page.goto(server.url + first_page, timeout=180_000)
                 harness.wait_for_run(page, timeout=180, settle=0.3)
-                page.locator('[data-testid="stSidebarNav"] a', has_text="Draw").click()
+                page.locator(harness.NAVIGATION_LINKS, has_text="Draw").click()
                 page.locator(harness.READY_CANVAS_SELECTOR).wait_for(timeout=60_000)
             else:
                 page.goto(server.url + "/draw", timeout=180_000)

@@ -78,9 +78,11 @@ def test_posterior_comparison_groups_two_models_per_digit():
     certain, unsure = np.eye(10)[3], np.full(10, 0.1)
     figure = charts.posterior_comparison({"naive Bayes": certain, "softmax": unsure})
     assert [trace.name for trace in figure.data] == ["naive Bayes", "softmax"]
-    assert figure.layout.barmode == "group" and "naive Bayes" in figure.layout.title.text
+    assert figure.layout.barmode == "group"
+    assert figure.layout.title.text == "p(y | x): naive Bayes (plain bars) vs softmax (striped bars)"
     colours = [trace.marker.color for trace in figure.data]
-    assert len(set(colours)) == 2 and all(colour in figure.layout.title.text for colour in colours)
+    assert len(set(colours)) == 2  # told apart by colour, and by shape: the second's bars are striped
+    assert [trace.marker.pattern.shape for trace in figure.data] == ["", "/"]
     assert list(figure.data[0].y) == list(certain) and list(figure.data[1].x) == [str(d) for d in range(10)]
     assert figure.layout.yaxis.range == (0, 1.02)  # probabilities on a fixed scale, comparable between strokes
 
@@ -270,7 +272,8 @@ def test_a_plain_title_leaves_the_figure_with_its_room_and_a_coloured_one_stays(
     assert style.take_title(figure) == long  # one line again: the page's text wraps it to the chart's width
     assert not figure.layout.title.text
     assert figure.layout.margin.t == 10 and top - 10 == height - figure.layout.height
-    coloured = charts.posterior_comparison({"naive Bayes": np.full(10, 0.1), "softmax": np.full(10, 0.1)})
+    coloured = charts.class_bars(np.full(10, 0.1), "t", "p")
+    coloured.update_layout(title='<span style="color:#17655c">naive Bayes</span>')
     assert style.take_title(coloured) is None and "naive Bayes" in coloured.layout.title.text
 
 

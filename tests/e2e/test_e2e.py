@@ -181,7 +181,7 @@ def test_drawing_survives_a_visit_to_another_page(page, base_url):
     for name, title in (("Heatmaps", "What the model learned"), ("Draw", "Draw a digit")):
         harness.run_after(
             page,
-            page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=name).click,
+            page.locator(harness.NAVIGATION_LINKS).filter(has_text=name).first.click,
             harness.title_shown_js(title),
         )
     harness.canvas_origin(page)

@@ -99,7 +99,7 @@ def test_the_back_button_goes_back_through_pages(page, base_url):
     open_url(page, f"{base_url}/smoothing")
     harness.run_after(
         page,
-        page.locator('[data-testid="stSidebarNav"] a').filter(has_text="Heatmaps").click,
+        page.locator(harness.NAVIGATION_LINKS).filter(has_text="Heatmaps").click,
         harness.title_shown_js("Heatmaps"),
     )
     page.go_back()
@@ -119,7 +119,7 @@ def test_back_returns_to_the_previous_page_as_it_was_and_does_not_undo_a_setting
     home_accuracy = metric_value(page, TEST_ACCURACY)
     harness.run_after(
         page,
-        page.locator('[data-testid="stSidebarNav"] a').filter(has_text="Heatmaps").click,
+        page.locator(harness.NAVIGATION_LINKS).filter(has_text="Heatmaps").click,
         harness.title_shown_js("Heatmaps"),
     )
     slider = sidebar_alpha(page).locator('input[type="range"]')

@@ -165,7 +165,7 @@ def whole_app_problems(page, path: str) -> list[str]:
         for section in PAGES
         if sidebar.get_by_text(section, exact=True).count() == 0
     ]
-    links = page.locator('[data-testid="stSidebarNav"] a').count()
+    links = page.locator(harness.NAVIGATION_LINKS).count()
     if links != len(URL_PATHS):
         problems.append(f"{links} page links in the navigation, not {len(URL_PATHS)}")
     if sidebar.get_by_text("Presenter mode", exact=True).count() == 0:
@@ -189,7 +189,7 @@ def link_problems(browser, url: str, reload: bool = False) -> list[str]:
     try:
         page.goto(url, timeout=60_000)
         harness.wait_for_run(page, timeout=180, settle=0.3)
-        page.locator('[data-testid="stSidebarNav"] a').first.wait_for(timeout=30_000)
+        page.locator(harness.NAVIGATION_LINKS).first.wait_for(timeout=30_000)
         path = urlparse(url).path.strip("/")
         problems = whole_app_problems(page, path)
         if reload:  # a reload stays on the page, in the whole app

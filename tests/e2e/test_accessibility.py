@@ -1,0 +1,365 @@
+"""WCAG 2.1 A and AA in Chromium: axe-core on every page and state, and what axe cannot see by itself.
+
+axe-core comes bundled in the ``axe-playwright-python`` package (requirements-dev.txt); it runs in the page with the
+rules tagged wcag2a, wcag2aa, wcag21a and wcag21aa, and a case fails on any violation, naming the rule, each node
+and the page. ``CASES`` is the one table of what is checked: (page, state, theme, screen). Every page in the light
+theme at 1366x768 and in the dark theme (colours are what the theme changes, on every page); presenter mode at
+1024x768 and the phone on the pages and states whose layout those screens change most (Draw, the lesson, the
+gallery, Home, Heatmaps, Compare), so that the whole file stays within about four minutes of CI. A new page or
+state is one more row (and, for a state, one more function in ``STATES``).
+
+Beside axe, in every case: every chart is a figure with an accessible name. And: Draw's live region says the
+predicted digit after a stroke and after choosing a test image; a paused gallery stays still until *Refresh now*;
+the keyboard's focus after each action that replaces the control used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+
+from devtools import harness
+from nbcore.classroom import open_store
+from tests.e2e.test_screens import URL_PATHS, open_path
+
+WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+TIMEOUT_MS = 90_000
+LIGHT, DARK, PRESENTER = "light", "dark", "presenter"  # presenter: ?presenter=true on the light theme
+LAPTOP, PROJECTOR, PHONE = "1366x768", "1024x768", "390x844"
+SCREENS = {
+    LAPTOP: harness.SCREENS["laptop 1366x768"],
+    PROJECTOR: harness.SCREENS["projector 1024x768"],
+    PHONE: harness.SCREENS["phone 390x844 (touch)"],
+}
+
+
+@dataclass
+class Visit:
+    """What a state needs: the page, the browser (for a second person, such as the teacher), the server, its data."""
+
+    page: object
+    browser: object
+    base_url: str
+    data_dir: object
+    query: str
+    touch: bool  # the screen is a touch screen: strokes by finger
+
+
+def opened(visit: Visit, path: str) -> None:
+    open_path(visit.page, visit.base_url, path, visit.query)
+
+
+def after_a_stroke(visit: Visit, path: str) -> None:
+    opened(visit, path)
+    harness.draw_digit(visit.page, 7, touch=visit.touch)
+    harness.wait_for_prediction(visit.page)
+    harness.wait_for_run(visit.page)
+
+
+def a_test_image(visit: Visit, path: str) -> None:
+    visit.query = join_query(visit.query, "draw_mode=Test+image")
+    opened(visit, path)
+    harness.wait_for_prediction(visit.page)
+    harness.wait_for_run(visit.page)
+
+
+def answer_and_reveal(page, button_name: str) -> None:
+    """The first question on a lesson step: its first option (a radio) or the slider's start, then the button."""
+    question = page.locator('[class*="st-key-lesson_question_"]').first
+    radios = question.locator('[role="radiogroup"] label')
+    if radios.count():
+        harness.run_after(page, radios.first.click)
+    harness.run_after(page, question.get_by_role("button", name=button_name).click)
+
+
+def answered_and_revealed(visit: Visit, path: str) -> None:
+    visit.query = join_query(visit.query, "lesson=2")
+    opened(visit, path)
+    answer_and_reveal(visit.page, "Reveal")
+
+
+def new_class(visit: Visit) -> tuple[str, str]:
+    made = open_store("", data_dir=visit.data_dir).create_class()  # the test server's default store
+    return made.info.code, made.teacher_key
+
+
+def a_student_in_a_class_after_sending(visit: Visit, path: str) -> None:
+    code, _ = new_class(visit)
+    visit.query = join_query(visit.query, f"class={code}")
+    after_a_stroke(visit, path)
+    form = visit.page.locator('[data-testid="stForm"]').filter(has_text=f"Send to class {code}")
+    form.get_by_role("radio", name="7", exact=True).click()
+    form.get_by_role("button", name="Send to the class").click()
+    visit.page.get_by_text(f"Sent: your 7 is in class {code}'s gallery").wait_for(timeout=TIMEOUT_MS)
+
+
+def the_teacher_with_drawings(visit: Visit, path: str) -> None:
+    code, key = new_class(visit)
+    store = open_store("", data_dir=visit.data_dir)
+    frame = np.zeros((28, 28), dtype=np.uint8)
+    frame[6:22, 13:15] = 255  # a plain 1
+    for meant, read in ((1, 1), (7, 1)):
+        store.add_drawing(code, "a" * 16, frame, meant, np.eye(10)[read], np.eye(10)[read])
+    visit.query = join_query(visit.query, f"class={code}&key={key}")
+    opened(visit, path)
+    visit.page.locator('[data-testid="stImage"]').first.wait_for(timeout=TIMEOUT_MS)
+    harness.wait_for_run(visit.page)
+
+
+def a_class_answered_and_revealed_by_the_teacher(visit: Visit, path: str) -> None:
+    code, key = new_class(visit)
+    student_context = visit.browser.new_context(**SCREENS[PHONE])
+    try:
+        student = student_context.new_page()
+        open_path(student, visit.base_url, path, f"?class={code}&lesson=2")
+        answer_and_reveal(student, f"Send my answer to class {code}")
+    finally:
+        student_context.close()
+    visit.query = join_query(visit.query, f"class={code}&key={key}&lesson=2")
+    opened(visit, path)
+    question = visit.page.locator('[class*="st-key-lesson_question_"]').first
+    harness.run_after(visit.page, question.get_by_role("button", name="Reveal to the class").click)
+
+
+STATES: dict[str, Callable[[Visit, str], None]] = {
+    "opened": opened,
+    "after a stroke": after_a_stroke,
+    "a test image": a_test_image,
+    "step 2 answered and revealed": answered_and_revealed,
+    "a student in a class, after sending": a_student_in_a_class_after_sending,
+    "the teacher's gallery with drawings": the_teacher_with_drawings,
+    "the teacher revealed a class's answers": a_class_answered_and_revealed_by_the_teacher,
+}
+
+# (URL path, state, theme, screen): one row, one case. The teacher's class page of issue #30 goes here too.
+CASES = [
+    *[(path, "opened", LIGHT, LAPTOP) for path in URL_PATHS],
+    *[(path, "opened", DARK, LAPTOP) for path in URL_PATHS],
+    *[(path, "opened", PRESENTER, PROJECTOR) for path in ("", "heatmaps", "draw", "compare", "lesson", "gallery")],
+    *[(path, "opened", LIGHT, PHONE) for path in ("", "heatmaps", "draw", "lesson")],
+    ("draw", "after a stroke", LIGHT, LAPTOP),
+    ("draw", "after a stroke", DARK, LAPTOP),
+    ("draw", "after a stroke", PRESENTER, PROJECTOR),
+    ("draw", "after a stroke", LIGHT, PHONE),
+    ("draw", "a test image", LIGHT, PROJECTOR),
+    ("lesson", "step 2 answered and revealed", LIGHT, LAPTOP),
+    ("lesson", "step 2 answered and revealed", DARK, PHONE),
+    ("lesson", "step 2 answered and revealed", PRESENTER, PROJECTOR),
+    ("draw", "a student in a class, after sending", LIGHT, PHONE),
+    ("gallery", "the teacher's gallery with drawings", LIGHT, LAPTOP),
+    ("gallery", "the teacher's gallery with drawings", PRESENTER, PROJECTOR),
+    ("lesson", "the teacher revealed a class's answers", PRESENTER, PROJECTOR),
+]
+
+
+def join_query(query: str, more: str) -> str:
+    return f"{query}&{more}" if query else f"?{more}"
+
+
+def violation_report(violations: list[dict]) -> list[str]:
+    """Each violation as the rule, then every node it found: its CSS path, its HTML and what to fix."""
+    lines = []
+    for violation in violations:
+        lines.append(
+            f"{violation['id']} ({violation['impact']}): {violation['help']} [{len(violation['nodes'])} nodes]"
+        )
+        for node in violation["nodes"]:
+            summary = " ".join((node.get("failureSummary") or "").split())
+            lines.append(
+                f"    {' > '.join(map(str, node['target']))}\n      {node['html'][:200]}\n      {summary[:400]}"
+            )
+    return lines
+
+
+CHART_NAMES_JS = """() => [...document.querySelectorAll('[data-testid="stPlotlyChart"]')].map(chart => ({
+    role: chart.getAttribute('role'), name: (chart.getAttribute('aria-label') || '').trim()}))"""
+
+
+@pytest.fixture(scope="module")
+def axe():
+    from axe_playwright_python.sync_playwright import Axe
+
+    return Axe()
+
+
+@pytest.fixture(scope="module")
+def contexts(browser):
+    """A browser context per colour scheme and screen, shared by the cases (each opens a page of its own, a
+    session of its own): a new context would fetch the app's front end and plotly again, seconds per case."""
+    made: dict[tuple[str, str], object] = {}
+
+    def context(scheme: str, screen: str):
+        if (scheme, screen) not in made:
+            made[scheme, screen] = browser.new_context(**SCREENS[screen], color_scheme=scheme)
+            made[scheme, screen].set_default_timeout(TIMEOUT_MS)
+        return made[scheme, screen]
+
+    yield context
+    for each in made.values():
+        each.close()
+
+
+@pytest.mark.parametrize("path, state, theme, screen", CASES, ids=["/".join(case) for case in CASES])
+def test_no_wcag_violation(browser, warm_app, app_data_dir, axe, contexts, path, state, theme, screen):
+    page = contexts("dark" if theme == DARK else "light", screen).new_page()
+    try:
+        query = "?presenter=true" if theme == PRESENTER else ""
+        visit = Visit(page, browser, warm_app.url, app_data_dir, query, bool(SCREENS[screen].get("has_touch")))
+        STATES[state](visit, path)
+        assert not harness.page_problems(page), harness.page_problems(page)
+        results = axe.run(
+            page, options={"runOnly": {"type": "tag", "values": WCAG_TAGS}, "resultTypes": ["violations"]}
+        ).response
+        violations = results["violations"]
+        assert not violations, f"/{path}{visit.query} ({state}, {theme}, {screen}):\n" + "\n".join(
+            violation_report(violations)
+        )
+        # axe asks nothing of a chart without a role: every plotly chart must be a figure with a name that says
+        # something (lab/figures/describe.py); Draw after a stroke has two
+        charts = page.evaluate(CHART_NAMES_JS)
+        nameless = [chart for chart in charts if chart["role"] != "figure" or len(chart["name"]) < 20]
+        assert not nameless, f"/{path}{visit.query}: charts without a name: {nameless}"
+        assert state != "after a stroke" or len(charts) >= 2, f"{len(charts)} charts on Draw after a stroke"
+    finally:
+        page.close()
+
+
+CHART_NAMES_JS = """() => [...document.querySelectorAll('[data-testid="stPlotlyChart"]')].map(chart => ({
+    role: chart.getAttribute('role'), name: (chart.getAttribute('aria-label') || '').trim()}))"""
+
+
+LIVE_REGION = "p.nb-live-region[role=status][aria-live=polite]"
+
+
+def test_draws_live_region_says_each_new_verdict(page, base_url):
+    open_path(page, base_url, "draw")
+    region = page.locator(LIVE_REGION)
+    assert region.count() == 1 and region.text_content() == ""
+    for digit in (7, 1):
+        origin = harness.clear_canvas(page) if digit != 7 else harness.canvas_origin(page)
+        harness.draw_digit(page, digit, origin)
+        value, _ = harness.wait_for_prediction(page, expect_change_from=harness.read_prediction(page) or "any")
+        harness.wait_for_run(page)
+        assert value == str(digit)
+        text = page.locator(LIVE_REGION).text_content()
+        assert text.startswith(f"Naive Bayes reads {digit} (p = "), text
+        assert page.locator(LIVE_REGION).count() == 1  # the same region, not a second one
+    # the keyboard's way in: a test image by number, and the region says what the models read
+    harness.run_after(page, page.get_by_role("radio", name="Test image").click)
+    harness.wait_for_prediction(page)
+    number = page.get_by_label("Test image (0 to 9,999)")
+    number.fill("3")
+    harness.run_after(page, lambda: number.press("Enter"))
+    said = page.locator(LIVE_REGION).text_content()
+    caption = page.get_by_text("Test image 3 of MNIST: a handwritten").inner_text()
+    truth = caption.rsplit(" ", 1)[-1].rstrip(".")
+    assert said.startswith("Naive Bayes reads "), said
+    assert harness.read_prediction(page)[0] in said and truth.isdigit()
+
+
+def add_drawings(data_dir, code: str, meant: list[int]) -> None:
+    """Drawings of a plain 1 sent to class ``code`` straight through the server's store, meant as ``meant``."""
+    store = open_store("", data_dir=data_dir)
+    frame = np.zeros((28, 28), dtype=np.uint8)
+    frame[6:22, 13:15] = 255
+    for digit in meant:
+        store.add_drawing(code, "b" * 16, frame, digit, np.eye(10)[1], np.eye(10)[1])
+
+
+def drawings_shown(page) -> str:
+    return (
+        page.locator('[data-testid="stMetric"]')
+        .filter(has_text="Drawings")
+        .locator('[data-testid="stMetricValue"]')
+        .inner_text()
+    )
+
+
+def test_the_gallery_stops_refreshing_when_paused_and_refreshes_on_request(page, base_url, app_data_dir):
+    """WCAG 2.2.2: the teacher's gallery, which looks for drawings every 3 s, stays still once paused."""
+    made = open_store("", data_dir=app_data_dir).create_class()
+    code = made.info.code
+    add_drawings(app_data_dir, code, [1])
+    open_path(page, base_url, "gallery", f"?class={code}&key={made.teacher_key}")
+    page.get_by_text("What the class drew").wait_for()
+    assert drawings_shown(page) == "1"
+    add_drawings(app_data_dir, code, [7])
+    page.wait_for_function(  # live: the new drawing shows within a few refreshes
+        """() => [...document.querySelectorAll('[data-testid="stMetric"]')].some(m =>
+            m.innerText.includes('Drawings') && m.querySelector('[data-testid="stMetricValue"]').innerText.trim() === '2')""",
+        timeout=TIMEOUT_MS,
+    )
+    harness.run_after(page, page.get_by_text("Pause live updates").click)
+    add_drawings(app_data_dir, code, [4])
+    page.wait_for_timeout(12_000)  # four of the gallery's 3 s refreshes (pages/gallery.py), two of the model's 10 s
+    assert drawings_shown(page) == "2", "the paused gallery changed by itself"
+    harness.run_after(page, page.get_by_role("button", name="Refresh now").click)
+    assert drawings_shown(page) == "3"
+
+
+FOCUSED_JS = """() => {
+    const el = document.activeElement;
+    const keyed = el.closest('[class*="st-key-"]');
+    const key = keyed ? [...keyed.classList].find(name => name.startsWith('st-key-')) : '';
+    return `${el.tagName.toLowerCase()} ${key} ${(el.innerText || '').trim().slice(0, 40)}`.trim();
+}"""
+
+
+def press(page, control, key: str = "Enter") -> str:
+    """Focus ``control``, press ``key`` as a keyboard would, wait for the run; where the focus is then (FOCUSED_JS)."""
+    control.focus()
+    harness.run_after(page, lambda: page.keyboard.press(key))
+    page.wait_for_function("() => document.activeElement !== document.body", timeout=10_000)
+    return page.evaluate(FOCUSED_JS)
+
+
+def test_the_focus_stays_near_the_control_used(page, base_url, app_data_dir):
+    """Keyboard only: Reveal, Answer again, Start again, an upload, Send my answer and the teacher's reveal each
+    leave the focus on the control that took the used one's place, not on the page's <body>."""
+    open_path(page, base_url, "lesson", "?lesson=2")
+    question = page.locator('[class*="st-key-lesson_question_"]').first
+    key = question.evaluate("el => [...el.classList].find(c => c.startsWith('st-key-lesson_question_'))")
+    name = key.removeprefix("st-key-lesson_question_")
+    question.locator('[role="radiogroup"] input').first.focus()
+    page.keyboard.press("Space")  # choose the first answer
+    harness.wait_for_run(page, settle=0.3)
+    assert press(page, question.get_by_role("button", name="Reveal")).startswith(f"button st-key-lesson_again_{name}")
+    assert press(page, page.get_by_role("button", name="Answer again")).startswith(
+        f"button st-key-lesson_reveal_{name}"
+    )
+
+    open_path(page, base_url, "lesson", "?lesson=10")
+    restart = page.locator(".st-key-lesson_restart_bottom button")
+    assert press(page, restart).startswith("button st-key-lesson_next_bottom"), page.evaluate(FOCUSED_JS)
+    assert "lesson=1" in page.url
+
+    open_path(page, base_url, "draw", "?draw_mode=Upload+a+picture")
+    dropzone = page.locator('[data-testid="stFileUploaderDropzone"] button')
+    dropzone.focus()
+    with page.expect_file_chooser() as chooser:
+        page.keyboard.press("Enter")
+    picture = harness.REPO / "lab" / "favicon.png"
+    harness.run_after(page, lambda: chooser.value.set_files(str(picture)))
+    page.wait_for_function("() => document.activeElement !== document.body", timeout=10_000)
+    assert page.evaluate(FOCUSED_JS).startswith("button st-key-draw_upload"), page.evaluate(FOCUSED_JS)
+
+    made = open_store("", data_dir=app_data_dir).create_class()
+    code = made.info.code
+    open_path(page, base_url, "lesson", f"?class={code}&lesson=2")
+    question = page.locator(f".st-key-lesson_question_{name}")
+    question.locator('[role="radiogroup"] input').first.focus()
+    page.keyboard.press("Space")
+    harness.wait_for_run(page, settle=0.3)
+    send = question.get_by_role("button", name=f"Send my answer to class {code}")
+    assert press(page, send).startswith(f"button st-key-lesson_again_{name}")
+
+    teacher = page.context.new_page()
+    try:
+        open_path(teacher, base_url, "lesson", f"?class={code}&key={made.teacher_key}&lesson=2")
+        reveal = teacher.locator(f".st-key-lesson_question_{name}").get_by_role("button", name="Reveal to the class")
+        assert press(teacher, reveal).startswith(f"div st-key-lesson_question_{name}"), teacher.evaluate(FOCUSED_JS)
+    finally:
+        teacher.close()
