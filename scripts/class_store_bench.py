@@ -55,12 +55,11 @@ import multiprocessing
 import os
 import queue
 import secrets
-import sqlite3
 import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -70,13 +69,13 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from devtools.bench_report import load, ms, print_table, say  # noqa: E402
+from devtools.class_stores import STORES, fresh_store  # noqa: E402
 from devtools.rerun_log import RerunLog  # noqa: E402
 from devtools.streamlit_client import StreamlitClient, loopback_address  # noqa: E402
 from nbcore.classroom import ClassStore, open_store  # noqa: E402
 
 DRAWINGS = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
 PARTS = ("store", "server")
-STORES = ("sqlite", "sqlite-held", "redis")
 SENDS_PER_SESSION = 10  # lab/classroom.SENDS_PER_STUDENT: what one student may send in a minute
 STUDENT_LIMIT, ADDRESS_LIMIT, MINUTE = 10, 120, 60.0  # lab/classroom's send budgets (the cost is the same at any limit)
 GALLERY_DRAWINGS = 300
@@ -226,33 +225,6 @@ def refresh_pieces(store: ClassStore, code: str, reads: int) -> RefreshTimes:
         times.total.append(done - started)
         times.count = len(drawings)
     return times
-
-
-@contextlib.contextmanager
-def fresh_store(kind: str, folder: Path, name: str) -> Iterator[tuple[str, object]]:
-    """A fresh store of ``kind``: its setting, and the redis-server process (None for SQLite).
-
-    "sqlite-held": the same SQLite file with one more connection held open by this process all along, so
-    that no connection the store closes is the file's last (the last one checkpoints the write-ahead log
-    into the database and syncs it to disk): what the store would do if it kept a connection open.
-    """
-    if kind.startswith("sqlite"):
-        setting = f"sqlite:///{folder / (name + '.sqlite3')}"
-        if kind == "sqlite":
-            yield setting, None
-            return
-        open_store(setting)  # the schema, in WAL mode
-        held = sqlite3.connect(setting.removeprefix("sqlite://"))
-        try:
-            held.execute("SELECT count(*) FROM meta").fetchone()
-            yield setting, None
-        finally:
-            held.close()
-        return
-    from devtools.redis_server import RedisServer
-
-    with RedisServer() as server:
-        yield server.url, server
 
 
 def store_part(args: argparse.Namespace, folder: Path) -> None:
