@@ -93,6 +93,7 @@ class Following:
     """What the class's students showed while following: (student, step) -> when the step first arrived."""
 
     seen: dict[tuple[int, int], float] = field(default_factory=dict)
+    own_run: dict[tuple[int, int], float] = field(default_factory=dict)  # s, the run's request -> the step shown
     runs: int = 0
     failures: list[str] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -121,8 +122,9 @@ class Following:
             shown = step_shown(run)
             with self.lock:
                 self.runs += 1
-                if shown is not None:
-                    self.seen.setdefault((number, shown[0]), shown[1])
+                if shown is not None and (number, shown[0]) not in self.seen:
+                    self.seen[number, shown[0]] = shown[1]
+                    self.own_run[number, shown[0]] = shown[1] - run.sent_at
                 if run.errors:
                     self.failures.append(f"student {number}: {run.errors}")
             return self.stop.is_set()
@@ -147,25 +149,28 @@ class Idle:
     server_cpu: float = 0.0
     fragment_runs: int = 0
     whole_runs: int = 0
+    per_replica: list[int] = field(default_factory=list)  # follow runs in each replica's log
     generator_cpu: float = 0.0
     load: str = ""
 
 
-def idle_window(seconds: float, pgids: Sequence[int], log: RerunLog) -> Idle:
+def idle_window(seconds: float, pgids: Sequence[int], logs: Sequence[RerunLog]) -> Idle:
     """Nothing asked of the students for ``seconds`` (their timers run in their threads): what the server did."""
     from devtools import procfs
 
     def cpu() -> float:
         return sum(procfs.group_cpu_seconds(pgid) for pgid in pgids)
 
-    log.skip()
+    for log in logs:
+        log.skip()
     before_load, server, own, started = load(), cpu(), time.process_time(), time.monotonic()
     time.sleep(seconds)
     idle = Idle(time.monotonic() - started, cpu() - server, generator_cpu=time.process_time() - own)
-    for page, _, _, scope in log.read():
-        if page == "lesson":
-            idle.fragment_runs += scope == "fragment"
-            idle.whole_runs += scope == "app"
+    for log in logs:
+        lines = [scope for page, _, _, scope in log.read() if page == "lesson"]
+        idle.per_replica.append(lines.count("fragment"))
+        idle.whole_runs += lines.count("app")
+    idle.fragment_runs = sum(idle.per_replica)
     idle.load = f"{before_load:.1f}–{load():.1f}"
     return idle
 
@@ -179,6 +184,7 @@ class Setup:
     students: int
     latencies: list[float] = field(default_factory=list)  # s, Next's run finished -> a student's step shown
     from_click: list[float] = field(default_factory=list)  # s, Next pressed -> a student's step shown
+    own_runs: list[float] = field(default_factory=list)  # s, the student's run that moved it: request -> step shown
     asked: int = 0  # (student, Next) pairs
     followed: int = 0
     failures: list[str] = field(default_factory=list)
@@ -214,6 +220,7 @@ def lead_the_class(
                         setup.followed += 1
                         setup.latencies.append(arrived - pressed.finished_at)
                         setup.from_click.append(arrived - pressed.sent_at)
+                        setup.own_runs.append(following.own_run[number, step])
             time.sleep(SETTLE_S)
     setup.lead_load = f"{before:.1f}–{load():.1f}"
     return following
@@ -234,13 +241,13 @@ def measure(kind: str, replicas: int, args: argparse.Namespace, folder: Path, da
         say(f"[{name}] starting {replicas} replica(s) behind nginx (load average {load():.1f}) ...")
         with ClassServer(replicas, data_dir, log_dir=log_dir, extra_env=env) as served:
             pgids = [server.process.pid for server in served.servers if server.process]
-            log = RerunLog([server.log_path for server in served.servers])
+            logs = [RerunLog([server.log_path]) for server in served.servers]
             say(f"[{name}] peer: {args.students} students on the lesson alone, idle {args.idle:.0f} s ...")
             alone = open_students(served.url, args.students, "", 0)
             try:
                 peer = Following()  # the same clients: any timer the lesson alone had would run too
                 peer.start(alone, time.perf_counter() + args.idle + 1)
-                setup.peer = idle_window(args.idle, pgids, log)
+                setup.peer = idle_window(args.idle, pgids, logs)
                 peer.finish()
             finally:
                 for client in alone:
@@ -255,7 +262,7 @@ def measure(kind: str, replicas: int, args: argparse.Namespace, folder: Path, da
                     served.url, made.info.code, made.teacher_key, students, args.steps, setup, until
                 )
                 say(f"[{name}] the class idle-following for {args.idle:.0f} s ...")
-                setup.pacing = idle_window(args.idle, pgids, log)
+                setup.pacing = idle_window(args.idle, pgids, logs)
                 following.finish()
                 setup.failures = following.failures + peer.failures
             finally:
@@ -298,6 +305,11 @@ def report(setups: Sequence[Setup], args: argparse.Namespace) -> None:
             f"{setup.followed} / {setup.asked}",
             seconds_p50_p95_max(setup.latencies),
             seconds_p50_p95_max(setup.from_click),
+            seconds_p50_p95_max(setup.own_runs),
+            " / ".join(
+                str(round(runs * setup.students / max(setup.pacing.fragment_runs, 1)))
+                for runs in setup.pacing.per_replica
+            ),
             setup.lead_load,
         ]
         for setup in setups
@@ -311,6 +323,8 @@ def report(setups: Sequence[Setup], args: argparse.Namespace) -> None:
             f"followed within {FOLLOW_TIMEOUT_S:.0f} s (student × Next)",
             "Next's run finished → step shown: p50 / p95 / max (s)",
             "Next pressed → step shown: p50 / p95 / max (s)",
+            "of which the student's own run: request → step shown, p50 / p95 / max (s)",
+            "students per replica (from their follow runs)",
             "load average",
         ],
         rows,
