@@ -47,9 +47,10 @@ Usage::
         client.clear_cache()
 
 Widgets are named by their user ``key`` (``st.slider(..., key="draw_brush")`` -> "draw_brush") or
-by their full element id (``$$ID-...``). ``source_address`` opens the websocket from a loopback address of
-its own (``loopback_address(n)``), as each device of a classroom has its own. Blocking I/O on one socket (``websocket-client``), so it
-runs unchanged under gevent (Locust) or in plain threads. Dev-only: nothing in the app imports it.
+by their full element id (``$$ID-...``). ``source_address`` opens the websocket from a loopback address
+of its own (``loopback_address(n)``), as each device of a classroom has its own. Blocking I/O on one
+socket (``websocket-client``), so it runs unchanged under gevent (Locust) or in plain threads. Dev-only:
+nothing in the app imports it.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ loopback address of its own (each device of a classroom has one), with its own b
    per student (the replicas' NBCORE_RERUN lines) and the replicas' CPU seconds per student-minute
    (/proc, devtools/procfs.py), against the peer's.
 
-Everything runs on loopback and is stopped at the end; the defaults take 3-5 minutes on a loaded 2-core
+Everything runs on loopback and is stopped at the end; the defaults (SQLite) take about 5 minutes on a loaded 2-core
 machine. Tables are printed in Markdown (docs/benchmarks-class-store.md holds them, with the method).
 """
 
