@@ -15,6 +15,11 @@ same fields (read from a recording of Chromium on this app, see ``devtools/drawi
 * a button press is ``trigger_value=True`` sent once; a select slider's value is its option
   label(s) in ``string_array_value``; a numeric slider's ``double_array_value``; a
   components-v2 value is ``json_value`` (the component's whole state, e.g. ``{"drawing": ...}``);
+* timers: an ``st.fragment(run_every=...)`` makes the server send ``auto_rerun`` (interval, fragment_id);
+  the browser then asks for a run of that fragment every interval (``rerun_script`` with the fragment's
+  id and ``is_auto_rerun``) until ``stop_auto_rerun`` names it or a whole run starts (its ``new_session``
+  without fragment ids clears every timer; the run's ``auto_rerun`` messages set them again). The client
+  keeps the same timers (``auto_reruns``) and runs them in ``run_auto_reruns``, between its own actions;
 * ``clear_cache`` (the "Clear caches" menu item: ``st.cache_data/resource`` and this session's
   state cleared, no rerun);
 * an upload into ``st.file_uploader``: ``file_urls_request`` -> ``file_urls_response`` (an upload URL
@@ -35,20 +40,24 @@ Usage::
         run = client.connect(page="draw")                 # RunResult of the first full run
         run = client.component("canvas_0", {"drawing": png_data_url})
         print(run.metric("Naive Bayes prediction"), run.errors, run.seconds)
+        client.run_auto_reruns(until=time.perf_counter() + 10)  # 10 s of the page's timed fragments
         run = client.select_slider("alpha", "2")
         run = client.click("draw_clear")
         run = client.upload("draw_upload", "seven.png", png_bytes, "image/png")
         client.clear_cache()
 
 Widgets are named by their user ``key`` (``st.slider(..., key="draw_brush")`` -> "draw_brush") or
-by their full element id (``$$ID-...``). Blocking I/O on one socket (``websocket-client``), so it
-runs unchanged under gevent (Locust) or in plain threads. Dev-only: nothing in the app imports it.
+by their full element id (``$$ID-...``). ``source_address`` opens the websocket from a loopback address
+of its own (``loopback_address(n)``), as each device of a classroom has its own. Blocking I/O on one
+socket (``websocket-client``), so it runs unchanged under gevent (Locust) or in plain threads. Dev-only:
+nothing in the app imports it.
 """
 
 from __future__ import annotations
 
 import http.cookies
 import json
+import socket
 import time
 import urllib.error
 import urllib.parse
@@ -176,6 +185,21 @@ def widget_state(widget_id: str, field_name: str, value: Any) -> WidgetState:
     return state
 
 
+@dataclass
+class AutoRerun:
+    """A fragment the server asked to rerun every ``interval`` seconds; ``due``: its next time (time.perf_counter())."""
+
+    interval: float
+    due: float
+
+
+def loopback_address(number: int) -> str:
+    """A loopback address of its own for client ``number`` (Linux routes all of 127/8 to the loopback)."""
+    if not 0 <= number < 250 * 256 * 256:
+        raise ValueError(f"client number {number} out of range")
+    return f"127.{10 + number // 65536}.{number // 250 % 256}.{1 + number % 250}"
+
+
 class StreamlitClient:
     """One Streamlit session spoken to over the websocket protocol (see the module docstring).
 
@@ -183,6 +207,8 @@ class StreamlitClient:
     ``timeout``: seconds to wait for any one message before ``ProtocolError``.
     ``origin``, ``headers``, ``cookie``: extra handshake headers (a browser sends Origin).
     ``subprotocol_tokens``: what follows "streamlit" in Sec-WebSocket-Protocol: [xsrf_token, session_id].
+    ``source_address``: the local address the websocket comes from (e.g. ``loopback_address(7)``; nginx passes it
+    on as X-Forwarded-For), instead of the system's choice.
     """
 
     def __init__(
@@ -193,6 +219,7 @@ class StreamlitClient:
         headers: Iterable[str] = (),
         cookie: str | None = None,
         subprotocol_tokens: Iterable[str] = (),
+        source_address: str | None = None,
     ) -> None:
         parsed = urllib.parse.urlsplit(base_url)
         scheme = "wss" if parsed.scheme == "https" else "ws"
@@ -203,6 +230,7 @@ class StreamlitClient:
         self.headers = list(headers)
         self.cookie = cookie
         self.subprotocol_tokens = list(subprotocol_tokens)
+        self.source_address = source_address
         self.ws: websocket.WebSocket | None = None
         self.session_id = ""
         self.page_script_hash = ""
@@ -211,6 +239,7 @@ class StreamlitClient:
         self.widgets: dict[str, WidgetState] = {}  # widget id -> its current state, resent with every run
         self.widget_ids: dict[str, str] = {}  # user key -> widget id, from the elements shown
         self.widget_fragments: dict[str, str] = {}  # widget id -> the fragment that shows it ("" if none)
+        self.auto_reruns: dict[str, AutoRerun] = {}  # fragment id -> its timer, as the browser keeps them
         self.bytes_sent = 0
         self.bytes_received = 0
         self._xsrf: str | None = None
@@ -219,6 +248,13 @@ class StreamlitClient:
     def open(self) -> None:
         """Open the websocket (no run yet; ``connect`` also asks for the first run)."""
         subprotocols = ",".join(["streamlit", *self.subprotocol_tokens])
+        sock = None
+        if self.source_address is not None:
+            parsed = urllib.parse.urlsplit(self.base_url)
+            port = parsed.port or (443 if parsed.scheme == "https" else 80)
+            sock = socket.create_connection(
+                (parsed.hostname, port), timeout=self.timeout, source_address=(self.source_address, 0)
+            )
         self.ws = websocket.create_connection(
             self.stream_url,
             timeout=self.timeout,
@@ -226,6 +262,7 @@ class StreamlitClient:
             cookie=self.cookie,
             header=[f"Sec-WebSocket-Protocol: {subprotocols}", *self.headers],
             enable_multithread=False,
+            socket=sock,
         )
 
     def connect(self, page: str = "", query_string: str = "") -> RunResult:
@@ -262,6 +299,35 @@ class StreamlitClient:
         )
         request.widget_states.widgets.extend([*self.widgets.values(), *extra])
         return self._run(BackMsg(rerun_script=request))
+
+    def run_auto_reruns(self, until: float, each: Callable[[RunResult], bool] | None = None) -> int:
+        """Run the page's timed fragments as the browser's timers do, until ``until`` (time.perf_counter()).
+
+        Each timer fires every ``interval`` s from when its ``auto_rerun`` arrived (a run that took longer puts the
+        next one off until it is over: one socket). ``each(run)`` sees every run; True from it stops at once.
+        Returns the runs made. With no timer, it waits until ``until``.
+        """
+        runs = 0
+        while True:
+            due = min((timer.due for timer in self.auto_reruns.values()), default=until)
+            if due >= until:
+                time.sleep(max(0.0, until - time.perf_counter()))
+                return runs
+            time.sleep(max(0.0, due - time.perf_counter()))
+            fragment_id = next(key for key, timer in self.auto_reruns.items() if timer.due == due)
+            timer = self.auto_reruns[fragment_id]
+            timer.due = max(timer.due + timer.interval, time.perf_counter())
+            request = ClientState(
+                page_script_hash=self.page_script_hash,
+                fragment_id=fragment_id,
+                query_string=self.query_string,
+                is_auto_rerun=True,
+            )
+            request.widget_states.widgets.extend(self.widgets.values())
+            run = self._run(BackMsg(rerun_script=request))
+            runs += 1
+            if each is not None and each(run):
+                return runs
 
     def set_widget(self, key: str, field_name: str, value: Any, run: bool = True) -> RunResult | None:
         """Give widget ``key`` a value (a WidgetState field, e.g. "double_array_value", [20]) and, if ``run``, rerun.
@@ -458,6 +524,13 @@ class StreamlitClient:
             kind = message.WhichOneof("type")
             if kind == "new_session":
                 self._on_new_session(message.new_session)
+                if not message.metadata.run.fragment_ids:  # a whole run: the browser drops every timer
+                    self.auto_reruns.clear()
+            elif kind == "auto_rerun":
+                self._on_auto_rerun(message.auto_rerun.fragment_id, message.auto_rerun.interval, received_at)
+            elif kind == "stop_auto_rerun":
+                for stopped in message.stop_auto_rerun.fragment_ids:
+                    self.auto_reruns.pop(stopped, None)
             elif kind == "navigation":  # its page_script_hash names the page shown (new_session's may be app.py's)
                 if message.navigation.page_script_hash:
                     self.page_script_hash = message.navigation.page_script_hash
@@ -490,6 +563,14 @@ class StreamlitClient:
             self.session_id = new_session.initialize.session_id
         if new_session.page_script_hash:
             self.page_script_hash = new_session.page_script_hash
+
+    def _on_auto_rerun(self, fragment_id: str, interval: float, received_at: float) -> None:
+        """A timer as the browser's ``handleAutoRerun`` sets it: kept as it runs when the interval is the same."""
+        if not fragment_id or interval <= 0:
+            return
+        held = self.auto_reruns.get(fragment_id)
+        if held is None or held.interval != interval:
+            self.auto_reruns[fragment_id] = AutoRerun(interval, received_at + interval)
 
     def _on_element(self, message: ForwardMsg, received_at: float, shown_ids: set[str]) -> ShownElement:
         element: Element = message.delta.new_element

@@ -57,16 +57,12 @@ import json
 import multiprocessing
 import os
 import queue
-import re
 import secrets
-import socket
-import sqlite3
 import sys
 import tempfile
 import threading
 import time
-import urllib.parse
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -75,60 +71,22 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from devtools.bench_report import load, ms, print_table, say  # noqa: E402
+from devtools.class_stores import STORES, fresh_store  # noqa: E402
+from devtools.rerun_log import RerunLog  # noqa: E402
+from devtools.streamlit_client import StreamlitClient, loopback_address  # noqa: E402
 from nbcore.classroom import OPERATOR, ClassStore, open_store, student_id  # noqa: E402
 
 DRAWINGS = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
 PARTS = ("store", "server")
-STORES = ("sqlite", "sqlite-held", "redis")
 SENDS_PER_SESSION = 10  # lab/classroom.SENDS_PER_STUDENT: what one student may send in a minute
 STUDENT_LIMIT, ADDRESS_LIMIT, MINUTE = 10, 120, 60.0  # lab/classroom's send budgets (the cost is the same at any limit)
 GALLERY_DRAWINGS = 300
 SHOWN_TILES = 60  # pages/gallery.py's SHOWN
 RUN_TIMEOUT = 120.0
-LOG_WAIT_S = 5.0
-RERUN = re.compile(r"^NBCORE_RERUN page=(\S+) ms=([0-9.]+) outcome=(\S+) scope=(\S+)", re.MULTILINE)
 SENT, ALREADY = "Sent: your", "is already in class"
 TARGET_SEND_MS, TARGET_REFRESH_MS = 5.0, 200.0
 PACED_STUDENTS, PACING_ROUNDS = 60, 10  # the issue's class of 60 scripted students; rounds of polls timed
-
-
-# -- figures and tables ---------------------------------------------------------------------------
-def median_p95(values: Sequence[float]) -> tuple[float, float]:
-    """(median, 95th percentile, linear interpolation) of ``values``; (nan, nan) when there are none."""
-    if len(values) == 0:
-        return float("nan"), float("nan")
-    array = np.asarray(values, dtype=float)
-    return float(np.median(array)), float(np.percentile(array, 95))
-
-
-def ms(seconds: Sequence[float], digits: int = 1, unit: float = 1.0) -> str:
-    """'median / p95' of durations, in milliseconds; ``unit``: seconds per value given (1e-3 for milliseconds)."""
-    median, p95 = median_p95(seconds)
-    return f"{median * unit * 1000:.{digits}f} / {p95 * unit * 1000:.{digits}f}"
-
-
-def markdown_table(headers: Sequence[str], rows: Sequence[Sequence[object]], right: Sequence[bool] = ()) -> str:
-    """A Markdown table; ``right[i]``: column i is right-aligned (numbers)."""
-    if any(len(row) != len(headers) for row in rows):
-        raise ValueError(f"every row needs {len(headers)} cells")
-    align = ["---:" if i < len(right) and right[i] else "---" for i in range(len(headers))]
-    lines = ["| " + " | ".join(headers) + " |", "|" + "|".join(align) + "|"]
-    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
-    return "\n".join(lines)
-
-
-def load() -> float:
-    return os.getloadavg()[0]
-
-
-def say(text: str) -> None:
-    print(text, flush=True)
-
-
-def print_table(title: str, headers: Sequence[str], rows: Sequence[Sequence[object]], limits: str) -> None:
-    say(f"\n### {title}\n")
-    say(markdown_table(headers, rows, right=[False] + [True] * (len(headers) - 1)))
-    say(f"\nWhat limits these figures: {limits}\n")
 
 
 # -- store level ----------------------------------------------------------------------------------
@@ -271,33 +229,6 @@ def refresh_pieces(store: ClassStore, code: str, reads: int) -> RefreshTimes:
         times.total.append(done - started)
         times.count = len(drawings)
     return times
-
-
-@contextlib.contextmanager
-def fresh_store(kind: str, folder: Path, name: str) -> Iterator[tuple[str, object]]:
-    """A fresh store of ``kind``: its setting, and the redis-server process (None for SQLite).
-
-    "sqlite-held": the same SQLite file with one more connection held open by this process all along, so
-    that no connection the store closes is the file's last (the last one checkpoints the write-ahead log
-    into the database and syncs it to disk): what the store would do if it kept a connection open.
-    """
-    if kind.startswith("sqlite"):
-        setting = f"sqlite:///{folder / (name + '.sqlite3')}"
-        if kind == "sqlite":
-            yield setting, None
-            return
-        open_store(setting)  # the schema, in WAL mode
-        held = sqlite3.connect(setting.removeprefix("sqlite://"))
-        try:
-            held.execute("SELECT count(*) FROM meta").fetchone()
-            yield setting, None
-        finally:
-            held.close()
-        return
-    from devtools.redis_server import RedisServer
-
-    with RedisServer() as server:
-        yield server.url, server
 
 
 def store_part(args: argparse.Namespace, folder: Path) -> None:
@@ -465,72 +396,9 @@ def pacing_pieces(store: ClassStore, code: str, rounds: int = PACING_ROUNDS) -> 
 
 
 # -- server level ---------------------------------------------------------------------------------
-def source_address(number: int) -> str:
-    """A loopback address of its own for client ``number`` (Linux routes all of 127/8 to the loopback)."""
-    if not 0 <= number < 250 * 256 * 256:
-        raise ValueError(f"client number {number} out of range")
-    return f"127.{10 + number // 65536}.{number // 250 % 256}.{1 + number % 250}"
-
-
-def student_client(url: str, address: str):
-    """A ``StreamlitClient`` whose websocket comes from ``address`` (nginx passes it on as X-Forwarded-For)."""
-    import websocket
-
-    from devtools.streamlit_client import StreamlitClient
-
-    class AddressedClient(StreamlitClient):
-        def open(self) -> None:
-            parsed = urllib.parse.urlsplit(self.base_url)
-            sock = socket.create_connection(
-                (parsed.hostname, parsed.port), timeout=self.timeout, source_address=(address, 0)
-            )
-            self.ws = websocket.create_connection(
-                self.stream_url,
-                timeout=self.timeout,
-                socket=sock,
-                header=["Sec-WebSocket-Protocol: streamlit"],
-                enable_multithread=False,
-            )
-
-    return AddressedClient(url, timeout=RUN_TIMEOUT)
-
-
-class RerunLog:
-    """The NBCORE_RERUN lines the replicas wrote since the last look: (page, ms, outcome, scope)."""
-
-    def __init__(self, paths: Sequence[Path]) -> None:
-        self.paths = list(paths)
-        self.offsets = {path: 0 for path in self.paths}
-
-    def read(self) -> list[tuple[str, float, str, str]]:
-        found = []
-        for path in self.paths:
-            text = b""
-            with contextlib.suppress(FileNotFoundError), open(path, "rb") as log:
-                log.seek(self.offsets[path])
-                text = log.read()
-            complete = text[: text.rfind(b"\n") + 1]  # a line being written is read next time
-            self.offsets[path] += len(complete)
-            found += [(m[1], float(m[2]), m[3], m[4]) for m in RERUN.finditer(complete.decode(errors="replace"))]
-        return found
-
-    def skip(self) -> None:
-        self.read()
-
-    def wait(self, count: int = 1) -> list[tuple[str, float, str, str]]:
-        """At least ``count`` new lines (the run's line is written before its script_finished is sent)."""
-        found, deadline = self.read(), time.monotonic() + LOG_WAIT_S
-        while len(found) < count and time.monotonic() < deadline:
-            time.sleep(0.01)
-            found += self.read()
-        if len(found) < count:
-            raise RuntimeError(f"expected {count} NBCORE_RERUN lines in {self.paths}, found {found}")
-        return found
-
-
 def join_class(url: str, code: str, address: str):
     """A student's session on /draw?class=CODE with a fresh browser secret; the client."""
-    client = student_client(url, address)
+    client = StreamlitClient(url, timeout=RUN_TIMEOUT, source_address=address)
     try:
         run = client.connect(page="draw", query_string=f"class={code}")
         run = client.set_widget("browser_memory_student", "json_value", {"value": secrets.token_hex(16)})
@@ -584,7 +452,7 @@ def measure_pairs(url: str, store: ClassStore, log: RerunLog, pairs: int, figure
     code = store.create_class().info.code
     before = load()
     for number in range((pairs + SENDS_PER_SESSION - 1) // SENDS_PER_SESSION):
-        with join_class(url, code, source_address(number)) as client:
+        with join_class(url, code, loopback_address(number)) as client:
             for turn in range(min(SENDS_PER_SESSION, pairs - number * SENDS_PER_SESSION)):
                 log.skip()
                 stroke, send = stroke_and_send(client, number + turn)
@@ -625,7 +493,7 @@ def measure_throughput(
             with lock:
                 number = next(numbers)
             try:
-                with join_class(url, code, source_address(number)) as client:
+                with join_class(url, code, loopback_address(number)) as client:
                     for turn in range(SENDS_PER_SESSION):
                         if time.monotonic() >= deadline:
                             break

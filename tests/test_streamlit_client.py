@@ -8,11 +8,12 @@ pages. Each test checks what the client reports against what that app must show.
 from __future__ import annotations
 
 import textwrap
+import time
 
 import pytest
 
 from devtools import harness
-from devtools.streamlit_client import StreamlitClient, UploadError
+from devtools.streamlit_client import StreamlitClient, UploadError, loopback_address
 
 APP = """
 import streamlit as st
@@ -45,8 +46,23 @@ def main():
 def other():
     st.markdown("the other page, level " + str(st.session_state.get("level")))
 
+def timed():
+    st.session_state.setdefault("ticks", 0)
+    st.metric("Whole runs", str(st.session_state.setdefault("whole", 0) + 1))
+    st.session_state.whole += 1
+
+    @st.fragment(run_every=0.4)
+    def ticking():
+        st.session_state.ticks += 1
+        st.metric("Ticks", str(st.session_state.ticks))
+        if st.session_state.ticks == 4:
+            st.rerun(scope="app")
+
+    ticking()
+
 st.navigation([st.Page(main, title="Main", url_path="main", default=True),
-               st.Page(other, title="Other", url_path="other")]).run()
+               st.Page(other, title="Other", url_path="other"),
+               st.Page(timed, title="Timed", url_path="timed")]).run()
 """
 
 
@@ -120,3 +136,30 @@ def test_unknown_widget_key_is_named(server):
         client.connect()
         with pytest.raises(KeyError, match="no widget with key 'nope'"):
             client.click("nope")
+
+
+def test_timed_fragments_rerun_as_the_browser_runs_them(server):
+    """``st.fragment(run_every=0.4)``: its timer comes with the page, its runs are the fragment's, a whole run
+    (the fragment's ``st.rerun(scope="app")`` on its 4th tick) sets the timer again, another page drops it."""
+    with StreamlitClient(server.url, timeout=30, source_address=loopback_address(3)) as client:
+        first = client.connect(page="timed")
+        assert first.metric("Ticks") == "1" and list(client.auto_reruns.values())[0].interval == pytest.approx(0.4)
+        runs = []
+        started = time.perf_counter()
+        made = client.run_auto_reruns(until=started + 30, each=lambda run: runs.append(run) or len(runs) == 4)
+        assert made == 4 and [run.status for run in runs] == ["fragment", "fragment", "finished", "fragment"]
+        assert [run.metric("Ticks") for run in runs] == ["2", "3", "5", "6"] and runs[0].metric("Whole runs") is None
+        assert runs[2].metric("Whole runs") == "2"  # the 4th tick asked for the whole page, which ticked once more
+        assert time.perf_counter() - started >= 4 * 0.4 - 0.05  # one run per interval, not as fast as it can
+        assert len(client.auto_reruns) == 1
+        client.goto("Main")
+        assert client.auto_reruns == {}
+        assert client.run_auto_reruns(until=time.perf_counter() + 0.5) == 0
+
+
+def test_loopback_addresses_are_one_per_client():
+    addresses = [loopback_address(n) for n in range(0, 70_000, 7)]
+    assert len(set(addresses)) == len(addresses)
+    assert all(a.startswith("127.") and not a.endswith((".0", ".255")) for a in addresses)
+    with pytest.raises(ValueError):
+        loopback_address(-1)

@@ -124,6 +124,30 @@ def a_class_answered_and_revealed_by_the_teacher(visit: Visit, path: str) -> Non
     harness.run_after(visit.page, question.get_by_role("button", name="Reveal to the class").click)
 
 
+def the_teachers_class_page(visit: Visit, path: str) -> None:
+    code, key = new_class(visit)
+    visit.query = join_query(visit.query, f"class={code}&key={key}")
+    opened(visit, path)
+    visit.page.locator('img[alt^="QR code"]').wait_for(timeout=TIMEOUT_MS)
+
+
+def an_ended_class(visit: Visit, path: str) -> None:
+    """The teacher's class page, or a student's page, once the teacher has ended the class."""
+    code, key = new_class(visit)
+    open_store("", data_dir=visit.data_dir).end(code, key)
+    visit.query = join_query(visit.query, f"class={code}&key={key}" if path == "teach" else f"class={code}")
+    opened(visit, path)
+    visit.page.get_by_text(f"Class {code} ended at", exact=False).first.wait_for(timeout=TIMEOUT_MS)
+
+
+def a_student_following_the_teacher(visit: Visit, path: str) -> None:
+    code, key = new_class(visit)
+    open_store("", data_dir=visit.data_dir).set_pace(code, key, 3)
+    visit.query = join_query(visit.query, f"class={code}&lesson=1")
+    opened(visit, path)
+    visit.page.locator("h2").filter(has_text="3. ").first.wait_for(timeout=TIMEOUT_MS)
+
+
 STATES: dict[str, Callable[[Visit, str], None]] = {
     "opened": opened,
     "after a stroke": after_a_stroke,
@@ -132,9 +156,12 @@ STATES: dict[str, Callable[[Visit, str], None]] = {
     "a student in a class, after sending": a_student_in_a_class_after_sending,
     "the teacher's gallery with drawings": the_teacher_with_drawings,
     "the teacher revealed a class's answers": a_class_answered_and_revealed_by_the_teacher,
+    "the teacher's class page": the_teachers_class_page,
+    "an ended class": an_ended_class,
+    "a student following the teacher": a_student_following_the_teacher,
 }
 
-# (URL path, state, theme, screen): one row, one case. The teacher's class page of issue #30 goes here too.
+# (URL path, state, theme, screen): one row, one case.
 CASES = [
     *[(path, "opened", LIGHT, LAPTOP) for path in URL_PATHS],
     *[(path, "opened", DARK, LAPTOP) for path in URL_PATHS],
@@ -152,6 +179,12 @@ CASES = [
     ("gallery", "the teacher's gallery with drawings", LIGHT, LAPTOP),
     ("gallery", "the teacher's gallery with drawings", PRESENTER, PROJECTOR),
     ("lesson", "the teacher revealed a class's answers", PRESENTER, PROJECTOR),
+    ("teach", "the teacher's class page", LIGHT, LAPTOP),
+    ("teach", "the teacher's class page", DARK, LAPTOP),
+    ("teach", "the teacher's class page", PRESENTER, PROJECTOR),
+    ("teach", "an ended class", LIGHT, PROJECTOR),
+    ("draw", "an ended class", LIGHT, PHONE),
+    ("lesson", "a student following the teacher", LIGHT, PHONE),
 ]
 
 

@@ -13,6 +13,7 @@ import re
 import secrets
 import signal
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -25,7 +26,7 @@ from lab import classroom, lesson_steps
 from lab.public_address import SETTING as PUBLIC_SETTING
 from nbcore.classroom import open_store, student_id
 from nbcore.classroom.store import NOT_OPEN, SETTING
-from tests.conftest import REPO, require
+from tests.conftest import REPO, require, script_module
 from tests.e2e.conftest import ARTIFACTS
 from tests.e2e.test_replicas import cookies_per_replica
 
@@ -139,6 +140,34 @@ def test_polls_through_two_replicas(class_replicas, replica_store):
     finally:
         for client in (*students, teacher):
             client.close()
+
+
+def test_the_pace_benchmark_follows_two_students_through_two_replicas(class_replicas, replica_store):
+    """scripts/pace_bench.py's measuring parts, small: two scripted students follow the teacher's Next on their
+    page's timers, and the idle window counts their follow fragment's runs (the figures: the script's)."""
+    from devtools.rerun_log import RerunLog
+    from lab.class_period import FOLLOW_SECONDS
+
+    served, _ = class_replicas
+    made = open_store(replica_store).create_class()
+    with script_module("pace_bench") as bench:
+        students = bench.open_students(served.url, 2, f"class={made.info.code}", 500)
+        setup = bench.Setup("smoke", 2, 2)
+        try:
+            following = bench.lead_the_class(
+                served.url, made.info.code, made.teacher_key, students, 1, setup, time.perf_counter() + 120
+            )
+            logs = [RerunLog([server.log_path]) for server in served.servers]
+            idle = bench.idle_window(2 * FOLLOW_SECONDS + 0.5, [s.process.pid for s in served.servers], logs)
+            following.finish()
+        finally:
+            for client in students:
+                client.close()
+    assert following.failures == [] and setup.followed == setup.asked == 2, setup
+    assert all(-1 < seconds < FOLLOW_SECONDS + 15 for seconds in setup.latencies), setup.latencies
+    assert {(0, 2), (1, 2)} <= set(following.seen)
+    assert 2 <= idle.fragment_runs <= 6 and idle.whole_runs == 0, idle  # each student every 2 s, nothing more
+    assert open_store(replica_store).class_info(made.info.code).pace == 2
 
 
 def open_context(browser, contexts: list, served, route: str, screen: str = "laptop 1366x768"):

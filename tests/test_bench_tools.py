@@ -1,0 +1,40 @@
+"""The benchmarks' shared parts: devtools/bench_report.py (figures, tables) and devtools/rerun_log.py.
+
+The figures themselves are printed by the scripts, never asserted (the machine is shared).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from devtools.bench_report import markdown_table, median_p95, ms
+from devtools.rerun_log import RerunLog
+
+
+def test_tables_are_markdown_with_numbers_on_the_right():
+    table = markdown_table(["store", "p50 / p95 (ms)"], [["sqlite", "1.0 / 2.0"]], right=[False, True])
+    assert table.splitlines() == ["| store | p50 / p95 (ms) |", "|---|---:|", "| sqlite | 1.0 / 2.0 |"]
+    with pytest.raises(ValueError):
+        markdown_table(["a", "b"], [["only one"]])
+
+
+def test_medians_and_95th_percentiles_in_milliseconds():
+    seconds = [i / 1000 for i in range(1, 101)]  # 1 .. 100 ms
+    assert median_p95(seconds) == pytest.approx((0.0505, 0.09505))
+    assert ms(seconds) == "50.5 / 95.0"
+    assert ms([3.0, 5.0], digits=0, unit=1e-3) == "4 / 5"  # values given in milliseconds
+    assert ms([]) == "nan / nan"
+
+
+def test_the_rerun_log_is_read_line_by_line_across_replicas(tmp_path):
+    first, second = tmp_path / "replica-0.log", tmp_path / "replica-1.log"
+    first.write_text("Collecting usage statistics\nNBCORE_RERUN page=draw ms=12.5 outcome=ok scope=fragment\n")
+    log = RerunLog([first, second])  # the second replica has written nothing yet
+    assert log.read() == [("draw", 12.5, "ok", "fragment")]
+    assert log.read() == []
+    with open(second, "w") as replica:
+        replica.write("NBCORE_RERUN page=gallery ms=640.2 outcome=ok scope=app\nNBCORE_RERUN page=dr")
+    assert log.read() == [("gallery", 640.2, "ok", "app")]  # a line being written waits for its end
+    with open(second, "a") as replica:
+        replica.write("aw ms=3.0 outcome=StopException scope=app\n")
+    assert log.wait(1) == [("draw", 3.0, "StopException", "app")]
