@@ -36,9 +36,9 @@ def start_a_class() -> None:
             st.warning(outcome, icon=":material/block:")
         else:
             st.rerun()
-    st.caption(
-        "Made the class before the lesson (`python -m nbcore class new`)? Open its teacher link instead. "
-        "A student? Type your class's code on the Home page."
+    st.markdown(
+        "Made the class before the lesson with `python -m nbcore class new`? Open the teacher link it printed "
+        "instead. A student? Type your class's code on the Home page."
     )
 
 
