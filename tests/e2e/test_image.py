@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import shutil
 import subprocess
@@ -27,6 +28,7 @@ from tests.e2e.test_class_store_e2e import run_draw_send
 
 READY_TIMEOUT_S = 180
 COMPOSE_FILE = REPO / "deploy" / "compose.yaml"
+MANIFEST = REPO / "deploy" / "kubernetes.yaml"
 
 
 @pytest.fixture(scope="session")
@@ -184,6 +186,33 @@ def test_sigterm_stops_it_cleanly_within_10_s(image, volume):
         assert state["ExitCode"] == 0, state
     finally:
         served.remove()
+
+
+def test_the_kubernetes_job_fills_an_empty_volume_without_a_network(image, volume):
+    """The manifest's prepare Job, then the replicas' init container, run in the image on a new volume with no
+    network: the Job copies the image's data and checks it (nothing to download), and the wait ends."""
+    import yaml  # PyYAML, a dependency of kubernetes-validate and podman-compose
+
+    documents = [doc for doc in yaml.safe_load_all(MANIFEST.read_text()) if doc]
+    job = next(doc for doc in documents if doc["kind"] == "Job")["spec"]["template"]["spec"]["containers"][0]
+    app = next(doc for doc in documents if doc["kind"] == "Deployment" and doc["metadata"]["name"] == "nb-lab")
+    wait = app["spec"]["template"]["spec"]["initContainers"][0]
+    env = [f"--env={variable['name']}={variable['value']}" for variable in job["env"]]
+    # :U gives the new volume to the image's user, as the pod's fsGroup does on a cluster
+    mount = f"--volume={volume}:{job['volumeMounts'][0]['mountPath']}:U"
+    filled = container.podman("run", "--rm", "--network=none", *env, mount, image, *job["command"], timeout=600)
+    said = filled.stdout + filled.stderr
+    assert re.search(r"Prepared in /\w+: 0 of \d+ made now", said), said  # all of it copied, nothing redone
+    waited = container.podman(
+        "run",
+        "--rm",
+        "--network=none",
+        f"--volume={volume}:{wait['volumeMounts'][0]['mountPath']}:ro",
+        image,
+        *wait["command"],
+        timeout=120,
+    )
+    assert "waiting" not in waited.stdout, waited.stdout
 
 
 def answers(url: str) -> bool:
