@@ -133,9 +133,10 @@ def test_a_page_renders_in_chromium_and_predicts_a_drawing(lab, browser):
         harness.wait_for_run(page, timeout=120)
         assert harness.page_problems(page) == []
         page.goto(lab.url + "/draw", timeout=60_000)
-        harness.draw_digit(page, 1)
-        harness.wait_for_prediction(page)
-        assert harness.read_prediction(page) is not None
+        harness.wait_for_run(page, timeout=120)
+        harness.draw_digit(page, 1, harness.canvas_origin(page, timeout=120))
+        shown = harness.wait_for_prediction(page, timeout=120)
+        assert shown[0] == "1", shown
         assert harness.page_problems(page) == []
     finally:
         context.close()
