@@ -243,6 +243,7 @@ def test_compose_serves_a_class_from_two_replicas_behind_nginx_with_redis(image)
     def run(*args: str) -> subprocess.CompletedProcess:
         return subprocess.run([*compose, *args], capture_output=True, text=True, timeout=300, env={**os.environ, **env})
 
+    volumes_before = set(container.podman("volume", "ls", "--quiet").stdout.split())
     up = run("up", "-d")
     try:
         assert up.returncode == 0, up.stdout + up.stderr
@@ -274,3 +275,5 @@ def test_compose_serves_a_class_from_two_replicas_behind_nginx_with_redis(image)
     finally:
         down = run("down", "--volumes")
         assert down.returncode == 0, down.stdout + down.stderr
+    left = set(container.podman("volume", "ls", "--quiet").stdout.split()) - volumes_before
+    assert not left, f"volumes left after down --volumes: {left}"
