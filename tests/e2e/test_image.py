@@ -2,7 +2,7 @@
 deploy/compose.yaml started with podman-compose: two replicas, nginx and Redis, all from that image.
 
 The image is built once per session (devtools.container.build_image; its layers stay cached between runs, so
-a change to the code rebuilds only the code and the prepared data). Every container uses host networking on
+a change to the app rebuilds only its code layers, one to nbcore the prepared data too). Every container uses host networking on
 free ports and its own named volume, removed afterwards. Missing podman, runc, mmdebstrap, podman-compose,
 Chromium or MNIST: fails under CI=true, skipped elsewhere. .ci/run runs this file beside the other streams.
 """
