@@ -14,7 +14,10 @@
   and every path to the app has the same cookie affinity (ingress-nginx applies annotations per Ingress);
 * uploads are streamed (no retry once sent) and /_stcore/metrics is refused to every address;
 * the pods believe X-Forwarded-For (FORWARDED_ALLOW_IPS) and a NetworkPolicy lets only the ingress
-  controller's namespace reach them; only the app's pods reach Redis.
+  controller's namespace reach them; only the app's pods reach Redis;
+* every app container runs the image that docs/deploy.md's build command tags (devtools.container.IMAGE), as
+  deploy/compose.yaml does, without pulling it, on a volume its user (uid and gid 10001, the Containerfile's) can
+  write. tests/e2e/test_image.py runs the Job's command in that image.
 
 kubernetes-validate missing: fails under CI=true, skipped elsewhere.
 """
@@ -32,6 +35,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from devtools import replicas
+from devtools.container import IMAGE
 from tests.conftest import REPO, require
 
 MANIFEST = REPO / "deploy" / "kubernetes.yaml"
@@ -246,3 +250,16 @@ def test_only_the_ingress_reaches_the_app_and_only_the_app_reaches_redis():
     redis = next(p for p in policies.values() if p["spec"]["podSelector"]["matchLabels"] == {"app": "nb-lab-redis"})
     sources = [source for rule in redis["spec"]["ingress"] for source in rule["from"]]
     assert sources == [{"podSelector": {"matchLabels": {"app": "nb-lab"}}}]
+
+
+def test_every_app_container_runs_the_image_the_docs_build():
+    build = f"podman build --format docker -t {IMAGE} ."
+    assert build in (REPO / "docs" / "deploy.md").read_text()
+    assert f"${{NB_LAB_IMAGE:-{IMAGE}}}" in (REPO / "deploy" / "compose.yaml").read_text()
+    uid = re.search(r"useradd --uid (\d+) --gid (\d+)", (REPO / "Containerfile").read_text())
+    assert uid is not None and uid[1] == uid[2]
+    for kind, name in (("Job", "nb-lab-prepare"), ("Deployment", "nb-lab")):
+        spec = pod_spec(objects(kind)[name])
+        assert spec["securityContext"] == {"fsGroup": int(uid[1])}, f"{kind} {name}"
+        for each in spec.get("initContainers", []) + spec["containers"]:
+            assert (each["image"], each["imagePullPolicy"]) == (IMAGE, "IfNotPresent"), each["name"]

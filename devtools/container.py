@@ -1,0 +1,134 @@
+"""The container image (Containerfile) built and run with Podman, for tests/e2e/test_image.py and by hand.
+
+    python -m devtools.container build      # the local Debian base when absent, then the image; prints the time
+
+No container registry is reachable here, so the Containerfile's BASE (python:3.11-slim by default) is replaced
+by LOCAL_BASE: Debian bookworm with python3, python3-venv and ca-certificates, made by mmdebstrap and
+`podman import`ed once (about 40 s; kept, so that the image's layers stay cached from one run to the next).
+Podman runs as root with runc (crun refuses this machine's cgroups) and host networking; .ci/run writes the
+containers.conf it needs. The data baked into the image is copied into deploy/image-data/ (gitignored): the four
+MNIST *-ubyte.gz files and SMSSpamCollection, from $NBCORE_DATA_DIR or ../shared.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from devtools.harness import REPO
+
+IMAGE = "localhost/naive-bayes-lab:latest"  # what docs/deploy.md's build command tags; the deploy/ files run it
+LOCAL_BASE = "localhost/nb-lab-base:bookworm"
+PODMAN = ("podman", "--runtime=runc")
+DATA_FOLDER = REPO / "deploy" / "image-data"
+DATA_FILES = (
+    "train-images-idx3-ubyte.gz",
+    "train-labels-idx1-ubyte.gz",
+    "t10k-images-idx3-ubyte.gz",
+    "t10k-labels-idx1-ubyte.gz",
+    "SMSSpamCollection",
+)
+# This machine reaches PyPI through a proxy whose certificate only the host's bundle holds, and pip trusts its
+# own bundle unless told: both are mounted for the build's RUN steps only (nothing of them stays in the image).
+HOST_CA_BUNDLE = Path("/etc/ssl/certs/ca-certificates.crt")
+BUILD_TIMEOUT_S = 3600
+
+
+def podman_available() -> bool:
+    """podman, runc and mmdebstrap (for the base) are installed."""
+    return all(shutil.which(tool) for tool in ("podman", "runc", "mmdebstrap"))
+
+
+def podman(*args: str, timeout: float = 300, check: bool = True) -> subprocess.CompletedProcess:
+    """``podman --runtime=runc <args>``, output captured as text; raises with the output if ``check`` and it fails."""
+    done = subprocess.run([*PODMAN, *args], capture_output=True, text=True, timeout=timeout)
+    if check and done.returncode != 0:
+        raise RuntimeError(f"podman {' '.join(args)} failed ({done.returncode}):\n{done.stdout}{done.stderr}")
+    return done
+
+
+def image_exists(name: str) -> bool:
+    return podman("image", "exists", name, check=False).returncode == 0
+
+
+def build_base() -> None:
+    """LOCAL_BASE from Debian's packages, when it is not there yet."""
+    if image_exists(LOCAL_BASE):
+        return
+    with tempfile.TemporaryDirectory(prefix="nb-lab-base-") as folder:
+        tarball = Path(folder) / "base.tar"
+        subprocess.run(
+            ["mmdebstrap", "--variant=minbase", "--include=python3,python3-venv,ca-certificates", "bookworm", tarball],
+            check=True,
+            capture_output=True,
+            timeout=900,
+        )
+        podman("import", str(tarball), LOCAL_BASE, timeout=600)
+
+
+def stage_data(*sources: Path) -> list[str]:
+    """Each of DATA_FILES not yet in DATA_FOLDER copied there from the first of ``sources`` holding it; returns the
+    names found nowhere (the build's ``prepare`` downloads those)."""
+    missing = []
+    for name in DATA_FILES:
+        if (DATA_FOLDER / name).is_file():
+            continue
+        found = next((source / name for source in sources if (source / name).is_file()), None)
+        if found is None:
+            missing.append(name)
+        else:
+            shutil.copyfile(found, DATA_FOLDER / name)
+    return missing
+
+
+def build_image(log_path: Path, tag: str = IMAGE) -> float:
+    """The Containerfile built on LOCAL_BASE and tagged ``tag``, its output in ``log_path``; returns the seconds."""
+    build_base()
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="nb-lab-build-") as folder:
+        pip_conf = Path(folder) / "pip.conf"
+        pip_conf.write_text(f"[global]\ncert = {HOST_CA_BUNDLE}\n")
+        command = [
+            *PODMAN,
+            "build",
+            "--format=docker",  # the OCI format has no HEALTHCHECK
+            "--network=host",
+            f"--build-arg=BASE={LOCAL_BASE}",
+            f"--volume={HOST_CA_BUNDLE}:{HOST_CA_BUNDLE}:ro",
+            f"--volume={pip_conf}:/etc/pip.conf:ro",
+            f"--tag={tag}",
+            str(REPO),
+        ]
+        with open(log_path, "w") as log:
+            done = subprocess.run(command, stdout=log, stderr=subprocess.STDOUT, timeout=BUILD_TIMEOUT_S)
+    if done.returncode != 0:
+        raise RuntimeError(f"podman build failed ({done.returncode}):\n{log_path.read_text()[-4000:]}")
+    # the image this replaced, untagged now: its own layers (the prepared data, the code) are about 170 MB a build
+    podman("image", "prune", "--force", timeout=600)
+    return time.monotonic() - started
+
+
+def main() -> int:
+    if sys.argv[1:] != ["build"]:
+        print(__doc__)
+        return 2
+    shared = REPO.parent / "shared"
+    data_dir = os.environ.get("NBCORE_DATA_DIR")
+    sources = [Path(data_dir)] if data_dir else []
+    missing = stage_data(*sources, shared / "mnist", shared / "sms-spam")
+    if missing:
+        print(f"not found, downloaded by the build: {', '.join(missing)}")
+    log = Path(tempfile.mkdtemp(prefix="nb-lab-build-log-")) / "build.log"
+    seconds = build_image(log)
+    size = podman("image", "inspect", "--format", "{{.Size}}", IMAGE).stdout.strip()
+    print(f"{IMAGE}: built in {seconds:.0f} s, {int(size) / 1e9:.2f} GB (log: {log})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
