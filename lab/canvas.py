@@ -1,39 +1,112 @@
-"""The Draw page's canvas: a small components-v2 widget, white ink on black, 280x280 px.
+"""The Draw page's canvas: a small components-v2 widget, white ink on black, 280x280 px, that reads the drawing live.
 
-It sends the drawing the moment a stroke ends (pointer-up), as a PNG data URL; the
-page turns that into ink with ``nbcore.preprocess.ink_from_canvas_png``.
+It sends the drawing the moment a stroke ends (pointer-up), as a PNG data URL; the page turns that into ink
+with ``nbcore.preprocess.ink_from_canvas_png`` and the server's reading is the truth. While the pen moves, the
+component reads the drawing itself (lab/digit_reading.js: nbcore's framing and both models, in JS) on every
+animation frame with new ink and shows the verdict, both posteriors and the evidence map under the canvas.
+The models come in the component's ``data`` (``lab.live_models``), which stays the same from stroke to stroke:
+Streamlit then sends a reference to the copy the browser keeps instead of the models (once per settings change).
+After each run the page reports its own reading (``report_server_reading``) and the component shows it in place
+of its own, saying so only when the two disagree.
 """
 
+from __future__ import annotations
+
+from collections.abc import Mapping
 from pathlib import Path
 
+import numpy as np
 import streamlit as st
+from plotly.colors import get_colorscale
 
+import nbcore
+from lab import live_models
+from lab.figures.style import DIVERGING_SCALE, MODEL_COLOURS
+from nbcore.inputs import InputForm
 from nbcore.preprocess import CANVAS_BITMAP_SIDE
 
 # canvas side in pixels, ten times MNIST's 28; the server refuses values longer than a PNG of this size can be
 SIZE = CANVAS_BITMAP_SIDE
+_HERE = Path(__file__).parent
+# what the live panel draws with: the posterior chart's model colours and the evidence map's scale
+LOOK = {"models": list(MODEL_COLOURS), "evidence": get_colorscale(DIVERGING_SCALE)}
 
 _digit_canvas = st.components.v2.component(
     "naive_bayes_lab_digit_canvas",
     html=f'<canvas class="digit-canvas" width="{SIZE}" height="{SIZE}" role="img" '
-    f'aria-label="Drawing canvas: draw one digit with the mouse, a pen or a finger"></canvas>',
-    css="canvas.digit-canvas { display: block; touch-action: none; cursor: crosshair; border-radius: 0.5rem; }",
-    js=Path(__file__).with_name("digit_canvas.js").read_text(),
+    f'aria-label="Drawing canvas: draw one digit with the mouse, a pen or a finger"></canvas>'
+    '<div class="live-reading" hidden>'
+    '<p class="live-verdict" aria-hidden="true"></p>'
+    '<div class="live-figures" aria-hidden="true">'
+    '<canvas class="live-evidence" width="28" height="28"></canvas>'
+    '<canvas class="live-bars" width="196" height="60"></canvas></div>'
+    '<p class="live-note" role="status"></p></div>',
+    css=f"canvas.digit-canvas {{ display: block; touch-action: none; cursor: crosshair; border-radius: 0.5rem; }}"
+    f".live-reading {{ width: {SIZE}px; font-size: 0.85rem; line-height: 1.3; }}"
+    ".live-reading p { margin: 0.25rem 0; min-height: 1.1rem; }"
+    ".live-figures { display: flex; gap: 8px; align-items: flex-end; }"
+    ".live-evidence { width: 60px; height: 60px; image-rendering: pixelated; border-radius: 0.25rem; }"
+    ".live-bars { width: 196px; height: 60px; }"
+    ".live-note:empty { display: none; }",
+    # one module: the reading (its exports are the canvas's helpers), then the canvas that uses it
+    js=(_HERE / "digit_reading.js").read_text() + (_HERE / "digit_canvas.js").read_text(),
+)
+
+# the page's own reading, handed to the canvas component (a window event) after each run; shows nothing
+_server_reading = st.components.v2.component(
+    "naive_bayes_lab_server_reading",
+    html="",
+    js="export default function ({ data }) {"
+    " window.dispatchEvent(new CustomEvent('naive-bayes-lab-server-reading', { detail: data })); }",
 )
 
 
-def digit_canvas(brush_width: int, key: str, restore: str | None = None) -> str | None:
+def drawing_tag(drawing: str) -> str:
+    """A short name for one canvas PNG data URL (its length and last characters, which hold the image's CRC)."""
+    return f"{len(drawing)}:{drawing[-32:]}"
+
+
+def digit_canvas(
+    brush_width: int,
+    key: str,
+    restore: str | None = None,
+    models: tuple[nbcore.BernoulliNB, nbcore.SoftmaxRegression, InputForm] | None = None,
+) -> str | None:
     """Show the canvas; the drawing as a PNG data URL, or None while nothing is drawn.
 
     ``restore`` (a data URL from an earlier call) is painted when the canvas first appears,
     so that a drawing survives a visit to another page. A new ``key`` gives a blank canvas.
+    ``models``: naive Bayes, softmax regression and the input form they read, for the live reading
+    (None: the canvas reads nothing itself, the page's reading after each stroke is all).
     """
+    # Restoring is only for a canvas that is not on screen yet: while it is (its state is kept from the last
+    # run) the data must not change from stroke to stroke, or the models would travel again with every stroke.
+    shown = isinstance(st.session_state.get(key), Mapping)
     result = _digit_canvas(
         key=key,
-        data={"brush": brush_width, "restore": restore},
+        data={
+            "brush": brush_width,
+            "restore": None if shown else restore,
+            "live": None if models is None else live_models.payload(*models),
+            "look": LOOK,
+        },
         default={"drawing": None},
         on_drawing_change=lambda: None,
         width="content",
         height="content",
     )
     return result.get("drawing")
+
+
+def report_server_reading(drawing: str, bayes: np.ndarray, softmax: np.ndarray) -> None:
+    """Tell the canvas what the page read from ``drawing`` (its PNG): both posteriors, (10,) each."""
+    _server_reading(
+        key="draw_server_reading",
+        data={
+            "tag": drawing_tag(drawing),
+            "bayes": [float(p) for p in bayes],
+            "softmax": [float(p) for p in softmax],
+        },
+        width="content",
+        height="content",
+    )

@@ -11,10 +11,11 @@ import streamlit as st
 
 import nbcore
 from lab import classroom, display, links, model_view, preload, rate_limit, shell
-from lab.canvas import digit_canvas
+from lab.canvas import digit_canvas, report_server_reading
 from lab.data import models
 from lab.figures import charts, digits
 from lab.settings import Settings, current_settings
+from nbcore.inputs import InputForm
 from nbcore.preprocess import (
     UPLOAD_FORMATS,
     ImageInputError,
@@ -79,13 +80,18 @@ def uploaded_input() -> tuple[np.ndarray | None, ModelInput | None]:
     return (None if made_from is None else made_from.frame), made_from
 
 
-def drawn_input() -> tuple[np.ndarray | None, ModelInput | None]:
-    """The framed (28, 28) digit on the canvas and how it was made, or (None, None) while it is blank."""
+def drawn_input(
+    live: tuple[nbcore.BernoulliNB, nbcore.SoftmaxRegression, InputForm],
+) -> tuple[np.ndarray | None, ModelInput | None]:
+    """The framed (28, 28) digit on the canvas and how it was made, or (None, None) while it is blank.
+
+    ``live``: the models and their input form, for the canvas's own reading while the pen moves."""
     brush = model_view.MNIST_LIKE_BRUSH
     drawing = digit_canvas(
         st.session_state.get("draw_brush", brush),
         key=f"canvas_{st.session_state.canvas_generation}",
         restore=st.session_state.get("draw_png"),
+        models=live,
     )
     with st.container(horizontal=True, vertical_alignment="bottom"):
         links.widget(
@@ -133,7 +139,7 @@ def digit_and_verdict(
         )
         verdict = st.container(height=VERDICT_HEIGHT, border=False)
         uploading = mode == "Upload a picture"
-        frame, made_from = uploaded_input() if uploading else drawn_input()
+        frame, made_from = uploaded_input() if uploading else drawn_input((model, softmax, settings.input_form))
 
     if frame is None:
         verdict.info(
@@ -225,6 +231,8 @@ def digit_and_verdict(
         if joined is not None:  # right under the canvas: on a phone, within a screen of the verdict
             classroom.send_form(joined, framed, posterior, softmax_posterior)
         model_view.show(frame, features[0], made_from, settings.input_form, model, softmax)
+        if not uploading and made_from is not None:  # the canvas shows this in place of its own reading
+            report_server_reading(st.session_state.draw_png, posterior, softmax_posterior)
     rate_limit.settle_fragment_run()  # past the run budget, a scribbler's next stroke waits here, all on screen
 
 

@@ -14,6 +14,7 @@ from lab.figures.style import (
     ERROR_COLOUR,
     HAM_COLOUR,
     LAYOUT,
+    MODEL_COLOURS,
     NEUTRAL_COLOUR,
     OK_COLOUR,
     PRIOR_COLOUR,
@@ -66,7 +67,7 @@ def posterior_comparison(posteriors: dict[str, np.ndarray], height: int = 340) -
     The title names the models in their bar colours; a legend would cost the browser about
     70 ms more per redraw, and this chart is redrawn on every stroke.
     """
-    colours = (OK_COLOUR, "#e9a23b")
+    colours = MODEL_COLOURS
     # plain trace dicts, validated once by go.Figure (go.Bar objects are validated again when the figure copies
     # them: 1.9 -> 1.1 ms per call, and this chart is rebuilt on every stroke)
     bars = [

@@ -29,6 +29,8 @@ PROBABILITY_SCALE = "Viridis"
 DIVERGING_SCALE = "RdBu"
 ERROR_COLOUR = "#d62728"
 OK_COLOUR = "#2a9d8f"
+# Draw's two models, naive Bayes then softmax: the posterior chart's bars and the canvas's live bars
+MODEL_COLOURS = (OK_COLOUR, "#e9a23b")
 CLASS_COLOURS = [
     "#1f77b4",
     "#ff7f0e",
