@@ -4,8 +4,8 @@ It sends the drawing the moment a stroke ends (pointer-up), as a PNG data URL; t
 with ``nbcore.preprocess.ink_from_canvas_png`` and the server's reading is the truth. While the pen moves, the
 component reads the drawing itself (lab/digit_reading.js: nbcore's framing and both models, in JS) on every
 animation frame with new ink and shows the verdict, both posteriors and the evidence map under the canvas.
-The models come in the component's ``data`` (``lab.live_models``), which stays the same from stroke to stroke:
-Streamlit then sends a reference to the copy the browser keeps instead of the models (once per settings change).
+The models come in the ``data`` of a companion element (``send_live_models``, ``lab.live_models``), outside the
+canvas's fragment: sent once per settings change, never with a stroke or a Clear.
 After each run the page reports its own reading (``report_server_reading``) and the component shows it in place
 of its own, saying so only when the two disagree.
 """
@@ -43,13 +43,24 @@ _digit_canvas = st.components.v2.component(
     '<p class="live-note" role="status"></p></div>',
     css=f"canvas.digit-canvas {{ display: block; touch-action: none; cursor: crosshair; border-radius: 0.5rem; }}"
     f".live-reading {{ width: {SIZE}px; font-size: 0.85rem; line-height: 1.3; }}"
-    ".live-reading p { margin: 0.25rem 0; min-height: 1.1rem; }"
+    ".live-reading p { margin: 0.25rem 0; }"
+    ".live-verdict { min-height: 2.6em; }"  # two lines, so that nothing under it moves as the reading changes
     ".live-figures { display: flex; gap: 8px; align-items: flex-end; }"
     ".live-evidence { width: 60px; height: 60px; image-rendering: pixelated; border-radius: 0.25rem; }"
     ".live-bars { width: 196px; height: 60px; }"
     ".live-note:empty { display: none; }",
     # one module: the reading (its exports are the canvas's helpers), then the canvas that uses it
     js=(_HERE / "digit_reading.js").read_text() + (_HERE / "digit_canvas.js").read_text(),
+)
+
+# The models for the live reading, handed to the canvas (window.naiveBayesLabModels and a window event): an element
+# of their own, outside the canvas's fragment, so that neither a stroke nor Clear (a new canvas) sends them again.
+# Shows nothing.
+_live_models = st.components.v2.component(
+    "naive_bayes_lab_live_models",
+    html="",
+    js="export default function ({ data }) { window.naiveBayesLabModels = data;"
+    " window.dispatchEvent(new CustomEvent('naive-bayes-lab-models', { detail: data })); }",
 )
 
 # the page's own reading, handed to the canvas component (a window event) after each run; shows nothing
@@ -66,36 +77,33 @@ def drawing_tag(drawing: str) -> str:
     return f"{len(drawing)}:{drawing[-32:]}"
 
 
-def digit_canvas(
-    brush_width: int,
-    key: str,
-    restore: str | None = None,
-    models: tuple[nbcore.BernoulliNB, nbcore.SoftmaxRegression, InputForm] | None = None,
-) -> str | None:
+def digit_canvas(brush_width: int, key: str, restore: str | None = None) -> str | None:
     """Show the canvas; the drawing as a PNG data URL, or None while nothing is drawn.
 
     ``restore`` (a data URL from an earlier call) is painted when the canvas first appears,
     so that a drawing survives a visit to another page. A new ``key`` gives a blank canvas.
-    ``models``: naive Bayes, softmax regression and the input form they read, for the live reading
-    (None: the canvas reads nothing itself, the page's reading after each stroke is all).
+    The canvas reads the drawing itself once ``send_live_models`` has run on the page.
     """
-    # Restoring is only for a canvas that is not on screen yet: while it is (its state is kept from the last
-    # run) the data must not change from stroke to stroke, or the models would travel again with every stroke.
+    # Restoring is only for a canvas that is not on screen yet: while it is (its state is kept from the last run),
+    # the same data from stroke to stroke lets Streamlit send a reference instead of the element again.
     shown = isinstance(st.session_state.get(key), Mapping)
     result = _digit_canvas(
         key=key,
-        data={
-            "brush": brush_width,
-            "restore": None if shown else restore,
-            "live": None if models is None else live_models.payload(*models),
-            "look": LOOK,
-        },
+        data={"brush": brush_width, "restore": None if shown else restore, "look": LOOK},
         default={"drawing": None},
         on_drawing_change=lambda: None,
         width="content",
         height="content",
     )
     return result.get("drawing")
+
+
+def send_live_models(model: nbcore.BernoulliNB, softmax: nbcore.SoftmaxRegression, form: InputForm) -> None:
+    """Give the canvas the models and input form its live reading uses (call outside the canvas's fragment, where
+    the settings are read: then they travel once per settings change)."""
+    _live_models(
+        key="draw_live_models", data=live_models.payload(model, softmax, form), width="content", height="content"
+    )
 
 
 def report_server_reading(drawing: str, bayes: np.ndarray, softmax: np.ndarray) -> None:

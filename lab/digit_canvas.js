@@ -11,7 +11,8 @@
 //
 // Streamlit calls this function again on every rerun that changes `data`, possibly in the middle of a stroke;
 // the stroke in progress and the listeners therefore live on the canvas element (set up once), and a call only
-// updates the brush, the sender and the models.
+// updates the brush and the sender. The models arrive separately (window.naiveBayesLabModels and the event
+// "naive-bayes-lab-models", from lab/canvas.py's send_live_models), once per settings change.
 
 const pads = new WeakMap();  // canvas element -> {context, brush, send, last, live}
 const TIMES_KEPT = 1000;  // the latest live updates' script times, on canvas.liveTimes (scripts/live_bench.py)
@@ -144,11 +145,11 @@ function liveReader(canvas, panel, context) {
   };
   window.addEventListener("naive-bayes-lab-server-reading", onServerReading);
 
-  return {
-    setModels(payload, look) {
-      if (payload === state.payload) return;
+  const api = {
+    setLook(look) { state.look = look; },
+    setModels(payload) {
+      if (payload === state.payload || !state.look) return;
       state.payload = payload;
-      state.look = look;
       if (!payload) { state.models = null; panel.hidden = true; return; }
       try {
         state.models = decodeModels(payload);
@@ -172,6 +173,13 @@ function liveReader(canvas, panel, context) {
       state.inkSinceSent = false;
     },
   };
+  // the models come from lab/canvas.py's companion element, before or after this canvas appears
+  const onModels = (event) => {
+    if (!canvas.isConnected) { window.removeEventListener("naive-bayes-lab-models", onModels); return; }
+    api.setModels(event.detail);
+  };
+  window.addEventListener("naive-bayes-lab-models", onModels);
+  return api;
 }
 
 function setUp(canvas, restore, panel) {
@@ -251,5 +259,8 @@ export default function ({ parentElement, data, setStateValue }) {
   }
   pad.brush = data.brush;
   pad.send = setStateValue;
-  if (pad.live) pad.live.setModels(data.live, data.look);
+  if (pad.live) {
+    pad.live.setLook(data.look);
+    pad.live.setModels(window.naiveBayesLabModels || null);
+  }
 }

@@ -11,11 +11,10 @@ import streamlit as st
 
 import nbcore
 from lab import classroom, display, links, model_view, preload, rate_limit, shell
-from lab.canvas import digit_canvas, report_server_reading
+from lab.canvas import digit_canvas, report_server_reading, send_live_models
 from lab.data import models
 from lab.figures import charts, digits
 from lab.settings import Settings, current_settings
-from nbcore.inputs import InputForm
 from nbcore.preprocess import (
     UPLOAD_FORMATS,
     ImageInputError,
@@ -80,18 +79,13 @@ def uploaded_input() -> tuple[np.ndarray | None, ModelInput | None]:
     return (None if made_from is None else made_from.frame), made_from
 
 
-def drawn_input(
-    live: tuple[nbcore.BernoulliNB, nbcore.SoftmaxRegression, InputForm],
-) -> tuple[np.ndarray | None, ModelInput | None]:
-    """The framed (28, 28) digit on the canvas and how it was made, or (None, None) while it is blank.
-
-    ``live``: the models and their input form, for the canvas's own reading while the pen moves."""
+def drawn_input() -> tuple[np.ndarray | None, ModelInput | None]:
+    """The framed (28, 28) digit on the canvas and how it was made, or (None, None) while it is blank."""
     brush = model_view.MNIST_LIKE_BRUSH
     drawing = digit_canvas(
         st.session_state.get("draw_brush", brush),
         key=f"canvas_{st.session_state.canvas_generation}",
         restore=st.session_state.get("draw_png"),
-        models=live,
     )
     with st.container(horizontal=True, vertical_alignment="bottom"):
         links.widget(
@@ -139,7 +133,7 @@ def digit_and_verdict(
         )
         verdict = st.container(height=VERDICT_HEIGHT, border=False)
         uploading = mode == "Upload a picture"
-        frame, made_from = uploaded_input() if uploading else drawn_input((model, softmax, settings.input_form))
+        frame, made_from = uploaded_input() if uploading else drawn_input()
 
     if frame is None:
         verdict.info(
@@ -237,3 +231,4 @@ def digit_and_verdict(
 
 
 digit_and_verdict(settings, model, softmax, joined)
+send_live_models(model, softmax, settings.input_form)  # last: an element that shows nothing, under everything
