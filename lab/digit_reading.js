@@ -63,16 +63,17 @@ function coefficients(inSize, outSize, filter) {
 // Image.fromarray(float32 (height, width), "F").resize((outWidth, outHeight), filter): horizontal pass, then
 // vertical, each result stored as float32. Returns a Float32Array (outHeight * outWidth).
 export function resizeFloat(values, width, height, outWidth, outHeight, filter) {
-  let image = Float32Array.from(values, fround);
+  let image = values instanceof Float32Array ? values : Float32Array.from(values);
   let w = width;
   if (outWidth !== width) {
     const taps = coefficients(width, outWidth, filter);
     const next = new Float32Array(outWidth * height);
-    for (let y = 0; y < height; y++) {
-      for (let xx = 0; xx < outWidth; xx++) {
-        const [xmin, weights] = taps[xx];
+    for (let xx = 0; xx < outWidth; xx++) {
+      const [xmin, weights] = taps[xx];
+      const count = weights.length;
+      for (let y = 0, row = xmin; y < height; y++, row += w) {
         let sum = 0.0;
-        for (let x = 0; x < weights.length; x++) sum += image[y * w + x + xmin] * weights[x];
+        for (let x = 0; x < count; x++) sum += image[row + x] * weights[x];
         next[y * outWidth + xx] = sum;
       }
     }
@@ -183,10 +184,9 @@ export function skeleton(ink, side) {
           if (!current[y * side + x]) continue;
           const p2 = at(y - 1, x), p3 = at(y - 1, x + 1), p4 = at(y, x + 1), p5 = at(y + 1, x + 1);
           const p6 = at(y + 1, x), p7 = at(y + 1, x - 1), p8 = at(y, x - 1), p9 = at(y - 1, x - 1);
-          const ring = [p2, p3, p4, p5, p6, p7, p8, p9, p2];
           const count = p2 + p3 + p4 + p5 + p6 + p7 + p8 + p9;
-          let transitions = 0;
-          for (let i = 0; i < 8; i++) transitions += !ring[i] && ring[i + 1] ? 1 : 0;
+          const transitions = (!p2 && p3) + (!p3 && p4) + (!p4 && p5) + (!p5 && p6) + (!p6 && p7) + (!p7 && p8)
+            + (!p8 && p9) + (!p9 && p2);
           const keepShape = firstPass
             ? !(p2 && p4 && p6) && !(p4 && p6 && p8)
             : !(p2 && p4 && p8) && !(p2 && p6 && p8);
