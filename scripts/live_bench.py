@@ -50,6 +50,17 @@ def percentile(values: list[float], q: float) -> float:
     return float(np.percentile(values, q)) if values else float("nan")
 
 
+def clear(page) -> None:
+    """Press Clear and wait for the blank canvas's prompt (generous: a throttled CPU on a loaded machine)."""
+    harness.run_after(
+        page,
+        lambda: page.get_by_role("button", name="Clear").click(),
+        shown_js=f"() => document.body.innerText.includes({harness.BLANK_PROMPT!r})",
+        timeout=240,
+        charts=False,
+    )
+
+
 def draw_digits(page, rounds: int) -> int:
     """Draw every shape ``rounds`` times with the mouse, Clear between digits; the number of digits drawn."""
     drawn = 0
@@ -60,7 +71,7 @@ def draw_digits(page, rounds: int) -> int:
                 harness.stroke(page, points, origin, step_px=async_draw.STROKE_STEP_PX)
             harness.wait_for_prediction(page, timeout=60)
             drawn += 1
-            harness.run_after(page, lambda: page.get_by_role("button", name="Clear").click(), charts=False)
+            clear(page)
     return drawn
 
 
@@ -82,7 +93,7 @@ def live_timing(browser, url: str, rounds: int, slowdown: float) -> dict:
                 page.wait_for_timeout(100)
                 times += harness.canvas_locator(page).evaluate(collect)
                 harness.wait_for_prediction(page, timeout=60)
-                harness.run_after(page, lambda: page.get_by_role("button", name="Clear").click(), charts=False)
+                clear(page)
         script = [t["script"] for t in times]
         since = [t["sinceMove"] for t in times if t["sinceMove"] is not None]
         return {
