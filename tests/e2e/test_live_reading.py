@@ -3,10 +3,14 @@
 The JS frames and scores drawings while the pen moves; the server reads the PNG sent at pointer-up with
 ``nbcore.preprocess.model_input``, ``InputForm`` and the models. Both must agree: the same predicted digit for
 >= 99.5 % of drawings and every posterior within 1e-3, for naive Bayes and softmax, Deskew off and on, at three
-thresholds (and one unsmoothed model, whose impossible pixels are -inf). Drawings: the recorded browser drawings (devtools/drawings.json), the browser tests' digits
-(devtools/harness.py, devtools/async_draw.py) at several brush widths, and MNIST test digits drawn back as strokes
-along their skeletons at several sizes, places and brush widths (thin and thick strokes, tiny digits that are
-enlarged). Beyond the figures the issue asks for, the framed 28x28 digit itself is compared pixel for pixel.
+thresholds (and one unsmoothed model, whose impossible pixels are -inf). Drawings: the recorded browser drawings
+(devtools/drawings.json), the browser tests' digits (devtools/harness.py, devtools/async_draw.py) at several brush
+widths, and MNIST test digits drawn back as strokes along their skeletons at several sizes, places and brush widths
+(thin and thick strokes, tiny digits that are enlarged). Beyond the figures the issue asks for, the framed 28x28
+digit itself is compared pixel for pixel (devtools/live_reading.measure_parity).
+
+Then the canvas on /draw: the verdict while the mouse button is still down, the server's reading in its place
+after pointer-up, a disagreement said, pen and touch, and the pointer-up path alone when the read-back fails.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ import pytest
 from devtools import harness, live_reading
 
 AGREEING, POSTERIOR_TOLERANCE = 0.995, 1e-3
-MNIST_DRAWN = 400  # MNIST test digits drawn back (about 20 s in all on a quiet machine)
+MNIST_DRAWN = 400  # MNIST test digits drawn back (the test: 40 s at load average ~10 here, 160 s at ~15)
 
 
 def test_the_page_reads_drawings_as_nbcore_does(browser, mnist, tmp_path):
