@@ -1,6 +1,6 @@
 """The Draw canvas's live reading (issue 32): what it costs in the browser, and what it changes on the server.
 
-    python scripts/live_bench.py [--before CHECKOUT] [--rounds 3] [--cpu-slowdown 1 4] [--parity 2000]
+    python scripts/live_bench.py [--before CHECKOUT] [--rounds 3] [--cpu-slowdown 1 4] [--parity 2000] [--parts 1 2 4]
 
 Parts (each prints a table):
 
@@ -9,7 +9,8 @@ Parts (each prints a table):
    back, frame, score both models, draw the panel) and the time from the first pointer event it answers to the
    end of that script (canvas.liveTimes, lab/digit_canvas.js). p50 / p95 per CPU slowdown (DevTools throttling,
    4 = a slow phone).
-2. server runs per drawn digit, before (``--before``: another checkout, e.g. ``git archive main | tar -x -C DIR``)
+2. server runs per drawn digit, before (``--before``: another checkout, e.g. this branch's base,
+   ``git archive $(git merge-base HEAD main) | tar -x -C DIR``)
    and after (this one): the NBCORE_RERUN lines (lab/runs.py) each server logs while Chromium draws the same digits,
    and their median time.
 3. bytes a browser receives (devtools/streamlit_client.py keeping messages as the browser does): opening /draw, each
@@ -191,6 +192,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3, help="times each digit shape is drawn")
     parser.add_argument("--cpu-slowdown", type=float, nargs="+", default=[1.0, 4.0])
     parser.add_argument("--parity", type=int, default=2000, help="MNIST test digits drawn back for the parity table")
+    parser.add_argument("--parts", type=int, nargs="+", default=[1, 2, 4], help="1, 2 (with 3) and 4: which to run")
     args = parser.parse_args()
     harness.exit_unless_browser()
     from playwright.sync_api import sync_playwright
@@ -203,49 +205,55 @@ def main() -> int:
         mnist = load_mnist_arrays(data_dir)
         browser = harness.launch_chromium(playwright)
         try:
-            print("1. pointer move -> live verdict (ms), Chromium on /draw, mouse, moves every 12 px", flush=True)
-            with harness.StreamlitServer(data_dir, Path(scratch) / "timing.log", ready_timeout=180) as server:
-                rows = [live_timing(browser, server.url, args.rounds, slowdown) for slowdown in args.cpu_slowdown]
-            print("| CPU slowdown | live updates | script per update p50 / p95 | pointer event -> verdict p50 / p95 |")
-            print("|---:|---:|---|---|")
-            for r in rows:
-                print(
-                    f"| {r['slowdown']:g}x | {r['updates']} | {r['script_p50']:.1f} / {r['script_p95']:.1f} "
-                    f"| {r['since_p50']:.1f} / {r['since_p95']:.1f} |"
-                )
-
-            print("\n2-3. server runs per drawn digit and bytes received (browser-like message cache)", flush=True)
-            checkouts = ([("before", str(args.before.resolve() / "app.py"))] if args.before else []) + [
-                ("after", "app.py")
-            ]
-            results = [server_runs(browser, app, data_dir, Path(scratch), name, args.rounds) for name, app in checkouts]
-            print(
-                "| app | digits drawn | strokes per digit | runs per digit (strokes + Clear) | stroke run p50 (ms) "
-                "| open /draw | per drawing sent (median) | alpha change, and back | Clear |"
-            )
-            print("|---|---:|---:|---:|---:|---:|---:|---|---:|")
-            for r in results:
-                b = r["bytes"]
-                print(
-                    f"| {r['name']} | {r['digits']} | {r['strokes_per_digit']:.2f} | {r['runs_per_digit']:.2f} "
-                    f"| {r['run_ms_p50']:.0f} | {b['open'][0]:,} | {statistics.median(b['drawing']):,.0f} "
-                    f"| {b['alpha'][0]:,}, {b['alpha'][1]:,} | {b['clear'][0]:,} |"
-                )
-            sizes = payload_bytes(mnist, Path(scratch) / "softmax")
-            print(
-                f"\nmodels' payload per settings change: {sizes['json']:,} B as JSON, {sizes['gzip']:,} B gzip'd, "
-                f"{sizes['deflate']:,} B deflated"
-            )
-
-            print(
-                f"\n4. parity over {args.parity} MNIST test digits drawn back, plus the recorded and test digits",
-                flush=True,
-            )
-            models = live_reading.parity_models(mnist, Path(scratch) / "softmax")
-            print(live_reading.measure_parity(browser, mnist, models, args.parity).table())
+            if 1 in args.parts:
+                print_timing(browser, data_dir, Path(scratch), args)
+            if 2 in args.parts or 3 in args.parts:
+                print_runs_and_bytes(browser, data_dir, Path(scratch), mnist, args)
+            if 4 in args.parts:
+                print(f"\n4. parity over {args.parity} MNIST test digits drawn back, plus the recorded and test digits")
+                models = live_reading.parity_models(mnist, Path(scratch) / "softmax")
+                print(live_reading.measure_parity(browser, mnist, models, args.parity).table())
         finally:
             browser.close()
     return 0
+
+
+def print_timing(browser, data_dir: Path, scratch: Path, args) -> None:
+    """Part 1."""
+    print("1. pointer move -> live verdict (ms), Chromium on /draw, mouse, moves every 12 px", flush=True)
+    with harness.StreamlitServer(data_dir, scratch / "timing.log", ready_timeout=180) as server:
+        rows = [live_timing(browser, server.url, args.rounds, slowdown) for slowdown in args.cpu_slowdown]
+    print("| CPU slowdown | live updates | script per update p50 / p95 | pointer event -> verdict p50 / p95 |")
+    print("|---:|---:|---|---|")
+    for r in rows:
+        print(
+            f"| {r['slowdown']:g}x | {r['updates']} | {r['script_p50']:.1f} / {r['script_p95']:.1f} "
+            f"| {r['since_p50']:.1f} / {r['since_p95']:.1f} |"
+        )
+
+
+def print_runs_and_bytes(browser, data_dir: Path, scratch: Path, mnist: dict, args) -> None:
+    """Parts 2 and 3."""
+    print("\n2-3. server runs per drawn digit and bytes received (browser-like message cache)", flush=True)
+    checkouts = ([("before", str(args.before.resolve() / "app.py"))] if args.before else []) + [("after", "app.py")]
+    results = [server_runs(browser, app, data_dir, scratch, name, args.rounds) for name, app in checkouts]
+    print(
+        "| app | digits drawn | strokes per digit | runs per digit (strokes + Clear) | stroke run p50 (ms) "
+        "| open /draw | per drawing sent (median) | alpha change, and back | Clear |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---|---:|")
+    for r in results:
+        b = r["bytes"]
+        print(
+            f"| {r['name']} | {r['digits']} | {r['strokes_per_digit']:.2f} | {r['runs_per_digit']:.2f} "
+            f"| {r['run_ms_p50']:.0f} | {b['open'][0]:,} | {statistics.median(b['drawing']):,.0f} "
+            f"| {b['alpha'][0]:,}, {b['alpha'][1]:,} | {b['clear'][0]:,} |"
+        )
+    sizes = payload_bytes(mnist, scratch / "softmax")
+    print(
+        f"\nmodels' payload per settings change: {sizes['json']:,} B as JSON, {sizes['gzip']:,} B gzip'd, "
+        f"{sizes['deflate']:,} B deflated"
+    )
 
 
 if __name__ == "__main__":
