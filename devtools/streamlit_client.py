@@ -29,8 +29,10 @@ same fields (read from a recording of Chromium on this app, see ``devtools/drawi
 A run ends with ``script_finished`` (status FINISHED_SUCCESSFULLY, FINISHED_FRAGMENT_RUN_SUCCESSFULLY
 or FINISHED_WITH_COMPILE_ERROR; a run cut short by the next one, FINISHED_EARLY_FOR_RERUN, is
 followed by that next run). Widget states of widgets that a finished run did not show are dropped,
-as the frontend does. The client does not advertise cached message hashes, so the server sends
-every message in full (no ``ref_hash`` fetches over HTTP).
+as the frontend does. By default the client does not advertise cached message hashes, so the server sends
+every message in full (no ``ref_hash`` fetches over HTTP). With ``message_cache=True`` it keeps messages as the
+browser does (ForwardMsgs marked ``cacheable``, kept while used within the last ``CACHE_RUNS`` finished runs),
+advertises their hashes with every run, and reads a ``ref_hash`` reply from what it keeps.
 
 Usage::
 
@@ -77,6 +79,7 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 STREAM_PATH = "/_stcore/stream"
 XSRF_COOKIE = "_streamlit_xsrf"
+CACHE_RUNS = 2  # the browser keeps a cacheable message while used within this many runs (global.maxCachedMessageAge)
 FINISHED = ForwardMsg.ScriptFinishedStatus
 ENDING_STATUSES = {
     FINISHED.FINISHED_SUCCESSFULLY: "finished",
@@ -220,6 +223,7 @@ class StreamlitClient:
         cookie: str | None = None,
         subprotocol_tokens: Iterable[str] = (),
         source_address: str | None = None,
+        message_cache: bool = False,
     ) -> None:
         parsed = urllib.parse.urlsplit(base_url)
         scheme = "wss" if parsed.scheme == "https" else "ws"
@@ -243,6 +247,8 @@ class StreamlitClient:
         self.bytes_sent = 0
         self.bytes_received = 0
         self._xsrf: str | None = None
+        # hash -> [message, finished runs since it was last used], when caching as the browser does
+        self.message_cache: dict[str, list] | None = {} if message_cache else None
 
     # -- connection ---------------------------------------------------------------------------
     def open(self) -> None:
@@ -512,6 +518,8 @@ class StreamlitClient:
 
     def _run(self, message: BackMsg, on_element: Callable[[ShownElement], None] | None = None) -> RunResult:
         fragment_id = message.rerun_script.fragment_id if message.HasField("rerun_script") else ""
+        if self.message_cache is not None and message.HasField("rerun_script"):
+            message.rerun_script.cached_message_hashes[:] = sorted(self.message_cache)
         result = RunResult(sent_at=self.send(message), fragment_id=fragment_id)
         return self.wait_for_run(result, on_element)
 
@@ -521,6 +529,7 @@ class StreamlitClient:
         while True:
             message, received_at = self.receive()
             result.messages += 1
+            message = self._through_cache(message)
             kind = message.WhichOneof("type")
             if kind == "new_session":
                 self._on_new_session(message.new_session)
@@ -555,8 +564,37 @@ class StreamlitClient:
                     shown_ids.clear()
                     continue
                 result.status, result.finished_at = status, received_at
+                self._age_cache()
                 self._drop_stale_widgets(shown_ids, result.fragment_id if status == "fragment" else None)
                 return result
+
+    def _through_cache(self, message: ForwardMsg) -> ForwardMsg:
+        """``message``, or the kept message a ``ref_hash`` names (with the reference's metadata); kept if cacheable."""
+        if self.message_cache is None:
+            return message
+        if message.WhichOneof("type") == "ref_hash":
+            kept = self.message_cache.get(message.ref_hash)
+            if kept is None:
+                raise ProtocolError(
+                    f"the server referred to message {message.ref_hash}, which this client does not hold"
+                )
+            kept[1] = 0
+            resolved = ForwardMsg()
+            resolved.CopyFrom(kept[0])
+            resolved.metadata.CopyFrom(message.metadata)
+            return resolved
+        if message.metadata.cacheable and message.hash:
+            self.message_cache[message.hash] = [message, 0]
+        return message
+
+    def _age_cache(self) -> None:
+        """A run finished: messages unused for more than CACHE_RUNS finished runs are dropped, as the browser does."""
+        if self.message_cache is None:
+            return
+        for key, kept in list(self.message_cache.items()):
+            kept[1] += 1
+            if kept[1] > CACHE_RUNS:
+                del self.message_cache[key]
 
     def _on_new_session(self, new_session) -> None:
         if new_session.initialize.session_id:

@@ -1,25 +1,80 @@
-"""The Draw page's canvas: a small components-v2 widget, white ink on black, 280x280 px.
+"""The Draw page's canvas: a small components-v2 widget, white ink on black, 280x280 px, that reads the drawing live.
 
-It sends the drawing the moment a stroke ends (pointer-up), as a PNG data URL; the
-page turns that into ink with ``nbcore.preprocess.ink_from_canvas_png``.
+It sends the drawing the moment a stroke ends (pointer-up), as a PNG data URL; the page turns that into ink
+with ``nbcore.preprocess.ink_from_canvas_png`` and the server's reading is the truth. While the pen moves, the
+component reads the drawing itself (lab/digit_reading.js: nbcore's framing and both models, in JS) on every
+animation frame with new ink and shows the verdict, both posteriors and the evidence map under the canvas.
+The models come in the ``data`` of a companion element (``send_live_models``, ``lab.live_models``), outside the
+canvas's fragment: sent once per settings change, never with a stroke or a Clear.
+After each run the page reports its own reading (``report_server_reading``) and the component shows it in place
+of its own, saying so only when the two disagree.
 """
 
+from __future__ import annotations
+
+from collections.abc import Mapping
 from pathlib import Path
 
+import numpy as np
 import streamlit as st
+from plotly.colors import get_colorscale
 
+import nbcore
+from lab import live_models
+from lab.figures.style import DIVERGING_SCALE, MODEL_COLOURS
+from nbcore.inputs import InputForm
 from nbcore.preprocess import CANVAS_BITMAP_SIDE
 
 # canvas side in pixels, ten times MNIST's 28; the server refuses values longer than a PNG of this size can be
 SIZE = CANVAS_BITMAP_SIDE
+_HERE = Path(__file__).parent
+# what the live panel draws with: the posterior chart's model colours and the evidence map's scale
+LOOK = {"models": list(MODEL_COLOURS), "evidence": get_colorscale(DIVERGING_SCALE)}
 
 _digit_canvas = st.components.v2.component(
     "naive_bayes_lab_digit_canvas",
     html=f'<canvas class="digit-canvas" width="{SIZE}" height="{SIZE}" role="img" '
-    f'aria-label="Drawing canvas: draw one digit with the mouse, a pen or a finger"></canvas>',
-    css="canvas.digit-canvas { display: block; touch-action: none; cursor: crosshair; border-radius: 0.5rem; }",
-    js=Path(__file__).with_name("digit_canvas.js").read_text(),
+    f'aria-label="Drawing canvas: draw one digit with the mouse, a pen or a finger"></canvas>'
+    '<div class="live-reading" hidden>'
+    '<p class="live-verdict" aria-hidden="true"></p>'
+    '<div class="live-figures" aria-hidden="true">'
+    '<canvas class="live-evidence" width="28" height="28"></canvas>'
+    '<canvas class="live-bars" width="196" height="60"></canvas></div>'
+    '<p class="live-note" role="status"></p></div>',
+    css=f"canvas.digit-canvas {{ display: block; touch-action: none; cursor: crosshair; border-radius: 0.5rem; }}"
+    f".live-reading {{ width: {SIZE}px; font-size: 0.85rem; line-height: 1.3; }}"
+    ".live-reading p { margin: 0.25rem 0; }"
+    ".live-verdict { min-height: 2.6em; }"  # two lines, so that nothing under it moves as the reading changes
+    ".live-figures { display: flex; gap: 8px; align-items: flex-end; }"
+    ".live-evidence { width: 60px; height: 60px; image-rendering: pixelated; border-radius: 0.25rem; }"
+    ".live-bars { width: 196px; height: 60px; }"
+    ".live-note:empty { display: none; }",
+    # one module: the reading (its exports are the canvas's helpers), then the canvas that uses it
+    js=(_HERE / "digit_reading.js").read_text() + (_HERE / "digit_canvas.js").read_text(),
 )
+
+# The models for the live reading, handed to the canvas (window.naiveBayesLabModels and a window event): an element
+# of their own, outside the canvas's fragment, so that neither a stroke nor Clear (a new canvas) sends them again.
+# Shows nothing.
+_live_models = st.components.v2.component(
+    "naive_bayes_lab_live_models",
+    html="",
+    js="export default function ({ data }) { window.naiveBayesLabModels = data;"
+    " window.dispatchEvent(new CustomEvent('naive-bayes-lab-models', { detail: data })); }",
+)
+
+# the page's own reading, handed to the canvas component (a window event) after each run; shows nothing
+_server_reading = st.components.v2.component(
+    "naive_bayes_lab_server_reading",
+    html="",
+    js="export default function ({ data }) {"
+    " window.dispatchEvent(new CustomEvent('naive-bayes-lab-server-reading', { detail: data })); }",
+)
+
+
+def drawing_tag(drawing: str) -> str:
+    """A short name for one canvas PNG data URL (its length and last characters, which hold the image's CRC)."""
+    return f"{len(drawing)}:{drawing[-32:]}"
 
 
 def digit_canvas(brush_width: int, key: str, restore: str | None = None) -> str | None:
@@ -27,13 +82,39 @@ def digit_canvas(brush_width: int, key: str, restore: str | None = None) -> str 
 
     ``restore`` (a data URL from an earlier call) is painted when the canvas first appears,
     so that a drawing survives a visit to another page. A new ``key`` gives a blank canvas.
+    The canvas reads the drawing itself once ``send_live_models`` has run on the page.
     """
+    # Restoring is only for a canvas that is not on screen yet: while it is (its state is kept from the last run),
+    # the same data from stroke to stroke lets Streamlit send a reference instead of the element again.
+    shown = isinstance(st.session_state.get(key), Mapping)
     result = _digit_canvas(
         key=key,
-        data={"brush": brush_width, "restore": restore},
+        data={"brush": brush_width, "restore": None if shown else restore, "look": LOOK},
         default={"drawing": None},
         on_drawing_change=lambda: None,
         width="content",
         height="content",
     )
     return result.get("drawing")
+
+
+def send_live_models(model: nbcore.BernoulliNB, softmax: nbcore.SoftmaxRegression, form: InputForm) -> None:
+    """Give the canvas the models and input form its live reading uses (call outside the canvas's fragment, where
+    the settings are read: then they travel once per settings change)."""
+    _live_models(
+        key="draw_live_models", data=live_models.payload(model, softmax, form), width="content", height="content"
+    )
+
+
+def report_server_reading(drawing: str, bayes: np.ndarray, softmax: np.ndarray) -> None:
+    """Tell the canvas what the page read from ``drawing`` (its PNG): both posteriors, (10,) each."""
+    _server_reading(
+        key="draw_server_reading",
+        data={
+            "tag": drawing_tag(drawing),
+            "bayes": [float(p) for p in bayes],
+            "softmax": [float(p) for p in softmax],
+        },
+        width="content",
+        height="content",
+    )

@@ -1,22 +1,203 @@
-// The Draw page's canvas (a Streamlit components-v2 module): white ink on black, drawn with
-// a mouse, pen or finger (pointer events). When a stroke ends, the whole canvas goes to the
-// server at once as a PNG data URL in the "drawing" state: no debounce, so the prediction
-// starts computing on pointer-up.
+
+// The Draw page's canvas (a Streamlit components-v2 module, after lab/digit_reading.js in the same module):
+// white ink on black, drawn with a mouse, pen or finger (pointer events). When a stroke ends, the whole canvas
+// goes to the server at once as a PNG data URL in the "drawing" state: no debounce, so the prediction starts
+// computing on pointer-up. While the pen moves, the drawing is also read here (readDrawing: both models, as
+// nbcore would) once per animation frame that has new ink, and the panel under the canvas shows the verdict,
+// both posteriors and the evidence map. The page's reading of the sent PNG, reported after its run (window event
+// "naive-bayes-lab-server-reading"), then takes the panel's place; the panel says so only when they disagree.
+// Without what the live reading needs (an old browser) or if it fails, the panel stays hidden and the pointer-up
+// path alone works as before.
 //
-// Streamlit calls this function again on every rerun that changes `data`, possibly in the
-// middle of a stroke; the stroke in progress and the listeners therefore live on the canvas
-// element (set up once), and a call only updates the brush and the sender.
+// Streamlit calls this function again on every rerun that changes `data`, possibly in the middle of a stroke;
+// the stroke in progress and the listeners therefore live on the canvas element (set up once), and a call only
+// updates the brush and the sender. The models arrive separately (window.naiveBayesLabModels and the event
+// "naive-bayes-lab-models", from lab/canvas.py's send_live_models), once per settings change.
 
-const pads = new WeakMap();  // canvas element -> {context, brush, send, last}
+const pads = new WeakMap();  // canvas element -> {context, brush, send, last, live}
+const TIMES_KEPT = 1000;  // the latest live updates' script times, on canvas.liveTimes (scripts/live_bench.py)
 
-function setUp(canvas, restore) {
-  const pad = { context: canvas.getContext("2d"), brush: 20, send: () => {}, last: null };
-  const context = pad.context;
+function liveSupported(canvas) {
+  return typeof window.requestAnimationFrame === "function" && typeof window.atob === "function"
+    && typeof Float64Array === "function" && typeof canvas.getContext === "function"
+    && typeof CustomEvent === "function";
+}
+
+const format = (p) => p.toFixed(4);
+
+function liveReader(canvas, panel, context) {
+  if (!panel || !liveSupported(canvas)) return null;
+  const verdict = panel.querySelector(".live-verdict");
+  const note = panel.querySelector(".live-note");
+  const evidenceCanvas = panel.querySelector(".live-evidence");
+  const barsCanvas = panel.querySelector(".live-bars");
+  const state = {
+    payload: null, models: null, look: null, dirty: false, scheduled: false, firstMove: null,
+    reading: null, sentTag: null, inkSinceSent: false,
+  };
+  canvas.liveTimes = [];
+
+  const colourAt = (t) => {  // t in [0, 1] on the evidence map's colour scale
+    const stops = state.look.evidence;
+    let i = 1;
+    while (i < stops.length - 1 && stops[i][0] < t) i++;
+    const [t0, c0] = stops[i - 1], [t1, c1] = stops[i];
+    const a = c0.match(/\d+/g).map(Number), b = c1.match(/\d+/g).map(Number);
+    const f = t1 > t0 ? Math.min(Math.max((t - t0) / (t1 - t0), 0), 1) : 0;
+    return a.map((v, k) => Math.round(v + (b[k] - v) * f));
+  };
+  const drawEvidence = (evidence) => {
+    const ctx = evidenceCanvas.getContext("2d");
+    const image = ctx.createImageData(28, 28);
+    let limit = 1e-9;
+    for (const e of evidence) if (Number.isFinite(e)) limit = Math.max(limit, Math.abs(e));
+    evidence.forEach((e, j) => {
+      const clipped = Math.min(Math.max(e, -limit), limit);
+      const [r, g, b] = colourAt((clipped + limit) / (2 * limit));
+      image.data.set([r, g, b, 255], 4 * j);
+    });
+    ctx.putImageData(image, 0, 0);
+  };
+  const drawBars = (bayes, softmax) => {
+    const ctx = barsCanvas.getContext("2d");
+    const { width, height } = barsCanvas;
+    ctx.clearRect(0, 0, width, height);
+    const slot = width / 10, bar = slot * 0.36, chart = height - 14;
+    ctx.font = "11px sans-serif";
+    ctx.textAlign = "center";
+    ctx.fillStyle = getComputedStyle(panel).color;
+    for (let digit = 0; digit < 10; digit++) {
+      const x = digit * slot + slot * 0.12;
+      [bayes, softmax].forEach((posterior, m) => {
+        const h = Math.max(posterior[digit] * chart, posterior[digit] > 0.005 ? 1 : 0);
+        ctx.fillStyle = state.look.models[m];
+        ctx.fillRect(x + m * bar, chart - h, bar - 1, h);
+      });
+      ctx.fillStyle = getComputedStyle(panel).color;
+      ctx.fillText(String(digit), digit * slot + slot / 2, height - 2);
+    }
+  };
+  const best = (posterior) => posterior.reduce((top, p, digit) => (p > posterior[top] ? digit : top), 0);
+  const show = (bayes, softmax, source) => {
+    const b = best(bayes), s = best(softmax);
+    verdict.textContent = `${source}: naive Bayes ${b} (p = ${format(bayes[b])}), softmax ${s} (p = ${format(softmax[s])})`;
+    drawBars(bayes, softmax);
+  };
+  const prompt = () => {
+    verdict.textContent = "As you draw, both models read your digit here.";
+    note.textContent = "";
+    evidenceCanvas.getContext("2d").clearRect(0, 0, 28, 28);
+    barsCanvas.getContext("2d").clearRect(0, 0, barsCanvas.width, barsCanvas.height);
+  };
+  const disable = (error) => {
+    console.warn("Live reading off: the page's reading after each stroke stays", error);
+    state.models = null;
+    panel.hidden = true;
+  };
+
+  const read = (now) => {
+    state.scheduled = false;
+    if (!state.dirty || !state.models) return;
+    state.dirty = false;
+    const started = performance.now();
+    try {
+      const pixels = context.getImageData(0, 0, canvas.width, canvas.height).data;
+      const reading = readDrawing(pixels, canvas.width, canvas.height, state.models);
+      state.reading = reading;
+      note.textContent = "";
+      if (reading === null) {
+        prompt();
+      } else {
+        show(reading.bayes.posterior, reading.softmax.posterior, "Live");
+        drawEvidence(reading.bayes.evidence);
+      }
+    } catch (error) {
+      disable(error);
+      return;
+    }
+    const done = performance.now();
+    canvas.liveTimes.push({ script: done - started, sinceMove: state.firstMove === null ? null : done - state.firstMove });
+    if (canvas.liveTimes.length > TIMES_KEPT) canvas.liveTimes.shift();
+    state.firstMove = null;
+  };
+  const schedule = () => {
+    if (state.scheduled || !state.models) return;
+    state.scheduled = true;
+    requestAnimationFrame(read);
+  };
+
+  const onServerReading = (event) => {
+    if (!canvas.isConnected) {  // Clear swapped in a new canvas
+      window.removeEventListener("naive-bayes-lab-server-reading", onServerReading);
+      return;
+    }
+    const report = event.detail;
+    // only the drawing last sent, and only while no ink came after it
+    if (!state.models || !report || report.tag !== state.sentTag || state.inkSinceSent) return;
+    const live = state.reading;
+    show(report.bayes, report.softmax, "Server");
+    const differs = live && (best(live.bayes.posterior) !== best(report.bayes)
+      || best(live.softmax.posterior) !== best(report.softmax));
+    note.textContent = differs
+      ? `Showing the server's reading; your browser read naive Bayes ${best(live.bayes.posterior)}, `
+        + `softmax ${best(live.softmax.posterior)} while you drew.`
+      : "";
+  };
+  window.addEventListener("naive-bayes-lab-server-reading", onServerReading);
+
+  const api = {
+    setLook(look) { state.look = look; },
+    setModels(payload) {
+      if (payload === state.payload || !state.look) return;
+      state.payload = payload;
+      if (!payload) { state.models = null; panel.hidden = true; return; }
+      try {
+        state.models = decodeModels(payload);
+      } catch (error) {
+        disable(error);
+        return;
+      }
+      panel.hidden = false;
+      if (state.reading === null) prompt();
+      state.dirty = true;  // the drawing under the new settings
+      schedule();
+    },
+    inked(event) {
+      if (state.firstMove === null && event) state.firstMove = event.timeStamp;
+      state.inkSinceSent = true;
+      state.dirty = true;
+      schedule();
+    },
+    sent(drawing) {
+      state.sentTag = `${drawing.length}:${drawing.slice(-32)}`;  // lab/canvas.py's drawing_tag
+      state.inkSinceSent = false;
+    },
+  };
+  // the models come from lab/canvas.py's companion element, before or after this canvas appears
+  const onModels = (event) => {
+    if (!canvas.isConnected) { window.removeEventListener("naive-bayes-lab-models", onModels); return; }
+    api.setModels(event.detail);
+  };
+  window.addEventListener("naive-bayes-lab-models", onModels);
+  return api;
+}
+
+function setUp(canvas, restore, panel) {
+  // read back on every animation frame with ink: kept in memory, not on the GPU
+  const context = canvas.getContext("2d", { willReadFrequently: true });
+  const pad = { context, brush: 20, send: () => {}, last: null, live: null };
   context.fillStyle = "#000";
   context.fillRect(0, 0, canvas.width, canvas.height);
+  pad.live = liveReader(canvas, panel, context);
   if (restore) {  // the drawing this session made before the page was left
     const image = new Image();
-    image.onload = () => context.drawImage(image, 0, 0);
+    image.onload = () => {
+      context.drawImage(image, 0, 0);
+      if (pad.live) {
+        pad.live.inked(null);
+        pad.live.sent(restore);  // what the page reads and reports
+      }
+    };
     image.src = restore;
   }
 
@@ -46,6 +227,7 @@ function setUp(canvas, restore) {
     canvas.setPointerCapture(event.pointerId);
     pad.last = canvasPoint(event);
     paint([pad.last]);
+    if (pad.live) pad.live.inked(event);
   });
   canvas.addEventListener("pointermove", (event) => {
     if (pad.last === null) return;
@@ -53,11 +235,14 @@ function setUp(canvas, restore) {
     const points = [pad.last, ...(coalesced.length ? coalesced : [event]).map(canvasPoint)];
     paint(points);
     pad.last = points[points.length - 1];
+    if (pad.live) pad.live.inked(event);
   });
   const endStroke = () => {
     if (pad.last === null) return;
     pad.last = null;
-    pad.send("drawing", canvas.toDataURL("image/png"));
+    const drawing = canvas.toDataURL("image/png");
+    if (pad.live) pad.live.sent(drawing);
+    pad.send("drawing", drawing);
   };
   canvas.addEventListener("pointerup", endStroke);
   canvas.addEventListener("pointercancel", endStroke);
@@ -66,12 +251,16 @@ function setUp(canvas, restore) {
 }
 
 export default function ({ parentElement, data, setStateValue }) {
-  const canvas = parentElement.querySelector("canvas");
+  const canvas = parentElement.querySelector("canvas.digit-canvas");
   let pad = pads.get(canvas);
   if (!pad) {
-    pad = setUp(canvas, data.restore);
+    pad = setUp(canvas, data.restore, parentElement.querySelector(".live-reading"));
     pads.set(canvas, pad);
   }
   pad.brush = data.brush;
   pad.send = setStateValue;
+  if (pad.live) {
+    pad.live.setLook(data.look);
+    pad.live.setModels(window.naiveBayesLabModels || null);
+  }
 }

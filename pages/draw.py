@@ -14,7 +14,7 @@ import streamlit as st
 
 import nbcore
 from lab import class_period, classroom, display, focus, links, live_region, model_view, preload, rate_limit, shell
-from lab.canvas import digit_canvas
+from lab.canvas import digit_canvas, report_server_reading, send_live_models
 from lab.data import mnist, models
 from lab.figures import charts, describe, digits
 from lab.settings import Settings, current_settings
@@ -272,8 +272,11 @@ def digit_and_verdict(
         if joined is not None and not testing:  # right under the canvas: on a phone, within a screen of the verdict
             classroom.send_form(joined, framed, posterior, softmax_posterior)
         model_view.show(frame, features[0], made_from, settings.input_form, model, softmax)
+        if not uploading and made_from is not None:  # the canvas shows this in place of its own reading
+            report_server_reading(st.session_state.draw_png, posterior, softmax_posterior)
     focus.apply("nb_focus_draw")
     rate_limit.settle_fragment_run()  # past the run budget, a scribbler's next stroke waits here, all on screen
 
 
 digit_and_verdict(settings, model, softmax, joined)
+send_live_models(model, softmax, settings.input_form)  # last: an element that shows nothing, under everything

@@ -2,6 +2,7 @@
 
     python scripts/load_protocol.py [--students 30 60 120 240] [--duration 60] [--think 2 5]
                                     [--replicas 0] [--server-cpus 1 --client-cpus 0] [--nice -10]
+                                    [--message-cache] [--app OTHER_CHECKOUT/app.py]
     python scripts/load_protocol.py --churn 500          # sessions opened and closed, memory after
     python scripts/load_protocol.py --students 60 --abuser flood paced clear-cache --server-cpus 1 --client-cpus 0
     locust -f scripts/load_protocol.py --host http://HOST:PORT   # Locust's own UI/CLI, several machines
@@ -125,7 +126,7 @@ class Tally:
 
 
 TALLY = Tally()
-SETTINGS = {"think": (2.0, 5.0), "timeout": 30.0}
+SETTINGS = {"think": (2.0, 5.0), "timeout": 30.0, "message_cache": False}
 
 
 class Student(User):
@@ -139,7 +140,11 @@ class Student(User):
     def open(self) -> None:
         # a browser carries nginx's routing cookie; a fresh random one here routes like a new visitor
         self.client = StreamlitClient(
-            self.host, timeout=SETTINGS["timeout"], origin=self.host, cookie=f"nb_replica={uuid.uuid4().hex}"
+            self.host,
+            timeout=SETTINGS["timeout"],
+            origin=self.host,
+            cookie=f"nb_replica={uuid.uuid4().hex}",
+            message_cache=SETTINGS["message_cache"],
         )
         run = self.client.connect(page="draw")
         self.report("open", run)
@@ -349,7 +354,9 @@ def run_time(url: str) -> float:
 class Served:
     """One plain server (replicas=0) or ``devtools.replicas.ClassServer``; ``url`` and ``leaders`` (pids)."""
 
-    def __init__(self, replicas: int, data_dir: Path, log_dir: Path, server_prefix: list[str]) -> None:
+    def __init__(
+        self, replicas: int, data_dir: Path, log_dir: Path, server_prefix: list[str], app: str = "app.py"
+    ) -> None:
         from devtools.replicas import ClassServer, PrefixedServer
 
         if replicas:
@@ -358,7 +365,7 @@ class Served:
                 replicas, data_dir, log_dir=log_dir, server_prefix=server_prefix, sockets_per_address=0
             )
         else:
-            self.inner = PrefixedServer(data_dir, log_dir / "server.log", prefix=server_prefix)
+            self.inner = PrefixedServer(data_dir, log_dir / "server.log", prefix=server_prefix, app=app)
 
     def __enter__(self) -> Served:
         self.inner.__enter__()
@@ -674,9 +681,20 @@ def main() -> int:
     parser.add_argument("--ttl-wait", type=float, default=125.0, help="seconds to wait after the churn")
     harness.add_data_arguments(parser, mnist_source=False)
     parser.add_argument("--json", type=Path, help="also write the results here")
+    parser.add_argument(
+        "--message-cache",
+        action="store_true",
+        help="students keep messages and advertise their hashes as a browser does (large unchanged elements come "
+        "as references)",
+    )
+    parser.add_argument(
+        "--app", default="app.py", help="the app to serve (one plain server), e.g. another checkout's app.py"
+    )
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # run the finally blocks: stop the servers
-    SETTINGS.update(think=tuple(args.think), timeout=args.timeout)
+    SETTINGS.update(think=tuple(args.think), timeout=args.timeout, message_cache=args.message_cache)
+    if args.app != "app.py" and args.replicas:
+        parser.error("--app serves one plain server: leave out --replicas")
     if args.client_cpus:
         os.sched_setaffinity(0, {int(cpu) for cpu in args.client_cpus.split(",")})
     server_prefix = ["taskset", "-c", args.server_cpus] if args.server_cpus else []
@@ -710,7 +728,7 @@ def main() -> int:
                     f"{'replicas behind nginx' if args.replicas else 'server'}) ...",
                     flush=True,
                 )
-                with Served(args.replicas, data_dir, log_dir, server_prefix) as served:
+                with Served(args.replicas, data_dir, log_dir, server_prefix, args.app) as served:
                     results.append(run_phase(students, served, args))
                 print_table(results)
             return 0 if targets_met(results) else 1

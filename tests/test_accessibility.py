@@ -49,7 +49,7 @@ def test_each_themes_colours_pass_wcag_aa(name):
     assert contrast("#ffffff", theme["primaryColor"]) >= 4.5  # a primary button's label
     assert theme["showWidgetBorder"] is True
     # the charts' colours that tell two models apart are graphics: >= 3:1 on the page
-    for colour in (style.OK_COLOUR, style.SECOND_MODEL_COLOUR):
+    for colour in style.MODEL_COLOURS:
         assert contrast(colour, background) >= 3.0
 
 

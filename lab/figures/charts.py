@@ -14,10 +14,10 @@ from lab.figures.style import (
     ERROR_COLOUR,
     HAM_COLOUR,
     LAYOUT,
+    MODEL_COLOURS,
     NEUTRAL_COLOUR,
     OK_COLOUR,
     PRIOR_COLOUR,
-    SECOND_MODEL_COLOUR,
     SPAM_COLOUR,
     style,
     title_lines,
@@ -72,7 +72,7 @@ def posterior_comparison(posteriors: dict[str, np.ndarray], height: int = 340) -
     words; a legend would cost the browser about 70 ms more per redraw, and this chart is redrawn on every stroke.
     Both colours are >= 3:1 on the light and the dark background (WCAG 1.4.11).
     """
-    colours = (OK_COLOUR, SECOND_MODEL_COLOUR)
+    colours = MODEL_COLOURS
     # plain trace dicts, validated once by go.Figure (go.Bar objects are validated again when the figure copies
     # them: 1.9 -> 1.1 ms per call, and this chart is rebuilt on every stroke)
     bars = [

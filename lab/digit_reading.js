@@ -1,0 +1,427 @@
+// Reading a drawing in the page: nbcore.preprocess.model_input (crop, 20 px box, centre of mass, stroke
+// width), nbcore.inputs.InputForm (deskew, threshold) and both models' scores, written once in JS so that
+// the Draw canvas can predict while the pen moves. The server stays the truth: it reads the PNG sent at
+// pointer-up with nbcore. tests/test_live_reading.py runs this file in Chromium against nbcore.
+//
+// Every step copies the arithmetic of the Python it mirrors, not only its idea: Pillow's two-pass resampling
+// with float32 storage (Resample.c), scipy.ndimage's order-1 affine_transform in 'constant' mode and its grey
+// erosion/dilation ('reflect' mode), numpy's round-half-to-even. The constants (box, levels, stroke range)
+// come from Python in `constants` (lab/live_models.py), never written here.
+// Arrays: images are row-major, 0 = background, 255 = ink.
+
+const fround = Math.fround;
+
+// numpy.round / Python round: halves go to the even neighbour
+export function roundHalfEven(x) {
+  const floor = Math.floor(x);
+  const rest = x - floor;
+  if (rest > 0.5) return floor + 1;
+  if (rest < 0.5) return floor;
+  return floor % 2 === 0 ? floor : floor + 1;
+}
+
+// -- Pillow's resampling filters (support, kernel) ----------------------------------------------------------
+const FILTERS = {
+  box: [0.5, (x) => (x > -0.5 && x <= 0.5 ? 1.0 : 0.0)],
+  bilinear: [1.0, (x) => { x = Math.abs(x); return x < 1.0 ? 1.0 - x : 0.0; }],
+  bicubic: [2.0, (x) => {
+    const a = -0.5;
+    x = Math.abs(x);
+    if (x < 1.0) return ((a + 2.0) * x - (a + 3.0)) * x * x + 1;
+    if (x < 2.0) return (((x - 5) * x + 8) * x - 4) * a;
+    return 0.0;
+  }],
+  lanczos: [3.0, (x) => {
+    const sinc = (t) => { if (t === 0.0) return 1.0; t *= Math.PI; return Math.sin(t) / t; };
+    return -3.0 <= x && x < 3.0 ? sinc(x) * sinc(x / 3) : 0.0;
+  }],
+};
+
+function coefficients(inSize, outSize, filter) {
+  const [support0, kernel] = FILTERS[filter];
+  const scale = inSize / outSize;
+  const filterscale = Math.max(scale, 1.0);
+  const support = support0 * filterscale;
+  const bounds = [];
+  for (let xx = 0; xx < outSize; xx++) {
+    const centre = (xx + 0.5) * scale;
+    const ss = 1.0 / filterscale;
+    const xmin = Math.max(0, Math.trunc(centre - support + 0.5));
+    const xmax = Math.min(inSize, Math.trunc(centre + support + 0.5)) - xmin;
+    const weights = new Float64Array(Math.max(xmax, 0));
+    let total = 0.0;
+    for (let x = 0; x < xmax; x++) {
+      weights[x] = kernel((x + xmin - centre + 0.5) * ss);
+      total += weights[x];
+    }
+    if (total !== 0.0) for (let x = 0; x < xmax; x++) weights[x] /= total;
+    bounds.push([xmin, weights]);
+  }
+  return bounds;
+}
+
+// Image.fromarray(float32 (height, width), "F").resize((outWidth, outHeight), filter): horizontal pass, then
+// vertical, each result stored as float32. Returns a Float32Array (outHeight * outWidth).
+export function resizeFloat(values, width, height, outWidth, outHeight, filter) {
+  let image = values instanceof Float32Array ? values : Float32Array.from(values);
+  let w = width;
+  if (outWidth !== width) {
+    const taps = coefficients(width, outWidth, filter);
+    const next = new Float32Array(outWidth * height);
+    for (let xx = 0; xx < outWidth; xx++) {
+      const [xmin, weights] = taps[xx];
+      const count = weights.length;
+      for (let y = 0, row = xmin; y < height; y++, row += w) {
+        let sum = 0.0;
+        for (let x = 0; x < count; x++) sum += image[row + x] * weights[x];
+        next[y * outWidth + xx] = sum;
+      }
+    }
+    image = next;
+    w = outWidth;
+  }
+  if (outHeight !== height) {
+    const taps = coefficients(height, outHeight, filter);
+    const next = new Float32Array(w * outHeight);
+    for (let yy = 0; yy < outHeight; yy++) {
+      const [ymin, weights] = taps[yy];
+      for (let x = 0; x < w; x++) {
+        let sum = 0.0;
+        for (let y = 0; y < weights.length; y++) sum += image[(y + ymin) * w + x] * weights[y];
+        next[yy * w + x] = sum;
+      }
+    }
+    image = next;
+  }
+  return image;
+}
+
+// -- nbcore.preprocess -------------------------------------------------------------------------------------
+// ink_from_canvas: RGBA bytes (height * width * 4) -> luminance (height * width), float64
+export function inkFromPixels(rgba, width, height) {
+  const ink = new Float64Array(width * height);
+  for (let i = 0; i < ink.length; i++) {
+    const luminance = rgba[4 * i] * 0.299 + rgba[4 * i + 1] * 0.587 + rgba[4 * i + 2] * 0.114;
+    ink[i] = luminance * (rgba[4 * i + 3] / 255.0);
+  }
+  return ink;
+}
+
+function centreOfMass(image, width, height) {
+  let total = 0.0, rows = 0.0, cols = 0.0;
+  const rowSums = new Float64Array(height), colSums = new Float64Array(width);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      rowSums[y] += image[y * width + x];
+      colSums[x] += image[y * width + x];
+      total += image[y * width + x];
+    }
+  }
+  for (let y = 0; y < height; y++) rows += y * rowSums[y];
+  for (let x = 0; x < width; x++) cols += x * colSums[x];
+  return [rows / total, cols / total, total];
+}
+
+// mnist_frame: ink (height * width) -> uint8 (frame * frame) framed like MNIST, or null if there is no ink
+export function mnistFrame(ink, width, height, constants) {
+  const { frame: side, box: boxSide, inkLevel, minContrast } = constants;
+  let top = -Infinity;
+  for (const value of ink) top = Math.max(top, value);
+  if (top < minContrast) return null;
+  const level = inkLevel * 255;
+  let row0 = height, row1 = -1, col0 = width, col1 = -1;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      if (ink[y * width + x] > level) {
+        row0 = Math.min(row0, y); row1 = Math.max(row1, y);
+        col0 = Math.min(col0, x); col1 = Math.max(col1, x);
+      }
+    }
+  }
+  const cropHeight = row1 - row0 + 1, cropWidth = col1 - col0 + 1;
+  const cropped = new Float32Array(cropHeight * cropWidth);
+  for (let y = 0; y < cropHeight; y++) {
+    for (let x = 0; x < cropWidth; x++) cropped[y * cropWidth + x] = ink[(y + row0) * width + x + col0];
+  }
+  const scale = boxSide / Math.max(cropHeight, cropWidth);
+  const newWidth = Math.max(1, roundHalfEven(cropWidth * scale));
+  const newHeight = Math.max(1, roundHalfEven(cropHeight * scale));
+  const resized = resizeFloat(cropped, cropWidth, cropHeight, newWidth, newHeight, scale > 1 ? "lanczos" : "bicubic");
+  const box = Float64Array.from(resized, (value) => Math.min(Math.max(value, 0), 255));
+  let boxSum = 0.0;
+  for (const value of box) boxSum += value;
+  if (boxSum <= 0) return null;
+  const [rowOfMass, colOfMass] = centreOfMass(box, newWidth, newHeight);
+  const centre = side / 2;
+  const placeTop = Math.min(Math.max(roundHalfEven(centre - rowOfMass), 0), side - newHeight);
+  const placeLeft = Math.min(Math.max(roundHalfEven(centre - colOfMass), 0), side - newWidth);
+  let boxTop = 0;
+  for (const value of box) boxTop = Math.max(boxTop, value);
+  const factor = 255.0 / boxTop;
+  const framed = new Uint8Array(side * side);
+  for (let y = 0; y < newHeight; y++) {
+    for (let x = 0; x < newWidth; x++) {
+      framed[(y + placeTop) * side + x + placeLeft] = roundHalfEven(box[y * newWidth + x] * factor);
+    }
+  }
+  return framed;
+}
+
+// -- nbcore.strokes ------------------------------------------------------------------------------------------
+// Zhang-Suen thinning of a 0/1 image (side * side), both sub-passes applied to the whole image at once
+export function skeleton(ink, side) {
+  const current = Uint8Array.from(ink);
+  const at = (y, x) => (y < 0 || x < 0 || y >= side || x >= side ? 0 : current[y * side + x]);
+  const remove = new Uint8Array(side * side);
+  let changed = true;
+  while (changed) {
+    changed = false;
+    for (const firstPass of [true, false]) {
+      remove.fill(0);
+      let any = false;
+      for (let y = 0; y < side; y++) {
+        for (let x = 0; x < side; x++) {
+          if (!current[y * side + x]) continue;
+          const p2 = at(y - 1, x), p3 = at(y - 1, x + 1), p4 = at(y, x + 1), p5 = at(y + 1, x + 1);
+          const p6 = at(y + 1, x), p7 = at(y + 1, x - 1), p8 = at(y, x - 1), p9 = at(y - 1, x - 1);
+          const count = p2 + p3 + p4 + p5 + p6 + p7 + p8 + p9;
+          const transitions = (!p2 && p3) + (!p3 && p4) + (!p4 && p5) + (!p5 && p6) + (!p6 && p7) + (!p7 && p8)
+            + (!p8 && p9) + (!p9 && p2);
+          const keepShape = firstPass
+            ? !(p2 && p4 && p6) && !(p4 && p6 && p8)
+            : !(p2 && p4 && p8) && !(p2 && p6 && p8);
+          if (count >= 2 && count <= 6 && transitions === 1 && keepShape) {
+            remove[y * side + x] = 1;
+            any = true;
+          }
+        }
+      }
+      if (any) {
+        for (let i = 0; i < remove.length; i++) if (remove[i]) current[i] = 0;
+        changed = true;
+      }
+    }
+  }
+  return current;
+}
+
+// stroke_width: grey mass / skeleton length in px, NaN without pixels >= the skeleton level
+export function strokeWidth(frame, side, constants) {
+  let area = 0;
+  const ink = new Uint8Array(side * side);
+  for (let i = 0; i < frame.length; i++) {
+    area += frame[i];
+    ink[i] = frame[i] >= constants.skeletonLevel ? 1 : 0;
+  }
+  let length = 0;
+  for (const value of skeleton(ink, side)) length += value;
+  return length > 0 ? area / 255.0 / Math.max(length, 1) : NaN;
+}
+
+// reshape_stroke: strokes about `change` px wider (grey dilation) or thinner (erosion) on a finer grid
+export function reshapeStroke(frame, side, change, constants) {
+  if (change === 0) return Uint8Array.from(frame);
+  const fineSide = side * constants.upsample;
+  let fine = Float64Array.from(resizeFloat(frame, side, side, fineSide, fineSide, "bilinear"));
+  const pick = change > 0 ? Math.max : Math.min;
+  for (let step = 0; step < Math.abs(change); step++) {
+    const next = new Float64Array(fine.length);
+    for (let y = 0; y < fineSide; y++) {
+      for (let x = 0; x < fineSide; x++) {  // a cross; 'reflect' mode: past the edge is the edge pixel itself
+        const here = fine[y * fineSide + x];
+        next[y * fineSide + x] = pick(
+          here,
+          y > 0 ? fine[(y - 1) * fineSide + x] : here,
+          y < fineSide - 1 ? fine[(y + 1) * fineSide + x] : here,
+          x > 0 ? fine[y * fineSide + x - 1] : here,
+          x < fineSide - 1 ? fine[y * fineSide + x + 1] : here,
+        );
+      }
+    }
+    fine = next;
+  }
+  const coarse = resizeFloat(fine, fineSide, fineSide, side, side, "box");
+  let top = 0;
+  for (const value of coarse) top = Math.max(top, value);
+  const out = new Uint8Array(side * side);
+  if (top <= 0) return out;
+  const factor = 255.0 / top;
+  for (let i = 0; i < out.length; i++) out[i] = Math.min(Math.max(roundHalfEven(coarse[i] * factor), 0), 255);
+  return out;
+}
+
+// normalise_stroke: thin, keep or thicken (by 1 or 2 px), whichever lands nearest MNIST's widths
+export function normaliseStroke(frame, side, constants) {
+  const before = strokeWidth(frame, side, constants);
+  const [low, high] = constants.strokeRange;
+  if (!Number.isFinite(before) || (low <= before && before <= high)) {
+    return { frame, widthBefore: before, widthAfter: before, action: "kept" };
+  }
+  const thinning = before > high;
+  const changes = thinning ? [-1, -2] : [1, 2];
+  const candidates = [frame, ...changes.map((change) => reshapeStroke(frame, side, change, constants))];
+  let best = 0, bestDistance = Infinity, bestWidth = before;
+  candidates.forEach((candidate, index) => {
+    const width = strokeWidth(candidate, side, constants);
+    const distance = Number.isFinite(width) ? Math.max(low - width, width - high, 0) : Infinity;
+    if (distance < bestDistance) { best = index; bestDistance = distance; bestWidth = width; }
+  });
+  return {
+    frame: candidates[best], widthBefore: before, widthAfter: bestWidth,
+    action: best ? (thinning ? "thinned" : "thickened") : "kept",
+  };
+}
+
+// model_input: ink -> {frame, widthBefore, widthAfter, action}, or null when blank
+export function modelInput(ink, width, height, constants) {
+  const framed = mnistFrame(ink, width, height, constants);
+  return framed === null ? null : normaliseStroke(framed, constants.frame, constants);
+}
+
+// -- nbcore.deskew and nbcore.inputs.InputForm -----------------------------------------------------------------
+// deskew: sheared to zero skew about the centre of mass, which lands at the frame's centre; bilinear
+// (scipy.ndimage.affine_transform, order 1, mode 'constant': a point outside [0, side - 1] reads 0)
+export function deskew(image, side) {
+  let total = 0.0, rowSum = 0.0, colSum = 0.0;
+  for (let y = 0; y < side; y++) {
+    for (let x = 0; x < side; x++) {
+      const value = image[y * side + x];
+      total += value; rowSum += y * value; colSum += x * value;
+    }
+  }
+  if (total <= 0) return Uint8Array.from(image);
+  const rowMean = rowSum / total, colMean = colSum / total;
+  let rowVar = 0.0, cov = 0.0;
+  for (let y = 0; y < side; y++) {
+    for (let x = 0; x < side; x++) {
+      const value = image[y * side + x];
+      rowVar += (y - rowMean) ** 2 * value;
+      cov += (y - rowMean) * (x - colMean) * value;
+    }
+  }
+  rowVar /= total;
+  const skew = rowVar <= 0 ? 0.0 : cov / total / rowVar;
+  const centre = side / 2.0;
+  const offsetRow = rowMean - centre;  // shear @ (centre, centre) is (centre, skew * centre + centre)
+  const offsetCol = colMean - (skew * centre + centre);
+  const out = new Uint8Array(side * side);
+  const weights = (coordinate) => {
+    const start = Math.floor(coordinate);
+    const w0 = 1.0 - (coordinate - start);
+    return [start, w0, 1.0 - w0];
+  };
+  const read = (y, x) => {  // past the last row/column: its mirror, which gets weight 0
+    const yy = y >= side ? 2 * side - 2 - y : y, xx = x >= side ? 2 * side - 2 - x : x;
+    return image[yy * side + xx];
+  };
+  for (let y = 0; y < side; y++) {
+    for (let x = 0; x < side; x++) {
+      const r = y + offsetRow;
+      const c = y * skew + x + offsetCol;
+      if (r < 0 || r > side - 1 || c < 0 || c > side - 1) continue;
+      const [r0, wr0, wr1] = weights(r);
+      const [c0, wc0, wc1] = weights(c);
+      let t = 0.0;
+      t += read(r0, c0) * wr0 * wc0;
+      t += read(r0, c0 + 1) * wr0 * wc1;
+      t += read(r0 + 1, c0) * wr1 * wc0;
+      t += read(r0 + 1, c0 + 1) * wr1 * wc1;
+      out[y * side + x] = Math.min(Math.max(roundHalfEven(t), 0), 255);
+    }
+  }
+  return out;
+}
+
+// InputForm.prepare for one frame: {image: what softmax reads, features: naive Bayes' 0/1 pixels}
+export function asSeen(frame, side, form) {
+  const image = form.deskew ? deskew(frame, side) : frame;
+  return { image, features: Uint8Array.from(image, (value) => (value >= form.threshold ? 1 : 0)) };
+}
+
+// -- the models ----------------------------------------------------------------------------------------------
+function logSumExp(scores) {
+  let top = -Infinity;
+  for (const score of scores) top = Math.max(top, score);
+  if (!Number.isFinite(top)) return top;
+  let sum = 0.0;
+  for (const score of scores) sum += Math.exp(score - top);
+  return top + Math.log(sum);
+}
+
+function posteriorOf(scores) {
+  const norm = logSumExp(scores);
+  return Float64Array.from(scores, (score) => Math.exp(score - norm));
+}
+
+// BernoulliNB.predict_proba and evidence for one 0/1 image: logOn, logOff (classes * pixels), logPrior (classes).
+// A class with impossible pixels (log p = -inf, no smoothing) is out; if every class is, those with the
+// fewest impossible pixels stay, ranked by the rest (nbcore.models.naive_bayes).
+export function scoreBayes(model, features) {
+  const { logOn, logOff, logPrior, classes } = model;
+  const pixels = features.length;
+  const finite = new Float64Array(classes), impossible = new Float64Array(classes);
+  for (let c = 0; c < classes; c++) {
+    let sum = 0.0, count = 0;
+    for (let j = 0; j < pixels; j++) {
+      const term = features[j] ? logOn[c * pixels + j] : logOff[c * pixels + j];
+      if (term === -Infinity) count += 1; else sum += term;
+    }
+    finite[c] = sum + logPrior[c];
+    impossible[c] = logPrior[c] === -Infinity ? Infinity : count;
+  }
+  const fewest = Math.min(...impossible);
+  const scores = Float64Array.from(finite, (score, c) => (impossible[c] > fewest ? -Infinity : score));
+  const posterior = posteriorOf(scores);
+  const ranking = Array.from(posterior.keys()).sort((a, b) => posterior[b] - posterior[a] || a - b);
+  const [predicted, runnerUp] = ranking;
+  const evidence = new Float64Array(pixels);
+  for (let j = 0; j < pixels; j++) {
+    const table = features[j] ? logOn : logOff;
+    const difference = table[predicted * pixels + j] - table[runnerUp * pixels + j];
+    evidence[j] = Number.isNaN(difference) ? 0.0 : difference;
+  }
+  return { posterior, predicted, runnerUp, evidence };
+}
+
+// SoftmaxRegression.predict_proba for one uint8 image: coef (classes * pixels), intercept (classes)
+export function scoreSoftmax(model, image) {
+  const { coef, intercept, classes } = model;
+  const pixels = image.length;
+  const scores = new Float64Array(classes);
+  for (let c = 0; c < classes; c++) {
+    let sum = 0.0;
+    for (let j = 0; j < pixels; j++) if (image[j]) sum += fround(image[j] / 255) * coef[c * pixels + j];
+    scores[c] = sum + intercept[c];
+  }
+  const posterior = posteriorOf(scores);
+  let predicted = 0;
+  for (let c = 1; c < classes; c++) if (posterior[c] > posterior[predicted]) predicted = c;
+  return { posterior, predicted };
+}
+
+function bytesOf(base64) {
+  return Uint8Array.from(atob(base64), (char) => char.charCodeAt(0)).buffer;
+}
+const float32s = (base64) => new Float32Array(bytesOf(base64));
+
+// the models as lab/live_models.py sends them: little-endian arrays in base64 (priors float64, the rest float32)
+export function decodeModels(payload) {
+  const classes = payload.classes;
+  return {
+    bayes: {
+      classes, logOn: float32s(payload.bayes.log_on), logOff: float32s(payload.bayes.log_off),
+      logPrior: new Float64Array(bytesOf(payload.bayes.log_prior)),
+    },
+    softmax: { classes, coef: float32s(payload.softmax.coef), intercept: float32s(payload.softmax.intercept) },
+    form: payload.form,
+    constants: payload.constants,
+  };
+}
+
+// everything the page shows for one canvas: null while it is blank
+export function readDrawing(rgba, width, height, models) {
+  const made = modelInput(inkFromPixels(rgba, width, height), width, height, models.constants);
+  if (made === null) return null;
+  const seen = asSeen(made.frame, models.constants.frame, models.form);
+  return { made, seen, bayes: scoreBayes(models.bayes, seen.features), softmax: scoreSoftmax(models.softmax, seen.image) };
+}
