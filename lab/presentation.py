@@ -66,8 +66,9 @@ body.nb-presenter .st-key-draw_verdict { min-height: 250px; }  /* the two metric
 /* Focus that shows on every background (WCAG 2.4.7, 1.4.11): a black ring outside a white one, so that one of
    the two is >= 3:1 against whatever is around the control, in either theme and in presenter mode. Streamlit's
    own is a faint tint (1.1:1) on links, radios and switches. Controls whose <input> is visually hidden (radio,
-   checkbox, switch) show it on their label. */
+   checkbox, switch) show it on their label; a box that lab/focus.py focuses shows it too. */
 .stApp :is(a, button, summary, [role="slider"], [role="tab"], [role="button"], [tabindex="0"]):focus-visible,
+.stApp [class*="st-key-"][tabindex="-1"]:focus-visible,
 .stApp label:has(input:focus-visible),
 .stApp :is([data-baseweb="input"], [data-baseweb="select"], [data-baseweb="textarea"]):focus-within {
   outline: 3px solid #000000 !important; outline-offset: 2px; box-shadow: 0 0 0 2px #ffffff !important;
