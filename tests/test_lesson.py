@@ -57,7 +57,8 @@ def test_parse_step_refuses_anything_else_without_repeating_it(values):
 def test_grading_of_guesses_counts_and_choices():
     assert lesson.grade_guess(0.841, 0.842, close=0.01).grade == "exact"
     assert lesson.grade_guess(0.85, 0.842, close=0.01).grade == "close"
-    assert lesson.grade_guess(0.95, 0.842, close=0.01) == lesson.Verdict("off", pytest.approx(0.108))
+    assert lesson.grade_guess(0.95, 0.842, close=0.01) == lesson.Verdict("off", pytest.approx(0.108), 0.842)
+    assert lesson.grade_count(40, 32).truth == 32.0 and lesson.grade_choice("1", "2").truth == "2"  # for the chart
     assert lesson.grade_count(30, 32).grade == "exact"
     assert lesson.grade_count(100, 32).grade == "close"
     assert lesson.grade_count(1000, 32).grade == "off"

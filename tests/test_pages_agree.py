@@ -40,6 +40,7 @@ NO_MNIST_NUMBERS = {  # pages whose numbers do not come from MNIST, with what th
     "pages/xor.py": "four XOR points",
     "pages/spam.py": "the SMS Spam Collection",
     "pages/gallery.py": "the drawings a class sends",
+    "pages/teach.py": "a class's code, links and students",
 }
 
 
