@@ -6,6 +6,7 @@ docs/benchmarks-class-store.md).
 
 from __future__ import annotations
 
+import argparse
 import os
 from collections.abc import Sequence
 
@@ -50,3 +51,14 @@ def print_table(title: str, headers: Sequence[str], rows: Sequence[Sequence[obje
     say(f"\n### {title}\n")
     say(markdown_table(headers, rows, right=[False] + [True] * (len(headers) - 1)))
     say(f"\nWhat limits these figures: {limits}\n")
+
+
+def positive_int(text: str) -> int:
+    """argparse's type for a count of one or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value}: give 1 or more")
+    return value

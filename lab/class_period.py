@@ -62,6 +62,28 @@ def set_pace(teaching: classroom.TeacherClass, step: int | None) -> None:
     _act(teaching, "set_pace", "Students follow your step." if step else "Students move on their own.", step=step)
 
 
+def pace_button(teaching: classroom.TeacherClass, lead_from: int, key: str) -> None:
+    """The one button that switches the class's pace: *Lead* (students follow the teacher, starting on ``lead_from``)
+    or *Let students move on their own*, whichever the class is not doing now."""
+    if teaching.info.pace is not None:
+        st.button(
+            "Let students move on their own",
+            icon=":material/lock_open:",
+            key=f"{key}_free",
+            on_click=set_pace,
+            args=(teaching, None),
+        )
+    else:
+        st.button(
+            "Lead: students follow my step",
+            icon=":material/arrow_forward:",
+            key=f"{key}_lead",
+            on_click=set_pace,
+            args=(teaching, lead_from),
+            help=f"Students go to step {lead_from}; then your Back and Next on the lesson move everyone.",
+        )
+
+
 def last_outcome() -> tuple[str, str] | None:
     """("success" | "warning", sentence) of the teacher's last action, once."""
     return st.session_state.pop(_OUTCOME, None)

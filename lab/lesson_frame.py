@@ -148,24 +148,9 @@ def _lead(teaching: classroom.TeacherClass, step: int) -> None:
         class_period.set_pace(teaching, step)
         class_period.last_outcome()  # the sentence is for the class page; here the step itself shows it
     with st.container(horizontal=True, vertical_alignment="center", key="lesson_pace"):
-        if leading:
-            st.markdown(f":material/groups: Class {teaching.info.code} follows your step.")
-            st.button(
-                "Let students move on their own",
-                icon=":material/lock_open:",
-                key="lesson_pace_free",
-                on_click=class_period.set_pace,
-                args=(teaching, None),
-            )
-        else:
-            st.markdown(f":material/groups: Class {teaching.info.code} moves on its own.")
-            st.button(
-                "Lead: students follow my step",
-                icon=":material/arrow_forward:",
-                key="lesson_pace_lead",
-                on_click=class_period.set_pace,
-                args=(teaching, step),
-            )
+        moving = "follows your step" if leading else "moves on its own"
+        st.markdown(f":material/groups: Class {teaching.info.code} {moving}.")
+        class_period.pace_button(teaching, step, key="lesson_pace")
         room = class_period.room(teaching.info.code)
         on_this = room.on_step.get(step, 0)
         st.caption(f"{on_this} of {room.here} student{'s' if room.here != 1 else ''} here are on this step.")

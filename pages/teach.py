@@ -123,23 +123,9 @@ def lesson_pace(info) -> None:
             f"The class follows you, on **step {info.pace}**: your Back and Next on the lesson move every student's "
             "lesson, and nobody can answer a step you have not reached."
         )
-        st.button(
-            "Let students move on their own",
-            icon=":material/lock_open:",
-            key="teach_pace_free",
-            on_click=class_period.set_pace,
-            args=(teaching, None),
-        )
     else:
         st.markdown("Students move through the lesson on their own.")
-        st.button(
-            "Lead: students follow my step",
-            icon=":material/arrow_forward:",
-            key="teach_pace_lead",
-            on_click=class_period.set_pace,
-            args=(teaching, 1),
-            help="Starts the class on step 1; then your Back and Next on the lesson move everyone.",
-        )
+    class_period.pace_button(teaching, 1, key="teach_pace")
     where_students_are(code)
 
 
@@ -154,72 +140,81 @@ def where_students_are(code: str) -> None:
     )
 
 
+DOWNLOADS = (  # (label, file name's end, MIME type, icon, what it holds, the bytes of a class's period)
+    (
+        "Drawings (.npz)",
+        "drawings.npz",
+        "application/octet-stream",
+        ":material/download:",
+        "frames (28 × 28, 0-255), labels (the digit meant) and students (1 = the first to send): what "
+        "`python -m nbcore class evaluate --frames` reads.",
+        class_period.drawings_file,
+    ),
+    (
+        "Answers (.csv)",
+        "answers.csv",
+        "text/csv",
+        ":material/table:",
+        "One row per student and question: student number, question, answer, time, and whether it came after the "
+        "reveal. No names or ids.",
+        class_period.answers_file,
+    ),
+)
+
+
 def downloads(info) -> None:
     st.subheader("Keep what the class made")
     for period in range(info.period, 0, -1):
         with st.container(horizontal=True, vertical_alignment="center"):
             st.markdown(f"Period {period}{' (this one)' if period == info.period else ''}:")
-            st.download_button(
-                "Drawings (.npz)",
-                lambda period=period: class_period.drawings_file(info.code, period),
-                file_name=f"class-{info.code}-p{period}-drawings.npz",
-                mime="application/octet-stream",
-                on_click="ignore",
-                icon=":material/download:",
-                key=f"teach_npz_{period}",
-                help="frames (28 × 28, 0-255), labels (the digit meant) and students (1 = the first to send): "
-                "what `python -m nbcore class evaluate --frames` reads.",
-            )
-            st.download_button(
-                "Answers (.csv)",
-                lambda period=period: class_period.answers_file(info.code, period),
-                file_name=f"class-{info.code}-p{period}-answers.csv",
-                mime="text/csv",
-                on_click="ignore",
-                icon=":material/table:",
-                key=f"teach_answers_{period}",
-                help="One row per student and question: student number, question, answer, time, and whether it "
-                "came after the reveal. No names or ids.",
-            )
+            for label, ending, mime, icon, holds, made in DOWNLOADS:
+                st.download_button(
+                    label,
+                    lambda made=made, period=period: made(info.code, period),
+                    file_name=f"class-{info.code}-p{period}-{ending}",
+                    mime=mime,
+                    on_click="ignore",
+                    icon=icon,
+                    key=f"teach_{ending.replace('.', '_')}_{period}",
+                    help=holds,
+                )
+
+
+def confirmed(sure: str, label: str, icon: str, key: str, action, help: str | None = None) -> None:
+    """A button that works once its checkbox ``sure`` is ticked: for what cannot be undone by a click."""
+    with st.container(horizontal=True, vertical_alignment="center"):
+        ticked = st.checkbox(sure, key=f"{key}_sure")
+        st.button(label, icon=icon, disabled=not ticked, key=key, on_click=action, args=(teaching,), help=help)
 
 
 def period_controls(info) -> None:
     st.subheader("End of the period")
     if info.ended(time.time()) is None:
-        with st.container(horizontal=True, vertical_alignment="center"):
-            fresh = st.checkbox("Yes, start a new period", key="teach_new_period_sure")
-            st.button(
-                "New period",
-                icon=":material/skip_next:",
-                disabled=not fresh,
-                key="teach_new_period",
-                on_click=class_period.new_period,
-                args=(teaching,),
-                help="Same code; drawings, answers and reveals start empty. This period's stay downloadable above.",
-            )
-        with st.container(horizontal=True, vertical_alignment="center"):
-            ending = st.checkbox("Yes, end the class now", key="teach_end_sure")
-            st.button(
-                "End class",
-                icon=":material/stop_circle:",
-                disabled=not ending,
-                key="teach_end",
-                on_click=class_period.end,
-                args=(teaching,),
-                help="Students can no longer send or answer; everything stays here for you to download.",
-            )
+        confirmed(
+            "Yes, start a new period",
+            "New period",
+            ":material/skip_next:",
+            "teach_new_period",
+            class_period.new_period,
+            "Same code; drawings, answers and reveals start empty. This period's stay downloadable above.",
+        )
+        confirmed(
+            "Yes, end the class now",
+            "End class",
+            ":material/stop_circle:",
+            "teach_end",
+            class_period.end,
+            "Students can no longer send or answer; everything stays here for you to download.",
+        )
         return
     st.markdown("Downloaded what you need? You can delete the class now rather than wait.")
-    with st.container(horizontal=True, vertical_alignment="center"):
-        deleting = st.checkbox("Yes, delete the class and everything it holds", key="teach_delete_sure")
-        st.button(
-            "Delete the class",
-            icon=":material/delete_forever:",
-            disabled=not deleting,
-            key="teach_delete",
-            on_click=class_period.delete,
-            args=(teaching,),
-        )
+    confirmed(
+        "Yes, delete the class and everything it holds",
+        "Delete the class",
+        ":material/delete_forever:",
+        "teach_delete",
+        class_period.delete,
+    )
 
 
 def teacher_link(code: str, key: str) -> None:

@@ -71,7 +71,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from devtools.bench_report import load, ms, print_table, say  # noqa: E402
+from devtools.bench_report import load, ms, positive_int, print_table, say  # noqa: E402
 from devtools.class_stores import STORES, fresh_store  # noqa: E402
 from devtools.rerun_log import RerunLog  # noqa: E402
 from devtools.streamlit_client import StreamlitClient, loopback_address  # noqa: E402
@@ -728,16 +728,6 @@ def report_server(args: argparse.Namespace, results: Sequence[tuple[str, int, Se
 
 
 # -- command line ---------------------------------------------------------------------------------
-def positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value}: give 1 or more")
-    return value
-
-
 def positive_seconds(text: str) -> float:
     try:
         value = float(text)

@@ -45,7 +45,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from devtools.bench_report import load, print_table, say  # noqa: E402
+from devtools.bench_report import load, positive_int, print_table, say  # noqa: E402
 from devtools.rerun_log import RerunLog  # noqa: E402
 from devtools.streamlit_client import RunResult, StreamlitClient, loopback_address  # noqa: E402
 
@@ -375,16 +375,6 @@ def report(setups: Sequence[Setup], args: argparse.Namespace) -> None:
 
 
 # -- command line ---------------------------------------------------------------------------------
-def positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value}: give 1 or more")
-    return value
-
-
 def parser() -> argparse.ArgumentParser:
     from devtools import harness
 
