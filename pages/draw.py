@@ -272,8 +272,9 @@ def digit_and_verdict(
         if joined is not None and not testing:  # right under the canvas: on a phone, within a screen of the verdict
             classroom.send_form(joined, framed, posterior, softmax_posterior)
         model_view.show(frame, features[0], made_from, settings.input_form, model, softmax)
-        if not uploading and made_from is not None:  # the canvas shows this in place of its own reading
-            report_server_reading(st.session_state.draw_png, posterior, softmax_posterior)
+        drawn_png = st.session_state.get("draw_png")  # None for a frame given otherwise (a test image, a test)
+        if not uploading and made_from is not None and drawn_png:  # the canvas shows this in place of its own
+            report_server_reading(drawn_png, posterior, softmax_posterior)
     focus.apply("nb_focus_draw")
     rate_limit.settle_fragment_run()  # past the run budget, a scribbler's next stroke waits here, all on screen
 
