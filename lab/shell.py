@@ -79,6 +79,13 @@ def run(default_page: str = "pages/home.py") -> None:
     with runs.whole_run() as this_run:  # first: a session flooding reruns is stopped before any work
         links.begin_run()
         presenting = presentation.presenter_mode()
+        # the icon before the navigation: st.navigation would make the page's Material icon the tab's, which the
+        # browser fetches from Google's font server (missing offline); the title once the page is known
+        st.set_page_config(
+            page_icon=str(FAVICON),
+            layout="wide",
+            initial_sidebar_state="collapsed" if presenting else "auto",
+        )
         navigation = st.navigation(
             {
                 section: [
@@ -89,12 +96,7 @@ def run(default_page: str = "pages/home.py") -> None:
             },
             position="hidden",
         )
-        st.set_page_config(
-            page_title=browser_title(navigation.title),
-            page_icon=str(FAVICON),
-            layout="wide",
-            initial_sidebar_state="collapsed" if presenting else "auto",
-        )
+        st.set_page_config(page_title=browser_title(navigation.title))
         navigation_links()
         this_run.page = (navigation.url_path or navigation.title).replace(" ", "_")
         if navigation.title not in _WITHOUT_MODEL_SETTINGS and settings.sidebar().deskew:

@@ -37,8 +37,8 @@ def start_a_class() -> None:
         else:
             st.rerun()
     st.markdown(
-        "Made the class before the lesson with `python -m nbcore class new`? Open the teacher link it printed "
-        "instead. A student? Type your class's code on the Home page."
+        "Made the class before the lesson on the server's command line (python -m nbcore class new)? Open the "
+        "teacher link it printed instead. A student? Type your class's code on the Home page."
     )
 
 
