@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from lab import classroom, runs, state
-from nbcore.classroom import KEEP_SECONDS, Refused
+from nbcore.classroom import KEEP_SECONDS, ClassInfo, Refused
 from nbcore.classroom.export import answers_csv, drawings_npz
 
 WARN_BEFORE_SECONDS = 15 * 60  # the teacher's page warns this long before a class ends on its own
@@ -167,10 +167,13 @@ def heartbeat(joined: classroom.StudentClass) -> None:
         st.rerun(scope="app")
 
 
-def pace(code: str) -> int | None:
-    """The step the teacher leads the class to now (None: students move on their own)."""
+def changed(seen: ClassInfo, pace: int | None) -> bool:
+    """Whether class ``seen`` has moved on since a page showed it with ``pace``: another step, another period, its end."""
     try:
-        info = state.class_store().class_info(code)
+        now = state.class_store().class_info(seen.code)
     except Refused:
-        return None
-    return None if info is None or info.ended(time.time()) is not None else info.pace
+        return False
+    if now is None:
+        return True
+    live = now.ended(time.time()) is None
+    return (now.pace if live else None) != pace or now.period != seen.period or not live

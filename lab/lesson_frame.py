@@ -27,6 +27,7 @@ from nbcore.experiments import lesson
 
 QUERY_KEY = "lesson"
 CLASS_KEY = "lesson_class"  # session: the classroom.LessonClass the lesson is taken with, or None
+_PERIOD_STATE = ("lesson_committed_", "lesson_after_reveal_", "lesson_changing_")  # a question's answer, per period
 _ASKED = "lesson_asked"  # session: the Question asked last in this run, which ``feedback`` follows
 REFRESH_SECONDS = 3  # how often the teacher's counts and a waiting student's page look again
 
@@ -181,8 +182,9 @@ def _follow(joined: classroom.StudentClass, step: int) -> int:
 
 @shell.fragment(page="lesson", run_every=class_period.FOLLOW_SECONDS)
 def _follow_teacher(joined: classroom.StudentClass, step: int, pace: int | None) -> None:
-    """Every few seconds: the whole page again when the teacher's step changed; and "still here" for the class."""
-    if class_period.pace(joined.info.code) != pace:
+    """Every few seconds: the whole page again when the teacher's step changed, a new period began or the class
+    ended; and "still here" for the class."""
+    if class_period.changed(joined.info, pace):
         st.rerun(scope="app")
     class_period.check_in(joined, step)
 
@@ -202,6 +204,17 @@ def take_part(taking: classroom.LessonClass | None) -> None:
     st.session_state[CLASS_KEY] = taking
     if taking is not None:
         refresh.controls(REFRESH_SECONDS)
+        _forget_an_earlier_period()
+
+
+def _forget_an_earlier_period() -> None:
+    """A new period asks every question afresh: answers this session sent in an earlier one are not shown again."""
+    joined = classroom.membership()
+    period = None if joined is None else (joined.info.code, joined.info.period)
+    if st.session_state.get("lesson_period") not in (None, period):
+        for name in [name for name in st.session_state if str(name).startswith(_PERIOD_STATE)]:
+            del st.session_state[name]
+    st.session_state["lesson_period"] = period
 
 
 def _committed_key(key: str) -> str:
