@@ -266,6 +266,7 @@ def test_a_period_through_two_replicas(class_replicas, browser, replica_store, t
         for page, choice in ((students[0], "zero"), (students[2], "zero"), (students[3], "tiny")):
             page.get_by_text(shown(choice), exact=True).click()
             click_and_wait(page, f"Send my answer to class {code}")
+            page.get_by_text(f"Sent to class {code}.", exact=False).wait_for()
         assert store.tally(code, "float32").counted == {"zero": 2, "tiny": 1}
 
         os.killpg(served.servers[0].process.pid, signal.SIGKILL)  # the teacher's replica, mid-period
