@@ -47,7 +47,7 @@ PAGES = {
 
 # Pages with no MNIST naive Bayes of their own: the model settings would be controls that change nothing
 # there (and Gaussian NB has a class prior of its own). Their values stay in the session for the others.
-WITHOUT_MODEL_SETTINGS = ("pages/gaussian.py", "pages/spam.py", "pages/xor.py")
+WITHOUT_MODEL_SETTINGS = ("pages/gaussian.py", "pages/spam.py", "pages/xor.py", "pages/teach.py")
 _WITHOUT_MODEL_SETTINGS = {
     title for pages in PAGES.values() for path, title, _ in pages if path in WITHOUT_MODEL_SETTINGS
 }

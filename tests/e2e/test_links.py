@@ -15,7 +15,7 @@ import re
 from urllib.parse import parse_qs, urlparse
 
 from devtools import harness
-from lab.shell import PAGES
+from lab.shell import PAGES, WITHOUT_MODEL_SETTINGS
 from tests.conftest import REPO
 
 URL_PATHS = [
@@ -24,7 +24,8 @@ URL_PATHS = [
     for path, _, _ in pages
 ]
 TEST_ACCURACY = "Test accuracy (10,000 images)"
-BEYOND_MNIST = {path.split("/")[-1].removesuffix(".py") for path, _, _ in PAGES["Beyond MNIST"]}  # no model settings
+# pages without model settings (the Beyond MNIST ones and the class page)
+BEYOND_MNIST = {path.split("/")[-1].removesuffix(".py") for path in WITHOUT_MODEL_SETTINGS}
 HOSTILE = "alpha=banana&threshold=%3Cscript%3Ealert(1)%3C/script%3E&prior=..%2F..%2Fetc%2Fpasswd&beta=" + "9" * 10_000
 
 
