@@ -18,6 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from devtools import harness, replicas
 from devtools.redis_server import RedisServer, redis_binary
@@ -195,6 +196,21 @@ def wait_for_step(page, step: int, timeout_ms: int = TIMEOUT_MS) -> None:
     page.locator("h2").filter(has_text=re.compile(rf"^{step}\. ")).first.wait_for(timeout=timeout_ms)
 
 
+def answers_downloaded(teacher, tries: int = 3) -> list[str]:
+    """The rows of the class page's answers CSV, as the browser downloads it. A download that a rerun of the page
+    cancels (the class page's live count reruns every 3 s) is tried again, as a teacher would click again."""
+    for attempt in range(tries):
+        try:
+            with teacher.expect_download() as download:
+                teacher.get_by_role("button", name="Answers (.csv)").first.click()
+            return download.value.path().read_text().splitlines()
+        except PlaywrightError:
+            if attempt == tries - 1:
+                raise
+            harness.wait_for_run(teacher, timeout=120)
+    return []
+
+
 def click_and_wait(page, button: str) -> None:
     page.get_by_role("button", name=button, exact=True).first.click()
     harness.wait_for_run(page, timeout=120, settle=0.3)
@@ -284,9 +300,7 @@ def test_a_period_through_two_replicas(class_replicas, browser, replica_store, t
 
         teacher.goto(f"{served.url}/teach?class={code}")
         harness.wait_for_run(teacher, timeout=120)
-        with teacher.expect_download() as download:
-            teacher.get_by_role("button", name="Answers (.csv)").first.click()
-        rows = download.value.path().read_text().splitlines()
+        rows = answers_downloaded(teacher)
         assert rows[0].startswith("student,question,answer") and len(rows) == 1 + 4
         teacher.get_by_text("Yes, start a new period", exact=True).click()
         click_and_wait(teacher, "New period")
