@@ -36,6 +36,7 @@ from PIL import Image
 
 import nbcore
 from devtools import harness
+from lab import shell
 from lab.shell import PAGES
 from tests.conftest import REPO
 from tests.e2e.conftest import ARTIFACTS
@@ -43,7 +44,7 @@ from tests.e2e.conftest import ARTIFACTS
 PATHS = [Path(path).stem for pages in PAGES.values() for path, _, _ in pages]  # URL paths, "home" is "/"
 URL_PATHS = ["" if stem == "home" else stem for stem in PATHS]
 # the pages beyond MNIST have no MNIST model: no model settings in their sidebar
-WITHOUT_MODEL_SETTINGS = {Path(path).stem for path, _, _ in PAGES["Beyond MNIST"]}
+WITHOUT_MODEL_SETTINGS = {Path(path).stem for path in shell.WITHOUT_MODEL_SETTINGS}  # Beyond MNIST, the class page
 CASES = [
     ("projector 1024x768", False),
     ("projector 1024x768", True),
