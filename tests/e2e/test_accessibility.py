@@ -343,10 +343,20 @@ FOCUSED_JS = """() => {
 }"""
 
 
+# After a press: the control used has left the page (a run replaced it) or the focus has moved off it to another
+# element. A run that only redraws a fragment can start and end between two renders without the page ever saying
+# "running" (harness.run_after), so this is what tells that the press was taken.
+PRESS_TAKEN_JS = """() => {
+    const used = document.querySelector('[data-nb-pressed]');
+    return !used || (document.activeElement !== used && document.activeElement !== document.body);
+}"""
+
+
 def press(page, control, key: str = "Enter") -> str:
     """Focus ``control``, press ``key`` as a keyboard would, wait for the run; where the focus is then (FOCUSED_JS)."""
+    control.evaluate("el => el.setAttribute('data-nb-pressed', '')")
     control.focus()
-    harness.run_after(page, lambda: page.keyboard.press(key))
+    harness.run_after(page, lambda: page.keyboard.press(key), shown_js=PRESS_TAKEN_JS)
     page.wait_for_function("() => document.activeElement !== document.body", timeout=10_000)
     return page.evaluate(FOCUSED_JS)
 
