@@ -110,21 +110,18 @@ def _deskewed(folder: str, progress) -> MnistSplits:
     return artifacts.deskewed_mnist(_published.result(folder), artifacts.folder_of(folder), progress).value
 
 
-def splits() -> MnistSplits:
-    """Both MNIST splits as published, loaded once per server; a progress bar while loading, a clear stop on errors."""
-    return _published(data_dir())
-
-
-def model_splits(deskew: bool) -> MnistSplits:
-    """Both splits as the models of this deskew setting learn from and are tested on (``InputForm.splits``);
-    deskewed once per server, behind a progress bar in the sidebar when that takes a while."""
-    published = splits()
+def splits(deskew: bool = False) -> MnistSplits:
+    """Both MNIST splits as the models of this deskew setting learn from and are tested on (``InputForm.splits``;
+    as published when ``deskew`` is off), the one way a page or the frame gets MNIST. Loaded (and deskewed) once
+    per server, behind a progress bar while that takes a while (deskewing's in the sidebar); a clear stop on errors.
+    """
+    published = _published(data_dir())
     return _deskewed(data_dir()) if deskew else published
 
 
 def loaded(deskew: bool = False) -> MnistSplits:
-    """``model_splits(deskew)`` for other cached functions, without a progress bar (a page or the frame has waited
-    for it behind one; else this waits silently)."""
+    """``splits(deskew)`` for the cached functions of ``lab/data``, without a progress bar (a page or the frame has
+    waited for it behind one; else this waits silently)."""
     return _deskewed.result(data_dir()) if deskew else _published.result(data_dir())
 
 
