@@ -31,7 +31,7 @@ import numpy as np
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from lab import state
+from lab import class_store
 from nbcore.classroom import CODE_RULE, PER_STUDENT, Refused, class_code, student_id
 from nbcore.classroom.store import NOT_OPEN, ClassInfo
 
@@ -112,7 +112,7 @@ def _session() -> str:
 
 def within_budget(*budgets: tuple[str, int, float], cost: int = 1) -> bool:
     """Count ``cost`` uses of each (name, limit, window seconds) budget; False if any is spent (0: only look)."""
-    store = state.class_store()
+    store = class_store.class_store()
     return all([store.take(name, limit, window, cost) for name, limit, window in budgets])  # count each
 
 
@@ -258,7 +258,7 @@ def _checked_student_class(code: str, quiet: bool = False) -> StudentClass | Non
     if first and not within_budget(*misses, cost=0):
         refuse(TOO_FAST, ":material/timer:")
         return None
-    info = state.class_store().class_info(code)
+    info = class_store.class_store().class_info(code)
     if info is None:  # never made, or deleted: one sentence for both
         if first:
             within_budget(*misses)
@@ -283,7 +283,7 @@ def send_drawing(
         ("send:address:" + client_address(), SENDS_PER_ADDRESS, MINUTE),
     ):
         raise Refused(TOO_FAST)
-    state.class_store().add_drawing(code, joined.student, frame, meant, bayes_posterior, softmax_posterior)
+    class_store.class_store().add_drawing(code, joined.student, frame, meant, bayes_posterior, softmax_posterior)
     return f"Sent: your {meant} is in class {code}'s gallery."
 
 
@@ -295,7 +295,7 @@ def _checked_teacher_class() -> TeacherClass | None:
         return None
     linked_key = st.query_params.get(KEY_PARAM)
     held = st.session_state.get("teacher_key") if st.session_state.get("teacher_code") == code else None
-    store = state.class_store()
+    store = class_store.class_store()
     valid = next((key for key in (linked_key, held) if key and store.is_teacher(code, key)), None)
     kept = browser_memory(f"teacher-{code}", remember=valid)  # a reload, or a reconnection to another replica
     if valid is None and kept and store.is_teacher(code, kept):
@@ -352,7 +352,7 @@ def new_class(passphrase: str = "") -> TeacherClass | str:
             "(its teacher link), or start the server with a passphrase for teachers."
         )
     try:
-        made = state.class_store().create_class()
+        made = class_store.class_store().create_class()
     except Refused as refused:
         return str(refused)
     st.session_state["teacher_code"], st.session_state["teacher_key"] = made.info.code, made.teacher_key
@@ -381,7 +381,7 @@ def send_form(
     else:
         _send(joined, frame, bayes_posterior, softmax_posterior)
     try:
-        own = state.class_store().drawings(code, joined.student) if joined.student is not None else ()
+        own = class_store.class_store().drawings(code, joined.student) if joined.student is not None else ()
     except Refused:
         own = ()  # the store is down: the form has said so on sending
     if own:
@@ -455,4 +455,4 @@ def send_answer(taking: LessonClass, question: str, answer: str) -> bool:
         ("answer:address:" + client_address(), ANSWERS_PER_ADDRESS, MINUTE),
     ):
         raise Refused(TOO_FAST)
-    return state.class_store().answer(taking.code, taking.student, question, answer)
+    return class_store.class_store().answer(taking.code, taking.student, question, answer)

@@ -3,7 +3,7 @@
 import numpy as np
 import streamlit as st
 
-from lab import classroom, display, links, refresh, shell, state
+from lab import class_store, classroom, display, links, refresh, shell
 from lab.data import models
 from lab.figures import class_model, describe, export
 from lab.settings import Settings, current_settings
@@ -13,8 +13,8 @@ from nbcore.experiments.class_model import DEFAULT_WEIGHT, MIN_DRAWINGS, MODEL_N
 from nbcore.metrics import class_errors, confusion_matrix
 
 REFRESH_SECONDS = 3
-SHOWN = state.GALLERY_SHOWN
-STUDENT_LABEL = state.STUDENT_LABEL
+SHOWN = class_store.GALLERY_SHOWN
+STUDENT_LABEL = class_store.STUDENT_LABEL
 
 st.title("Class gallery")
 teaching = classroom.teacher_class()
@@ -34,7 +34,7 @@ def instead_text(row: np.ndarray) -> str:
 def live_gallery(code: str) -> None:
     """Everything that changes as students send drawings; reruns by itself every ``REFRESH_SECONDS`` (unless paused)."""
     try:
-        drawings = state.class_store().drawings(code)
+        drawings = class_store.class_store().drawings(code)
     except Refused as refused:  # the store is down: say so, look again at the next refresh
         st.warning(str(refused), icon=":material/cloud_off:")
         return
@@ -56,7 +56,7 @@ def live_gallery(code: str) -> None:
         st.metric("Naive Bayes read right", f"{bayes_errors.accuracy:.0%}")
         st.metric("Softmax read right", f"{softmax_errors.accuracy:.0%}")
 
-    view = state.gallery_view(code, drawings)  # tiles and figures, made again only when the drawings change
+    view = class_store.gallery_view(code, drawings)  # tiles and figures, made again only when the drawings change
     st.subheader("What the class drew")
     st.image(list(view.tiles), caption=list(view.captions), width=view.tile_width, alt=list(view.descriptions))
     st.caption(
@@ -112,7 +112,7 @@ def live_gallery(code: str) -> None:
     with st.container(horizontal=True):
         st.download_button(
             "Gallery as CSV",
-            lambda: to_csv(state.class_store().drawings(code)),
+            lambda: to_csv(class_store.class_store().drawings(code)),
             file_name=f"class-{code}-gallery.csv",
             mime="text/csv",
             on_click="ignore",
@@ -135,7 +135,7 @@ def live_gallery(code: str) -> None:
 
 def gallery_png(code: str) -> bytes:
     """The PNG of the gallery as it is when the button is clicked."""
-    arrays = as_arrays(state.class_store().drawings(code))
+    arrays = as_arrays(class_store.class_store().drawings(code))
     return export.gallery_png(
         arrays.frames,
         arrays.meant,
@@ -165,7 +165,7 @@ def moderate(teaching: classroom.TeacherClass) -> None:
         with st.container(horizontal=True, vertical_alignment="center"):
             sure = st.checkbox("Yes, remove every drawing", key="gallery_clear_sure")
             if st.button("Empty the gallery", icon=":material/delete_sweep:", disabled=not sure, key="gallery_clear"):
-                st.write(f"Removed {plural(state.class_store().clear(code, key), 'drawing')}.")
+                st.write(f"Removed {plural(class_store.class_store().clear(code, key), 'drawing')}.")
 
 
 def remove_sentence(teaching: classroom.TeacherClass, target: str) -> str:
@@ -173,14 +173,12 @@ def remove_sentence(teaching: classroom.TeacherClass, target: str) -> str:
     code, key = teaching.info.code, teaching.key
     try:
         if target.isdigit():
-            removed = state.class_store().remove_drawing(code, key, int(target))
+            removed = class_store.class_store().remove_drawing(code, key, int(target))
             return f"Removed drawing #{target}." if removed else f"No drawing #{target} in this class."
-        students = {d.student for d in state.class_store().drawings(code) if d.student.startswith(target)}
+        students = {d.student for d in class_store.class_store().drawings(code) if d.student.startswith(target)}
         if len(target) < STUDENT_LABEL or len(students) != 1:
             return f"No one student's label starts with “{target[:16]}”: give a tile's five letters."
-        return (
-            f"Removed {plural(state.class_store().remove_student(code, key, students.pop()), 'drawing')} of {target}."
-        )
+        return f"Removed {plural(class_store.class_store().remove_student(code, key, students.pop()), 'drawing')} of {target}."
     except Refused as refused:
         return str(refused)
 
@@ -206,7 +204,7 @@ def class_model_section(code: str) -> None:
         "which learned from 60,000 strangers' digits. Each student's drawings are read only by models that "
         "never saw that student."
     )
-    snapshot = state.class_snapshot(code)
+    snapshot = class_store.class_snapshot(code)
     if not snapshot.ids:
         st.info(
             f"No drawings yet: once students send some, the class's model learns from them here. A digit gets "
@@ -214,7 +212,7 @@ def class_model_section(code: str) -> None:
             icon=":material/hourglass_empty:",
         )
         return
-    settings = state.class_model_settings(current_settings())
+    settings = class_store.class_model_settings(current_settings())
     weight = st.select_slider(
         options=WEIGHTS,
         value=int(DEFAULT_WEIGHT),
@@ -227,7 +225,7 @@ def class_model_section(code: str) -> None:
             int(DEFAULT_WEIGHT),
         ),
     )
-    evaluation = state.class_evaluation(snapshot, settings, float(weight))
+    evaluation = class_store.class_evaluation(snapshot, settings, float(weight))
     names = {**MODEL_NAMES, "mnist_plus_class": f"MNIST + the class ×{weight:,}"}
     with st.container(horizontal=True):
         for name, score in evaluation.models.items():
@@ -290,10 +288,10 @@ def per_digit_table(evaluation: ClassEvaluation) -> dict[str, list[str]]:
     return table
 
 
-def class_curve(snapshot: state.ClassSnapshot, settings: Settings) -> None:
+def class_curve(snapshot: class_store.ClassSnapshot, settings: Settings) -> None:
     """The accuracy of the class's model against drawings per digit, drawn in a thread: this session's last one
     for this class is shown (or a sentence) until the one for the current drawings is ready."""
-    drawn = state.class_curve(snapshot, settings)
+    drawn = class_store.class_curve(snapshot, settings)
     shown_key = "gallery_class_curve"
     if drawn is not None:
         st.session_state[shown_key] = (snapshot.code, settings, len(snapshot.ids), drawn)
