@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from lab import classroom, runs, state
+from lab import class_store, classroom, runs
 from nbcore.classroom import KEEP_SECONDS, ClassInfo, Refused
 from nbcore.classroom.export import answers_csv, drawings_npz
 
@@ -27,7 +27,7 @@ _OUTCOME = "class_period_outcome"  # session: the sentence of the teacher's last
 def _act(teaching: classroom.TeacherClass, action: str, done: str, **arguments) -> None:
     """Call the store's teacher-only ``action`` for this class; keep ``done`` (or the refusal) for the page."""
     try:
-        getattr(state.class_store(), action)(teaching.info.code, teaching.key, **arguments)
+        getattr(class_store.class_store(), action)(teaching.info.code, teaching.key, **arguments)
     except Refused as refused:
         st.session_state[_OUTCOME] = ("warning", str(refused))
     else:
@@ -104,12 +104,12 @@ def ends_soon(teaching: classroom.TeacherClass) -> bool:
 # -- downloads -----------------------------------------------------------------------------------------------
 def drawings_file(code: str, period: int) -> bytes:
     """The period's drawings as ``.npz`` (``frames``, ``labels``, ``students``): what ``class evaluate --frames`` reads."""
-    return drawings_npz(state.class_store().drawings(code, period=period))
+    return drawings_npz(class_store.class_store().drawings(code, period=period))
 
 
 def answers_file(code: str, period: int) -> bytes:
     """The period's answers, one row per student and question, with time and before/after the reveal (CSV)."""
-    return answers_csv(state.class_store().answers(code, period=period))
+    return answers_csv(class_store.class_store().answers(code, period=period))
 
 
 # -- who is here, and where ------------------------------------------------------------------------------------
@@ -125,7 +125,7 @@ class Room:
 
 def room(code: str) -> Room:
     try:
-        seen = state.class_store().presence(code)
+        seen = class_store.class_store().presence(code)
     except Refused:
         return Room(0, 0, {})
     recent = [presence for presence in seen.values() if presence.seen_at >= time.time() - HERE_SECONDS]
@@ -145,7 +145,7 @@ def check_in(joined: classroom.StudentClass, step: int | None) -> None:
     if last is not None and last[:2] == (joined.info.code, step) and time.time() - last[2] < CHECK_IN_SECONDS:
         return
     try:
-        state.class_store().check_in(joined.info.code, joined.student, step)
+        class_store.class_store().check_in(joined.info.code, joined.student, step)
     except (Refused, ValueError):
         return
     st.session_state["class_check_in"] = (joined.info.code, step, time.time())
@@ -160,7 +160,7 @@ def heartbeat(joined: classroom.StudentClass) -> None:
     count, and the whole page again once the class has ended, so its badge says so without a reload."""
     check_in(joined, None)
     try:
-        info = state.class_store().class_info(joined.info.code)
+        info = class_store.class_store().class_info(joined.info.code)
     except Refused:
         return
     if info is None or info.ended(time.time()) != joined.info.ended(time.time()):
@@ -170,7 +170,7 @@ def heartbeat(joined: classroom.StudentClass) -> None:
 def changed(seen: ClassInfo, pace: int | None) -> bool:
     """Whether class ``seen`` has moved on since a page showed it with ``pace``: another step, another period, its end."""
     try:
-        now = state.class_store().class_info(seen.code)
+        now = class_store.class_store().class_info(seen.code)
     except Refused:
         return False
     if now is None:

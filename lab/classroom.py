@@ -18,7 +18,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import os
 import re
@@ -31,8 +30,8 @@ import numpy as np
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from lab import state
-from nbcore.classroom import CODE_RULE, PER_STUDENT, Refused, class_code, student_id
+from lab import class_store
+from nbcore.classroom import CODE_RULE, Refused, class_code, student_id
 from nbcore.classroom.store import NOT_OPEN, ClassInfo
 
 CLASS_PARAM, KEY_PARAM = "class", "key"
@@ -112,7 +111,7 @@ def _session() -> str:
 
 def within_budget(*budgets: tuple[str, int, float], cost: int = 1) -> bool:
     """Count ``cost`` uses of each (name, limit, window seconds) budget; False if any is spent (0: only look)."""
-    store = state.class_store()
+    store = class_store.class_store()
     return all([store.take(name, limit, window, cost) for name, limit, window in budgets])  # count each
 
 
@@ -258,7 +257,7 @@ def _checked_student_class(code: str, quiet: bool = False) -> StudentClass | Non
     if first and not within_budget(*misses, cost=0):
         refuse(TOO_FAST, ":material/timer:")
         return None
-    info = state.class_store().class_info(code)
+    info = class_store.class_store().class_info(code)
     if info is None:  # never made, or deleted: one sentence for both
         if first:
             within_budget(*misses)
@@ -283,7 +282,7 @@ def send_drawing(
         ("send:address:" + client_address(), SENDS_PER_ADDRESS, MINUTE),
     ):
         raise Refused(TOO_FAST)
-    state.class_store().add_drawing(code, joined.student, frame, meant, bayes_posterior, softmax_posterior)
+    class_store.class_store().add_drawing(code, joined.student, frame, meant, bayes_posterior, softmax_posterior)
     return f"Sent: your {meant} is in class {code}'s gallery."
 
 
@@ -295,7 +294,7 @@ def _checked_teacher_class() -> TeacherClass | None:
         return None
     linked_key = st.query_params.get(KEY_PARAM)
     held = st.session_state.get("teacher_key") if st.session_state.get("teacher_code") == code else None
-    store = state.class_store()
+    store = class_store.class_store()
     valid = next((key for key in (linked_key, held) if key and store.is_teacher(code, key)), None)
     kept = browser_memory(f"teacher-{code}", remember=valid)  # a reload, or a reconnection to another replica
     if valid is None and kept and store.is_teacher(code, kept):
@@ -352,7 +351,7 @@ def new_class(passphrase: str = "") -> TeacherClass | str:
             "(its teacher link), or start the server with a passphrase for teachers."
         )
     try:
-        made = state.class_store().create_class()
+        made = class_store.class_store().create_class()
     except Refused as refused:
         return str(refused)
     st.session_state["teacher_code"], st.session_state["teacher_key"] = made.info.code, made.teacher_key
@@ -361,64 +360,6 @@ def new_class(passphrase: str = "") -> TeacherClass | str:
     taught = TeacherClass(made.info, made.teacher_key)
     st.session_state[_MEMBERSHIP] = taught
     return taught
-
-
-# -- Draw's send form -----------------------------------------------------------------------------
-OWN_SHOWN = 10  # a student's newest drawings shown under the form
-
-
-def send_form(
-    joined: StudentClass, frame: np.ndarray, bayes_posterior: np.ndarray, softmax_posterior: np.ndarray
-) -> None:
-    """The form that sends this drawing, with the digit meant, to the student's class; then what they sent.
-
-    ``frame`` uint8 (28, 28) framed like MNIST; ``bayes_posterior``, ``softmax_posterior`` (10,) p(y | x).
-    """
-    code = joined.info.code
-    ended = ended_sentence(joined.info)
-    if ended:
-        st.info(f"{ended} Your drawings stay with your teacher.", icon=":material/event_busy:")
-    else:
-        _send(joined, frame, bayes_posterior, softmax_posterior)
-    try:
-        own = state.class_store().drawings(code, joined.student) if joined.student is not None else ()
-    except Refused:
-        own = ()  # the store is down: the form has said so on sending
-    if own:
-        st.caption(
-            f"You have sent {len(own)} drawing{'s' if len(own) != 1 else ''} to class {code} "
-            f"(the newest {PER_STUDENT} are kept):"
-        )
-        newest = own[::-1][:OWN_SHOWN]
-        st.image(
-            [d.frame for d in newest],
-            width=42,
-            caption=[str(d.meant) for d in newest],
-            alt=[f"Your drawing of a {d.meant}" for d in newest],
-        )
-
-
-def _send(joined: StudentClass, frame: np.ndarray, bayes_posterior: np.ndarray, softmax_posterior: np.ndarray) -> None:
-    code = joined.info.code
-    with st.form("class_send", clear_on_submit=True, enter_to_submit=False, border=True):
-        meant = st.segmented_control(
-            f"Send to class {code} (anonymous): the digit I meant", options=list(range(10)), key="class_meant"
-        )
-        sent = st.form_submit_button("Send to the class", icon=":material/send:", key="class_send_button")
-    if sent:
-        digest = (code, hashlib.sha256(np.ascontiguousarray(frame).tobytes()).hexdigest(), meant)
-        if meant is None:
-            st.warning("Pick the digit you meant, then send.", icon=":material/touch_app:")
-        elif st.session_state.get("class_last_sent") == digest:
-            st.info(f"This {meant} is already in class {code}'s gallery.", icon=":material/done_all:")
-        else:
-            try:
-                sentence = send_drawing(joined, frame, int(meant), bayes_posterior, softmax_posterior)
-            except (Refused, ValueError) as refused:
-                st.warning(str(refused), icon=":material/block:")
-            else:
-                st.session_state["class_last_sent"] = digest
-                st.success(sentence, icon=":material/check_circle:")
 
 
 # -- the lesson's live polls --------------------------------------------------------------------------
@@ -455,4 +396,4 @@ def send_answer(taking: LessonClass, question: str, answer: str) -> bool:
         ("answer:address:" + client_address(), ANSWERS_PER_ADDRESS, MINUTE),
     ):
         raise Refused(TOO_FAST)
-    return state.class_store().answer(taking.code, taking.student, question, answer)
+    return class_store.class_store().answer(taking.code, taking.student, question, answer)

@@ -19,7 +19,7 @@ from typing import Any
 
 import streamlit as st
 
-from lab import class_period, classroom, display, focus, refresh, shell, state
+from lab import class_period, class_store, classroom, display, focus, refresh, shell
 from lab.figures import charts
 from nbcore.classroom import Refused
 from nbcore.classroom.store import Tally
@@ -275,7 +275,7 @@ def _stored_answer(question: Question, taking: classroom.LessonClass) -> Any:
     if taking.student is None:
         return None
     try:
-        sent = state.class_store().student_answer(taking.code, taking.student, question.key)
+        sent = class_store.class_store().student_answer(taking.code, taking.student, question.key)
     except Refused:
         return None
     if sent is None:
@@ -414,7 +414,7 @@ def _ask_the_class(question: Question, prompt: str, taking: classroom.LessonClas
 def _teacher_act(taking: classroom.LessonClass, action: str, key: str) -> None:
     assert taking.teacher_key is not None
     try:
-        getattr(state.class_store(), action)(taking.code, taking.teacher_key, key)
+        getattr(class_store.class_store(), action)(taking.code, taking.teacher_key, key)
     except Refused as refused:
         st.session_state[f"lesson_refused_{key}"] = str(refused)
 
@@ -437,14 +437,14 @@ def class_answers_download(code: str, period: int) -> None:
 def _revealed(code: str) -> frozenset[str]:
     """The questions revealed to the class (none while the store is down: students wait, the lesson goes on)."""
     try:
-        return state.class_store().revealed(code)
+        return class_store.class_store().revealed(code)
     except Refused:
         return frozenset()
 
 
 def _tally(code: str, key: str) -> Tally:
     try:
-        return state.class_store().tally(code, key)
+        return class_store.class_store().tally(code, key)
     except Refused:
         return Tally({}, {})
 

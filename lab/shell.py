@@ -100,7 +100,7 @@ def run(default_page: str = "pages/home.py") -> None:
         navigation_links()
         this_run.page = (navigation.url_path or navigation.title).replace(" ", "_")
         if navigation.title not in _WITHOUT_MODEL_SETTINGS and settings.sidebar().deskew:
-            mnist.model_splits(deskew=True)  # every page's models need the deskewed images: made here, with a bar
+            mnist.splits(deskew=True)  # every page's models need the deskewed images: made here, with a bar
         presentation.sidebar_toggle()
         presentation.apply_style(presenting)
         preload.preload_elements()

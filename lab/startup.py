@@ -5,9 +5,7 @@ process, before anyone connects. It starts one thread that loads both MNIST spli
 start that means extracting the *.gz files and importing torchvision: seconds), and imports what
 any page may import lazily (pandas, plotly's parts, the dashboard's modules) before the server
 takes its first session, so that no two sessions race through a first import. The first script
-run takes that load with ``take_prefetched`` instead of starting another, and shows the loader's
-progress while it waits. Under AppTest, or when no server started this, nothing is prefetched: the first run starts
-the same kind of background job itself (``lab/data/mnist.py``) and waits for it the same way. On a data folder
+run takes that load instead of starting another (``lab.data.mnist.prefetch``). On a data folder
 ``python -m nbcore prepare`` has prepared, ``read_prepared`` then reads what a first visit and the Deskew switch
 would need, in a thread of its own, before anyone asks.
 """
@@ -24,8 +22,6 @@ from pathlib import Path
 
 import streamlit as st
 
-from lab.jobs import BackgroundJob, ProgressCallback
-
 ROOT = Path(__file__).resolve().parents[1]
 # Two sessions importing a module for the first time race: plotly looks pandas up in sys.modules without the
 # import lock and met it half-initialized ("partially initialized module 'pandas' has no attribute 'Series'").
@@ -34,48 +30,6 @@ ROOT = Path(__file__).resolve().parents[1]
 # streamlit.emojis, whose catalogue compiles into one regular expression (about 0.2 s) on the first alert or
 # title with a character outside ASCII.
 STREAMLIT_LAZY_IMPORTS = ("pandas", "pyarrow", "plotly.io", "plotly.io.json", "plotly.tools", "streamlit.emojis")
-
-
-class MnistPrefetch(BackgroundJob):
-    """The start-up load of both MNIST splits; ``data_dir`` is known once its thread has looked it up."""
-
-    def __init__(self) -> None:
-        super().__init__(self._load)
-        self.data_dir: str | None = None
-        self.data_dir_known = threading.Event()
-
-    def _load(self, progress: ProgressCallback) -> tuple:
-        """(train_images, train_labels, test_images, test_labels) from ``$NBCORE_DATA_DIR`` or the default folder."""
-        try:
-            import nbcore  # here, not at the top: it takes a while, and the server should not wait for it
-
-            self.data_dir = str(nbcore.default_data_dir())
-        finally:
-            self.data_dir_known.set()
-        return nbcore.load_mnist_splits(root=self.data_dir, progress=progress)
-
-
-_pending: list[MnistPrefetch] = []
-_pending_lock = threading.Lock()
-
-
-def prefetch_mnist() -> MnistPrefetch:
-    """Start loading MNIST from ``$NBCORE_DATA_DIR`` (or the default folder) for the first script run to take."""
-    job = MnistPrefetch()
-    with _pending_lock:
-        _pending.append(job)
-    job.start("nbcore-prefetch")
-    return job
-
-
-def take_prefetched(data_dir: str) -> MnistPrefetch | None:
-    """The start-up load for ``data_dir`` if one was started and not taken yet (each is taken once)."""
-    with _pending_lock:
-        job = _pending.pop() if _pending else None
-    if job is None:
-        return None
-    job.data_dir_known.wait()  # set within a fraction of a second of the thread's start
-    return job if job.data_dir == data_dir else None
 
 
 def page_imports(root: Path = ROOT) -> list[tuple[str, tuple[str, ...]]]:
@@ -143,7 +97,9 @@ def warm_first_stroke() -> None:
 async def lifespan(_app):
     """``st.App`` start-up hook: begin loading MNIST, and finish every lazy import before the first visitor runs."""
     print("Naive Bayes Lab: loading MNIST in the background while the server starts", file=sys.stderr, flush=True)
-    prefetch_mnist()
+    from lab.data import mnist  # here, not at the top: nbcore takes a while to import, and app.py imports this
+
+    mnist.prefetch()
     warm_first_stroke()  # the first stroke of the first visitor then does nothing for the first time
     warm_imports()  # before the server takes sessions: no two first runs import a module at once
     # Streamlit checks once per process, on the first element made, whether it runs in a REPL: that walks the

@@ -11,7 +11,7 @@ from lab.figures import digits
 from lab.settings import current_settings
 
 settings = current_settings()
-splits, deskewed = mnist.splits(), mnist.model_splits(deskew=True)
+splits, deskewed = mnist.splits(), mnist.splits(deskew=True)
 as_published = dataclasses.replace(settings, deskew=False)
 upright = dataclasses.replace(settings, deskew=True)
 bayes_before, bayes_after = models.evaluation(as_published), models.evaluation(upright)

@@ -13,7 +13,19 @@ import numpy as np
 import streamlit as st
 
 import nbcore
-from lab import class_period, classroom, display, focus, links, live_region, model_view, preload, rate_limit, shell
+from lab import (
+    class_period,
+    classroom,
+    display,
+    focus,
+    links,
+    live_region,
+    model_view,
+    preload,
+    rate_limit,
+    send_form,
+    shell,
+)
 from lab.canvas import digit_canvas, report_server_reading, send_live_models
 from lab.data import mnist, models
 from lab.figures import charts, describe, digits
@@ -270,7 +282,7 @@ def digit_and_verdict(
         )
     with source:
         if joined is not None and not testing:  # right under the canvas: on a phone, within a screen of the verdict
-            classroom.send_form(joined, framed, posterior, softmax_posterior)
+            send_form.show(joined, framed, posterior, softmax_posterior)
         model_view.show(frame, features[0], made_from, settings.input_form, model, softmax)
         drawn_png = st.session_state.get("draw_png")  # None for a frame given otherwise (a test image, a test)
         if not uploading and made_from is not None and drawn_png:  # the canvas shows this in place of its own

@@ -58,7 +58,7 @@ else:
     display.chart(digits.class_heatmaps(pixel_prob, "P(xᵢ = 1 | y)", zrange=(0, 1)), key="heatmap_probability")
 
 # real digits beside what was learned from them: the first training image of each digit, in the model's input form
-training_labels = mnist.loaded().train_labels
+training_labels = mnist.splits().train_labels
 first_of_each = [int(np.flatnonzero(training_labels == digit)[0]) for digit in range(10)]
 counted = mnist.features(settings.input_form).train[first_of_each].reshape(-1, 28, 28) * 255
 st.image(

@@ -15,7 +15,7 @@ import numpy as np
 import streamlit as st
 
 import nbcore
-from lab import classroom, display, focus, lesson_steps, state
+from lab import class_store, classroom, display, focus, lesson_steps
 from lab import lesson_frame as frame
 from lab.data import lesson_answers, mnist, models
 from lab.figures import charts, class_model, digits, notation, regions, style
@@ -364,7 +364,7 @@ def step_versus_softmax(step: frame.Step) -> None:
 
 def step_class_model(step: frame.Step) -> None:
     st.markdown(step.text("body"))
-    mnist_prob = models.model(state.class_model_settings(settings)).feature_prob_
+    mnist_prob = models.model(class_store.class_model_settings(settings)).feature_prob_
     if taking is None:
         st.info(step.text("alone"), icon=":material/groups:")
         display.chart(
@@ -373,11 +373,11 @@ def step_class_model(step: frame.Step) -> None:
         )
         return
     try:
-        snapshot = state.class_snapshot(taking.code)
+        snapshot = class_store.class_snapshot(taking.code)
     except Refused as refused:
         st.warning(str(refused), icon=":material/cloud_off:")
         return
-    evaluation = state.class_evaluation(snapshot, state.class_model_settings(settings), DEFAULT_WEIGHT)
+    evaluation = class_store.class_evaluation(snapshot, class_store.class_model_settings(settings), DEFAULT_WEIGHT)
     scores = {name: score.accuracy for name, score in evaluation.models.items()}
     if any(accuracy is None for accuracy in scores.values()):  # too few drawings, or one student
         st.info(

@@ -128,7 +128,7 @@ def test_results_are_bounded_least_recently_used_first_and_a_failure_stores_noth
 
 def test_nothing_is_kept_in_a_streamlit_cache_and_only_lab_data_and_state_declare_shared_results():
     """st.cache_* is emptied by any visitor's clear_cache, so it is used nowhere; the decorators only in lab/data/
-    and lab/state.py."""
+    and lab/class_store.py."""
     sources = [*REPO.glob("lab/**/*.py"), *REPO.glob("pages/*.py"), REPO / "app.py"]
     assert len(sources) > 20
     for path in sources:
@@ -146,7 +146,7 @@ def test_nothing_is_kept_in_a_streamlit_cache_and_only_lab_data_and_state_declar
             for alias in node.names
         }
         assert not cache_calls, f"{relative} keeps results in st.cache_*: declare them in lab/data/"
-        if relative not in ("lab/caching.py", "lab/state.py") and not relative.startswith("lab/data/"):
+        if relative not in ("lab/caching.py", "lab/class_store.py") and not relative.startswith("lab/data/"):
             assert "lab.caching" not in imported, f"{relative} imports lab.caching: declare it in lab/data/"
 
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from lab import state
+from lab import class_store
 from nbcore.experiments.class_model import load_drawings
 from tests.apptest import data_dir, open_page, rerun  # noqa: F401 (data_dir: a fixture)
 from tests.conftest import REPO
@@ -102,7 +102,7 @@ def answer(app: AppTest, digit: int) -> AppTest:
 
 
 def test_answers_lock_at_the_reveal_and_late_ones_are_kept_apart(mnist):
-    made = state.class_store().create_class()
+    made = class_store.class_store().create_class()
     code, key = made.info.code, made.teacher_key
     first = open_page("pages/lesson.py", {"class": code, "lesson": "2"}, browser_memory_student={"value": secret(3)})
     answer(first, 3)
@@ -114,7 +114,7 @@ def test_answers_lock_at_the_reveal_and_late_ones_are_kept_apart(mnist):
     late = open_page("pages/lesson.py", {"class": code, "lesson": "2"}, browser_memory_student={"value": secret(4)})
     answer(late, 5)
     assert any("after the reveal" in block.value for block in late.markdown)
-    tally = state.class_store().tally(code, "prior")
+    tally = class_store.class_store().tally(code, "prior")
     assert tally.counted == {"3": 1} and tally.after_reveal == {"5": 1}
     rerun(teacher)
     assert any("1 more answered after the reveal" in item.value for item in teacher.caption)
@@ -122,12 +122,12 @@ def test_answers_lock_at_the_reveal_and_late_ones_are_kept_apart(mnist):
 
 
 def test_the_teacher_leads_and_students_follow_even_late(mnist):
-    made = state.class_store().create_class()
+    made = class_store.class_store().create_class()
     code, key = made.info.code, made.teacher_key
     teacher = open_page("pages/lesson.py", {"class": code, "key": key, "lesson": "4"})
     teacher.button(key="lesson_pace_lead").click()
     rerun(teacher)
-    assert state.class_store().class_info(code).pace == 4
+    assert class_store.class_store().class_info(code).pace == 4
     late = open_page("pages/lesson.py", {"class": code, "lesson": "1"}, browser_memory_student={"value": secret(5)})
     assert late.header[0].value.startswith("4.") and param(late, "lesson") == "4"
     late.button(key="lesson_next_top").click()  # running ahead of the class
@@ -135,13 +135,13 @@ def test_the_teacher_leads_and_students_follow_even_late(mnist):
     assert late.header[0].value.startswith("4.")
     teacher.button(key="lesson_next_top").click()
     rerun(teacher)
-    assert state.class_store().class_info(code).pace == 5
+    assert class_store.class_store().class_info(code).pace == 5
     assert rerun(late).header[0].value.startswith("5.")
 
 
 def test_ending_keeps_everything_for_the_export_and_a_new_period_starts_clean(mnist, tmp_path):
     teacher, code = start_class()
-    store = state.class_store()
+    store = class_store.class_store()
     posterior = np.full(10, 0.1)
     for who in (1, 2):
         store.add_drawing(

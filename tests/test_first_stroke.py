@@ -30,7 +30,9 @@ import numpy as np
 from PIL import Image, ImageDraw
 from lab import startup
 
-startup.prefetch_mnist = lambda: None
+from lab.data import mnist as shared_mnist
+
+shared_mnist.prefetch = lambda: None
 
 async def start():
     async with startup.lifespan(None):

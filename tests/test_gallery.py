@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 from streamlit.testing.v1 import AppTest
 
-from lab import classroom, display, state
+from lab import class_store, classroom, display
 from lab.figures import export, style
 from nbcore import __main__ as cli
 from nbcore.classroom import class_code, codes, open_store
@@ -101,7 +101,7 @@ def test_class_errors_counts_misreadings_per_meant_digit():
 def new_class_on_the_page() -> tuple[AppTest, str, str]:
     """A teacher's session on the gallery through a new class's teacher link: the session, the code and the link's
     path (the class page makes classes: tests/test_class_period.py)."""
-    made = state.class_store().create_class()
+    made = class_store.class_store().create_class()
     code, teacher_path = made.info.code, f"/gallery?class={made.info.code}&key={made.teacher_key}"
     teacher = open_page("pages/gallery.py", {"class": code, "key": made.teacher_key})
     assert "key" not in teacher.query_params  # the key is not in the address bar the projector shows
@@ -179,7 +179,7 @@ def test_a_made_up_code_is_refused_at_once_and_creates_nothing(mnist):
     student = student_on_draw("ZZZZZZZZ", mnist["test_images"][0], 9)
     assert [item.value for item in student.warning] == [NOT_OPEN]
     assert not [item for item in student.get("segmented_control") if item.key == "class_meant"]
-    assert state.class_store().class_info("ZZZZZZZZ") is None
+    assert class_store.class_store().class_info("ZZZZZZZZ") is None
 
 
 def test_sending_twice_keeps_one_and_a_missing_digit_is_asked_for(mnist):
@@ -189,7 +189,7 @@ def test_sending_twice_keeps_one_and_a_missing_digit_is_asked_for(mnist):
     assert any("already" in item.value for item in student.info)
     send(student, None)
     assert any("Pick the digit" in item.value for item in student.warning)
-    assert len(state.class_store().drawings(code)) == 1
+    assert len(class_store.class_store().drawings(code)) == 1
 
 
 def test_a_student_over_their_budget_is_told_to_wait_and_others_still_send(mnist):
@@ -204,7 +204,7 @@ def test_a_student_over_their_budget_is_told_to_wait_and_others_still_send(mnist
     assert [item.value for item in student.warning] == [classroom.TOO_FAST]
     other = send(student_on_draw(code, mnist["test_images"][1], 22), 2)
     assert len(other.success) == 1
-    assert len(state.class_store().drawings(code)) == classroom.SENDS_PER_STUDENT + 1
+    assert len(class_store.class_store().drawings(code)) == classroom.SENDS_PER_STUDENT + 1
 
 
 @pytest.mark.parametrize("hostile", ["<script>alert(1)</script>", "../../etc/passwd", "X" * 10_000])
@@ -223,7 +223,7 @@ def test_the_cli_creates_a_class_the_pages_know(capsys, mnist):
     assert {"code", "student_path", "teacher_path"} <= set(made) and len(made["code"]) == 8
     assert made["student_path"] == f"/draw?class={made['code']}"
     key = made["teacher_path"].split("key=")[1]
-    assert state.class_store().is_teacher(made["code"], key)
+    assert class_store.class_store().is_teacher(made["code"], key)
     assert cli.main(["class", "new", "--code", "lesson7"]) == 0
     assert "class LESSON7" in capsys.readouterr().out
     assert cli.main(["class", "new", "--code", "LESSON7"]) == 2
@@ -243,7 +243,7 @@ CURVE_TITLE = "Accuracy as the class draws more"
 def class_of_mnist_digits(mnist, per_digit: dict[int, int], n_students: int) -> tuple[str, str, np.ndarray]:
     """A class made in the store, each of ``n_students`` sending ``per_digit[d]`` real MNIST test digits d (each
     image once): the code, the teacher key, and the images' indexes in sending order."""
-    made = state.class_store().create_class()
+    made = class_store.class_store().create_class()
     labels, flat = mnist["test_labels"], np.full(10, 0.1)
     pools = {digit: iter(np.flatnonzero(labels == digit)) for digit in per_digit}
     sent = []
@@ -251,7 +251,7 @@ def class_of_mnist_digits(mnist, per_digit: dict[int, int], n_students: int) -> 
         for digit, count in per_digit.items():
             for _ in range(count):
                 index = next(pools[digit])
-                state.class_store().add_drawing(
+                class_store.class_store().add_drawing(
                     made.info.code, secret(900 + student)[-16:], mnist["test_images"][index], digit, flat, flat
                 )
                 sent.append(index)
@@ -355,7 +355,7 @@ def test_the_class_model_section_with_no_drawings_then_one_student(mnist):
 
     flat = np.full(10, 0.1)
     for index in np.flatnonzero(mnist["test_labels"] == 4)[:6]:
-        state.class_store().add_drawing(code, secret(950)[-16:], mnist["test_images"][index], 4, flat, flat)
+        class_store.class_store().add_drawing(code, secret(950)[-16:], mnist["test_images"][index], 4, flat, flat)
     rerun(teacher)
     shown = {item.label: item.value for item in teacher.metric}
     assert shown["The class's model"] == "—" and shown["MNIST + the class ×100"] == "—"

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from lab import class_period, settings, state
+from lab import class_period, class_store, settings
 from nbcore.experiments.class_model import DEFAULT_WEIGHT
 from tests.apptest import data_dir, open_page, rerun  # noqa: F401 (data_dir: a fixture)
 
@@ -48,7 +48,7 @@ def truth_shown(app: AppTest) -> bool:
 
 
 def test_students_answer_the_teacher_counts_and_reveals(mnist):
-    made = state.class_store().create_class()
+    made = class_store.class_store().create_class()
     code, key = made.info.code, made.teacher_key
     teacher = open_page("pages/lesson.py", {"class": code, "key": key, "lesson": STEP})
     assert counts_shown(teacher) == [0] * 10 and not truth_shown(teacher)
@@ -66,7 +66,7 @@ def test_students_answer_the_teacher_counts_and_reveals(mnist):
     expected = [0] * 10
     expected[1], expected[3], expected[5] = 1, 1, 1
     assert counts_shown(teacher) == expected
-    assert state.class_store().tally(code, "prior").counted == {"1": 1, "3": 1, "5": 1}
+    assert class_store.class_store().tally(code, "prior").counted == {"1": 1, "3": 1, "5": 1}
 
     teacher.button(key="lesson_reveal_class_prior").click()
     rerun(teacher)
@@ -81,21 +81,21 @@ def test_students_answer_the_teacher_counts_and_reveals(mnist):
 
 
 def test_a_student_cannot_reveal_and_alone_the_lesson_reveals_by_itself(mnist):
-    made = state.class_store().create_class()
+    made = class_store.class_store().create_class()
     learner = student(made.info.code, 9)
     assert not [b for b in learner.get("button") if b.key == "lesson_reveal_class_prior"]
     alone = open_page("pages/lesson.py", {"lesson": STEP})
     assert alone.button(key="lesson_reveal_prior").label == "Reveal"
     assert truth_shown(answer(alone, 1))
-    assert state.class_store().tally(made.info.code, "prior").counted == {}
+    assert class_store.class_store().tally(made.info.code, "prior").counted == {}
 
 
 def test_the_class_model_step_reads_the_class_drawings_and_works_alone(mnist):
     alone = open_page("pages/lesson.py", {"lesson": "10"})
     assert any("open the lesson through your class's link" in item.value for item in alone.info)
-    made = state.class_store().create_class()
+    made = class_store.class_store().create_class()
     code = made.info.code
-    store = state.class_store()
+    store = class_store.class_store()
     for who in range(3):  # three students, twenty MNIST test digits each: every digit at least 5 times
         for index in range(who * 20, who * 20 + 20):
             posterior = np.full(10, 0.1)
@@ -120,8 +120,8 @@ def test_the_class_model_step_reads_the_class_drawings_and_works_alone(mnist):
     rerun(teacher)
     said = truth_in(rerun(learner))
     assert said and "On 60 drawings of 3 students" in said
-    expected = state.class_evaluation(
-        state.class_snapshot(code), state.class_model_settings(settings.TEXTBOOK), DEFAULT_WEIGHT
+    expected = class_store.class_evaluation(
+        class_store.class_snapshot(code), class_store.class_model_settings(settings.TEXTBOOK), DEFAULT_WEIGHT
     )
     assert f"MNIST's model {expected.models['mnist'].accuracy:.0%}" in said
 

@@ -1,7 +1,7 @@
 """A classroom on one server: shared state stays shared and unchanged, odd and hostile input has a clear outcome.
 
 Everything runs the real app under AppTest (``shell.run(default_page=...)``), in this process,
-so the shared results seen here (``lab/data/``, ``lab/state.py``) are the ones the pages use. No network: name
+so the shared results seen here (``lab/data/``, ``lab/class_store.py``) are the ones the pages use. No network: name
 look-ups for anything but the loopback fail, so a missing data folder takes the offline path.
 
 * Shared state: every array a ``lab.data`` cache returns is read-only; two sessions with
@@ -33,7 +33,7 @@ from streamlit.testing.v1 import AppTest
 
 import nbcore
 import nbcore.preprocess
-from lab import caching, links, settings, shell, state
+from lab import caching, class_store, links, settings, shell
 from lab.data import gaussian, lesson_answers, models, spam_filter
 from lab.data import mnist as shared_mnist
 from nbcore.classroom.store import Drawing
@@ -271,10 +271,10 @@ def test_every_shared_cache_returns_read_only_arrays(data_dir, quiet_streamlit):
     form = settings.TEXTBOOK.input_form
     test = shared_mnist.loaded().test_images, shared_mnist.loaded().test_labels
     sent = Drawing(1, "0123456789abcdef", test[0][0], 7, np.full(10, 0.1), np.full(10, 0.1), 0.0)
-    drawn = state.ClassSnapshot(  # a class of two students, five drawings each
+    drawn = class_store.ClassSnapshot(  # a class of two students, five drawings each
         "ROBUSTCLASS", tuple(range(10)), test[0][:10], test[1][:10], np.repeat([1, 2], 5)
     )
-    modules = (shared_mnist, models, gaussian, spam_filter, lesson_answers, state)
+    modules = (shared_mnist, models, gaussian, spam_filter, lesson_answers, class_store)
     calls = {  # module.name -> arguments; background resources are checked through their results
         "mnist._published": (folder,),
         "mnist._deskewed": (folder,),
@@ -293,10 +293,10 @@ def test_every_shared_cache_returns_read_only_arrays(data_dir, quiet_streamlit):
         "lesson_answers.underflow": (settings.TEXTBOOK,),
         "lesson_answers.top_half_accuracy": (settings.TEXTBOOK,),
         "lesson_answers.neighbour_dependence": (form, 1),
-        "state._class_store": ("", folder),  # holds no arrays: how to reach the classes' file
-        "state.class_evaluation": (drawn, settings.TEXTBOOK, 100.0),
-        "state._class_curve": (drawn, settings.TEXTBOOK),
-        "state._gallery_view": ("ROBUSTCLASS", (1, 1, 1), None, (sent,)),
+        "class_store._class_store": ("", folder),  # holds no arrays: how to reach the classes' file
+        "class_store.class_evaluation": (drawn, settings.TEXTBOOK, 100.0),
+        "class_store._class_curve": (drawn, settings.TEXTBOOK),
+        "class_store._gallery_view": ("ROBUSTCLASS", (1, 1, 1), None, (sent,)),
     }
     declared = {
         f"{module.__name__.rsplit('.', 1)[-1]}.{name}": value

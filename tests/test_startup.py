@@ -10,7 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import nbcore
-from lab import caching, startup
+from lab import caching
 from lab.data import mnist as shared_mnist
 from tests.conftest import REPO
 
@@ -24,7 +24,7 @@ def fresh_cache(mnist_root, monkeypatch):
     """MNIST from ``mnist_root``, no splits cached in memory and no prefetch pending, before and after."""
     monkeypatch.setenv("NBCORE_DATA_DIR", str(mnist_root))
     caching.forget_shared(shared_mnist._published)
-    while startup.take_prefetched(str(mnist_root)) is not None:
+    while shared_mnist.take_prefetched(str(mnist_root)) is not None:
         pass
     yield mnist_root
     caching.forget_shared(shared_mnist._published)
@@ -49,13 +49,13 @@ def home_metric(app: AppTest) -> str:
 
 def test_the_first_run_takes_the_prefetched_splits_instead_of_loading_them_again(fresh_cache, monkeypatch):
     calls = counting_loader(monkeypatch)
-    startup.prefetch_mnist()
+    shared_mnist.prefetch()
     app = AppTest.from_string(HOME, default_timeout=180)
     app.run()
     assert not app.exception and not app.error
     assert home_metric(app) == "0.8427"
     assert calls == ["nbcore-prefetch"], "MNIST was loaded again by the page instead of taken from the prefetch"
-    assert startup.take_prefetched(str(fresh_cache)) is None  # each prefetch is taken once
+    assert shared_mnist.take_prefetched(str(fresh_cache)) is None  # each prefetch is taken once
 
 
 def test_a_failed_prefetch_shows_its_message_and_the_next_visit_loads_again(fresh_cache, monkeypatch, caplog):
@@ -65,7 +65,7 @@ def test_a_failed_prefetch_shows_its_message_and_the_next_visit_loads_again(fres
         raise nbcore.MnistDataError(f"train-images-idx3-ubyte is missing from {fresh_cache} (test).")
 
     counting_loader(monkeypatch, broken)
-    startup.prefetch_mnist()
+    shared_mnist.prefetch()
     app = AppTest.from_string(HOME, default_timeout=180)
     app.run()
     assert not app.exception
@@ -95,8 +95,8 @@ def test_waiting_for_the_prefetch_passes_its_progress_on(monkeypatch, tmp_path):
         return ("arrays",)
 
     monkeypatch.setattr(nbcore, "load_mnist_splits", slow)
-    job = startup.prefetch_mnist()
-    assert startup.take_prefetched(str(tmp_path / "elsewhere")) is None  # another folder: not this load
+    job = shared_mnist.prefetch()
+    assert shared_mnist.take_prefetched(str(tmp_path / "elsewhere")) is None  # another folder: not this load
     exception = job.future.exception
 
     def counted_poll(timeout=None):

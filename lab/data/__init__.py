@@ -10,7 +10,7 @@ Every function there is a declaration: ``@shared`` (read-only results kept for t
 reach of a client's ``clear_cache``) or ``@background`` (slow work in a thread, waited for behind a progress
 bar); the machinery is ``lab/caching.py``. A session's settings (``lab/settings.py``) live in
 ``st.session_state``; a model for them is derived from the shared counts in about a millisecond. The class
-store, the one writable share, is opened in ``lab/state.py``.
+store, the one writable share, is opened in ``lab/class_store.py``.
 """
 
 from __future__ import annotations

@@ -55,5 +55,5 @@ def read_prepared() -> None:
 def gaussian_mnist(deskew: bool) -> GaussianMnist:
     """The MNIST GaussianNB (pixels as the models of ``deskew`` see them) and its accuracy curve, once per server:
     kept in the data folder by ``python -m nbcore prepare``, else computed and kept there."""
-    mnist.model_splits(deskew)
+    mnist.splits(deskew)
     return _gaussian_mnist(data_dir(), deskew)

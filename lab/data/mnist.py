@@ -3,19 +3,25 @@
 "As the models see them" is ``nbcore.inputs.InputForm``: deskewed when the setting is on (read from what
 ``python -m nbcore prepare`` left in the data folder, else made once per server, about 10 s, behind a progress
 bar in the sidebar), then binarized at the threshold for naive Bayes.
+
+The server's start-up hook (``lab/startup.py``) calls ``prefetch`` so that both splits load while Streamlit boots
+and the first browser loads the page; the first script run takes that load (``take_prefetched``) instead of
+starting another, and shows the loader's progress while it waits. Under AppTest, or when no server started one,
+nothing is prefetched: the first run starts the same kind of background job itself and waits for it the same way.
 """
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 import nbcore
-from lab import startup
 from lab.caching import background, shared
 from lab.data import data_dir, without_data_dir
+from lab.jobs import BackgroundJob, ProgressCallback
 from lab.settings import THRESHOLDS
 from nbcore import artifacts
 from nbcore.datasets.mnist import MnistSplits
@@ -43,12 +49,52 @@ WHAT_TO_SET = (
 )
 
 
+class MnistPrefetch(BackgroundJob):
+    """The start-up load of both MNIST splits; ``data_dir`` is known once its thread has looked it up."""
+
+    def __init__(self) -> None:
+        super().__init__(self._load)
+        self.data_dir: str | None = None
+        self.data_dir_known = threading.Event()
+
+    def _load(self, progress: ProgressCallback) -> tuple:
+        """(train_images, train_labels, test_images, test_labels) from ``$NBCORE_DATA_DIR`` or the default folder."""
+        try:
+            self.data_dir = str(nbcore.default_data_dir())
+        finally:
+            self.data_dir_known.set()
+        return nbcore.load_mnist_splits(root=self.data_dir, progress=progress)
+
+
+_pending: list[MnistPrefetch] = []
+_pending_lock = threading.Lock()
+
+
+def prefetch() -> MnistPrefetch:
+    """Start loading MNIST from ``$NBCORE_DATA_DIR`` (or the default folder) for the first script run to take."""
+    job = MnistPrefetch()
+    with _pending_lock:
+        _pending.append(job)
+    job.start("nbcore-prefetch")
+    return job
+
+
+def take_prefetched(folder: str) -> MnistPrefetch | None:
+    """The start-up load of ``folder`` if one was started and not taken yet (each is taken once)."""
+    with _pending_lock:
+        job = _pending.pop() if _pending else None
+    if job is None:
+        return None
+    job.data_dir_known.wait()  # set within a fraction of a second of the thread's start
+    return job if job.data_dir == folder else None
+
+
 @background("Preparing MNIST", "nbcore-load", stop_on=(nbcore.MnistDataError, "MNIST is not available."))
 def _published(folder: str, progress) -> MnistSplits:
     """Both splits from ``folder``: the load begun at start-up (app.py's lifespan) if it is of this folder, else a
     new one."""
     try:
-        prefetched = startup.take_prefetched(folder)
+        prefetched = take_prefetched(folder)
         if prefetched is not None:
             prefetched.wait(progress)
             return MnistSplits(*prefetched.future.result())
@@ -64,21 +110,18 @@ def _deskewed(folder: str, progress) -> MnistSplits:
     return artifacts.deskewed_mnist(_published.result(folder), artifacts.folder_of(folder), progress).value
 
 
-def splits() -> MnistSplits:
-    """Both MNIST splits as published, loaded once per server; a progress bar while loading, a clear stop on errors."""
-    return _published(data_dir())
-
-
-def model_splits(deskew: bool) -> MnistSplits:
-    """Both splits as the models of this deskew setting learn from and are tested on (``InputForm.splits``);
-    deskewed once per server, behind a progress bar in the sidebar when that takes a while."""
-    published = splits()
+def splits(deskew: bool = False) -> MnistSplits:
+    """Both MNIST splits as the models of this deskew setting learn from and are tested on (``InputForm.splits``;
+    as published when ``deskew`` is off), the one way a page or the frame gets MNIST. Loaded (and deskewed) once
+    per server, behind a progress bar while that takes a while (deskewing's in the sidebar); a clear stop on errors.
+    """
+    published = _published(data_dir())
     return _deskewed(data_dir()) if deskew else published
 
 
 def loaded(deskew: bool = False) -> MnistSplits:
-    """``model_splits(deskew)`` for other cached functions, without a progress bar (a page or the frame has waited
-    for it behind one; else this waits silently)."""
+    """``splits(deskew)`` for the cached functions of ``lab/data``, without a progress bar (a page or the frame has
+    waited for it behind one; else this waits silently)."""
     return _deskewed.result(data_dir()) if deskew else _published.result(data_dir())
 
 

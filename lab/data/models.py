@@ -134,14 +134,14 @@ def softmax(preset: str = "default", deskew: bool = False) -> SoftmaxScores:
     """Softmax regression trained once per server and deskew setting (weights cached on disk across restarts),
     and its scores on MNIST in the same form."""
     if deskew:
-        mnist.model_splits(deskew)
+        mnist.splits(deskew)
     return _softmax(preset, deskew).scores
 
 
 def softmax_training(preset: str = "default", deskew: bool = False) -> dict:
     """How ``softmax(preset, deskew)`` was made: ``load_or_train_softmax``'s info (cache, fit_seconds, path)."""
     if deskew:
-        mnist.model_splits(deskew)
+        mnist.splits(deskew)
     return _softmax(preset, deskew).info
 
 

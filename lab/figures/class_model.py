@@ -57,8 +57,8 @@ def probability_pairs(
 
 
 def accuracy_against_drawings(
-    sizes: Sequence[int],
-    accuracy: dict[str, Sequence[float]],
+    sizes: Sequence[int] | np.ndarray,
+    accuracy: dict[str, Sequence[float] | np.ndarray],
     mnist_accuracy: float,
     overtake: int | None,
     height: int = 400,
