@@ -12,9 +12,9 @@ import math
 import sys
 
 from .classroom.store import KEEP_AFTER_END_SECONDS, KEEP_SECONDS, LONGEST_KEEP_SECONDS, MAX_PERIODS
-from .datasets import mnist
 from .datasets.mnist import MnistDataError
 from .models.softmax import PRESETS
+from .prepared import mnist
 
 MAX_PSEUDO_COUNT = 1e6  # far above any useful smoothing, far below where n + alpha + beta loses precision
 MAX_SEED = 2**32 - 1  # numpy's legacy seed range
