@@ -157,8 +157,8 @@ def _run_prepare(download: bool) -> int:
     """``prepare``: progress on stderr, a line per result on stdout; 0 when every result that can be had is kept."""
     import logging
 
-    from .artifacts import prepare
     from .datasets import default_data_dir
+    from .prepared.prepare import prepare
 
     logging.getLogger("nbcore").addHandler(logging.NullHandler())  # each outcome's line says it already
     in_place = sys.stderr.isatty()  # a bar redrawn in place; in a log, one line as each step starts

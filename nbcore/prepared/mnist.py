@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..artifacts import deskewed_mnist
 from ..datasets.mnist import MnistSplits, load_mnist_splits
 from ..progress import ProgressCallback
+from .results import DeskewedMnist
 
 
 @lru_cache(maxsize=1)
@@ -20,7 +20,7 @@ def deskewed_splits(progress: ProgressCallback | None = None) -> MnistSplits:
     what ``python -m nbcore prepare`` kept in the data directory, else made now (about 10 s) and kept there;
     ``progress(fraction, message)`` while deskewing."""
     if not _DESKEWED:
-        _DESKEWED.append(deskewed_mnist(mnist_splits(), progress=progress).value)
+        _DESKEWED.append(DeskewedMnist(mnist_splits()).get(progress=progress).value)
     return _DESKEWED[0]
 
 
