@@ -124,7 +124,9 @@ def _add_class_evaluate(actions) -> None:
 
 
 def _run_class_evaluate(args) -> int:
-    from .experiments.class_model import evaluate_class, format_evaluation, load_digits_class, load_drawings
+    from .experiments.class_drawings import load_digits_class, load_drawings
+    from .experiments.class_model import evaluate_class
+    from .experiments.class_report import format_evaluation
     from .features import binarize
     from .models.naive_bayes import BernoulliNB
 
@@ -350,7 +352,7 @@ def _format_class_report(report: dict) -> str:
     students typed nothing here, but the store takes any text), then the evaluation."""
     from datetime import datetime
 
-    from .experiments.class_model import format_evaluation
+    from .experiments.class_report import format_evaluation
 
     if report["ended_at"] is None:
         when = "open until " + datetime.fromtimestamp(report["expires_at"]).strftime("%Y-%m-%d %H:%M")
