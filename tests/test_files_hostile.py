@@ -29,9 +29,10 @@ from idx_fixtures import make_synthetic_mnist, md5_hex
 
 import nbcore.datasets.mnist as data
 import nbcore.files as nbfiles
-from nbcore import MnistDataError, SoftmaxRegression, ensure_mnist, load_mnist, load_or_train_softmax
+from nbcore import MnistDataError, SoftmaxRegression, ensure_mnist, load_mnist
 from nbcore.datasets.mnist import decoded_cache_path, raw_folder
 from nbcore.models import softmax_cache as model_cache
+from nbcore.models.softmax_cache import load_or_train_softmax
 from nbcore.prepared import disk as prepared_disk
 from tests.conftest import REPO
 

@@ -22,6 +22,7 @@ from lab.settings import TEXTBOOK, THRESHOLDS, Settings, current_settings
 from nbcore.experiments import evaluate
 from nbcore.experiments.evaluate import BernoulliScores, SoftmaxScores
 from nbcore.inputs import InputForm
+from nbcore.models.softmax_cache import load_or_train_softmax
 from nbcore.prepared import results
 from nbcore.prepared.disk import folder_of
 
@@ -121,9 +122,7 @@ def _softmax(preset: str, deskew: bool = False, progress=None) -> TrainedSoftmax
     """Softmax regression loaded from its disk cache, or trained, on MNIST as the models of ``deskew`` see it
     (deskewed training images have another checksum, so their weights have their own cache file)."""
     formed = mnist.loaded(deskew)
-    model, info = nbcore.load_or_train_softmax(
-        formed.train_images, formed.train_labels, preset=preset, progress=progress
-    )
+    model, info = load_or_train_softmax(formed.train_images, formed.train_labels, preset=preset, progress=progress)
     return TrainedSoftmax(evaluate.score_softmax(model, formed), info)
 
 
