@@ -6,8 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from nbcore.datasets import default_data_dir
-
+from ..datasets import default_data_dir
 from .sqlite_store import SqliteStore
 from .store import ClassStore
 
