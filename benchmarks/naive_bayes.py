@@ -14,9 +14,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from nbcore.datasets.mnist import mnist_splits
 from nbcore.features import PackedBinary, binarize
 from nbcore.models.naive_bayes import BernoulliNB
+from nbcore.prepared.mnist import mnist_splits
 
 
 def median_ms(action: Callable[[], object], repeats: int) -> float:

@@ -12,8 +12,8 @@ from __future__ import annotations
 import statistics
 import time
 
-from nbcore.datasets.mnist import mnist_splits
 from nbcore.models.softmax import SoftmaxRegression
+from nbcore.prepared.mnist import mnist_splits
 
 
 def run_bench_softmax(repeats: int = 3) -> dict[str, float]:

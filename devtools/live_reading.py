@@ -21,6 +21,7 @@ import nbcore
 from devtools import async_draw, harness
 from lab.live_models import payload
 from nbcore.inputs import InputForm
+from nbcore.models.softmax_cache import load_or_train_softmax
 from nbcore.preprocess import CANVAS_BITMAP_SIDE, ink_from_canvas_png, model_input
 from nbcore.strokes import skeleton
 
@@ -153,7 +154,7 @@ def parity_models(
     built = {}
     for deskew in (False, True):
         train = InputForm(128, deskew).images(mnist["train_images"])
-        softmax, _ = nbcore.load_or_train_softmax(train, mnist["train_labels"], preset="default", cache_dir=cache)
+        softmax, _ = load_or_train_softmax(train, mnist["train_labels"], preset="default", cache_dir=cache)
         for form in FORMS:
             if form.deskew == deskew:
                 bayes = nbcore.BernoulliNB(alpha=1.0, beta=1.0).fit(

@@ -3,19 +3,22 @@
 Layout: ``nbcore.datasets`` (MNIST, the SMS collection, iris: find, verify, load),
 ``nbcore.models`` (one naive Bayes family on one base, the XOR chain network, softmax
 regression and its weights cache), ``nbcore.experiments`` (MNIST evaluation and learning
-curves, the spam experiment, XOR, the lesson's questions), ``nbcore.features`` (binarized
-pixels, the packed scorer input, PCA) and the command line ``python -m nbcore``.
+curves, the spam experiment, XOR, the lesson's questions, the class's model), ``nbcore.features``
+(binarized pixels, the packed scorer input, PCA), ``nbcore.prepared`` (the slow results kept in the
+data folder), ``nbcore.classroom`` (the class store) and the command line ``python -m nbcore``.
+
+The names below are the public API: the estimators, their inputs and the data loaders; everything else is
+imported from its module.
 """
 
 from .datasets import default_data_dir
 from .datasets.mnist import MnistDataError, ensure_mnist, load_mnist, load_mnist_splits
 from .datasets.sms import SpamDataError, load_sms
-from .features import OBSERVED_REGIONS, PackedBinary, binarize, observed_region, packed_matmul
+from .features import PackedBinary, binarize
 from .models.base import NotFittedError
 from .models.chain import ChainBayesNet
 from .models.naive_bayes import BernoulliNB, GaussianNB, MultinomialNB
 from .models.softmax import SoftmaxRegression
-from .models.softmax_cache import load_or_train_softmax, training_data_checksum
 
 __all__ = [
     "BernoulliNB",
@@ -25,17 +28,12 @@ __all__ = [
     "MultinomialNB",
     "NotFittedError",
     "PackedBinary",
+    "SoftmaxRegression",
+    "SpamDataError",
     "binarize",
     "default_data_dir",
     "ensure_mnist",
     "load_mnist",
     "load_mnist_splits",
-    "observed_region",
-    "OBSERVED_REGIONS",
-    "packed_matmul",
-    "SpamDataError",
-    "SoftmaxRegression",
     "load_sms",
-    "load_or_train_softmax",
-    "training_data_checksum",
 ]

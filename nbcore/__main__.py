@@ -12,9 +12,9 @@ import math
 import sys
 
 from .classroom.store import KEEP_AFTER_END_SECONDS, KEEP_SECONDS, LONGEST_KEEP_SECONDS, MAX_PERIODS
-from .datasets import mnist
 from .datasets.mnist import MnistDataError
 from .models.softmax import PRESETS
+from .prepared import mnist
 
 MAX_PSEUDO_COUNT = 1e6  # far above any useful smoothing, far below where n + alpha + beta loses precision
 MAX_SEED = 2**32 - 1  # numpy's legacy seed range
@@ -124,7 +124,9 @@ def _add_class_evaluate(actions) -> None:
 
 
 def _run_class_evaluate(args) -> int:
-    from .experiments.class_model import evaluate_class, format_evaluation, load_digits_class, load_drawings
+    from .experiments.class_drawings import load_digits_class, load_drawings
+    from .experiments.class_model import evaluate_class
+    from .experiments.class_report import format_evaluation
     from .features import binarize
     from .models.naive_bayes import BernoulliNB
 
@@ -157,8 +159,8 @@ def _run_prepare(download: bool) -> int:
     """``prepare``: progress on stderr, a line per result on stdout; 0 when every result that can be had is kept."""
     import logging
 
-    from .artifacts import prepare
     from .datasets import default_data_dir
+    from .prepared.prepare import prepare
 
     logging.getLogger("nbcore").addHandler(logging.NullHandler())  # each outcome's line says it already
     in_place = sys.stderr.isatty()  # a bar redrawn in place; in a log, one line as each step starts
@@ -350,7 +352,7 @@ def _format_class_report(report: dict) -> str:
     students typed nothing here, but the store takes any text), then the evaluation."""
     from datetime import datetime
 
-    from .experiments.class_model import format_evaluation
+    from .experiments.class_report import format_evaluation
 
     if report["ended_at"] is None:
         when = "open until " + datetime.fromtimestamp(report["expires_at"]).strftime("%Y-%m-%d %H:%M")

@@ -3,11 +3,11 @@
 import numpy as np
 import streamlit as st
 
-import nbcore
 from lab import display, links
 from lab.data import mnist, models
 from lab.figures import charts, digits, notation
 from lab.settings import current_settings
+from nbcore.features import OBSERVED_REGIONS, observed_region
 
 EXAMPLES_PER_DIGIT = 3
 
@@ -31,7 +31,7 @@ with controls[0]:
         st.caption("Image: a test image. Draw a digit on the Draw page to fill in your own here.")
 with controls[1]:
     region = links.widget(
-        st.selectbox, "What is observed", "inpaint_region", nbcore.OBSERVED_REGIONS[0], options=nbcore.OBSERVED_REGIONS
+        st.selectbox, "What is observed", "inpaint_region", OBSERVED_REGIONS[0], options=OBSERVED_REGIONS
     )
 fraction = 0.5
 if region == "random pixels":
@@ -58,7 +58,7 @@ else:
     image, truth_label = st.session_state.draw_frame, None
 
 features = settings.input_form.features(image[None])[0]
-observed = nbcore.observed_region(region, fraction=fraction, seed=int(fraction * 1000))
+observed = observed_region(region, fraction=fraction, seed=int(fraction * 1000))
 pixel_prob, class_posterior = model.inpaint(features, observed)
 
 shown = np.where(observed, features.astype(float), np.nan).reshape(28, 28)

@@ -14,7 +14,6 @@ import math
 import numpy as np
 import streamlit as st
 
-import nbcore
 from lab import class_store, classroom, display, focus, lesson_steps
 from lab import lesson_frame as frame
 from lab.data import lesson_answers, mnist, models
@@ -23,6 +22,7 @@ from lab.settings import SMOOTHING_STOPS, current_settings
 from nbcore.classroom import Refused
 from nbcore.experiments import lesson, xor
 from nbcore.experiments.class_model import DEFAULT_WEIGHT, MODEL_NAMES
+from nbcore.features import observed_region
 
 # px, a single map's figure: the map itself over 320 px tall, what the back row of a projector room needs
 LESSON_IMAGE_HEIGHT = 490
@@ -257,7 +257,7 @@ def step_generating(step: frame.Step) -> None:
     answer = frame.ask(question)
     if answer is not None:
         truth = lesson_answers.top_half_accuracy(settings)
-        observed = nbcore.observed_region("top half")
+        observed = observed_region("top half")
         filled, posterior = model.inpaint(test_features[0], observed)
         panels = np.stack(
             [

@@ -589,7 +589,7 @@ def measure_gallery(
 
 def server_part(args: argparse.Namespace, folder: Path, data_dir: Path) -> None:
     from devtools.replicas import ClassServer
-    from nbcore.classroom.store import SETTING
+    from nbcore.classroom.backends import SETTING
 
     say(f"[server] {GALLERY_DRAWINGS} MNIST test digits for the teacher's gallery ...")
     filling = gallery_frames(data_dir, GALLERY_DRAWINGS)

@@ -61,6 +61,7 @@ from devtools.async_draw import (  # noqa: E402
     open_draw_page,
 )
 from devtools.procfs import RssSampler, group_cpu_seconds, group_pids, group_rss_mb, set_nice  # noqa: E402
+from nbcore.models.softmax_cache import load_or_train_softmax  # noqa: E402
 
 # the ones whose stroke starts in the canvas's left half, which is on screen even at a narrow viewport
 DIGIT_CYCLE = (1, 7, 0, 3, 2)
@@ -348,7 +349,7 @@ def main() -> int:
         import nbcore
 
         train_images, train_labels = nbcore.load_mnist(True, root=data_dir, download=False)
-        nbcore.load_or_train_softmax(train_images, train_labels, cache_dir=data_dir / "models")
+        load_or_train_softmax(train_images, train_labels, cache_dir=data_dir / "models")
         del train_images, train_labels
         print(
             f"data dir {data_dir}; server logs in {args.log_dir}; {os.cpu_count()} CPUs, "

@@ -230,7 +230,7 @@ def measure(kind: str, replicas: int, args: argparse.Namespace, folder: Path, da
     from devtools.class_stores import fresh_store
     from devtools.replicas import ClassServer
     from nbcore.classroom import open_store
-    from nbcore.classroom.store import SETTING
+    from nbcore.classroom.backends import SETTING
 
     name = f"pace-{kind}-{replicas}"
     setup = Setup(kind, replicas, args.students)

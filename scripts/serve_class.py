@@ -85,7 +85,7 @@ def main() -> int:
     args = parser.parse_args()
     from devtools.redis_server import RedisServer
     from lab import public_address
-    from nbcore.classroom.store import SETTING
+    from nbcore.classroom.backends import SETTING
     from nbcore.datasets import default_data_dir
 
     data_dir = args.data_dir or default_data_dir()

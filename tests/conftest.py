@@ -88,16 +88,17 @@ def mnist(mnist_root):
 
 @pytest.fixture
 def small_mnist(mnist, monkeypatch):
-    """``nbcore.datasets.mnist.mnist_splits()`` made a slice of the real MNIST (3,000 / 500) for CLI runs."""
-    from nbcore.datasets import mnist as mnist_data
+    """``nbcore.prepared.mnist.mnist_splits()`` made a slice of the real MNIST (3,000 / 500) for CLI runs."""
+    from nbcore.datasets.mnist import MnistSplits
+    from nbcore.prepared import mnist as prepared_mnist
 
-    small = mnist_data.MnistSplits(
+    small = MnistSplits(
         mnist["train_images"][:3000],
         mnist["train_labels"][:3000],
         mnist["test_images"][:500],
         mnist["test_labels"][:500],
     )
-    monkeypatch.setattr(mnist_data, "mnist_splits", lambda: small)
+    monkeypatch.setattr(prepared_mnist, "mnist_splits", lambda: small)
     return small
 
 

@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from nbcore import __main__ as cli
-from nbcore.experiments import class_model
+from nbcore.experiments import class_drawings, class_model
+from nbcore.experiments.class_drawings import check_drawings
 from nbcore.experiments.class_model import (
     accuracy_curve,
-    check_drawings,
     combined_counts,
     count_students,
     evaluate_class,
@@ -316,7 +316,7 @@ def test_a_file_declaring_more_than_the_limit_is_refused_before_reading(tmp_path
     frames, labels, students = a_class(n_students=2, per_digit=1)
     path = tmp_path / "big.npz"
     np.savez_compressed(path, frames=frames, labels=labels, students=students)
-    monkeypatch.setattr(class_model, "MAX_DRAWINGS", 10)
+    monkeypatch.setattr(class_drawings, "MAX_DRAWINGS", 10)
     assert cli.main(["class", "evaluate", "--frames", str(path)]) == 2
     assert "too large: at most 10 drawings" in capsys.readouterr().err
 
@@ -346,7 +346,7 @@ def test_load_digits_as_a_class_beats_mnist_by_25_points(mnist):
     """The README's benchmark: load_digits() as 20 students through the upload path, models of pixel >= 128,
     alpha = 1. The class's model and MNIST + the class (weight 100) each beat MNIST's model by >= 25 points."""
     require_sklearn()
-    drawings = class_model.load_digits_class()
+    drawings = class_drawings.load_digits_class()
     assert len(drawings.labels) == 1797 and len(np.unique(drawings.students)) == 20
     assert np.all(np.diff(drawings.students) >= 0)  # contiguous blocks
     mnist_model = BernoulliNB(alpha=1.0).fit(binarize(mnist["train_images"], 128), mnist["train_labels"])

@@ -8,7 +8,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from lab import class_store
-from nbcore.experiments.class_model import load_drawings
+from nbcore.experiments.class_drawings import load_drawings
 from tests.apptest import data_dir, open_page, rerun  # noqa: F401 (data_dir: a fixture)
 from tests.conftest import REPO
 

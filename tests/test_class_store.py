@@ -31,7 +31,7 @@ from nbcore.classroom.store import (
     StoreUnavailable,
     Tally,
 )
-from nbcore.experiments.class_model import load_drawings
+from nbcore.experiments.class_drawings import load_drawings
 from tests.conftest import REPO, require
 
 

@@ -13,6 +13,7 @@ from benchmarks import __main__ as benchmarks_cli
 from nbcore import __main__ as cli
 from nbcore.datasets import mnist as mnist_data
 from nbcore.inputs import InputForm
+from nbcore.prepared import mnist as prepared_mnist
 from tests.conftest import require_sklearn, run_nbcore
 
 
@@ -136,7 +137,7 @@ def test_handwriting_command_prints_the_benchmark_and_its_control(small_mnist, m
     require_sklearn()
     monkeypatch.setenv("NBCORE_DATA_DIR", str(tmp_path))  # the softmax weights' disk cache goes there
     deskewed = InputForm(deskew=True).splits(small_mnist)
-    monkeypatch.setattr(mnist_data, "deskewed_splits", lambda progress=None: deskewed)
+    monkeypatch.setattr(prepared_mnist, "deskewed_splits", lambda progress=None: deskewed)
     assert cli.main(["evaluate-handwriting", "--limit", "20"]) == 0
     out = capsys.readouterr().out
     assert re.search(r"^dark on light +framed +on +naive Bayes, textbook +\d+\.\d%", out, re.MULTILINE)
@@ -222,9 +223,9 @@ def test_class_report_prints_drawings_answers_and_the_three_accuracies(small_mni
 
 
 def test_class_report_of_a_class_without_drawings_needs_no_mnist(class_store, monkeypatch, capsys):
-    from nbcore.datasets import mnist as mnist_data
-
-    monkeypatch.setattr(mnist_data, "mnist_splits", lambda: pytest.fail("MNIST loaded for a class without drawings"))
+    monkeypatch.setattr(
+        prepared_mnist, "mnist_splits", lambda: pytest.fail("MNIST loaded for a class without drawings")
+    )
     class_store.create_class("QUIET1")
     assert cli.main(["class", "report", "QUIET1"]) == 0
     out = capsys.readouterr().out
@@ -311,7 +312,7 @@ def test_class_new_refuses_an_address_students_cannot_open(url, class_store, cap
 def test_class_list_end_extend_and_export_a_period(class_store, tmp_path, capsys):
     from nbcore.classroom import OPERATOR
     from nbcore.classroom.store import ENDED, Refused
-    from nbcore.experiments.class_model import load_drawings
+    from nbcore.experiments.class_drawings import load_drawings
 
     store = class_store
     store.create_class("EMPTY1")

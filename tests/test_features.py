@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from nbcore import PackedBinary, binarize, packed_matmul
-from nbcore.features import check_binary
+from nbcore import PackedBinary, binarize
+from nbcore.features import check_binary, packed_matmul
 
 EDGES = np.array([0, 1, 127, 128, 255], dtype=np.uint8)
 

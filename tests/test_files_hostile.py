@@ -29,9 +29,11 @@ from idx_fixtures import make_synthetic_mnist, md5_hex
 
 import nbcore.datasets.mnist as data
 import nbcore.files as nbfiles
-from nbcore import MnistDataError, SoftmaxRegression, artifacts, ensure_mnist, load_mnist, load_or_train_softmax
+from nbcore import MnistDataError, SoftmaxRegression, ensure_mnist, load_mnist
 from nbcore.datasets.mnist import decoded_cache_path, raw_folder
 from nbcore.models import softmax_cache as model_cache
+from nbcore.models.softmax_cache import load_or_train_softmax
+from nbcore.prepared import disk as prepared_disk
 from tests.conftest import REPO
 
 DATA_BITS = 2000  # random flips inside the arrays' bytes, per file
@@ -140,13 +142,13 @@ def test_fuzz_softmax_weights(tmp_path):
 
 
 def small_result(tmp_path):
-    """A prepared result (``nbcore.artifacts.load_or_build``) of two small arrays: (path, key, spec, arrays)."""
+    """A prepared result (``nbcore.prepared_disk.load_or_build``) of two small arrays: (path, key, spec, arrays)."""
     rng = np.random.default_rng(5)
     arrays = {"images": rng.integers(0, 256, (20, 28, 28), dtype=np.uint8), "curve": rng.normal(size=(8, 3))}
     arrays["curve"][0, 0] = -np.inf  # a log-likelihood may be -inf
-    key = {"format": artifacts.FORMAT, "result": "test", "size": 20}
+    key = {"format": prepared_disk.FORMAT, "result": "test", "size": 20}
     spec = {"images": (np.uint8, (None, 28, 28)), "curve": (np.float64, (8, None))}
-    stored = artifacts.load_or_build("A test result", "test", key, spec, lambda: arrays, tmp_path)
+    stored = prepared_disk.load_or_build("A test result", "test", key, spec, lambda: arrays, tmp_path)
     assert stored.outcome.status == "built"
     return stored.outcome.path, key, spec, arrays
 
@@ -161,7 +163,7 @@ def test_fuzz_prepared_results(tmp_path):
     # through load_or_build: the same arrays from the file, or "rebuilt" (computed again) with the reason
     for bit in rng.choice(header_bits(content), size=50, replace=False):
         path.write_bytes(flip(content, int(bit)))
-        stored = artifacts.load_or_build("A test result", "test", key, spec, lambda: arrays, tmp_path)
+        stored = prepared_disk.load_or_build("A test result", "test", key, spec, lambda: arrays, tmp_path)
         assert stored.outcome.status in ("loaded", "rebuilt"), stored.outcome
         assert all(np.array_equal(stored.value[name], arrays[name]) for name in arrays)
         if stored.outcome.status == "rebuilt":
@@ -173,8 +175,8 @@ def test_fuzz_prepared_results(tmp_path):
 def test_a_damaged_prepared_result_is_computed_again_and_rewritten(tmp_path, damage):
     path, key, spec, arrays = small_result(tmp_path)
     if damage == "other key":
-        artifacts.load_or_build("A test result", "test", {**key, "size": 21}, spec, lambda: arrays, tmp_path)
-        other = artifacts.result_path(tmp_path, "test", {**key, "size": 21})
+        prepared_disk.load_or_build("A test result", "test", {**key, "size": 21}, spec, lambda: arrays, tmp_path)
+        other = prepared_disk.result_path(tmp_path, "test", {**key, "size": 21})
         os.replace(other, path)  # a file written for other settings, under this key's name
     elif damage == "NaN":
         nbfiles.write_checked_arrays(
@@ -190,10 +192,12 @@ def test_a_damaged_prepared_result_is_computed_again_and_rewritten(tmp_path, dam
     else:
         path.write_bytes(b"not a zip at all")
     calls = []
-    stored = artifacts.load_or_build("A test result", "test", key, spec, lambda: calls.append(1) or arrays, tmp_path)
+    stored = prepared_disk.load_or_build(
+        "A test result", "test", key, spec, lambda: calls.append(1) or arrays, tmp_path
+    )
     assert calls == [1] and stored.outcome.status == "rebuilt"
     assert stored.outcome.message().startswith("A test result: was damaged, computed again and saved")
-    again = artifacts.load_or_build("A test result", "test", key, spec, lambda: calls.append(2) or arrays, tmp_path)
+    again = prepared_disk.load_or_build("A test result", "test", key, spec, lambda: calls.append(2) or arrays, tmp_path)
     assert calls == [1] and again.outcome.status == "loaded"
     assert all(np.array_equal(again.value[name], arrays[name]) for name in arrays)
 
@@ -202,11 +206,11 @@ def test_a_prepared_result_behind_an_odd_entry_or_on_a_full_disk_is_computed_and
     path, key, spec, arrays = small_result(tmp_path)
     path.unlink()
     os.mkfifo(path)
-    stored = artifacts.load_or_build("A test result", "test", key, spec, lambda: arrays, tmp_path)  # never blocks
+    stored = prepared_disk.load_or_build("A test result", "test", key, spec, lambda: arrays, tmp_path)  # never blocks
     assert stored.outcome.status == "computed" and "FIFO" in stored.outcome.problem and path.is_fifo()
     path.unlink()
     monkeypatch.setattr(nbfiles.os, "fsync", no_space)
-    stored = artifacts.load_or_build("A test result", "test", key, spec, lambda: arrays, tmp_path)
+    stored = prepared_disk.load_or_build("A test result", "test", key, spec, lambda: arrays, tmp_path)
     assert stored.outcome.status == "computed" and "full" in stored.outcome.problem and not path.exists()
     assert all(np.array_equal(stored.value[name], arrays[name]) for name in arrays)
 

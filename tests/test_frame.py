@@ -8,6 +8,7 @@ from streamlit.testing.v1 import AppTest
 import nbcore
 from lab import model_view, presentation
 from lab.shell import PAGES
+from nbcore.models.softmax_cache import load_or_train_softmax
 from tests.apptest import app_at, data_dir, rerun  # noqa: F401 (data_dir: a fixture)
 
 
@@ -51,7 +52,7 @@ def test_every_page_has_a_bundled_material_icon():
 def fitted_models(mnist) -> tuple[nbcore.BernoulliNB, nbcore.SoftmaxRegression]:
     """The Draw page's two models at the textbook settings (the softmax weights come from the disk cache)."""
     bayes = nbcore.BernoulliNB().fit(nbcore.binarize(mnist["train_images"], 128), mnist["train_labels"])
-    softmax, _ = nbcore.load_or_train_softmax(mnist["train_images"], mnist["train_labels"], preset="default")
+    softmax, _ = load_or_train_softmax(mnist["train_images"], mnist["train_labels"], preset="default")
     return bayes, softmax
 
 

@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from nbcore import BernoulliNB, binarize, load_or_train_softmax
+from nbcore import BernoulliNB, binarize
 from nbcore.deskew import deskew_all, skew
+from nbcore.models.softmax_cache import load_or_train_softmax
 from nbcore.preprocess import (
     BOX,
     CENTRE,

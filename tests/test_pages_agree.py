@@ -28,9 +28,11 @@ from nbcore.datasets.mnist import MnistSplits
 from nbcore.experiments import lesson
 from nbcore.experiments.evaluate import SoftmaxScores, evaluate_bernoulli, impossible_true_class, score_softmax
 from nbcore.explain import likelihood_product
+from nbcore.features import observed_region
 from nbcore.inputs import InputForm
 from nbcore.metrics import reliability
 from nbcore.models.naive_bayes import GaussianNB
+from nbcore.models.softmax_cache import load_or_train_softmax
 from tests.apptest import app_at, data_dir, rerun  # noqa: F401 (data_dir: a fixture)
 from tests.conftest import REPO
 
@@ -81,7 +83,7 @@ def reference(mnist, mnist_root) -> Callable[[bool], Reference]:
             formed = form.splits(published)
             train, test = form.split_features(formed)
             model = nbcore.BernoulliNB(alpha=1.0, beta=1.0, prior="empirical").fit(train, formed.train_labels)
-            softmax, _ = nbcore.load_or_train_softmax(
+            softmax, _ = load_or_train_softmax(
                 formed.train_images, formed.train_labels, cache_dir=mnist_root / "models"
             )
             cli = command_line(mnist_root, deskew)
@@ -204,7 +206,7 @@ def check_inpainting(ref: Reference) -> None:
     app = open_with("pages/inpainting.py", ref.deskew)
     seen, _, real = tiles(figure(app, "inpaint_panels"), 3)
     np.testing.assert_array_equal(real, ref.test_features[0].reshape(28, 28))  # test image 0, as the model sees it
-    observed = nbcore.observed_region("top half")
+    observed = observed_region("top half")
     _, posterior = ref.model.inpaint(ref.test_features[0], observed)
     caption = text_with(app, "pixels observed")
     assert f"Most likely digit from them alone: {int(np.argmax(posterior))} " in caption
@@ -309,7 +311,7 @@ def check_lesson(ref: Reference) -> None:
         ref.formed.train_labels,
         ref.test_features,
         ref.labels,
-        nbcore.observed_region("top half"),
+        observed_region("top half"),
     )
     assert f"naive Bayes names {top_half:.1%} of the test images right" in reveal(step(7), "top_half", 0.5)
 

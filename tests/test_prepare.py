@@ -15,9 +15,9 @@ from pathlib import Path
 import numpy as np
 
 from lab.shell import PAGES
-from nbcore import artifacts
 from nbcore.experiments import evaluate
 from nbcore.files import read_checked_arrays
+from nbcore.prepared import results as prepared_results
 from tests.conftest import REPO, run_nbcore
 
 # what prepare makes besides MNIST's decoded arrays: file name prefix -> how many
@@ -203,7 +203,7 @@ def flip_a_data_byte(path: Path) -> None:
 
 
 CURVE_SPEC = {
-    **{name: (np.float64, (len(evaluate.SMOOTHING_CURVE_ALPHAS),)) for name in artifacts.SMOOTHING_CURVE_NAMES},
+    **{name: (np.float64, (len(evaluate.SMOOTHING_CURVE_ALPHAS),)) for name in prepared_results.SMOOTHING_CURVE_NAMES},
     "meta": (np.uint8, (None,)),
 }
 

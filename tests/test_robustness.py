@@ -38,6 +38,8 @@ from lab.data import gaussian, lesson_answers, models, spam_filter
 from lab.data import mnist as shared_mnist
 from nbcore.classroom.store import Drawing
 from nbcore.datasets import sms
+from nbcore.features import OBSERVED_REGIONS
+from nbcore.models.softmax_cache import load_or_train_softmax
 from nbcore.preprocess import ink_from_canvas, mnist_frame
 from tests.conftest import REPO, require
 
@@ -235,7 +237,7 @@ PAGE_CONTROLS = {
 # other page choices worth combining with extreme settings (each a session_state preset)
 PAGE_VARIANTS = {
     "pages/heatmaps.py": [{"heatmap_view": view} for view in ("Probability", "Log-odds", "Difference of two digits")],
-    "pages/inpainting.py": [{"inpaint_region": region} for region in nbcore.OBSERVED_REGIONS]
+    "pages/inpainting.py": [{"inpaint_region": region} for region in OBSERVED_REGIONS]
     + [{"inpaint_source": "My drawing", "inpaint_region": "random pixels"}],
 }
 
@@ -351,7 +353,7 @@ def test_corrupted_softmax_cache_file_while_the_app_runs(data_dir, test_images, 
         assert_defined_prediction(retrained)
         assert metric(retrained, "Softmax prediction").proto.delta == softmax_shown  # same seed, same weights
         splits = shared_mnist.loaded()
-        _, check = nbcore.load_or_train_softmax(splits.train_images, splits.train_labels, cache_dir=data_dir / "models")
+        _, check = load_or_train_softmax(splits.train_images, splits.train_labels, cache_dir=data_dir / "models")
         assert check["cache"] == "hit", check
     finally:
         forget_softmax()

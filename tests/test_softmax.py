@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 
 import nbcore.files
-from nbcore import NotFittedError, SoftmaxRegression, load_or_train_softmax, training_data_checksum
+from nbcore import NotFittedError, SoftmaxRegression
 from nbcore import __main__ as cli
+from nbcore.models.softmax_cache import load_or_train_softmax, training_data_checksum
 
 PUBLISHED_COURSE_NOTE = {"train": 0.8933, "test": 0.8997}
 TOLERANCE = 0.005

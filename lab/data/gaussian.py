@@ -8,10 +8,11 @@ import numpy as np
 
 from lab.caching import shared
 from lab.data import data_dir, mnist
-from nbcore import artifacts
 from nbcore.datasets.iris import IRIS_FEATURES, load_iris
 from nbcore.experiments.gaussian import VAR_SMOOTHING_GRID
 from nbcore.models.naive_bayes import GaussianNB
+from nbcore.prepared.disk import folder_of
+from nbcore.prepared.results import VarSmoothingCurve
 
 
 @dataclass(frozen=True)
@@ -41,7 +42,7 @@ def iris() -> Iris:
 
 @shared("Fitting Gaussian naive Bayes on MNIST and scoring 13 var_smoothing values…", max_entries=2)
 def _gaussian_mnist(folder: str, deskew: bool) -> GaussianMnist:
-    stored = artifacts.gaussian_mnist(mnist.loaded(deskew), VAR_SMOOTHING_GRID, artifacts.folder_of(folder))
+    stored = VarSmoothingCurve(mnist.loaded(deskew), VAR_SMOOTHING_GRID).get(folder_of(folder))
     model, accuracy = stored.value
     return GaussianMnist(model, VAR_SMOOTHING_GRID, accuracy)
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-import nbcore
 from lab.caching import shared
 from lab.data import mnist, models
 from lab.settings import Settings
 from nbcore.experiments import lesson
+from nbcore.features import observed_region
 from nbcore.inputs import InputForm
 
 
@@ -30,7 +30,7 @@ def top_half_accuracy(settings: Settings) -> float:
         labels.train_labels,
         features.test,
         labels.test_labels,
-        nbcore.observed_region("top half"),
+        observed_region("top half"),
     )
 
 

@@ -23,9 +23,10 @@ from lab.caching import background, shared
 from lab.data import data_dir, without_data_dir
 from lab.jobs import BackgroundJob, ProgressCallback
 from lab.settings import THRESHOLDS
-from nbcore import artifacts
 from nbcore.datasets.mnist import MnistSplits
 from nbcore.inputs import InputForm
+from nbcore.prepared.disk import folder_of
+from nbcore.prepared.results import DeskewedMnist
 
 
 @dataclass(frozen=True)
@@ -107,7 +108,7 @@ def _published(folder: str, progress) -> MnistSplits:
 def _deskewed(folder: str, progress) -> MnistSplits:
     """Both splits as the models see them with deskew on (labels as published): kept in ``folder`` by
     ``python -m nbcore prepare``, else made now and kept there."""
-    return artifacts.deskewed_mnist(_published.result(folder), artifacts.folder_of(folder), progress).value
+    return DeskewedMnist(_published.result(folder)).get(folder_of(folder), progress).value
 
 
 def splits(deskew: bool = False) -> MnistSplits:

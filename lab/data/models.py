@@ -4,7 +4,7 @@ Every figure comes from ``nbcore.experiments.evaluate`` on the features and imag
 ``InputForm`` (``lab.data.mnist``); nothing here measures anything itself. Naive Bayes is counted once
 per input form and re-smoothed for each session's settings; softmax regression is trained once per
 deskew setting (its weights cached on disk across restarts). The curves are read from what
-``python -m nbcore prepare`` kept in the data folder (``nbcore.artifacts``), else computed and kept there.
+``python -m nbcore prepare`` kept in the data folder (``nbcore.prepared``), else computed and kept there.
 """
 
 from __future__ import annotations
@@ -19,10 +19,12 @@ import nbcore
 from lab.caching import background, shared
 from lab.data import data_dir, mnist
 from lab.settings import TEXTBOOK, THRESHOLDS, Settings, current_settings
-from nbcore import artifacts
 from nbcore.experiments import evaluate
 from nbcore.experiments.evaluate import BernoulliScores, SoftmaxScores
 from nbcore.inputs import InputForm
+from nbcore.models.softmax_cache import load_or_train_softmax
+from nbcore.prepared import results
+from nbcore.prepared.disk import folder_of
 
 CURVE_ALPHAS = evaluate.SMOOTHING_CURVE_ALPHAS  # alpha = beta of the smoothing curves: the sidebar's stops but 0
 
@@ -70,15 +72,15 @@ def smoothing_curve(settings: Settings) -> dict[str, np.ndarray]:
 @shared("Scoring MNIST for every α…", max_entries=16)
 def _smoothing_curve(form: InputForm, prior: str) -> dict[str, np.ndarray]:
     features = mnist.features(form)
-    return artifacts.smoothing_curve(
+    curve = results.SmoothingCurve(
         mnist.loaded(form.deskew),
         form.threshold,
         prior,
         CURVE_ALPHAS,
-        folder=artifacts.folder_of(data_dir()),
         counted=counted_model(form),
         features=(features.train_packed, features.test_packed),
-    ).value
+    )
+    return curve.get(folder_of(data_dir())).value
 
 
 def zero_smoothing(settings: Settings) -> dict[str, float]:
@@ -96,14 +98,10 @@ def _zero_smoothing(form: InputForm, prior: str) -> dict[str, float]:
 def bernoulli_learning_curve(settings: Settings) -> dict[str, np.ndarray]:
     """Naive Bayes (these settings) test accuracy over training-set sizes and seeds: kept in the data folder,
     else computed (about a second) and kept there."""
-    return artifacts.bernoulli_learning_curve(
-        mnist.loaded(settings.deskew),
-        settings.threshold,
-        settings.alpha,
-        settings.beta,
-        settings.prior,
-        folder=artifacts.folder_of(data_dir()),
-    ).value
+    curve = results.NaiveBayesLearningCurve(
+        mnist.loaded(settings.deskew), settings.threshold, settings.alpha, settings.beta, settings.prior
+    )
+    return curve.get(folder_of(data_dir())).value
 
 
 # -- softmax regression, for comparison ----------------------------------------------------------------
@@ -124,9 +122,7 @@ def _softmax(preset: str, deskew: bool = False, progress=None) -> TrainedSoftmax
     """Softmax regression loaded from its disk cache, or trained, on MNIST as the models of ``deskew`` see it
     (deskewed training images have another checksum, so their weights have their own cache file)."""
     formed = mnist.loaded(deskew)
-    model, info = nbcore.load_or_train_softmax(
-        formed.train_images, formed.train_labels, preset=preset, progress=progress
-    )
+    model, info = load_or_train_softmax(formed.train_images, formed.train_labels, preset=preset, progress=progress)
     return TrainedSoftmax(evaluate.score_softmax(model, formed), info)
 
 
@@ -153,7 +149,7 @@ def _learning_curve_label(deskew: bool) -> str:
 def softmax_learning_curve(deskew: bool, progress) -> dict[str, np.ndarray]:
     """Softmax test accuracy over training-set sizes and seeds, once per server and deskew setting: kept in the
     data folder, else computed (about 10 s) and kept there."""
-    return artifacts.softmax_learning_curve(mnist.loaded(deskew), artifacts.folder_of(data_dir()), progress).value
+    return results.SoftmaxLearningCurve(mnist.loaded(deskew)).get(folder_of(data_dir()), progress).value
 
 
 def read_prepared() -> bool:
@@ -164,7 +160,7 @@ def read_prepared() -> bool:
     Each is a fraction of a second, once per server. On a folder ``prepare`` has not prepared nothing is done: that
     would be seconds of training no visitor has asked for yet. Whether the folder was prepared.
     """
-    if not artifacts.deskewed_mnist_kept(mnist.loaded(), artifacts.folder_of(data_dir())):
+    if not results.DeskewedMnist(mnist.loaded()).is_prepared(folder_of(data_dir())):
         return False
     for deskew in (False, True):
         _softmax.result("default", deskew)  # waits for MNIST as these models see it, read from disk

@@ -1,11 +1,12 @@
 """What a class shares, kept in one store every server process reads: classes, drawings, poll answers, presence.
 
-``store`` defines the records, the bounds and the interface (``ClassStore``); ``sqlite`` (the embedded
-default, one file in the data directory) and ``redis`` (several machines) implement it; ``open_store``
-picks one from a setting. ``codes`` makes and checks class codes, teacher keys and anonymous student ids;
-``export`` turns drawings and answers into files (``.npz``, CSV).
+``store`` defines the records, the bounds and the interface (``ClassStore``); ``sqlite_store`` (the
+embedded default, one file in the data directory) and ``redis_store`` (several machines) implement it;
+``backends.open_store`` picks one from a setting. ``codes`` makes and checks class codes, teacher keys and
+anonymous student ids; ``export`` turns drawings and answers into files (``.npz``, CSV).
 """
 
+from .backends import open_store, store_setting
 from .codes import CODE_RULE, class_code, new_code, new_teacher_key, student_id
 from .store import (
     ENDED,
@@ -23,8 +24,6 @@ from .store import (
     Presence,
     Refused,
     Tally,
-    open_store,
-    store_setting,
 )
 
 __all__ = [

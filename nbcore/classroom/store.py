@@ -24,13 +24,11 @@ from __future__ import annotations
 import functools
 import logging
 import math
-import os
 import re
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from pathlib import Path
 
 import numpy as np
 
@@ -52,7 +50,6 @@ MAX_STEP = 99  # lesson steps are 1..MAX_STEP
 QUESTION_PATTERN = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
 MAX_CHOICE_CHARS = 80
 PURGE_EVERY = 500  # budget uses between two purges of deleted classes and spent budgets
-SETTING = "NBCORE_CLASS_STORE"  # unset: SQLite in the data directory; sqlite:///path; redis://host:port/db
 
 NOT_OPEN = "There is no open class with this code: check it with your teacher."  # a miss and a deleted class alike
 ENDED = "This class has ended: ask your teacher for the new code."
@@ -658,33 +655,3 @@ class ClassStore(ABC):
 
     def close_connections(self) -> None:  # noqa: B027 - optional for back ends that hold none
         """Release what the store holds open (connections); it can still be used afterwards."""
-
-
-# -- choosing a back end ------------------------------------------------------------------------
-def store_setting() -> str:
-    """The store setting: ``$NBCORE_CLASS_STORE``, or "" (SQLite in the data directory)."""
-    return os.environ.get(SETTING, "").strip()
-
-
-def open_store(setting: str | None = None, data_dir: Path | None = None) -> ClassStore:
-    """The store a setting names: "" (SQLite file ``classes.sqlite3`` in ``data_dir``), ``sqlite:///path``
-    or ``redis://host:port/db``. ValueError with a sentence for anything else."""
-    setting = store_setting() if setting is None else setting.strip()
-    if setting.startswith(("redis://", "rediss://", "unix://")):
-        from .redis_store import RedisStore
-
-        return RedisStore.from_url(setting)
-    if setting.startswith("sqlite:///"):
-        path = Path(setting[len("sqlite:///") - 1 :])
-    elif setting == "":
-        from nbcore.datasets import default_data_dir
-
-        path = (data_dir or default_data_dir()) / "classes.sqlite3"
-    else:
-        raise ValueError(
-            f"{SETTING} names no store we know: give sqlite:///absolute/path or redis://host:port/0, "
-            "or leave it unset for a file in the data directory"
-        )
-    from .sqlite_store import SqliteStore
-
-    return SqliteStore(path)

@@ -19,7 +19,6 @@ import hashlib
 import os
 import zlib
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -312,23 +311,3 @@ class MnistSplits:
     test_images: np.ndarray
     test_labels: np.ndarray
     deskewed: bool = False
-
-
-@lru_cache(maxsize=1)
-def mnist_splits() -> MnistSplits:
-    """Both splits from the default data directory, loaded once per process."""
-    return MnistSplits(*load_mnist_splits())
-
-
-def deskewed_splits(progress: ProgressCallback | None = None) -> MnistSplits:
-    """``mnist_splits()`` as the models see them with deskew on (``nbcore.inputs``), once per process: read from
-    what ``python -m nbcore prepare`` kept in the data directory, else made now (about 10 s) and kept there;
-    ``progress(fraction, message)`` while deskewing."""
-    from ..artifacts import deskewed_mnist  # it imports this module
-
-    if not _DESKEWED:
-        _DESKEWED.append(deskewed_mnist(mnist_splits(), progress=progress).value)
-    return _DESKEWED[0]
-
-
-_DESKEWED: list[MnistSplits] = []  # deskewed_splits()'s, made once per process

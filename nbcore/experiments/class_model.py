@@ -12,68 +12,29 @@ fitted state, so the model without student s is the whole class's counts minus s
 student, not one refit per student (``tests/test_class_model.py`` holds it equal to refitting).
 A digit with fewer than ``MIN_DRAWINGS`` drawings gets a ``Shortage`` instead of an accuracy from the class's
 models; MNIST's model reads every drawing until those can be measured.
+
+The drawings are checked and loaded by ``class_drawings``; ``class_report`` puts an evaluation in words.
 """
 
 from __future__ import annotations
 
-import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
 from ..features import PackedBinary, binarize
-from ..files import FileProblem, open_regular
-from ..handwriting import load_handwriting, through_upload_path
 from ..models.naive_bayes import BernoulliNB
-from ..progress import ProgressCallback
+from .class_drawings import check_drawings, join_words
 from .evaluate import DIGITS
 
 MIN_DRAWINGS = 5  # drawings of a digit below which its accuracy is not given
 DEFAULT_WEIGHT = 100.0  # how many MNIST digits one class drawing counts as in ``mnist_plus_class``
 DEFAULT_THRESHOLD = 128
-FRAME_SHAPE = (28, 28)
 MODEL_NAMES = {"mnist": "MNIST's model", "class": "the class's model", "mnist_plus_class": "MNIST + the class"}
 CURVE_SIZES = (1, 2, 3, 4, 5, 7, 10, 15, 20, 30, 50, 70, 100, 150, 200, 300, 500)
 CURVE_REPEATS = 3
 CURVE_FOLDS = 10
-
-
-# -- input -------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class ClassDrawings:
-    """A class's drawings, checked: ``frames`` uint8 (n, 28, 28), ``labels`` int64 (n,) digits 0-9,
-    ``students`` (n,) one anonymous id per drawing (integers or strings)."""
-
-    frames: np.ndarray
-    labels: np.ndarray
-    students: np.ndarray
-
-
-def check_drawings(frames, labels, students) -> ClassDrawings:
-    """The three arrays as ``ClassDrawings``, else ValueError with a sentence saying what is wrong."""
-    frames, labels, students = np.asarray(frames), np.asarray(labels), np.asarray(students)
-    if frames.dtype != np.uint8 or frames.ndim != 3 or frames.shape[1:] != FRAME_SHAPE:
-        raise ValueError(
-            f"frames must be uint8 (n, 28, 28) images framed like MNIST, got {frames.dtype} {frames.shape}"
-        )
-    if labels.ndim != 1 or labels.dtype.kind not in "iu":
-        raise ValueError(
-            f"labels must be integers (n,), the digit each drawing means, got {labels.dtype} {labels.shape}"
-        )
-    if labels.size and (labels.min() < 0 or labels.max() > 9):
-        raise ValueError(f"labels must be digits 0 to 9, found {int(labels.min())}..{int(labels.max())}")
-    if students.ndim != 1 or students.dtype.kind not in "iuU":
-        raise ValueError(
-            f"students must be integer or text ids (n,), one per drawing, got {students.dtype} {students.shape}"
-        )
-    if not len(frames) == len(labels) == len(students):
-        raise ValueError(
-            f"frames, labels and students must have one entry per drawing: got {len(frames)}, "
-            f"{len(labels)} and {len(students)}"
-        )
-    return ClassDrawings(frames, labels.astype(np.int64), students)
 
 
 # -- counts and models -------------------------------------------------------------------------
@@ -319,22 +280,14 @@ class Shortage:
             ]
             if len(self.digits) == 10:
                 parts.append(
-                    f"The class's models give a digit's accuracy from {self.minimum} drawings of it: {_join(needs)}."
+                    f"The class's models give a digit's accuracy from {self.minimum} drawings of it: {join_words(needs)}."
                 )
             else:
                 parts.append(
                     f"The class's accuracies are over the digits with {self.minimum} drawings or more; to measure "
-                    f"the others they need {_join(needs)}."
+                    f"the others they need {join_words(needs)}."
                 )
         return " ".join(parts)
-
-
-def _drawings(count: int) -> str:
-    return "none" if count == 0 else "1 drawing" if count == 1 else f"{count} drawings"
-
-
-def _join(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 @dataclass(frozen=True)
@@ -505,110 +458,3 @@ def evaluate_class(
         counts.whole.feature_prob_,
         curve_note,
     )
-
-
-# -- files and the benchmark ---------------------------------------------------------------------
-MAX_DRAWINGS = 200_000  # about 160 MB of frames: far above a class, far below what a server can hold
-REQUIRED_ARRAYS = ("frames", "labels", "students")
-
-
-def load_drawings(path) -> ClassDrawings:
-    """A class's drawings from a ``.npz`` holding ``frames``, ``labels`` and ``students`` (see ``check_drawings``).
-
-    Never unpickles (object arrays are refused). Raises ValueError with a sentence for a missing, odd,
-    damaged or too large file, or arrays of the wrong kind.
-    """
-    try:
-        with open_regular(Path(path)) as handle:
-            with zipfile.ZipFile(handle) as archive:
-                members = {info.filename.removesuffix(".npy"): info for info in archive.infolist()}
-                missing = [name for name in REQUIRED_ARRAYS if name not in members]
-                if missing:
-                    raise ValueError(
-                        f"{path} has no {_join(missing)} array: it must hold frames, labels and students "
-                        "(numpy.savez(path, frames=..., labels=..., students=...))"
-                    )
-                # declared sizes bound what reading decompresses (zipfile stops at them), so a small file
-                # cannot unpack into gigabytes
-                limit = MAX_DRAWINGS * (28 * 28 + 2 * 64)
-                if sum(members[name].file_size for name in REQUIRED_ARRAYS) > limit:
-                    raise ValueError(f"{path} is too large: at most {MAX_DRAWINGS:,} drawings")
-                handle.seek(0)
-                with np.load(handle, allow_pickle=False) as arrays:
-                    loaded = [arrays[name] for name in REQUIRED_ARRAYS]
-    except FileNotFoundError:
-        raise ValueError(f"{path}: no such file") from None
-    except FileProblem as error:
-        raise ValueError(str(error)) from None
-    except ValueError as error:
-        if "allow_pickle" in str(error):
-            raise ValueError(f"{path} holds Python objects; only plain numeric or text arrays are read") from None
-        if str(error).startswith(str(path)):
-            raise
-        raise ValueError(f"{path} is not a readable .npz file ({error})") from None
-    except Exception as error:  # a damaged zip or .npy header fails in many ways (BadZipFile, EOFError, ...)
-        raise ValueError(f"{path} is not a readable .npz file ({type(error).__name__})") from None
-    return check_drawings(*loaded)
-
-
-def load_digits_class(
-    n_students: int = 20, limit: int | None = None, progress: ProgressCallback | None = None
-) -> ClassDrawings:
-    """scikit-learn's ``load_digits()`` as a class of ``n_students`` (contiguous blocks), sent through the Draw
-    page's upload path as PNGs (``nbcore.handwriting``), deskew off; the first ``limit`` digits."""
-    images, labels = load_handwriting(limit)
-    if progress is not None:
-        progress(0.0, f"{len(labels):,} load_digits images through the upload path")
-    frames = through_upload_path(images, "light on dark").frames
-    if progress is not None:
-        progress(1.0, "done")
-    students = np.arange(len(labels)) * n_students // max(1, len(labels))
-    return check_drawings(frames, labels, students)
-
-
-def _percent(value: float | None) -> str:
-    return "—" if value is None or not np.isfinite(value) else f"{value:.1%}"
-
-
-def format_evaluation(evaluation: ClassEvaluation) -> str:
-    """The evaluation as text for the command line: the three accuracies, per digit, and the curve."""
-    names = {**MODEL_NAMES, "mnist_plus_class": f"MNIST + the class (weight {evaluation.weight:g})"}
-    total = int(evaluation.drawings_per_digit.sum())
-    lines = [
-        f"{total:,} drawings from {evaluation.students:,} student{'s' if evaluation.students != 1 else ''}, "
-        f"read leave-one-student-out (pixel >= {evaluation.threshold}, alpha = {evaluation.alpha:g}, "
-        f"{evaluation.prior} prior)",
-        "",
-        f"{'model':<34} {'accuracy':>8}  drawings read",
-    ]
-    for name, score in evaluation.models.items():
-        lines.append(f"{names[name]:<34} {_percent(score.accuracy):>8}  {score.read:,}")
-    if evaluation.shortage is not None:
-        lines += ["", evaluation.shortage.sentence()]
-    short_names = {"mnist": "MNIST's", "class": "the class's", "mnist_plus_class": "MNIST + class"}
-    lines += ["", f"{'digit':<6} {'drawings':>8}" + "".join(f" {short_names[name]:>13}" for name in evaluation.models)]
-    for digit in range(10):
-        accuracies = "".join(f" {_percent(score.per_digit[digit]):>13}" for score in evaluation.models.values())
-        lines.append(f"{digit:<6} {int(evaluation.drawings_per_digit[digit]):>8}{accuracies}")
-    curve = evaluation.curve
-    if curve is not None:
-        lines += [
-            "",
-            f"accuracy against class drawings per digit (mean of {curve.repeats} draws; students in "
-            f"{curve.folds} groups, each read by models trained on the others)",
-            f"{'drawings per digit':<34}" + "".join(f" {size:>6}" for size in curve.sizes),
-        ]
-        for name, values in curve.accuracy.items():
-            lines.append(f"{names[name]:<34}" + "".join(f" {_percent(value):>6}" for value in values))
-        lines.append(f"{names['mnist']:<34} {_percent(curve.mnist):>6} at every size")
-        if curve.overtake is None:
-            lines.append(
-                f"The class's model does not read better than MNIST's within the drawings there are "
-                f"(up to {int(curve.sizes[-1])} per digit)."
-            )
-        else:
-            drawings = "1 drawing" if curve.overtake == 1 else f"{curve.overtake} drawings"
-            lines.append(f"The class's model reads better than MNIST's from {drawings} per digit on.")
-    elif evaluation.curve_note:
-        lines += ["", evaluation.curve_note]
-    return "\n".join(lines)

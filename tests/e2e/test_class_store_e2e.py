@@ -26,7 +26,8 @@ from devtools.streamlit_client import StreamlitClient
 from lab import classroom, lesson_steps
 from lab.public_address import SETTING as PUBLIC_SETTING
 from nbcore.classroom import open_store, student_id
-from nbcore.classroom.store import NOT_OPEN, SETTING
+from nbcore.classroom.backends import SETTING
+from nbcore.classroom.store import NOT_OPEN
 from tests.conftest import REPO, require, script_module
 from tests.e2e.conftest import ARTIFACTS
 from tests.e2e.test_replicas import cookies_per_replica
