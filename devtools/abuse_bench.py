@@ -1,6 +1,6 @@
 """What one abusive client costs another session, in time: the figures tests/e2e/test_abuse_probes.py does not assert.
 
-    python scripts/abuse_bench.py [--floods 3] [--draws 5] [--data-dir DIR | --mnist-source DIR] [--log-dir DIR]
+    python -m devtools.abuse_bench [--floods 3] [--draws 5] [--data-dir DIR | --mnist-source DIR] [--log-dir DIR]
 
 One fresh server (``streamlit run app.py``), warmed by one visitor; two protocol clients
 (``devtools.streamlit_client``, no browser) on /draw. Printed, each against the same student's usual
@@ -24,11 +24,9 @@ import sys
 import threading
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from devtools import harness  # noqa: E402
-from devtools.streamlit_client import RunResult, StreamlitClient  # noqa: E402
-from lab.rate_limit import RUN_BURST, RUNS_PER_SECOND  # noqa: E402
+from devtools import harness
+from devtools.streamlit_client import RunResult, StreamlitClient
+from lab.rate_limit import RUN_BURST, RUNS_PER_SECOND
 
 REPO = Path(__file__).resolve().parents[1]
 DRAWINGS = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
@@ -99,7 +97,9 @@ def measure(url: str, floods: int, draws: int) -> None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m devtools.abuse_bench", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     harness.add_data_arguments(parser)
     parser.add_argument("--floods", type=int, default=3, help="floods sent, one after the other (default 3)")
     parser.add_argument("--draws", type=int, default=5, help="draws for each usual and 'meanwhile' figure")

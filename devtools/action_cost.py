@@ -1,6 +1,6 @@
 """What one student's action costs this machine, by process: the denominator behind the load benchmark.
 
-    python scripts/action_cost.py [--data-dir DIR | --mnist-source DIR] [--cycles 8] [--step-px 12]
+    python -m devtools.action_cost [--data-dir DIR | --mnist-source DIR] [--cycles 8] [--step-px 12]
 
 One browser session on /draw of a fresh ``streamlit run app.py`` repeats ``--cycles`` times: Clear, then
 one stroke (a 1 or a 7), waiting for the prediction and the end of the run. Printed per cycle: CPU time
@@ -18,12 +18,11 @@ import sys
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+from devtools import harness
+from devtools.async_draw import STROKE_STEP_PX
+from devtools.procfs import descendants, group_cpu_seconds, stat_fields
 
-from devtools import harness  # noqa: E402
-from devtools.async_draw import STROKE_STEP_PX  # noqa: E402
-from devtools.procfs import descendants, group_cpu_seconds, stat_fields  # noqa: E402
+REPO = Path(__file__).resolve().parents[1]
 
 
 def cpu_seconds_by_program(pids: list[int]) -> dict[str, float]:
@@ -43,7 +42,9 @@ def cpu_seconds_by_program(pids: list[int]) -> dict[str, float]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m devtools.action_cost", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     harness.add_data_arguments(parser)
     parser.add_argument("--cycles", type=int, default=8)
     parser.add_argument("--step-px", type=float, default=STROKE_STEP_PX)

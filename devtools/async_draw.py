@@ -1,6 +1,6 @@
 """The Draw page driven by Playwright's async API: many browser sessions from one event loop.
 
-The async counterparts of ``devtools.harness``'s page helpers, for scripts/load_bench.py (a class of
+The async counterparts of ``devtools.harness``'s page helpers, for devtools/load_bench.py (a class of
 sessions on one server) and tests/e2e/test_classroom.py (five at once): open /draw, draw a digit and
 time the prediction in the page, move the sidebar's alpha slider one stop and time its run, Clear.
 """

@@ -1,6 +1,6 @@
 """The benchmarks' figures and tables: medians and 95th percentiles, Markdown tables, the load average.
 
-Used by scripts/class_store_bench.py and scripts/pace_bench.py (which print their tables for
+Used by devtools/class_store_bench.py and devtools/pace_bench.py (which print their tables for
 docs/benchmarks-class-store.md).
 """
 

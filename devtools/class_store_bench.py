@@ -1,6 +1,6 @@
 """The class store's figures: what it adds to a student's send and to the teacher's refresh, SQLite and Redis.
 
-    python scripts/class_store_bench.py [--part store server] [--stores sqlite sqlite-held redis]
+    python -m devtools.class_store_bench [--part store server] [--stores sqlite sqlite-held redis]
         [--replicas 1 2] [--sends 300] [--processes 1 2 4] [--reads 30] [--server-sends 30] [--clients 6]
         [--duration 20] [--refreshes 15] [--data-dir DIR | --mnist-source DIR] [--log-dir DIR]
 
@@ -68,14 +68,14 @@ from pathlib import Path
 
 import numpy as np
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+from devtools.bench_report import load, ms, positive_int, print_table, say
+from devtools.class_stores import STORES, fresh_store
+from devtools.rerun_log import RerunLog
+from devtools.streamlit_client import StreamlitClient, loopback_address
+from nbcore.classroom import OPERATOR, ClassStore, open_store, student_id
 
-from devtools.bench_report import load, ms, positive_int, print_table, say  # noqa: E402
-from devtools.class_stores import STORES, fresh_store  # noqa: E402
-from devtools.rerun_log import RerunLog  # noqa: E402
-from devtools.streamlit_client import StreamlitClient, loopback_address  # noqa: E402
-from nbcore.classroom import OPERATOR, ClassStore, open_store, student_id  # noqa: E402
+REPO = Path(__file__).resolve().parents[1]
+
 
 DRAWINGS = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
 PARTS = ("store", "server")
@@ -741,7 +741,11 @@ def positive_seconds(text: str) -> float:
 def parser() -> argparse.ArgumentParser:
     from devtools import harness
 
-    made = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    made = argparse.ArgumentParser(
+        prog="python -m devtools.class_store_bench",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     made.add_argument("--part", nargs="+", choices=PARTS, default=list(PARTS), help="what to measure (default both)")
     made.add_argument("--stores", nargs="+", choices=STORES, default=list(STORES), help="back ends (default all three)")
     made.add_argument("--replicas", nargs="+", type=positive_int, default=[1, 2], help="replica counts (default 1 2)")

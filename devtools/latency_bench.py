@@ -1,6 +1,6 @@
 """Latency of the Draw page and cold start of the app, measured in Chromium against a real server.
 
-    python scripts/latency_bench.py [--mnist-source DIR | --data-dir DIR] [--strokes 20]
+    python -m devtools.latency_bench [--mnist-source DIR | --data-dir DIR] [--strokes 20]
 
 * Stroke latency: on /draw, ``--strokes`` mouse strokes (digits 1, 7, 4, 0, 3 in turn, the
   canvas cleared between digits, so that every stroke changes the drawing). Per stroke: from
@@ -33,10 +33,10 @@ import sys
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+from devtools import harness
 
-from devtools import harness  # noqa: E402
+REPO = Path(__file__).resolve().parents[1]
+
 
 STROKE_PLAN = (1, 7, 4, 0, 3)
 RERUN_LINE = re.compile(r"^NBCORE_RERUN page=draw ms=([0-9.]+)", re.MULTILINE)
@@ -202,7 +202,11 @@ def measure_cold_start(browser, data_dir: Path, log_path: Path) -> dict[str, flo
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m devtools.latency_bench",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     harness.add_data_arguments(parser, data_dir_note=" (then the first cold start may already find extracted files)")
     parser.add_argument("--strokes", type=int, default=20)
     parser.add_argument("--log-dir", type=Path, default=REPO / "test-artifacts" / "latency-bench")

@@ -1,6 +1,6 @@
 """The Draw canvas's live reading (issue 32): what it costs in the browser, and what it changes on the server.
 
-    python scripts/live_bench.py [--before CHECKOUT] [--rounds 3] [--cpu-slowdown 1 4] [--parity 2000] [--parts 1 2 4]
+    python -m devtools.live_bench [--before CHECKOUT] [--rounds 3] [--cpu-slowdown 1 4] [--parity 2000] [--parts 1 2 4]
 
 Parts (each prints a table):
 
@@ -18,7 +18,7 @@ Parts (each prints a table):
    lab/live_models.py sends per settings change): JSON bytes, gzip'd, deflated (the websocket's compression, when on).
 4. parity: devtools/live_reading.measure_parity over ``--parity`` MNIST test digits drawn back (the test uses 400).
 
-Students per process at p95 <= 300 ms: scripts/load_protocol.py with ``--message-cache`` and ``--app`` (see
+Students per process at p95 <= 300 ms: devtools/load_protocol with ``--message-cache`` and ``--app`` (see
 docs/benchmarks.md). Needs Chromium, MNIST ($NBCORE_DATA_DIR or ../shared/mnist).
 """
 
@@ -36,11 +36,11 @@ from pathlib import Path
 
 import numpy as np
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+from devtools import async_draw, harness, live_reading
+from devtools.streamlit_client import StreamlitClient
 
-from devtools import async_draw, harness, live_reading  # noqa: E402
-from devtools.streamlit_client import StreamlitClient  # noqa: E402
+REPO = Path(__file__).resolve().parents[1]
+
 
 RECORDED = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
 SHAPES = {**{f"{d}": s for d, s in harness.DIGITS.items()}, **{f"{d}'": s for d, s in async_draw.DIGITS.items()}}
@@ -187,7 +187,9 @@ def load_mnist_arrays(data_dir: Path) -> dict:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m devtools.live_bench", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--before", type=Path, help="another checkout of the app (its app.py) to compare against")
     parser.add_argument("--rounds", type=int, default=3, help="times each digit shape is drawn")
     parser.add_argument("--cpu-slowdown", type=float, nargs="+", default=[1.0, 4.0])

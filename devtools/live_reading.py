@@ -5,7 +5,7 @@ holds decoded models per name. Drawings are made in that page on a 280 x 280 can
 brush (white, round caps): ``DRAW_JS`` strokes polylines (canvas coordinates), and ``digit_strokes`` turns an
 MNIST digit into such polylines (its Zhang-Suen skeleton, each pixel joined to its 8-neighbours, x10), so that
 MNIST's test digits can be drawn back as a student would draw them. ``measure_parity`` reads such drawings in the
-page and with nbcore and compares them (tests/e2e/test_live_reading.py asserts on it, scripts/live_bench.py prints
+page and with nbcore and compares them (tests/e2e/test_live_reading.py asserts on it, devtools/live_bench.py prints
 it over more digits).
 """
 

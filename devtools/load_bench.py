@@ -1,6 +1,6 @@
 """A classroom at once: N students on the Draw page of one server, measured.
 
-    python scripts/load_bench.py [--sessions 10 30 60] [--duration 60] [--stagger 1] [--think 2 5] [--step-px 12]
+    python -m devtools.load_bench [--sessions 10 30 60] [--duration 60] [--stagger 1] [--think 2 5] [--step-px 12]
 
 For each N: a fresh ``streamlit run app.py`` (with NBCORE_LOG_RERUN_MS=1) that one visitor warms
 up (MNIST loaded, models trained), then N browser sessions: Playwright contexts on ONE Chromium,
@@ -48,11 +48,8 @@ from pathlib import Path
 
 import numpy as np
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-
-from devtools import harness  # noqa: E402
-from devtools.async_draw import (  # noqa: E402
+from devtools import harness
+from devtools.async_draw import (
     PAGE_STATE_JS,
     STROKE_STEP_PX,
     clear,
@@ -60,7 +57,10 @@ from devtools.async_draw import (  # noqa: E402
     move_alpha_and_time,
     open_draw_page,
 )
-from devtools.procfs import RssSampler, group_cpu_seconds, group_pids, group_rss_mb, set_nice  # noqa: E402
+from devtools.procfs import RssSampler, group_cpu_seconds, group_pids, group_rss_mb, set_nice
+
+REPO = Path(__file__).resolve().parents[1]
+
 
 # the ones whose stroke starts in the canvas's left half, which is on screen even at a narrow viewport
 DIGIT_CYCLE = (1, 7, 0, 3, 2)
@@ -302,7 +302,9 @@ async def main_async(args, data_dir: Path) -> list[dict]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m devtools.load_bench", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--sessions", type=int, nargs="+", default=[10, 30, 60])
     parser.add_argument("--duration", type=float, default=60.0, help="steady seconds after the last session loaded")
     parser.add_argument("--stagger", type=float, default=1.0, help="seconds between session starts")

@@ -1,6 +1,6 @@
 """A class led through the guided lesson: how soon students follow the teacher's Next, and what following costs.
 
-    python scripts/pace_bench.py [--replicas 1 2] [--students 60] [--steps 4] [--idle 30]
+    python -m devtools.pace_bench [--replicas 1 2] [--students 60] [--steps 4] [--idle 30]
         [--stores sqlite redis] [--data-dir DIR | --mnist-source DIR] [--log-dir DIR]
 
 For each store and each --replicas count: that many ``streamlit run app.py`` behind nginx
@@ -42,12 +42,12 @@ from pathlib import Path
 
 import numpy as np
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+from devtools.bench_report import load, positive_int, print_table, say
+from devtools.rerun_log import RerunLog
+from devtools.streamlit_client import RunResult, StreamlitClient, loopback_address
 
-from devtools.bench_report import load, positive_int, print_table, say  # noqa: E402
-from devtools.rerun_log import RerunLog  # noqa: E402
-from devtools.streamlit_client import RunResult, StreamlitClient, loopback_address  # noqa: E402
+REPO = Path(__file__).resolve().parents[1]
+
 
 STORES = ("sqlite", "redis")
 RUN_TIMEOUT = 180.0  # s a run may take (60 students joining at once on 2 shared cores)
@@ -378,7 +378,9 @@ def report(setups: Sequence[Setup], args: argparse.Namespace) -> None:
 def parser() -> argparse.ArgumentParser:
     from devtools import harness
 
-    made = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    made = argparse.ArgumentParser(
+        prog="python -m devtools.pace_bench", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     made.add_argument("--replicas", nargs="+", type=positive_int, default=[1, 2], help="replica counts (default 1 2)")
     made.add_argument("--students", type=positive_int, default=60, help="scripted students (default 60)")
     made.add_argument("--steps", type=positive_int, default=4, help="the teacher's Nexts (default 4, at most 9)")

@@ -1,7 +1,7 @@
 """Every page on a fresh server after ``python -m nbcore prepare``, by link and by a click in the app, beside two
 peers; the Deskew switch; the first stroke.
 
-    python scripts/page_bench.py [--mnist-source DIR | --data-dir DIR] [--pages draw,compare,lesson-3]
+    python -m devtools.page_bench [--mnist-source DIR | --data-dir DIR] [--pages draw,compare,lesson-3]
                                  [--skip navigation,deskew,strokes] [--no-prepare] [--strokes 6] [--rounds 3]
                                  [--viewport 1024x768]
 
@@ -32,7 +32,7 @@ peers; the Deskew switch; the first stroke.
 5. Strokes: on a fresh server, visitors (browser contexts) in turn draw ``--strokes`` strokes each on
    Draw, ``--rounds`` of each kind: one opens /draw from a link, the other comes from Heatmaps (whose
    charts have loaded Plotly's code in the browser) through the sidebar. Per stroke, mouse-up to the
-   prediction updated on screen (as scripts/latency_bench.py measures it) and the server's longest run
+   prediction updated on screen (as devtools/latency_bench.py measures it) and the server's longest run
    meanwhile. The first stroke of each visit against the later ones.
 
 Prints a line per measurement, then markdown tables with the targets, and the load average at the start
@@ -51,11 +51,10 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "scripts"))
+from devtools import harness, latency_bench, procfs
 
-from devtools import harness, procfs  # noqa: E402
+REPO = Path(__file__).resolve().parents[1]
+
 
 TARGETS = {"page": 1.5, "deskew": 1.0, "stroke": 300.0}  # seconds, seconds, milliseconds
 QUIET_MS = 800  # the page counts as drawn once nothing in it has changed for this long
@@ -570,7 +569,6 @@ Stroke = tuple[float, float]  # (ms from mouse-up to the prediction on screen, t
 def measure_strokes(browser, bench: Bench, strokes: int, rounds: int) -> list[tuple[str, list[Stroke]]]:
     """Per visit (``rounds`` times each of ``STROKE_VISITS``, in turn, on one fresh server): its label and its
     strokes in order; a stroke that got no run within 30 s is (nan, nan)."""
-    import latency_bench  # scripts/ is on sys.path
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     install = latency_bench.INSTALL_PROBE_JS.replace("SIGNATURE", harness.DRAW_SIGNATURE_JS)
@@ -730,7 +728,9 @@ def load_text(load: tuple[float, float, float]) -> str:
 
 # -- the command ----------------------------------------------------------------------------------------
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m devtools.page_bench", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     harness.add_data_arguments(parser, data_dir_note=" and not reset between servers")
     parser.add_argument(
         "--pages",

@@ -1,6 +1,6 @@
 """Where one Draw stroke's server CPU goes: Streamlit's own work or the app's, to know which to make faster.
 
-    python scripts/profile_stroke.py [--strokes 300] [--rate 200] [--top 12] [--data-dir DIR]
+    python -m devtools.profile_stroke [--strokes 300] [--rate 200] [--top 12] [--data-dir DIR]
 
 Starts ``streamlit run app.py``, warms it with one visit, then one protocol-level session
 (devtools.streamlit_client) sends ``--strokes`` recorded drawings one after the other (each a
@@ -31,13 +31,13 @@ import tempfile
 import time
 from pathlib import Path
 
+import psutil
+
+from devtools import harness
+from devtools.streamlit_client import StreamlitClient
+
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 
-import psutil  # noqa: E402
-
-from devtools import harness  # noqa: E402
-from devtools.streamlit_client import StreamlitClient  # noqa: E402
 
 DRAWINGS = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
 FRAME = re.compile(r"^(?P<function>.*) \((?P<file>.*?)(?::(?P<line>\d+))?\)$")
@@ -92,7 +92,11 @@ def attribute(raw_lines: list[str]) -> tuple[collections.Counter, collections.Co
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m devtools.profile_stroke",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--strokes", type=int, default=300)
     parser.add_argument("--rate", type=int, default=200, help="py-spy samples per second")
     parser.add_argument("--top", type=int, default=12)

@@ -1,13 +1,13 @@
 """Record what Chromium sends when a student draws on the Draw page, for the protocol load generator.
 
-    python scripts/record_drawings.py [--out devtools/drawings.json] [--digits 0 1 2 3 4 6 7 9]
+    python -m devtools.record_drawings [--out devtools/drawings.json] [--digits 0 1 2 3 4 6 7 9]
 
 Starts ``streamlit run app.py`` on a scratch copy of MNIST, opens /draw in the Debian Chromium
 (Playwright), draws each digit with mouse strokes (the shapes of devtools/async_draw.py, moves every
 12 px as a 60 Hz pointer would report a quick stroke), and keeps, from the websocket frames the
 page sent (``page.on("websocket")`` / ``framesent``), the ``BackMsg`` carrying the canvas's
 widget state: its ``json_value`` (the component's state, ``{"drawing": "data:image/png;base64,..."}``)
-is what ``scripts/load_protocol.py`` replays. Each drawing also records the digit the app
+is what ``devtools/load_protocol`` replays. Each drawing also records the digit the app
 predicted for it in the browser (the "Naive Bayes prediction" metric) and the widget states
 the browser sent alongside (ids and value kinds, to document the message).
 """
@@ -20,12 +20,12 @@ import sys
 import time
 from pathlib import Path
 
+from streamlit.proto.BackMsg_pb2 import BackMsg
+
+from devtools import async_draw, harness
+
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 
-from streamlit.proto.BackMsg_pb2 import BackMsg  # noqa: E402
-
-from devtools import async_draw, harness  # noqa: E402  (async_draw: the load benchmark's digit shapes)
 
 DEFAULT_OUT = REPO / "devtools" / "drawings.json"
 
@@ -97,7 +97,11 @@ def record(url: str, digits: list[int]) -> list[dict]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m devtools.record_drawings",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--digits", type=int, nargs="+", default=sorted(async_draw.DIGITS))
     harness.add_data_arguments(parser, mnist_source=False)
@@ -110,7 +114,7 @@ def main() -> int:
         json.dumps(
             {
                 "recorded": time.strftime("%Y-%m-%d"),
-                "how": "scripts/record_drawings.py: Chromium strokes on /draw, the canvas widget's json_value as sent",
+                "how": "devtools/record_drawings.py: Chromium strokes on /draw, the canvas widget's json_value as sent",
                 "drawings": drawings,
             },
             indent=1,

@@ -1,6 +1,6 @@
 """Screenshots of every page of the app into docs/: at 1400x900, on a 1024x768 projector and on a phone.
 
-    python scripts/screenshots.py [--mnist-source DIR | --data-dir DIR] [--out docs] [--full-page]
+    python -m devtools.screenshots [--mnist-source DIR | --data-dir DIR] [--out docs] [--full-page]
 
 Starts `streamlit run app.py` itself (same harness as tests/e2e), reads the page list from the
 sidebar navigation, waits for each page's run to finish and its charts to render, draws a 7 on
@@ -19,10 +19,9 @@ from pathlib import Path
 
 from PIL import Image
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+from devtools import harness
 
-from devtools import harness  # noqa: E402
+REPO = Path(__file__).resolve().parents[1]
 
 
 def save_small_png(png: bytes, path: Path) -> int:
@@ -63,7 +62,9 @@ def shoot(page, url: str, path: str, target: Path, digit: int, full_page: bool, 
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m devtools.screenshots", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     harness.add_data_arguments(parser)
     parser.add_argument("--out", type=Path, default=REPO / "docs")
     parser.add_argument("--full-page", action="store_true", help="whole scrollable page, not just the viewport")

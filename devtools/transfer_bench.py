@@ -1,6 +1,6 @@
 """What a student's first visit moves over the classroom's network: straight from a replica, and through nginx.
 
-    python scripts/transfer_bench.py [--mnist-source DIR | --data-dir DIR] [--pages / /draw /compare]
+    python -m devtools.transfer_bench [--mnist-source DIR | --data-dir DIR] [--pages / /draw /compare]
                                      [--mbits 10] [--rounds 2]
 
 One replica behind nginx (``devtools.replicas.ClassServer``, deploy/nginx.conf). Each page is opened cold (a new
@@ -9,7 +9,7 @@ nginx, which serves Streamlit's front end (``/static/``) from disk, compressed a
 browser's Resource Timing: the bytes on the wire (headers and bodies, the page and everything it loaded), the
 requests a Python replica had to answer, and, with the browser's network held to ``--mbits`` Mbit/s (Chrome
 DevTools' network emulation: a 600 Mbit/s classroom access point shared by 60 students gives each about 10),
-the time from navigation to fully drawn (scripts/page_bench.py's definition). ``--rounds`` visits of each kind,
+the time from navigation to fully drawn (devtools/page_bench.py's definition). ``--rounds`` visits of each kind,
 in turn; the median is printed. Bytes do not depend on the machine's load; the throttled times do, a little.
 """
 
@@ -22,11 +22,10 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "scripts"))
+from devtools import harness, page_bench, replicas  # page_bench: its definition of fully drawn
 
-from devtools import harness, replicas  # noqa: E402
+REPO = Path(__file__).resolve().parents[1]
+
 
 # every request the page made, its bytes on the wire and whether it went to Streamlit's front end (/static/)
 RESOURCES_JS = """() => {
@@ -45,8 +44,6 @@ class Visit:
 
 
 def visit(browser, url: str, through_nginx: bool, mbits: float) -> Visit:
-    import page_bench  # scripts/ is on sys.path: its definition of fully drawn
-
     context = page_bench.new_context(browser, {"width": 1024, "height": 768})
     try:
         page = context.new_page()
@@ -92,7 +89,11 @@ def table(rows: list[tuple[str, Visit, Visit]], mbits: float) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m devtools.transfer_bench",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     harness.add_data_arguments(parser)
     parser.add_argument(
         "--pages", nargs="+", default=["/", "/draw", "/compare"], help="paths (default / /draw /compare)"

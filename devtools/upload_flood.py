@@ -149,7 +149,11 @@ def flood_and_probe(
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m devtools.upload_flood",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("url", help="the served class, e.g. http://127.0.0.1:8080")
     parser.add_argument("--puts", type=int, default=8, help="PUTs sent at once (default 8)")
     parser.add_argument("--megabytes", type=float, default=6.0, help="size of each PUT, 10^6 bytes (default 6)")

@@ -1,4 +1,4 @@
-"""scripts/page_bench.py's own parts: the pages it opens, its arguments, its reading of the server log, the data
+"""devtools/page_bench.py's own parts: the pages it opens, its arguments, its reading of the server log, the data
 folder reset between servers, its tables. The figures themselves are printed by the script, never asserted."""
 
 from __future__ import annotations
@@ -7,13 +7,12 @@ import math
 
 import pytest
 
-from tests.conftest import script_module
+from devtools import page_bench
 
 
 @pytest.fixture(scope="module")
 def bench():
-    with script_module("page_bench") as module:
-        yield module
+    return page_bench
 
 
 def test_every_page_and_every_lesson_step_is_opened_once(bench):

@@ -1,4 +1,4 @@
-"""``python -m benchmarks naive-bayes``: nbcore's BernoulliNB against scikit-learn's, same data, same run.
+"""``python -m devtools.benchmarks naive-bayes``: nbcore's BernoulliNB against scikit-learn's, same data, same run.
 
 nbcore is given its own input, the uint8 0/1 features of ``nbcore.features.binarize``. scikit-learn is
 timed twice: given the same uint8 array (its ``fit`` and ``predict`` then convert it to float64 first,

@@ -1,4 +1,4 @@
-"""``python -m benchmarks softmax``: our default SoftmaxRegression against scikit-learn's LogisticRegression().
+"""``python -m devtools.benchmarks softmax``: our default SoftmaxRegression against scikit-learn's LogisticRegression().
 
 Same data for both: the 60k training images as pixel/255 (float64 for
 scikit-learn, as it would be given them), the 10k test images for accuracy.

@@ -1,11 +1,11 @@
 """A lecture hall at once: N simulated students on the Draw page, speaking Streamlit's protocol.
 
-    python scripts/load_protocol.py [--students 30 60 120 240] [--duration 60] [--think 2 5]
+    python -m devtools.load_protocol [--students 30 60 120 240] [--duration 60] [--think 2 5]
                                     [--replicas 0] [--server-cpus 1 --client-cpus 0] [--nice -10]
                                     [--message-cache] [--app OTHER_CHECKOUT/app.py]
-    python scripts/load_protocol.py --churn 500          # sessions opened and closed, memory after
-    python scripts/load_protocol.py --students 60 --abuser flood paced clear-cache --server-cpus 1 --client-cpus 0
-    locust -f scripts/load_protocol.py --host http://HOST:PORT   # Locust's own UI/CLI, several machines
+    python -m devtools.load_protocol --churn 500          # sessions opened and closed, memory after
+    python -m devtools.load_protocol --students 60 --abuser flood paced clear-cache --server-cpus 1 --client-cpus 0
+    locust -f devtools/load_protocol/__main__.py --host http://HOST:PORT   # Locust's own UI/CLI, several machines
 
 No browser: each student is a Locust user (gevent) holding one ``devtools.streamlit_client``
 session. It opens /draw, then repeats, thinking ``--think`` seconds (uniform) after each step:
@@ -47,34 +47,30 @@ one more session closed, which makes the cache reap.
 
 from __future__ import annotations
 
-from gevent import monkey
+import argparse
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
 
-monkey.patch_all()  # before anything imports socket/ssl/threading (locust would do it, with a warning)
+import gevent
+import gevent.event
+import numpy as np
+import psutil
+from locust import User, events, task
+from locust.env import Environment
 
-import argparse  # noqa: E402
-import json  # noqa: E402
-import os  # noqa: E402
-import random  # noqa: E402
-import signal  # noqa: E402
-import subprocess  # noqa: E402
-import sys  # noqa: E402
-import time  # noqa: E402
-import uuid  # noqa: E402
-from dataclasses import dataclass, field  # noqa: E402
-from pathlib import Path  # noqa: E402
+from devtools import harness
+from devtools.streamlit_client import ProtocolError, RunResult, StreamlitClient
 
-import gevent  # noqa: E402
-import gevent.event  # noqa: E402
-import numpy as np  # noqa: E402
-import psutil  # noqa: E402
-from locust import User, events, task  # noqa: E402
-from locust.env import Environment  # noqa: E402
+REPO = Path(__file__).resolve().parents[2]
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-
-from devtools import harness  # noqa: E402
-from devtools.streamlit_client import ProtocolError, RunResult, StreamlitClient  # noqa: E402
 
 DRAWINGS = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
 PREDICTION = "Naive Bayes prediction"
@@ -654,7 +650,11 @@ def churn(served: Served, count: int, parallel: int, ttl_wait: float) -> dict:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m devtools.load_protocol",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--students", type=int, nargs="+", default=[30, 60, 120, 240])
     parser.add_argument("--duration", type=float, default=60.0, help="steady window per N, seconds")
     parser.add_argument("--spawn-seconds", type=float, default=10.0, help="students join over this many seconds")

@@ -3,7 +3,7 @@
 Protocol-level (``devtools.streamlit_client``, no browser) against one fresh server. The tests check
 the mechanisms: how many runs a flood becomes (counted in the server's log), who is told, what the run
 budget allows; never how long anything took (the machine is shared). The times those mechanisms buy
-another session are measured by ``python scripts/abuse_bench.py``; figures in docs/security-probes.md.
+another session are measured by ``python -m devtools.abuse_bench``; figures in docs/security-probes.md.
 """
 
 from __future__ import annotations

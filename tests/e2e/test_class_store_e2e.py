@@ -2,7 +2,7 @@
 and one replica killed; a restarted server; and hostile scripts speaking the websocket protocol.
 
 The replicas share the class store named by NBCORE_CLASS_STORE (an SQLite file here, as
-scripts/serve_class.py gives them by default). Missing nginx, Chromium or playwright: fails under CI=true.
+devtools/serve_class.py gives them by default). Missing nginx, Chromium or playwright: fails under CI=true.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from lab import classroom, lesson_steps
 from lab.public_address import SETTING as PUBLIC_SETTING
 from nbcore.classroom import open_store, student_id
 from nbcore.classroom.store import NOT_OPEN, SETTING
-from tests.conftest import REPO, require, script_module
+from tests.conftest import REPO, require
 from tests.e2e.conftest import ARTIFACTS
 from tests.e2e.test_replicas import cookies_per_replica
 
@@ -91,7 +91,7 @@ def replica_store(request, tmp_path_factory):
 @pytest.fixture(scope="module")
 def class_replicas(nginx_tools, app_data_dir, tmp_path_factory, replica_store):
     """Two replicas behind nginx sharing the class store (the last test of each store kills one); students'
-    links point at nginx, as ``scripts/serve_class.py --public-url`` makes them."""
+    links point at nginx, as ``python -m devtools.serve_class --public-url`` makes them."""
     port = harness.free_port()
     served = replicas.ClassServer(
         2,
@@ -144,26 +144,26 @@ def test_polls_through_two_replicas(class_replicas, replica_store):
 
 
 def test_the_pace_benchmark_follows_two_students_through_two_replicas(class_replicas, replica_store):
-    """scripts/pace_bench.py's measuring parts, small: two scripted students follow the teacher's Next on their
+    """devtools/pace_bench.py's measuring parts, small: two scripted students follow the teacher's Next on their
     page's timers, and the idle window counts their follow fragment's runs (the figures: the script's)."""
+    from devtools import pace_bench as bench
     from devtools.rerun_log import RerunLog
     from lab.class_period import FOLLOW_SECONDS
 
     served, _ = class_replicas
     made = open_store(replica_store).create_class()
-    with script_module("pace_bench") as bench:
-        students = bench.open_students(served.url, 2, f"class={made.info.code}", 500)
-        setup = bench.Setup("smoke", 2, 2)
-        try:
-            following = bench.lead_the_class(
-                served.url, made.info.code, made.teacher_key, students, 1, setup, time.perf_counter() + 120
-            )
-            logs = [RerunLog([server.log_path]) for server in served.servers]
-            idle = bench.idle_window(2 * FOLLOW_SECONDS + 0.5, [s.process.pid for s in served.servers], logs)
-            following.finish()
-        finally:
-            for client in students:
-                client.close()
+    students = bench.open_students(served.url, 2, f"class={made.info.code}", 500)
+    setup = bench.Setup("smoke", 2, 2)
+    try:
+        following = bench.lead_the_class(
+            served.url, made.info.code, made.teacher_key, students, 1, setup, time.perf_counter() + 120
+        )
+        logs = [RerunLog([server.log_path]) for server in served.servers]
+        idle = bench.idle_window(2 * FOLLOW_SECONDS + 0.5, [s.process.pid for s in served.servers], logs)
+        following.finish()
+    finally:
+        for client in students:
+            client.close()
     assert following.failures == [] and setup.followed == setup.asked == 2, setup
     assert all(-1 < seconds < FOLLOW_SECONDS + 15 for seconds in setup.latencies), setup.latencies
     assert {(0, 2), (1, 2)} <= set(following.seen)

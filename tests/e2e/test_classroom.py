@@ -3,7 +3,7 @@
 The server is started for this module and nobody opens "/" first: every student follows a link
 straight to /draw, as a class would. Five browser contexts on one Chromium act concurrently
 (Playwright's async API, one event loop in a worker thread, helpers from devtools/async_draw.py, as
-scripts/load_bench.py uses them):
+devtools/load_bench.py uses them):
 
 * every session gets the whole app (navigation and sidebar settings), not a bare page;
 * one student sets the binarization threshold to 1, then all five draw different digits at

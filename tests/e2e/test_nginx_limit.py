@@ -79,7 +79,7 @@ def test_negative_cap_is_refused():
     with pytest.raises(ValueError, match="0 \\(no limit\\) or more"):
         render(-1)
     done = subprocess.run(
-        [sys.executable, "scripts/serve_class.py", "--sockets-per-address", "-1"],
+        [sys.executable, "-m", "devtools.serve_class", "--sockets-per-address", "-1"],
         cwd=REPO,
         capture_output=True,
         text=True,

@@ -1,6 +1,6 @@
 """Two replicas behind nginx (devtools/replicas.py, deploy/nginx.conf), four Chromium sessions through it.
 
-* the replicas are started by ``devtools.replicas.ClassServer``, as scripts/serve_class.py starts them
+* the replicas are started by ``devtools.replicas.ClassServer``, as devtools/serve_class.py starts them
   (``python -m nbcore prepare`` once, the first replica warmed, nginx in front on one port);
 * routing cookies are chosen so that two sessions live on each replica: for a candidate
   ``nb_replica`` value, a protocol-level visit (devtools.streamlit_client) through nginx shows which
