@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import sys
 import threading
 from pathlib import Path
 
 from devtools import harness
+from devtools.bench_report import load_averages
 from devtools.streamlit_client import RunResult, StreamlitClient
 from lab.rate_limit import RUN_BURST, RUNS_PER_SECOND
 
@@ -110,13 +110,13 @@ def main() -> int:
     with harness.script_data_dir(args.data_dir, args.mnist_source, "nb-abuse-") as (data_dir, _):
         args.log_dir.mkdir(parents=True, exist_ok=True)
         log = args.log_dir / "server.log"
-        print(f"load average at the start: {os.getloadavg()[0]:.1f}; server log {log}", flush=True)
+        print(f"load average at the start: {load_averages()}; server log {log}", flush=True)
         with harness.StreamlitServer(data_dir, log, ready_timeout=120) as server:
             with StreamlitClient(server.url, timeout=RUN_TIMEOUT) as warm:  # MNIST loaded, models trained
                 warm.connect(page="draw")
                 draw(warm, 0)
             measure(server.url, args.floods, args.draws)
-        print(f"load average at the end: {os.getloadavg()[0]:.1f}", flush=True)
+        print(f"load average at the end: {load_averages()}", flush=True)
     return 0
 
 

@@ -55,7 +55,6 @@ import io
 import itertools
 import json
 import multiprocessing
-import os
 import queue
 import secrets
 import sys
@@ -68,7 +67,7 @@ from pathlib import Path
 
 import numpy as np
 
-from devtools.bench_report import load, ms, positive_int, print_table, say
+from devtools.bench_report import load, load_averages, ms, positive_int, print_table, say
 from devtools.class_stores import STORES, fresh_store
 from devtools.rerun_log import RerunLog
 from devtools.streamlit_client import StreamlitClient, loopback_address
@@ -796,7 +795,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(missing, file=sys.stderr)
             return 2
     started = time.monotonic()
-    say(f"load average at the start: {' '.join(f'{v:.1f}' for v in os.getloadavg())} (1, 5, 15 min); 2 cores shared")
+    say(f"load average at the start: {load_averages()}")
     with tempfile.TemporaryDirectory(prefix="nb-store-bench-") as scratch:
         folder = Path(scratch)
         if "store" in args.part:
@@ -805,7 +804,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.log_dir.mkdir(parents=True, exist_ok=True)
             with harness.script_data_dir(args.data_dir, args.mnist_source, "nb-store-bench-data-") as (data_dir, _):
                 server_part(args, folder, data_dir)
-    say(f"load average at the end: {' '.join(f'{v:.1f}' for v in os.getloadavg())}; {time.monotonic() - started:.0f} s")
+    say(f"load average at the end: {load_averages()}; {time.monotonic() - started:.0f} s")
     return 0
 
 

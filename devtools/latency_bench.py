@@ -26,7 +26,6 @@ folder (like a download), and importing torch + torchvision for that alone takes
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import shutil
 import sys
@@ -34,6 +33,7 @@ import time
 from pathlib import Path
 
 from devtools import harness
+from devtools.bench_report import load_averages, percentile, verdict
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -70,17 +70,6 @@ INSTALL_PROBE_JS = """sig => {
         }).observe(document.body, {subtree: true, childList: true, characterData: true});
     }
 }"""
-
-
-def percentile(values: list[float], q: float) -> float:
-    """Linear-interpolation percentile (numpy's default)."""
-    ordered = sorted(values)
-    if len(ordered) == 1:
-        return ordered[0]
-    position = (len(ordered) - 1) * q / 100
-    low = int(position)
-    high = min(low + 1, len(ordered) - 1)
-    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
 
 
 def strokes_in_order(total: int):
@@ -217,7 +206,7 @@ def main() -> int:
     with harness.script_data_dir(args.data_dir, args.mnist_source, "nb-latency-") as (data_dir, _):
         from playwright.sync_api import sync_playwright
 
-        load_before = os.getloadavg()[0]
+        load_before = load_averages()
         with sync_playwright() as playwright:
             browser = harness.launch_chromium(playwright)
             print(f"data dir: {data_dir}; server logs in {args.log_dir}", flush=True)
@@ -241,13 +230,10 @@ def main() -> int:
 
     update, done = strokes["update"], strokes["done"]
 
-    def verdict(value: float, target: float) -> str:
-        return "✅" if value <= target else "❌"
-
     print()
     print(
         f"Naive Bayes Lab latency ({len(update)} strokes after {len(strokes['warmup'])} warm-up; "
-        f"{os.cpu_count()} CPUs, load average {load_before:.1f} before / {os.getloadavg()[0]:.1f} after; "
+        f"load average {load_before} before, {load_averages()} after; "
         f"server and Chromium on the same machine)"
     )
     print()

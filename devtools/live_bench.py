@@ -34,9 +34,8 @@ import tempfile
 import zlib
 from pathlib import Path
 
-import numpy as np
-
 from devtools import async_draw, harness, live_reading
+from devtools.bench_report import percentile
 from devtools.streamlit_client import StreamlitClient
 
 REPO = Path(__file__).resolve().parents[1]
@@ -45,10 +44,6 @@ REPO = Path(__file__).resolve().parents[1]
 RECORDED = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
 SHAPES = {**{f"{d}": s for d, s in harness.DIGITS.items()}, **{f"{d}'": s for d, s in async_draw.DIGITS.items()}}
 RERUN = re.compile(r"NBCORE_RERUN page=(\S+) ms=([0-9.]+) outcome=(\S+) scope=(\S+)")
-
-
-def percentile(values: list[float], q: float) -> float:
-    return float(np.percentile(values, q)) if values else float("nan")
 
 
 def clear(page) -> None:

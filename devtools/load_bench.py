@@ -46,8 +46,6 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-
 from devtools import harness
 from devtools.async_draw import (
     PAGE_STATE_JS,
@@ -57,6 +55,7 @@ from devtools.async_draw import (
     move_alpha_and_time,
     open_draw_page,
 )
+from devtools.bench_report import load, load_averages, percentile
 from devtools.procfs import RssSampler, group_cpu_seconds, group_pids, group_rss_mb, set_nice
 
 REPO = Path(__file__).resolve().parents[1]
@@ -165,8 +164,6 @@ async def student(browser, url: str, index: int, phase: Phase, args) -> None:
 
 
 # -- one N ------------------------------------------------------------------------------------
-def percentile(values: list[float], q: float) -> float:
-    return float(np.percentile(values, q)) if values else float("nan")
 
 
 async def warm_up(browser, url: str, step_px: float) -> None:
@@ -196,7 +193,7 @@ async def run_phase(browser, data_dir: Path, log_dir: Path, sessions: int, args)
         sampler = RssSampler(pgid, client_nice=args.client_nice)
         sampler.start()
         phase = Phase(sessions, all_loaded=asyncio.Event())
-        load_before = os.getloadavg()[0]
+        load_before = load()
 
         async def mark_steady() -> tuple[int, float]:
             await phase.all_loaded.wait()
@@ -212,7 +209,7 @@ async def run_phase(browser, data_dir: Path, log_dir: Path, sessions: int, args)
         log_text, cpu_to, ended = server.log_text(), group_cpu_seconds(pgid), time.monotonic()
         sampler.stop()
         after = group_rss_mb(pgid)
-        load_after = os.getloadavg()[0]
+        load_after = load()
     finally:
         server.stop()
 
@@ -353,8 +350,7 @@ def main() -> int:
         nbcore.load_or_train_softmax(train_images, train_labels, cache_dir=data_dir / "models")
         del train_images, train_labels
         print(
-            f"data dir {data_dir}; server logs in {args.log_dir}; {os.cpu_count()} CPUs, "
-            f"load average {os.getloadavg()[0]:.1f}",
+            f"data dir {data_dir}; server logs in {args.log_dir}; load average {load_averages()}",
             flush=True,
         )
         if args.client_nice:

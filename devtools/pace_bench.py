@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import secrets
 import sys
 import tempfile
@@ -42,7 +41,7 @@ from pathlib import Path
 
 import numpy as np
 
-from devtools.bench_report import load, positive_int, print_table, say
+from devtools.bench_report import load, load_averages, positive_int, print_table, say
 from devtools.rerun_log import RerunLog
 from devtools.streamlit_client import RunResult, StreamlitClient, loopback_address
 
@@ -417,7 +416,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("redis-server is not installed (apt-get install redis-server)", file=sys.stderr)
         return 2
     started = time.monotonic()
-    say(f"load average at the start: {' '.join(f'{v:.1f}' for v in os.getloadavg())} (1, 5, 15 min); 2 cores shared")
+    say(f"load average at the start: {load_averages()}")
     args.log_dir.mkdir(parents=True, exist_ok=True)
     setups = []
     with contextlib.ExitStack() as stack:
@@ -427,7 +426,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             for replicas in args.replicas:
                 setups.append(measure(kind, replicas, args, folder, data_dir))
     report(setups, args)
-    say(f"load average at the end: {' '.join(f'{v:.1f}' for v in os.getloadavg())}; {time.monotonic() - started:.0f} s")
+    say(f"load average at the end: {load_averages()}; {time.monotonic() - started:.0f} s")
     return 1 if any(setup.followed < setup.asked for setup in setups) else 0
 
 

@@ -52,6 +52,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from devtools import harness, latency_bench, procfs
+from devtools.bench_report import load, load_averages, markdown_table, percentile, verdict
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -441,7 +442,7 @@ def measure_pages(browser, bench: Bench, links: list[PageLink]) -> tuple[list[Pa
             f"[{number}/{len(links)}] {link.label:<44} first visit {first:5.2f} s (server runs {server_s:5.2f} s),"
             f" returning browser {again:5.2f} s, {charts} charts"
             + (f", canvas ready at {canvas:.2f} s" if canvas is not None else "")
-            + f"  (load {os.getloadavg()[0]:.1f})",
+            + f"  (load {load():.1f})",
             flush=True,
         )
         results.append(result)
@@ -513,7 +514,7 @@ def measure_navigation(browser, bench: Bench, links: list[PageLink]) -> list[Nav
                 results.append(NavigationResult(link.label, charts, drawn, server_s))
                 print(
                     f"click → {link.label:<44} {drawn:5.2f} s (server runs {server_s:5.2f} s), {charts} charts"
-                    f"  (load {os.getloadavg()[0]:.1f})",
+                    f"  (load {load():.1f})",
                     flush=True,
                 )
         finally:
@@ -614,7 +615,7 @@ def measure_strokes(browser, bench: Bench, strokes: int, rounds: int) -> list[tu
                 times.append((update, server_ms))
                 print(
                     f"  visitor {number} ({label}): stroke {n + 1} (digit {digit}): {update:5.0f} ms on screen, "
-                    f"server run {server_ms:5.0f} ms  (load {os.getloadavg()[0]:.1f})",
+                    f"server run {server_ms:5.0f} ms  (load {load():.1f})",
                     flush=True,
                 )
             context.close()
@@ -623,82 +624,80 @@ def measure_strokes(browser, bench: Bench, strokes: int, rounds: int) -> list[tu
 
 
 # -- the tables -----------------------------------------------------------------------------------------
-def percentile(values: list[float], q: float) -> float:
-    """Linear-interpolation percentile (numpy's default)."""
-    ordered = sorted(values)
-    position = (len(ordered) - 1) * q / 100
-    low = int(position)
-    high = min(low + 1, len(ordered) - 1)
-    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
-
-
-def escaped(text: str) -> str:
-    """``text`` for a markdown table's cell (a step title may hold "|", as in P(x | y))."""
-    return text.replace("|", "\\|")
-
-
-def verdict(value: float, target: float) -> str:
-    return "✅" if value <= target else "❌"
-
-
 def page_table(results: list[PageResult], peers: dict[str, PageResult]) -> list[str]:
     """Pages opened by their link, each beside its peer: what the lab adds to Streamlit's and Plotly's own start."""
-    lines = [
-        "| page (opened by its link) | charts | first visit, fully drawn | over its peer | of which the server's run "
-        "| returning browser | over its peer |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+    rows: list[list[object]] = [
+        [result.label, result.charts, f"{result.first:.2f} s", "", "", f"{result.returning:.2f} s", ""]
+        for result in peers.values()
     ]
-    for result in peers.values():
-        lines.append(
-            f"| {escaped(result.label)} | {result.charts} | {result.first:.2f} s | | | {result.returning:.2f} s | |"
-        )
     for result in results:
-        label = escaped(result.label) + (f" (canvas ready {result.canvas:.2f} s)" if result.canvas is not None else "")
+        label = result.label + (f" (canvas ready {result.canvas:.2f} s)" if result.canvas is not None else "")
         peer = peers.get(result.peer or "")
         over, over_again = (
             (f"{result.first - peer.first:+.2f} s", f"{result.returning - peer.returning:+.2f} s") if peer else ("", "")
         )
-        lines.append(
-            f"| {label} | {result.charts} | {result.first:.2f} s | {over} | {result.server:.2f} s "
-            f"| {result.returning:.2f} s | {over_again} |"
+        rows.append(
+            [label, result.charts, f"{result.first:.2f} s", over, f"{result.server:.2f} s", f"{result.returning:.2f} s"]
+            + [over_again]
         )
-    return lines
+    headers = [
+        "page (opened by its link)",
+        "charts",
+        "first visit, fully drawn",
+        "over its peer",
+        "of which the server's run",
+        "returning browser",
+        "over its peer",
+    ]
+    return markdown_table(headers, rows, right=[False] + [True] * 6).splitlines()
 
 
 def navigation_table(results: list[NavigationResult]) -> list[str]:
-    lines = [
-        "| page, by a click in the app (its first visit on the server) | charts | click → fully drawn "
-        "| of which the server's run | target | |",
-        "|---|---:|---:|---:|---:|---|",
+    headers = [
+        "page, by a click in the app (its first visit on the server)",
+        "charts",
+        "click → fully drawn",
+        "of which the server's run",
+        "target",
+        "",
     ]
-    for result in results:
-        lines.append(
-            f"| {escaped(result.label)} | {result.charts} | {result.drawn:.2f} s | {result.server:.2f} s "
-            f"| ≤ {TARGETS['page']} s | {verdict(result.drawn, TARGETS['page'])} |"
-        )
-    return lines
+    rows = [
+        [
+            result.label,
+            result.charts,
+            f"{result.drawn:.2f} s",
+            f"{result.server:.2f} s",
+            f"≤ {TARGETS['page']} s",
+            verdict(result.drawn, TARGETS["page"]),
+        ]
+        for result in results
+    ]
+    return markdown_table(headers, rows, right=[False, True, True, True, True, False]).splitlines()
 
 
 def deskew_table(result: DeskewResult) -> list[str]:
-    return [
-        "| Deskew switched on (Draw, opened with it off) | measured | target | |",
-        "|---|---:|---:|---|",
-        f"| click → fully drawn (the server's run) | {result.switch:.2f} s ({result.server:.2f} s) "
-        f"| ≤ {TARGETS['deskew']} s | {verdict(result.switch, TARGETS['deskew'])} |",
-        f"| a progress bar showed | {f'yes, {result.progress:.2f} s' if result.progress else 'no'} | only past 1 s | |",
-        f"| the canvas moved | {result.canvas_moved:.0f} px | 0 px | {verdict(result.canvas_moved, 0)} |",
-        f"| the main area empty at some frame | {'yes' if result.empty_main else 'no'} | no "
-        f"| {verdict(float(result.empty_main), 0)} |",
+    rows = [
+        [
+            "click → fully drawn (the server's run)",
+            f"{result.switch:.2f} s ({result.server:.2f} s)",
+            f"≤ {TARGETS['deskew']} s",
+            verdict(result.switch, TARGETS["deskew"]),
+        ],
+        ["a progress bar showed", f"yes, {result.progress:.2f} s" if result.progress else "no", "only past 1 s", ""],
+        ["the canvas moved", f"{result.canvas_moved:.0f} px", "0 px", verdict(result.canvas_moved, 0)],
+        [
+            "the main area empty at some frame",
+            "yes" if result.empty_main else "no",
+            "no",
+            verdict(float(result.empty_main), 0),
+        ],
     ]
+    headers = ["Deskew switched on (Draw, opened with it off)", "measured", "target", ""]
+    return markdown_table(headers, rows, right=[False, True, True, False]).splitlines()
 
 
 def stroke_table(visits: list[tuple[str, list[Stroke]]]) -> list[str]:
     """Per kind of visit: first strokes against later ones, median and max, on screen and on the server."""
-    lines = [
-        "| visitors | strokes | first stroke of a visit: median, max (server run median) "
-        "| later strokes: median, max (server run median) | lost | target (first stroke) | |",
-        "|---|---:|---:|---:|---:|---:|---|",
-    ]
 
     def cell(strokes: list[Stroke]) -> str:
         if not strokes:
@@ -709,21 +708,34 @@ def stroke_table(visits: list[tuple[str, list[Stroke]]]) -> list[str]:
             f" ({percentile(server, 50):.0f} ms)" if server else ""
         )
 
+    rows = []
     for label in dict.fromkeys(label for label, _ in visits):
         kind = [times for visit_label, times in visits if visit_label == label]
         first = [times[0] for times in kind if times and not math.isnan(times[0][0])]
         later = [stroke for times in kind for stroke in times[1:] if not math.isnan(stroke[0])]
         lost = sum(math.isnan(update) for times in kind for update, _ in times)
         mark = verdict(max(update for update, _ in first), TARGETS["stroke"]) if first else ""
-        lines.append(
-            f"| {len(kind)} × {label} | {sum(len(times) for times in kind)} | {cell(first)} | {cell(later)} | {lost} "
-            f"| ≤ {TARGETS['stroke']:.0f} ms | {mark} |"
+        rows.append(
+            [
+                f"{len(kind)} × {label}",
+                sum(len(times) for times in kind),
+                cell(first),
+                cell(later),
+                lost,
+                f"≤ {TARGETS['stroke']:.0f} ms",
+                mark,
+            ]
         )
-    return lines
-
-
-def load_text(load: tuple[float, float, float]) -> str:
-    return " / ".join(f"{value:.2f}" for value in load)
+    headers = [
+        "visitors",
+        "strokes",
+        "first stroke of a visit: median, max (server run median)",
+        "later strokes: median, max (server run median)",
+        "lost",
+        "target (first stroke)",
+        "",
+    ]
+    return markdown_table(headers, rows, right=[False] + [True] * 5 + [False]).splitlines()
 
 
 # -- the command ----------------------------------------------------------------------------------------
@@ -767,8 +779,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
     harness.exit_unless_browser()
     args.log_dir.mkdir(parents=True, exist_ok=True)
-    started = os.getloadavg()
-    print(f"load average at the start: {load_text(started)} (1, 5, 15 min; {os.cpu_count()} CPUs)", flush=True)
+    started = load_averages()
+    print(f"load average at the start: {started}", flush=True)
     pages = navigation = deskew = strokes = None
     peers: dict[str, PageResult] = {}
     prepare_s = again_s = None
@@ -795,14 +807,14 @@ def main(argv: list[str] | None = None) -> int:
                     strokes = measure_strokes(browser, bench, args.strokes, args.rounds)
             finally:
                 browser.close()
-    ended = os.getloadavg()
+    ended = load_averages()
 
     width, height = args.viewport["width"], args.viewport["height"]
     print()
     print(
         f"Naive Bayes Lab: every page on a fresh server {'after `prepare`' if prepare_s is not None else 'without `prepare`'}"
-        f" ({width}×{height}; {os.cpu_count()} CPUs; server and Chromium on the same machine). "
-        f"Load average (1, 5, 15 min) at the start {load_text(started)}, at the end {load_text(ended)}."
+        f" ({width}×{height}; server and Chromium on the same machine). "
+        f"Load average at the start {started}, at the end {ended}."
     )
     if prepare_s is not None:
         print(f"\n`python -m nbcore prepare` on a fresh data folder: {prepare_s:.1f} s; again: {again_s:.1f} s")

@@ -16,13 +16,13 @@ in turn; the median is printed. Bytes do not depend on the machine's load; the t
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 from devtools import harness, page_bench, replicas  # page_bench: its definition of fully drawn
+from devtools.bench_report import load_averages
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -106,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     harness.exit_unless_browser()
     if replicas.nginx_binary() is None:
         parser.error("nginx is not installed (apt-get install -y nginx)")
-    started = os.getloadavg()
+    started = load_averages()
     from playwright.sync_api import sync_playwright
 
     rows = []
@@ -122,10 +122,10 @@ def main(argv: list[str] | None = None) -> int:
                 rows.append((path, median_visit(direct), median_visit(proxied)))
                 print(f"{path}: from the replica {rows[-1][1]}, through nginx {rows[-1][2]}", flush=True)
             browser.close()
-    ended = os.getloadavg()
+    ended = load_averages()
     print(
         f"\nA student's first visit, Chromium 1024×768 held to {args.mbits:g} Mbit/s, median of {args.rounds}; "
-        f"load average {started[0]:.2f} at the start, {ended[0]:.2f} at the end.\n"
+        f"load average {started} at the start, {ended} at the end.\n"
     )
     print("\n".join(table(rows, args.mbits)))
     return 0

@@ -182,12 +182,3 @@ def test_the_stroke_table_puts_first_strokes_against_later_ones(bench):
     # first strokes 540 and 200; later 160, 320, 120, 140 (server 120, 130, 110, 100)
     assert lines[2] == "| 2 × link | 6 | 370 ms, 540 ms (100 ms) | 150 ms, 320 ms (115 ms) | 0 | ≤ 300 ms | ❌ |"
     assert lines[3] == "| 2 × from Heatmaps | 5 | 250 ms, 250 ms (40 ms) | 105 ms, 110 ms (90 ms) | 2 | ≤ 300 ms | ✅ |"
-
-
-def test_percentile_is_numpys_linear_one(bench):
-    import numpy as np
-
-    values = [5.0, 1.0, 9.0, 2.0, 7.5]
-    for q in (0, 25, 50, 95, 100):
-        assert bench.percentile(values, q) == pytest.approx(np.percentile(values, q))
-    assert bench.percentile([3.0], 95) == 3.0

@@ -61,12 +61,12 @@ from pathlib import Path
 
 import gevent
 import gevent.event
-import numpy as np
 import psutil
 from locust import User, events, task
 from locust.env import Environment
 
 from devtools import harness
+from devtools.bench_report import load, percentile
 from devtools.streamlit_client import ProtocolError, RunResult, StreamlitClient
 
 REPO = Path(__file__).resolve().parents[2]
@@ -82,11 +82,6 @@ ABUSERS = ("flood", "paced", "clear-cache")
 FLOOD_REQUESTS = 1000  # rerun requests per flood, one flood a second (a script sends 1,000 in 0.01 s)
 SETTLE_S = 2.0  # s: samples this soon after the abuser paused are not counted as "without"
 RUN_TIME_DRAWS = 20  # draws of one client on the idle server whose p50 is "one run time"
-
-
-def percentile(values: list[float], q: float) -> float:
-    """Percentile ``q`` (0-100) of ``values``, linearly interpolated; nan when empty."""
-    return float(np.percentile(values, q)) if values else float("nan")
 
 
 def canvas_key(client: StreamlitClient) -> str:
@@ -288,7 +283,7 @@ class Gauge:
             "server_cores": (self.groups.cpu_seconds() - self.server0) / wall,
             "client_cores": (mine.user + mine.system - self.me0) / wall,
             "machine_busy_cores": (busy(machine) - busy(self.machine0)) / wall,
-            "load_average_1min": os.getloadavg()[0],
+            "load_average_1min": load(),
             "peak_rss_mb": self.peak_rss,
         }
 
