@@ -23,7 +23,7 @@ import sys
 import threading
 from pathlib import Path
 
-from devtools import harness
+from devtools import app_server
 from devtools.bench_report import load_averages
 from devtools.streamlit_client import RunResult, StreamlitClient
 from lab.rate_limit import RUN_BURST, RUNS_PER_SECOND
@@ -100,18 +100,18 @@ def main() -> int:
     parser = argparse.ArgumentParser(
         prog="python -m devtools.abuse_bench", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    harness.add_data_arguments(parser)
+    app_server.add_data_arguments(parser)
     parser.add_argument("--floods", type=int, default=3, help="floods sent, one after the other (default 3)")
     parser.add_argument("--draws", type=int, default=5, help="draws for each usual and 'meanwhile' figure")
     parser.add_argument("--log-dir", type=Path, default=REPO / "test-artifacts" / "abuse-bench")
     args = parser.parse_args()
     if args.floods < 1 or args.draws < 1:
         parser.error("--floods and --draws must be at least 1")
-    with harness.script_data_dir(args.data_dir, args.mnist_source, "nb-abuse-") as (data_dir, _):
+    with app_server.script_data_dir(args.data_dir, args.mnist_source, "nb-abuse-") as (data_dir, _):
         args.log_dir.mkdir(parents=True, exist_ok=True)
         log = args.log_dir / "server.log"
         print(f"load average at the start: {load_averages()}; server log {log}", flush=True)
-        with harness.StreamlitServer(data_dir, log, ready_timeout=120) as server:
+        with app_server.StreamlitServer(data_dir, log, ready_timeout=120) as server:
             with StreamlitClient(server.url, timeout=RUN_TIMEOUT) as warm:  # MNIST loaded, models trained
                 warm.connect(page="draw")
                 draw(warm, 0)

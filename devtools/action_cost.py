@@ -18,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-from devtools import harness
+from devtools import app_server, chromium, draw_page
 from devtools.async_draw import STROKE_STEP_PX
 from devtools.procfs import descendants, group_cpu_seconds, stat_fields
 
@@ -45,22 +45,22 @@ def main() -> int:
     parser = argparse.ArgumentParser(
         prog="python -m devtools.action_cost", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    harness.add_data_arguments(parser)
+    app_server.add_data_arguments(parser)
     parser.add_argument("--cycles", type=int, default=8)
     parser.add_argument("--step-px", type=float, default=STROKE_STEP_PX)
     args = parser.parse_args()
-    harness.exit_unless_browser()
-    with harness.script_data_dir(args.data_dir, args.mnist_source, "nb-cost-") as (data_dir, _):
+    chromium.exit_unless_browser()
+    with app_server.script_data_dir(args.data_dir, args.mnist_source, "nb-cost-") as (data_dir, _):
         from playwright.sync_api import sync_playwright
 
         with (
             sync_playwright() as playwright,
-            harness.StreamlitServer(data_dir, REPO / "test-artifacts" / "action-cost.log") as server,
+            app_server.StreamlitServer(data_dir, REPO / "test-artifacts" / "action-cost.log") as server,
         ):
-            browser = harness.launch_chromium(playwright)
-            page = browser.new_context(viewport=harness.VIEWPORT).new_page()
+            browser = chromium.launch_chromium(playwright)
+            page = browser.new_context(viewport=chromium.VIEWPORT).new_page()
             page.goto(server.url + "/draw", timeout=180_000)
-            harness.wait_for_run(page, timeout=180)
+            chromium.wait_for_run(page, timeout=180)
             devtools = page.context.new_cdp_session(page)
             devtools.send("Performance.enable")
 
@@ -76,11 +76,11 @@ def main() -> int:
 
             def cycle(digit: int) -> None:
                 page.get_by_role("button", name="Clear").click()
-                page.locator('[data-testid="stAlert"]', has_text=harness.BLANK_PROMPT).wait_for()
-                harness.wait_for_run(page, charts=False)
-                harness.stroke(page, harness.DIGITS[digit][0], harness.canvas_origin(page), step_px=args.step_px)
-                harness.wait_for_prediction(page)
-                harness.wait_for_run(page)
+                page.locator('[data-testid="stAlert"]', has_text=draw_page.BLANK_PROMPT).wait_for()
+                chromium.wait_for_run(page, charts=False)
+                draw_page.stroke(page, draw_page.DIGITS[digit][0], draw_page.canvas_origin(page), step_px=args.step_px)
+                draw_page.wait_for_prediction(page)
+                chromium.wait_for_run(page)
 
             cycle(1)  # warm-up
             before, started = snapshot(), time.perf_counter()

@@ -738,7 +738,7 @@ def positive_seconds(text: str) -> float:
 
 
 def parser() -> argparse.ArgumentParser:
-    from devtools import harness
+    from devtools import app_server
 
     made = argparse.ArgumentParser(
         prog="python -m devtools.class_store_bench",
@@ -760,7 +760,7 @@ def parser() -> argparse.ArgumentParser:
     made.add_argument(
         "--log-dir", type=Path, default=REPO / "test-artifacts" / "class-store-bench", help="the servers' logs"
     )
-    harness.add_data_arguments(made)
+    app_server.add_data_arguments(made)
     return made
 
 
@@ -779,7 +779,7 @@ def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse(argv)
-    from devtools import harness
+    from devtools import app_server
 
     needs: list[tuple[Callable[[], object], str]] = []
     if "redis" in args.stores:
@@ -802,7 +802,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             store_part(args, folder)
         if "server" in args.part:
             args.log_dir.mkdir(parents=True, exist_ok=True)
-            with harness.script_data_dir(args.data_dir, args.mnist_source, "nb-store-bench-data-") as (data_dir, _):
+            with app_server.script_data_dir(args.data_dir, args.mnist_source, "nb-store-bench-data-") as (data_dir, _):
                 server_part(args, folder, data_dir)
     say(f"load average at the end: {load_averages()}; {time.monotonic() - started:.0f} s")
     return 0

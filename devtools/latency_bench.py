@@ -32,7 +32,7 @@ import sys
 import time
 from pathlib import Path
 
-from devtools import harness
+from devtools import app_server, chromium, draw_page, page_checks
 from devtools.bench_report import load_averages, percentile, verdict
 
 REPO = Path(__file__).resolve().parents[1]
@@ -77,7 +77,7 @@ def strokes_in_order(total: int):
     count = 0
     while True:
         for digit in STROKE_PLAN:
-            strokes = harness.DIGITS[digit]
+            strokes = draw_page.DIGITS[digit]
             for index, points in enumerate(strokes):
                 yield digit, index, len(strokes), points
                 count += 1
@@ -86,19 +86,19 @@ def strokes_in_order(total: int):
 
 
 def measure_strokes(browser, server, total: int, warmup: int = 2) -> dict[str, list[float]]:
-    context = browser.new_context(viewport=harness.VIEWPORT)
+    context = browser.new_context(viewport=chromium.VIEWPORT)
     page = context.new_page()
     page.goto(server.url + "/draw", timeout=60_000)
-    harness.wait_for_run(page, timeout=180, settle=0.3)
-    install = INSTALL_PROBE_JS.replace("SIGNATURE", harness.DRAW_SIGNATURE_JS)
+    chromium.wait_for_run(page, timeout=180, settle=0.3)
+    install = INSTALL_PROBE_JS.replace("SIGNATURE", draw_page.DRAW_SIGNATURE_JS)
     results: dict[str, list[float]] = {"update": [], "done": [], "warmup": [], "server": []}
-    origin = harness.canvas_origin(page)
+    origin = draw_page.canvas_origin(page)
     for n, (digit, index, count, points) in enumerate(strokes_in_order(total + warmup)):
         if index == 0 and n > 0:  # a new digit on a clean canvas
-            origin = harness.clear_canvas(page)
-        page.evaluate(install, harness.draw_signature(page))
+            origin = draw_page.clear_canvas(page)
+        page.evaluate(install, draw_page.draw_signature(page))
         runs_before = len(server_run_ms(server))
-        harness.stroke(page, points, origin)
+        draw_page.stroke(page, points, origin)
         # the run has finished and the prediction area changed (or nothing changed a second after the run)
         page.wait_for_function(
             "() => { const b = window.__bench; return b.done !== null && "
@@ -111,7 +111,7 @@ def measure_strokes(browser, server, total: int, warmup: int = 2) -> dict[str, l
         if bench["update"] is None:  # same text as before: count the end of the run instead
             bench["update"], bench["signature"] = bench["done"], "(no visible change; run end used) "
         update = bench["update"] - bench["up"]
-        harness.wait_for_run(page, charts=False)
+        chromium.wait_for_run(page, charts=False)
         runs = server_run_ms(server)[runs_before:]
         if n < warmup:
             results["warmup"].append(update)
@@ -138,7 +138,7 @@ def server_run_ms(server) -> list[float]:
 
 # Installed before any page script: wall-clock times (ms since the epoch, the same clock as the
 # server's start time) of the first animation frame after Home's "Test accuracy" metric is in the
-# page, and after the run is fully drawn (harness.wait_for_run's condition, charts included).
+# page, and after the run is fully drawn (chromium.wait_for_run's condition, charts included).
 # Timed in the page, so Playwright's own polling adds nothing.
 COLD_PROBE_JS = """(() => {
     window.__cold = {metric: null, drawn: null};
@@ -164,11 +164,11 @@ COLD_PROBE_JS = """(() => {
 
 def measure_cold_start(browser, data_dir: Path, log_path: Path) -> dict[str, float]:
     """Seconds from process start to: health ok, "Test accuracy" on screen, the Home run fully drawn."""
-    context = browser.new_context(viewport=harness.VIEWPORT)
+    context = browser.new_context(viewport=chromium.VIEWPORT)
     context.add_init_script(COLD_PROBE_JS)
     page = context.new_page()
     started_wall = time.time()
-    server = harness.StreamlitServer(data_dir, log_path).start()
+    server = app_server.StreamlitServer(data_dir, log_path).start()
     try:
         healthy = server.wait_ready(timeout=120)
         page.goto(server.url + "/", timeout=120_000)
@@ -176,7 +176,7 @@ def measure_cold_start(browser, data_dir: Path, log_path: Path) -> dict[str, flo
             "() => window.__cold.drawn !== null || !!document.querySelector('[data-testid=\"stException\"]')",
             timeout=300_000,
         )
-        problems = harness.page_problems(page)
+        problems = page_checks.page_problems(page)
         if problems:
             raise RuntimeError(f"the first page failed: {problems}; server log {log_path}")
         cold = page.evaluate("() => window.__cold")
@@ -196,19 +196,19 @@ def main() -> int:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    harness.add_data_arguments(parser, data_dir_note=" (then the first cold start may already find extracted files)")
+    app_server.add_data_arguments(parser, data_dir_note=" (then the first cold start may already find extracted files)")
     parser.add_argument("--strokes", type=int, default=20)
     parser.add_argument("--log-dir", type=Path, default=REPO / "test-artifacts" / "latency-bench")
     args = parser.parse_args()
 
-    harness.exit_unless_browser()
+    chromium.exit_unless_browser()
     args.log_dir.mkdir(parents=True, exist_ok=True)
-    with harness.script_data_dir(args.data_dir, args.mnist_source, "nb-latency-") as (data_dir, _):
+    with app_server.script_data_dir(args.data_dir, args.mnist_source, "nb-latency-") as (data_dir, _):
         from playwright.sync_api import sync_playwright
 
         load_before = load_averages()
         with sync_playwright() as playwright:
-            browser = harness.launch_chromium(playwright)
+            browser = chromium.launch_chromium(playwright)
             print(f"data dir: {data_dir}; server logs in {args.log_dir}", flush=True)
             first = measure_cold_start(browser, data_dir, args.log_dir / "cold-1.log")
             print(f"cold start (MNIST as *.gz only): {first}", flush=True)
@@ -217,10 +217,10 @@ def main() -> int:
             print(f"cold start (data on disk, no model cache): {cold}", flush=True)
             cached = measure_cold_start(browser, data_dir, args.log_dir / "cold-3.log")
             print(f"cold start (caches on disk): {cached}", flush=True)
-            with harness.StreamlitServer(
+            with app_server.StreamlitServer(
                 data_dir, args.log_dir / "strokes.log", extra_env={"NBCORE_LOG_RERUN_MS": "1"}
             ) as server:
-                warm = browser.new_context(viewport=harness.VIEWPORT)  # train the default model first
+                warm = browser.new_context(viewport=chromium.VIEWPORT)  # train the default model first
                 warm_page = warm.new_page()
                 warm_page.goto(server.url + "/", timeout=120_000)
                 warm_page.locator('[data-testid="stMetric"]').first.wait_for(timeout=300_000)

@@ -34,7 +34,7 @@ import tempfile
 import zlib
 from pathlib import Path
 
-from devtools import async_draw, harness, live_reading
+from devtools import app_server, async_draw, chromium, draw_page, live_reading
 from devtools.bench_report import percentile
 from devtools.streamlit_client import StreamlitClient
 
@@ -42,16 +42,16 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 RECORDED = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
-SHAPES = {**{f"{d}": s for d, s in harness.DIGITS.items()}, **{f"{d}'": s for d, s in async_draw.DIGITS.items()}}
+SHAPES = {**{f"{d}": s for d, s in draw_page.DIGITS.items()}, **{f"{d}'": s for d, s in async_draw.DIGITS.items()}}
 RERUN = re.compile(r"NBCORE_RERUN page=(\S+) ms=([0-9.]+) outcome=(\S+) scope=(\S+)")
 
 
 def clear(page) -> None:
     """Press Clear and wait for the blank canvas's prompt (generous: a throttled CPU on a loaded machine)."""
-    harness.run_after(
+    chromium.run_after(
         page,
         lambda: page.get_by_role("button", name="Clear").click(),
-        shown_js=f"() => document.body.innerText.includes({harness.BLANK_PROMPT!r})",
+        shown_js=f"() => document.body.innerText.includes({draw_page.BLANK_PROMPT!r})",
         timeout=240,
         charts=False,
     )
@@ -62,10 +62,10 @@ def draw_digits(page, rounds: int) -> int:
     drawn = 0
     for _ in range(rounds):
         for strokes in SHAPES.values():
-            origin = harness.canvas_origin(page)
+            origin = draw_page.canvas_origin(page)
             for points in strokes:
-                harness.stroke(page, points, origin, step_px=async_draw.STROKE_STEP_PX)
-            harness.wait_for_prediction(page, timeout=60)
+                draw_page.stroke(page, points, origin, step_px=async_draw.STROKE_STEP_PX)
+            draw_page.wait_for_prediction(page, timeout=60)
             drawn += 1
             clear(page)
     return drawn
@@ -73,22 +73,22 @@ def draw_digits(page, rounds: int) -> int:
 
 def live_timing(browser, url: str, rounds: int, slowdown: float) -> dict:
     """Part 1 for one CPU slowdown: p50/p95 of the script time per live update and of pointer -> verdict."""
-    page = browser.new_page(viewport=harness.VIEWPORT)
+    page = browser.new_page(viewport=chromium.VIEWPORT)
     try:
         if slowdown != 1:
             page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": slowdown})
         page.goto(f"{url}/draw", timeout=180_000)
-        harness.wait_for_run(page, timeout=180)
+        chromium.wait_for_run(page, timeout=180)
         times: list[dict] = []
         collect = "c => { const t = c.liveTimes || []; c.liveTimes = []; return t; }"
         for _ in range(rounds):
             for strokes in SHAPES.values():
-                origin = harness.canvas_origin(page)
+                origin = draw_page.canvas_origin(page)
                 for points in strokes:
-                    harness.stroke(page, points, origin, step_px=async_draw.STROKE_STEP_PX)
+                    draw_page.stroke(page, points, origin, step_px=async_draw.STROKE_STEP_PX)
                 page.wait_for_timeout(100)
-                times += harness.canvas_locator(page).evaluate(collect)
-                harness.wait_for_prediction(page, timeout=60)
+                times += draw_page.canvas_locator(page).evaluate(collect)
+                draw_page.wait_for_prediction(page, timeout=60)
                 clear(page)
         script = [t["script"] for t in times]
         since = [t["sinceMove"] for t in times if t["sinceMove"] is not None]
@@ -107,13 +107,13 @@ def live_timing(browser, url: str, rounds: int, slowdown: float) -> dict:
 def server_runs(browser, app: str, data_dir: Path, log_dir: Path, name: str, rounds: int) -> dict:
     """Part 2 for one checkout: runs of the Draw page per digit drawn in Chromium, and their median ms."""
     log = log_dir / f"{name}.log"
-    with harness.StreamlitServer(
+    with app_server.StreamlitServer(
         data_dir, log, app=app, extra_env={"NBCORE_LOG_RERUN_MS": "1"}, ready_timeout=180
     ) as server:
-        page = browser.new_page(viewport=harness.VIEWPORT)
+        page = browser.new_page(viewport=chromium.VIEWPORT)
         try:
             page.goto(f"{server.url}/draw", timeout=180_000)
-            harness.wait_for_run(page, timeout=180)
+            chromium.wait_for_run(page, timeout=180)
             before = len(RERUN.findall(server.log_text()))
             drawn = draw_digits(page, rounds)
             runs = RERUN.findall(server.log_text())[before:]
@@ -191,16 +191,16 @@ def main() -> int:
     parser.add_argument("--parity", type=int, default=2000, help="MNIST test digits drawn back for the parity table")
     parser.add_argument("--parts", type=int, nargs="+", default=[1, 2, 4], help="1, 2 (with 3) and 4: which to run")
     args = parser.parse_args()
-    harness.exit_unless_browser()
+    chromium.exit_unless_browser()
     from playwright.sync_api import sync_playwright
 
     with (
         tempfile.TemporaryDirectory(prefix="live-bench-") as scratch,
-        harness.script_data_dir(None, None, "live-bench-data-") as (data_dir, _),
+        app_server.script_data_dir(None, None, "live-bench-data-") as (data_dir, _),
         sync_playwright() as playwright,
     ):
         mnist = load_mnist_arrays(data_dir)
-        browser = harness.launch_chromium(playwright)
+        browser = chromium.launch_chromium(playwright)
         try:
             if 1 in args.parts:
                 print_timing(browser, data_dir, Path(scratch), args)
@@ -218,7 +218,7 @@ def main() -> int:
 def print_timing(browser, data_dir: Path, scratch: Path, args) -> None:
     """Part 1."""
     print("1. pointer move -> live verdict (ms), Chromium on /draw, mouse, moves every 12 px", flush=True)
-    with harness.StreamlitServer(data_dir, scratch / "timing.log", ready_timeout=180) as server:
+    with app_server.StreamlitServer(data_dir, scratch / "timing.log", ready_timeout=180) as server:
         rows = [live_timing(browser, server.url, args.rounds, slowdown) for slowdown in args.cpu_slowdown]
     print("| CPU slowdown | live updates | script per update p50 / p95 | pointer event -> verdict p50 / p95 |")
     print("|---:|---:|---|---|")

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 import nbcore
-from devtools import async_draw, harness
+from devtools import async_draw, draw_page
 from lab.live_models import payload
 from nbcore.inputs import InputForm
 from nbcore.preprocess import CANVAS_BITMAP_SIDE, ink_from_canvas_png, model_input
@@ -170,7 +170,7 @@ def drawings(mnist: dict, mnist_drawn: int) -> list[tuple[str, dict]]:
     recorded = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
     found = [(f"recorded {item['digit']}", {"png": json.loads(item["json_value"])["drawing"]}) for item in recorded]
     shapes = {
-        **{f"harness {d}": s for d, s in harness.DIGITS.items()},
+        **{f"harness {d}": s for d, s in draw_page.DIGITS.items()},
         **{f"load {d}": s for d, s in async_draw.DIGITS.items()},
     }
     for name, strokes in shapes.items():

@@ -46,7 +46,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from devtools import harness
+from devtools import app_server, chromium, page_checks
 from devtools.async_draw import (
     PAGE_STATE_JS,
     STROKE_STEP_PX,
@@ -103,7 +103,7 @@ class Phase:
 
 
 async def check_page(page, phase: Phase, index: int, where: str) -> bool:
-    problems = await page.evaluate(harness.PAGE_PROBLEMS_JS)
+    problems = await page.evaluate(page_checks.PAGE_PROBLEMS_JS)
     state = await page.evaluate(PAGE_STATE_JS)
     if problems:
         phase.error(index, f"{where}: " + " | ".join(problems)[:300])
@@ -180,7 +180,7 @@ async def warm_up(browser, url: str, step_px: float) -> None:
 
 async def run_phase(browser, data_dir: Path, log_dir: Path, sessions: int, args) -> dict:
     log_path = log_dir / f"server-{sessions}.log"
-    server = harness.StreamlitServer(data_dir, log_path, extra_env={"NBCORE_LOG_RERUN_MS": "1"})
+    server = app_server.StreamlitServer(data_dir, log_path, extra_env={"NBCORE_LOG_RERUN_MS": "1"})
     server.start()
     try:
         if args.client_nice:  # the server runs at normal priority, the browser below it
@@ -221,7 +221,7 @@ async def run_phase(browser, data_dir: Path, log_dir: Path, sessions: int, args)
     for line in log_text.splitlines():
         if "Traceback" in line or "Uncaught app exception" in line:
             phase.error(-1, f"server log: {line[:200]}")
-    runs = [(page, float(ms), outcome) for page, ms, outcome in harness.RERUN_LINE.findall(log_text[log_from:])]
+    runs = [(page, float(ms), outcome) for page, ms, outcome in app_server.RERUN_LINE.findall(log_text[log_from:])]
     run_ms = [ms for _, ms, _ in runs]
     return {
         "sessions": sessions,
@@ -286,7 +286,7 @@ async def main_async(args, data_dir: Path) -> list[dict]:
 
     results = []
     async with async_playwright() as playwright:
-        browser = await playwright.chromium.launch(executable_path=str(harness.CHROMIUM), args=harness.CHROMIUM_ARGS)
+        browser = await playwright.chromium.launch(executable_path=str(chromium.CHROMIUM), args=chromium.CHROMIUM_ARGS)
         try:
             for sessions in args.sessions:
                 print(f"-- {sessions} sessions: starting a fresh server …", flush=True)
@@ -327,7 +327,7 @@ def main() -> int:
         default=180.0,
         help="seconds a session may take to open /draw while the others are loading too",
     )
-    harness.add_data_arguments(parser)
+    app_server.add_data_arguments(parser)
     parser.add_argument(
         "--client-nice",
         type=int,
@@ -339,9 +339,9 @@ def main() -> int:
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args()
 
-    harness.exit_unless_browser()
+    chromium.exit_unless_browser()
     args.log_dir.mkdir(parents=True, exist_ok=True)
-    with harness.script_data_dir(args.data_dir, args.mnist_source, "nb-load-") as (data_dir, _):
+    with app_server.script_data_dir(args.data_dir, args.mnist_source, "nb-load-") as (data_dir, _):
         # train the softmax regression once, into the data dir's disk cache, so that every server
         # below starts the same way (a server that has to train first peaks higher: see the README)
         import nbcore

@@ -375,7 +375,7 @@ def report(setups: Sequence[Setup], args: argparse.Namespace) -> None:
 
 # -- command line ---------------------------------------------------------------------------------
 def parser() -> argparse.ArgumentParser:
-    from devtools import harness
+    from devtools import app_server
 
     made = argparse.ArgumentParser(
         prog="python -m devtools.pace_bench", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -386,7 +386,7 @@ def parser() -> argparse.ArgumentParser:
     made.add_argument("--idle", type=float, default=30.0, help="seconds of each idle window (default 30)")
     made.add_argument("--stores", nargs="+", choices=STORES, default=["sqlite"], help="class stores (default sqlite)")
     made.add_argument("--log-dir", type=Path, default=REPO / "test-artifacts" / "pace-bench", help="the servers' logs")
-    harness.add_data_arguments(made)
+    app_server.add_data_arguments(made)
     return made
 
 
@@ -405,7 +405,7 @@ def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse(argv)
-    from devtools import harness
+    from devtools import app_server
     from devtools.redis_server import redis_binary
     from devtools.replicas import nginx_binary
 
@@ -421,7 +421,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     setups = []
     with contextlib.ExitStack() as stack:
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="nb-pace-bench-")))
-        data_dir, _ = stack.enter_context(harness.script_data_dir(args.data_dir, args.mnist_source, "nb-pace-data-"))
+        data_dir, _ = stack.enter_context(app_server.script_data_dir(args.data_dir, args.mnist_source, "nb-pace-data-"))
         for kind in args.stores:
             for replicas in args.replicas:
                 setups.append(measure(kind, replicas, args, folder, data_dir))

@@ -51,7 +51,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from devtools import harness, latency_bench, procfs
+from devtools import app_server, chromium, draw_page, latency_bench, page_checks, procfs
 from devtools.bench_report import load, load_averages, markdown_table, percentile, verdict
 
 REPO = Path(__file__).resolve().parents[1]
@@ -292,7 +292,7 @@ def wait_drawn(page, timeout: float = 180.0) -> dict:
     except PlaywrightTimeout:
         probe = page.evaluate("() => window.__drawn")
         raise RuntimeError(f"{page.url}: not drawn after {timeout:.0f} s ({probe and probe.get('why')})") from None
-    problems = harness.page_problems(page)
+    problems = page_checks.page_problems(page)
     if problems:
         raise RuntimeError(f"{page.url}: {problems}")
     return page.evaluate("() => window.__drawn")
@@ -320,7 +320,7 @@ def open_drawn(browser, viewport: dict, url: str, context=None) -> tuple[float, 
         (context if own else page).close()
 
 
-class Server(harness.StreamlitServer):
+class Server(app_server.StreamlitServer):
     """A server on the bench's data folder logging its runs; entered once its health check answers and it has
     gone idle (its start-up work done, as a teacher's server started before the class). Once stopped, what it
     wrote into a scratch data folder is said and removed: the next server starts from what ``prepare`` left."""
@@ -421,7 +421,7 @@ def measure_pages(browser, bench: Bench, links: list[PageLink]) -> tuple[list[Pa
     (nothing cached: a student's first visit), then in a tab of a browser that opened the pages before. The same
     for each of ``PEERS``, before the pages; (pages, peers by key)."""
     results, peers = [], {}
-    port = harness.free_port()
+    port = app_server.free_port()
     returning = new_context(browser, bench.viewport)  # kept across servers: same origin, so its cache is used
     with Server(bench, "page-warm-up", port) as server:  # the returning browser's earlier visits
         for link in links:
@@ -472,10 +472,10 @@ def click_to_drawn(page, server: Server, click, shown_js: str = "() => false") -
     ``shown_js``: a JS predicate for what the click brings (a quick run may never say "running")."""
     runs_before = len(server.runs())
     page.evaluate(CLICKED_JS)
-    page.evaluate(harness.RUN_STARTED_JS)
+    page.evaluate(chromium.RUN_STARTED_JS)
     click()
     # until then the old page counts as drawn
-    page.wait_for_function(harness.run_begun_js(shown_js), timeout=60_000, polling=20)
+    page.wait_for_function(chromium.run_begun_js(shown_js), timeout=60_000, polling=20)
     drawn = wait_drawn(page)
     return (settled_ms(drawn) - drawn["clicked"]) / 1000, drawn, whole_run_seconds(server.runs()[runs_before:])
 
@@ -497,7 +497,7 @@ def measure_navigation(browser, bench: Bench, links: list[PageLink]) -> list[Nav
                 target = int(link.key.split("-")[1]) if link.key.startswith("lesson-") else None
                 if target is None or step == 0 or target < step:
                     title = link.label.split(",")[0]
-                    sidebar = page.locator(harness.NAVIGATION_LINKS, has_text=title).first
+                    sidebar = page.locator(chromium.NAVIGATION_LINKS, has_text=title).first
                     path = link.path.split("?")[0]
                     timed = click_to_drawn(page, server, sidebar.click, f"() => location.pathname.endsWith({path!r})")
                     step = 1 if target is not None else 0
@@ -572,7 +572,7 @@ def measure_strokes(browser, bench: Bench, strokes: int, rounds: int) -> list[tu
     strokes in order; a stroke that got no run within 30 s is (nan, nan)."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-    install = latency_bench.INSTALL_PROBE_JS.replace("SIGNATURE", harness.DRAW_SIGNATURE_JS)
+    install = latency_bench.INSTALL_PROBE_JS.replace("SIGNATURE", draw_page.DRAW_SIGNATURE_JS)
     visits = []
     with Server(bench, "strokes") as server:
         for number, (label, first_page) in enumerate(STROKE_VISITS * rounds, 1):
@@ -580,21 +580,21 @@ def measure_strokes(browser, bench: Bench, strokes: int, rounds: int) -> list[tu
             page = context.new_page()
             if first_page:  # the browser has Plotly's code before Draw asks for it
                 page.goto(server.url + first_page, timeout=180_000)
-                harness.wait_for_run(page, timeout=180, settle=0.3)
-                page.locator(harness.NAVIGATION_LINKS, has_text="Draw").click()
-                page.locator(harness.READY_CANVAS_SELECTOR).wait_for(timeout=60_000)
+                chromium.wait_for_run(page, timeout=180, settle=0.3)
+                page.locator(chromium.NAVIGATION_LINKS, has_text="Draw").click()
+                page.locator(draw_page.READY_CANVAS_SELECTOR).wait_for(timeout=60_000)
             else:
                 page.goto(server.url + "/draw", timeout=180_000)
-            harness.wait_for_run(page, timeout=180, settle=0.3)
+            chromium.wait_for_run(page, timeout=180, settle=0.3)
             page.wait_for_timeout(1000)  # a student looks before drawing: the page's own loading has ended
-            origin = harness.canvas_origin(page)
+            origin = draw_page.canvas_origin(page)
             times: list[Stroke] = []
             for n, (digit, index, _count, points) in enumerate(latency_bench.strokes_in_order(strokes)):
                 if index == 0 and n > 0:  # a new digit on a clean canvas
-                    origin = harness.clear_canvas(page)
-                page.evaluate(install, harness.draw_signature(page))
+                    origin = draw_page.clear_canvas(page)
+                page.evaluate(install, draw_page.draw_signature(page))
                 runs_before = len(server.runs())
-                harness.stroke(page, points, origin)
+                draw_page.stroke(page, points, origin)
                 try:
                     page.wait_for_function(
                         "() => { const b = window.__bench; return b.done !== null && "
@@ -604,13 +604,13 @@ def measure_strokes(browser, bench: Bench, strokes: int, rounds: int) -> list[tu
                     )
                 except PlaywrightTimeout:  # counted out and said; the visit goes on
                     print(f"  visitor {number} ({label}): stroke {n + 1} lost (no run within 30 s)", flush=True)
-                    harness.wait_for_run(page, charts=True)
+                    chromium.wait_for_run(page, charts=True)
                     times.append((math.nan, math.nan))
                     continue
                 bench_record = page.evaluate("window.__bench")
                 end = bench_record["update"] if bench_record["update"] is not None else bench_record["done"]
                 update = end - bench_record["up"]
-                harness.wait_for_run(page, charts=True)
+                chromium.wait_for_run(page, charts=True)
                 server_ms = max((run.ms for run in server.runs()[runs_before:]), default=math.nan)
                 times.append((update, server_ms))
                 print(
@@ -743,7 +743,7 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python -m devtools.page_bench", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    harness.add_data_arguments(parser, data_dir_note=" and not reset between servers")
+    app_server.add_data_arguments(parser, data_dir_note=" and not reset between servers")
     parser.add_argument(
         "--pages",
         nargs="+",
@@ -777,14 +777,14 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
-    harness.exit_unless_browser()
+    chromium.exit_unless_browser()
     args.log_dir.mkdir(parents=True, exist_ok=True)
     started = load_averages()
     print(f"load average at the start: {started}", flush=True)
     pages = navigation = deskew = strokes = None
     peers: dict[str, PageResult] = {}
     prepare_s = again_s = None
-    with harness.script_data_dir(args.data_dir, args.mnist_source, "nb-page-bench-") as (data_dir, scratch):
+    with app_server.script_data_dir(args.data_dir, args.mnist_source, "nb-page-bench-") as (data_dir, scratch):
         print(f"data folder {data_dir}; server logs in {args.log_dir}", flush=True)
         if not args.no_prepare:
             prepare_s = run_prepare(data_dir)
@@ -794,7 +794,7 @@ def main(argv: list[str] | None = None) -> int:
         from playwright.sync_api import sync_playwright
 
         with sync_playwright() as playwright:
-            browser = harness.launch_chromium(playwright)
+            browser = chromium.launch_chromium(playwright)
             try:
                 if "pages" not in args.skip:
                     pages, peers = measure_pages(browser, bench, args.pages)

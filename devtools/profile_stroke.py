@@ -33,7 +33,7 @@ from pathlib import Path
 
 import psutil
 
-from devtools import harness
+from devtools import app_server
 from devtools.streamlit_client import StreamlitClient
 
 REPO = Path(__file__).resolve().parents[1]
@@ -100,16 +100,16 @@ def main() -> int:
     parser.add_argument("--strokes", type=int, default=300)
     parser.add_argument("--rate", type=int, default=200, help="py-spy samples per second")
     parser.add_argument("--top", type=int, default=12)
-    harness.add_data_arguments(parser, mnist_source=False)
+    app_server.add_data_arguments(parser, mnist_source=False)
     args = parser.parse_args()
     py_spy = shutil.which("py-spy")
     if py_spy is None:
         print("py-spy is not installed (pip install -r requirements-dev.txt)", file=sys.stderr)
         return 2
-    with harness.script_data_dir(args.data_dir, None, "profile-stroke-") as (data_dir, _):
+    with app_server.script_data_dir(args.data_dir, None, "profile-stroke-") as (data_dir, _):
         work = Path(tempfile.mkdtemp(prefix="profile-stroke-"))
         try:
-            with harness.StreamlitServer(data_dir, work / "server.log") as server:
+            with app_server.StreamlitServer(data_dir, work / "server.log") as server:
                 with StreamlitClient(server.url, timeout=240) as client:
                     client.connect(page="draw")
                     for drawing in DRAWINGS:  # warm: every drawing once

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from streamlit.proto.BackMsg_pb2 import BackMsg
 
-from devtools import async_draw, harness
+from devtools import app_server, async_draw, chromium, draw_page
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -51,19 +51,19 @@ def record(url: str, digits: list[int]) -> list[dict]:
 
     recorded = []
     with sync_playwright() as playwright:
-        browser = harness.launch_chromium(playwright)
+        browser = chromium.launch_chromium(playwright)
         try:
-            page = browser.new_page(viewport=harness.VIEWPORT)
+            page = browser.new_page(viewport=chromium.VIEWPORT)
             frames: list[bytes] = []
             page.on("websocket", lambda ws: ws.on("framesent", lambda payload: frames.append(payload)))
             page.goto(url + "/draw", timeout=180_000)
-            harness.wait_for_run(page, timeout=180)
+            chromium.wait_for_run(page, timeout=180)
             for digit in digits:
-                origin = harness.canvas_origin(page)
+                origin = draw_page.canvas_origin(page)
                 before = len(frames)
                 for points in async_draw.DIGITS[digit]:
-                    harness.stroke(page, points, origin, step_px=async_draw.STROKE_STEP_PX)
-                predicted, _ = harness.wait_for_prediction(page, expect_change_from=None)
+                    draw_page.stroke(page, points, origin, step_px=async_draw.STROKE_STEP_PX)
+                predicted, _ = draw_page.wait_for_prediction(page, expect_change_from=None)
                 message = canvas_message(frames[before:])
                 if message is None:
                     raise RuntimeError(f"no canvas state among the frames sent after drawing {digit}")
@@ -85,10 +85,10 @@ def record(url: str, digits: list[int]) -> list[dict]:
                     }
                 )
                 print(f"digit {digit}: predicted {predicted}, BackMsg {recorded[-1]['bytes']} bytes", flush=True)
-                harness.run_after(
+                chromium.run_after(
                     page,
                     lambda: page.get_by_role("button", name="Clear").click(),
-                    shown_js=f"() => document.body.innerText.includes({harness.BLANK_PROMPT!r})",
+                    shown_js=f"() => document.body.innerText.includes({draw_page.BLANK_PROMPT!r})",
                     charts=False,
                 )
         finally:
@@ -104,11 +104,11 @@ def main() -> int:
     )
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--digits", type=int, nargs="+", default=sorted(async_draw.DIGITS))
-    harness.add_data_arguments(parser, mnist_source=False)
+    app_server.add_data_arguments(parser, mnist_source=False)
     args = parser.parse_args()
-    with harness.script_data_dir(args.data_dir, None, "record-drawings-") as (data_dir, scratch):
+    with app_server.script_data_dir(args.data_dir, None, "record-drawings-") as (data_dir, scratch):
         log = (scratch or Path("/tmp")) / "record-drawings-server.log"
-        with harness.StreamlitServer(data_dir, log) as server:
+        with app_server.StreamlitServer(data_dir, log) as server:
             drawings = record(server.url, args.digits)
     args.out.write_text(
         json.dumps(

@@ -36,7 +36,7 @@ from pathlib import Path
 
 import streamlit
 
-from devtools.harness import REPO, StreamlitServer, free_port, spawn_logged
+from devtools.app_server import REPO, StreamlitServer, free_port, spawn_logged
 
 NGINX_TEMPLATE = REPO / "deploy" / "nginx.conf"
 TEMP_FOLDERS = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")

@@ -21,7 +21,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from devtools import harness, page_bench, replicas  # page_bench: its definition of fully drawn
+from devtools import app_server, chromium, page_bench, replicas  # page_bench: its definition of fully drawn
 from devtools.bench_report import load_averages
 
 REPO = Path(__file__).resolve().parents[1]
@@ -94,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    harness.add_data_arguments(parser)
+    app_server.add_data_arguments(parser)
     parser.add_argument(
         "--pages", nargs="+", default=["/", "/draw", "/compare"], help="paths (default / /draw /compare)"
     )
@@ -103,16 +103,16 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.mbits <= 0 or args.rounds < 1:
         parser.error("--mbits must be above 0 and --rounds at least 1")
-    harness.exit_unless_browser()
+    chromium.exit_unless_browser()
     if replicas.nginx_binary() is None:
         parser.error("nginx is not installed (apt-get install -y nginx)")
     started = load_averages()
     from playwright.sync_api import sync_playwright
 
     rows = []
-    with harness.script_data_dir(args.data_dir, args.mnist_source, "nb-transfer-bench-") as (data_dir, _scratch):
+    with app_server.script_data_dir(args.data_dir, args.mnist_source, "nb-transfer-bench-") as (data_dir, _scratch):
         with replicas.ClassServer(1, data_dir) as served, sync_playwright() as playwright:
-            browser = harness.launch_chromium(playwright)
+            browser = chromium.launch_chromium(playwright)
             direct_url = served.servers[0].url
             for path in args.pages:
                 direct, proxied = [], []

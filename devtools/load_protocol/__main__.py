@@ -65,7 +65,7 @@ import psutil
 from locust import User, events, task
 from locust.env import Environment
 
-from devtools import harness
+from devtools import app_server
 from devtools.bench_report import load, percentile
 from devtools.streamlit_client import ProtocolError, RunResult, StreamlitClient
 
@@ -674,7 +674,7 @@ def main() -> int:
     parser.add_argument("--churn", type=int, default=0, help="open and close this many sessions instead")
     parser.add_argument("--churn-parallel", type=int, default=4)
     parser.add_argument("--ttl-wait", type=float, default=125.0, help="seconds to wait after the churn")
-    harness.add_data_arguments(parser, mnist_source=False)
+    app_server.add_data_arguments(parser, mnist_source=False)
     parser.add_argument("--json", type=Path, help="also write the results here")
     parser.add_argument(
         "--message-cache",
@@ -695,7 +695,7 @@ def main() -> int:
     server_prefix = ["taskset", "-c", args.server_cpus] if args.server_cpus else []
     if args.nice is not None:  # the servers started below inherit it
         os.setpriority(os.PRIO_PROCESS, 0, args.nice)
-    with harness.script_data_dir(args.data_dir, None, "load-protocol-") as (data_dir, _):
+    with app_server.script_data_dir(args.data_dir, None, "load-protocol-") as (data_dir, _):
         log_dir = Path(subprocess.check_output(["mktemp", "-d", "/tmp/load-protocol-logs-XXXX"], text=True).strip())
         results: list[dict] = []
         try:

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
-from devtools import harness, replicas
+from devtools import app_server, chromium, draw_page, page_checks, replicas
 from devtools.redis_server import RedisServer, redis_binary
 from devtools.streamlit_client import StreamlitClient
 from lab import classroom, lesson_steps
@@ -32,7 +32,7 @@ from tests.e2e.conftest import ARTIFACTS
 from tests.e2e.test_replicas import cookies_per_replica
 
 DRAWINGS = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
-STUDENT_DIGITS = (1, 0, 7, 3, 4, 1)  # what students 0..5 draw (harness.DIGITS); 0-2 on replica 0, 3-5 on replica 1
+STUDENT_DIGITS = (1, 0, 7, 3, 4, 1)  # what students 0..5 draw (draw_page.DIGITS); 0-2 on replica 0, 3-5 on replica 1
 TIMEOUT_MS = 90_000
 
 
@@ -69,8 +69,8 @@ def wait_for_metric(page, label: str, value: str, timeout_ms: int = TIMEOUT_MS) 
 
 def send_in_browser(page, code: str, digit: int) -> None:
     """On Draw through the class link: draw ``digit``, pick it as meant, send, and see it confirmed."""
-    harness.draw_digit(page, digit)
-    harness.wait_for_prediction(page)
+    draw_page.draw_digit(page, digit)
+    draw_page.wait_for_prediction(page)
     form = page.locator('[data-testid="stForm"]').filter(has_text=f"Send to class {code}")
     form.get_by_role("radio", name=str(digit), exact=True).click()
     form.get_by_role("button", name="Send to the class").click()
@@ -92,7 +92,7 @@ def replica_store(request, tmp_path_factory):
 def class_replicas(nginx_tools, app_data_dir, tmp_path_factory, replica_store):
     """Two replicas behind nginx sharing the class store (the last test of each store kills one); students'
     links point at nginx, as ``python -m devtools.serve_class --public-url`` makes them."""
-    port = harness.free_port()
+    port = app_server.free_port()
     served = replicas.ClassServer(
         2,
         app_data_dir,
@@ -173,7 +173,7 @@ def test_the_pace_benchmark_follows_two_students_through_two_replicas(class_repl
 
 def open_context(browser, contexts: list, served, route: str, screen: str = "laptop 1366x768"):
     """A browser of its own (its own storage: its own student) routed to one replica by nginx's cookie."""
-    context = browser.new_context(accept_downloads=True, **harness.SCREENS[screen])
+    context = browser.new_context(accept_downloads=True, **chromium.SCREENS[screen])
     context.add_cookies([{"name": "nb_replica", "value": route, "url": served.url}])
     context.set_default_timeout(TIMEOUT_MS)
     contexts.append(context)
@@ -207,13 +207,13 @@ def answers_downloaded(teacher, tries: int = 3) -> list[str]:
         except PlaywrightError:
             if attempt == tries - 1:
                 raise
-            harness.wait_for_run(teacher, timeout=120)
+            chromium.wait_for_run(teacher, timeout=120)
     return []
 
 
 def click_and_wait(page, button: str) -> None:
     page.get_by_role("button", name=button, exact=True).first.click()
-    harness.wait_for_run(page, timeout=120, settle=0.3)
+    chromium.wait_for_run(page, timeout=120, settle=0.3)
 
 
 # With Redis only: the period's browsers are what costs (about four minutes); SQLite's replicas share the same
@@ -231,7 +231,7 @@ def test_a_period_through_two_replicas(class_replicas, browser, replica_store, t
             browser, contexts, served, cookies[0][0], "projector 1024x768"
         )  # replica 0: killed later
         teacher.goto(served.url + "/teach", timeout=120_000)
-        harness.wait_for_run(teacher, timeout=120)
+        chromium.wait_for_run(teacher, timeout=120)
         click_and_wait(teacher, "New class")
         code = teacher.locator("h1").filter(has_text=re.compile(r"^Class [A-Z0-9]+$")).inner_text().split()[1]
         link = qr_link(teacher)
@@ -245,10 +245,10 @@ def test_a_period_through_two_replicas(class_replicas, browser, replica_store, t
             )
             if index < 3:  # the QR code's link
                 page.goto(link, timeout=120_000)
-                harness.wait_for_run(page, timeout=120)
+                chromium.wait_for_run(page, timeout=120)
             else:  # the start page, then the code typed in
                 page.goto(served.url + "/", timeout=120_000)
-                harness.wait_for_run(page, timeout=120)
+                chromium.wait_for_run(page, timeout=120)
                 page.get_by_label("In a class? Type its code").fill(code.lower())
                 click_and_wait(page, "Join")
             page.get_by_text(f"Class {code}", exact=True).wait_for()
@@ -257,17 +257,17 @@ def test_a_period_through_two_replicas(class_replicas, browser, replica_store, t
 
         # a page change through the app's own link (no class in it), then a reload: still in the class
         students[0].get_by_role("link", name="Guided lesson").first.click()
-        harness.wait_for_run(students[0], timeout=120, settle=0.3)
+        chromium.wait_for_run(students[0], timeout=120, settle=0.3)
         students[0].reload()
-        harness.wait_for_run(students[0], timeout=120)
+        chromium.wait_for_run(students[0], timeout=120)
         students[0].get_by_text(f"Class {code}", exact=True).wait_for()
         assert f"class={code}" in students[0].url
         for page in students[1:]:
             page.goto(f"{served.url}/lesson?class={code}", timeout=120_000)
-            harness.wait_for_run(page, timeout=120)
+            chromium.wait_for_run(page, timeout=120)
 
         teacher.get_by_role("link", name="Open the lesson").click()
-        harness.wait_for_run(teacher, timeout=120, settle=0.3)
+        chromium.wait_for_run(teacher, timeout=120, settle=0.3)
         click_and_wait(teacher, "Lead: students follow my step")
         for _ in range(3):
             click_and_wait(teacher, "Next")
@@ -299,7 +299,7 @@ def test_a_period_through_two_replicas(class_replicas, browser, replica_store, t
         assert len(store.presence(code)) == 7 and store.class_info(code).pace == 4
 
         teacher.goto(f"{served.url}/teach?class={code}")
-        harness.wait_for_run(teacher, timeout=120)
+        chromium.wait_for_run(teacher, timeout=120)
         rows = answers_downloaded(teacher)
         assert rows[0].startswith("student,question,answer") and len(rows) == 1 + 4
         teacher.get_by_text("Yes, start a new period", exact=True).click()
@@ -311,8 +311,8 @@ def test_a_period_through_two_replicas(class_replicas, browser, replica_store, t
         students[2].get_by_text(f"Class {code} ended at", exact=False).first.wait_for(timeout=60_000)
         assert store.class_info(code) is not None  # ended, nothing deleted
 
-        problems = [f"teacher: {text}" for text in harness.page_problems(teacher)]
-        problems += [f"student {i}: {t}" for i, page in enumerate(students) for t in harness.page_problems(page)]
+        problems = [f"teacher: {text}" for text in page_checks.page_problems(teacher)]
+        problems += [f"student {i}: {t}" for i, page in enumerate(students) for t in page_checks.page_problems(page)]
         assert "Traceback" not in served.servers[1].log_text(), served.servers[1].log_tail()
         assert not problems, problems
     except Exception:
@@ -342,10 +342,10 @@ def test_a_restarted_server_keeps_its_classes(e2e_tools, app_data_dir, tmp_path,
     made = open_store(store_setting).create_class()
     code = made.info.code
     env = {SETTING: store_setting}
-    with harness.StreamlitServer(app_data_dir, tmp_path / "first.log", extra_env=env, ready_timeout=120) as server:
+    with app_server.StreamlitServer(app_data_dir, tmp_path / "first.log", extra_env=env, ready_timeout=120) as server:
         said = run_draw_send(server.url, code, secrets.token_hex(16), 3)
         assert f"Sent: your 3 is in class {code}'s gallery." in said, said
-    with harness.StreamlitServer(app_data_dir, tmp_path / "second.log", extra_env=env, ready_timeout=120) as server:
+    with app_server.StreamlitServer(app_data_dir, tmp_path / "second.log", extra_env=env, ready_timeout=120) as server:
         with StreamlitClient(server.url, timeout=120) as teacher:
             shown = teacher.connect(page="gallery", query_string=f"class={code}&key={made.teacher_key}")
             assert shown.metric("Drawings") == "1", shown.texts()
@@ -354,7 +354,7 @@ def test_a_restarted_server_keeps_its_classes(e2e_tools, app_data_dir, tmp_path,
 @pytest.fixture(scope="module")
 def one_server(e2e_tools, app_data_dir, tmp_path_factory, store_setting):
     log = tmp_path_factory.mktemp("hostile") / "server.log"
-    with harness.StreamlitServer(app_data_dir, log, extra_env={SETTING: store_setting}, ready_timeout=120) as server:
+    with app_server.StreamlitServer(app_data_dir, log, extra_env={SETTING: store_setting}, ready_timeout=120) as server:
         yield server
 
 
@@ -433,16 +433,16 @@ def nginx_tools(e2e_tools) -> None:
 def test_on_a_phone_the_send_form_is_within_a_screen_of_the_verdict(browser, base_url, app_data_dir):
     """A student on a 390x844 phone draws, then sends without scrolling more than one screen from the verdict."""
     code = open_store("", data_dir=app_data_dir).create_class().info.code  # the shared server's default store
-    screen = harness.SCREENS["phone 390x844 (touch)"]
+    screen = chromium.SCREENS["phone 390x844 (touch)"]
     context = browser.new_context(**screen)
     context.set_default_timeout(TIMEOUT_MS)
     try:
         page = context.new_page()
         page.goto(f"{base_url}/draw?class={code}", timeout=120_000)
-        harness.wait_for_run(page, timeout=120)
-        harness.draw_digit(page, 7, touch=True)
-        harness.wait_for_prediction(page)
-        verdict = harness.prediction_locator(page).first.bounding_box()
+        chromium.wait_for_run(page, timeout=120)
+        draw_page.draw_digit(page, 7, touch=True)
+        draw_page.wait_for_prediction(page)
+        verdict = draw_page.prediction_locator(page).first.bounding_box()
         form = page.locator('[data-testid="stForm"]').filter(has_text=f"Send to class {code}")
         button = form.get_by_role("button", name="Send to the class").bounding_box()
         # both boxes are in the page's coordinates at the same scroll: the distance a student scrolls
