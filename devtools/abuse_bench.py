@@ -24,11 +24,11 @@ import threading
 from pathlib import Path
 
 from devtools import app_server
+from devtools.app_server import REPO
 from devtools.bench_report import load_averages
 from devtools.streamlit_client import RunResult, StreamlitClient
 from lab.rate_limit import RUN_BURST, RUNS_PER_SECOND
 
-REPO = Path(__file__).resolve().parents[1]
 DRAWINGS = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
 FLOOD = 1000
 RUN_TIMEOUT = 120

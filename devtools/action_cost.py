@@ -16,13 +16,11 @@ import argparse
 import os
 import sys
 import time
-from pathlib import Path
 
 from devtools import app_server, chromium, draw_page
+from devtools.app_server import REPO
 from devtools.async_draw import STROKE_STEP_PX
 from devtools.procfs import descendants, group_cpu_seconds, stat_fields
-
-REPO = Path(__file__).resolve().parents[1]
 
 
 def cpu_seconds_by_program(pids: list[int]) -> dict[str, float]:

@@ -67,14 +67,12 @@ from pathlib import Path
 
 import numpy as np
 
+from devtools.app_server import REPO
 from devtools.bench_report import load, load_averages, ms, positive_int, print_table, say
 from devtools.class_stores import STORES, fresh_store
 from devtools.rerun_log import RerunLog
 from devtools.streamlit_client import StreamlitClient, loopback_address
 from nbcore.classroom import OPERATOR, ClassStore, open_store, student_id
-
-REPO = Path(__file__).resolve().parents[1]
-
 
 DRAWINGS = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
 PARTS = ("store", "server")

@@ -33,10 +33,8 @@ import time
 from pathlib import Path
 
 from devtools import app_server, chromium, draw_page, page_checks
+from devtools.app_server import REPO
 from devtools.bench_report import load_averages, percentile, verdict
-
-REPO = Path(__file__).resolve().parents[1]
-
 
 STROKE_PLAN = (1, 7, 4, 0, 3)
 RERUN_LINE = re.compile(r"^NBCORE_RERUN page=draw ms=([0-9.]+)", re.MULTILINE)

@@ -35,11 +35,9 @@ import zlib
 from pathlib import Path
 
 from devtools import app_server, async_draw, chromium, draw_page, live_reading
+from devtools.app_server import REPO
 from devtools.bench_report import percentile
 from devtools.streamlit_client import StreamlitClient
-
-REPO = Path(__file__).resolve().parents[1]
-
 
 RECORDED = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
 SHAPES = {**{f"{d}": s for d, s in draw_page.DIGITS.items()}, **{f"{d}'": s for d, s in async_draw.DIGITS.items()}}

@@ -19,12 +19,11 @@ import numpy as np
 
 import nbcore
 from devtools import async_draw, draw_page
+from devtools.app_server import REPO
 from lab.live_models import payload
 from nbcore.inputs import InputForm
 from nbcore.preprocess import CANVAS_BITMAP_SIDE, ink_from_canvas_png, model_input
 from nbcore.strokes import skeleton
-
-REPO = Path(__file__).resolve().parents[1]
 
 READING_JS = REPO / "lab" / "digit_reading.js"
 SCALE = CANVAS_BITMAP_SIDE // 28  # canvas px per MNIST pixel

@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from devtools import app_server, chromium, page_checks
+from devtools.app_server import REPO
 from devtools.async_draw import (
     PAGE_STATE_JS,
     STROKE_STEP_PX,
@@ -57,9 +58,6 @@ from devtools.async_draw import (
 )
 from devtools.bench_report import load, load_averages, percentile
 from devtools.procfs import RssSampler, group_cpu_seconds, group_pids, group_rss_mb, set_nice
-
-REPO = Path(__file__).resolve().parents[1]
-
 
 # the ones whose stroke starts in the canvas's left half, which is on screen even at a narrow viewport
 DIGIT_CYCLE = (1, 7, 0, 3, 2)

@@ -41,12 +41,10 @@ from pathlib import Path
 
 import numpy as np
 
+from devtools.app_server import REPO
 from devtools.bench_report import load, load_averages, positive_int, print_table, say
 from devtools.rerun_log import RerunLog
 from devtools.streamlit_client import RunResult, StreamlitClient, loopback_address
-
-REPO = Path(__file__).resolve().parents[1]
-
 
 STORES = ("sqlite", "redis")
 RUN_TIMEOUT = 180.0  # s a run may take (60 students joining at once on 2 shared cores)

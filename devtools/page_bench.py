@@ -52,10 +52,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from devtools import app_server, chromium, draw_page, latency_bench, page_checks, procfs
+from devtools.app_server import REPO
 from devtools.bench_report import load, load_averages, markdown_table, percentile, verdict
-
-REPO = Path(__file__).resolve().parents[1]
-
 
 TARGETS = {"page": 1.5, "deskew": 1.0, "stroke": 300.0}  # seconds, seconds, milliseconds
 QUIET_MS = 800  # the page counts as drawn once nothing in it has changed for this long

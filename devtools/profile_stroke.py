@@ -34,10 +34,8 @@ from pathlib import Path
 import psutil
 
 from devtools import app_server
+from devtools.app_server import REPO
 from devtools.streamlit_client import StreamlitClient
-
-REPO = Path(__file__).resolve().parents[1]
-
 
 DRAWINGS = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
 FRAME = re.compile(r"^(?P<function>.*) \((?P<file>.*?)(?::(?P<line>\d+))?\)$")

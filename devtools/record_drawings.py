@@ -23,9 +23,7 @@ from pathlib import Path
 from streamlit.proto.BackMsg_pb2 import BackMsg
 
 from devtools import app_server, async_draw, chromium, draw_page
-
-REPO = Path(__file__).resolve().parents[1]
-
+from devtools.app_server import REPO
 
 DEFAULT_OUT = REPO / "devtools" / "drawings.json"
 

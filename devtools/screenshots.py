@@ -20,8 +20,7 @@ from pathlib import Path
 from PIL import Image
 
 from devtools import app_server, chromium, draw_page, page_checks
-
-REPO = Path(__file__).resolve().parents[1]
+from devtools.app_server import REPO
 
 
 def save_small_png(png: bytes, path: Path) -> int:

@@ -29,8 +29,6 @@ from pathlib import Path
 
 from devtools.replicas import SOCKETS_PER_ADDRESS, ClassServer
 
-REPO = Path(__file__).resolve().parents[1]
-
 
 def socket_count(text: str) -> int:
     """--sockets-per-address: a whole number, 0 or more."""

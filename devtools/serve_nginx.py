@@ -25,8 +25,6 @@ from devtools.replicas import (
     write_nginx_prefix,
 )
 
-REPO = Path(__file__).resolve().parents[1]
-
 
 def main() -> int:
     parser = argparse.ArgumentParser(

@@ -19,13 +19,9 @@ import argparse
 import statistics
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 
 from devtools import app_server, chromium, page_bench, replicas  # page_bench: its definition of fully drawn
 from devtools.bench_report import load_averages
-
-REPO = Path(__file__).resolve().parents[1]
-
 
 # every request the page made, its bytes on the wire and whether it went to Streamlit's front end (/static/)
 RESOURCES_JS = """() => {

@@ -66,11 +66,9 @@ from locust import User, events, task
 from locust.env import Environment
 
 from devtools import app_server
+from devtools.app_server import REPO
 from devtools.bench_report import load, percentile
 from devtools.streamlit_client import ProtocolError, RunResult, StreamlitClient
-
-REPO = Path(__file__).resolve().parents[2]
-
 
 DRAWINGS = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
 PREDICTION = "Naive Bayes prediction"
