@@ -64,7 +64,7 @@ def main() -> int:
 
             def snapshot() -> dict[str, float]:
                 metrics = {item["name"]: item["value"] for item in devtools.send("Performance.getMetrics")["metrics"]}
-                server_group = os.getpgid(server.process.pid)
+                server_group = os.getpgid(server.pid)
                 return {
                     "page main thread (of Chromium)": metrics["TaskDuration"],
                     **cpu_seconds_by_program(descendants(os.getpid(), server_group)),

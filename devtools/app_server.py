@@ -97,6 +97,7 @@ def script_data_dir(
             except FileNotFoundError as error:
                 print(error, file=sys.stderr)
                 raise SystemExit(2) from None
+        assert data_dir is not None  # given, or the scratch copy just made
         yield data_dir, scratch
     finally:
         if scratch:
@@ -141,6 +142,13 @@ class StreamlitServer:
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def pid(self) -> int:
+        """The server's process id, also its process group's (start() first)."""
+        if self.process is None:
+            raise ServerError("the server is not started")
+        return self.process.pid
 
     def command(self) -> list[str]:
         return [

@@ -12,7 +12,7 @@ import re
 from devtools import draw_page
 
 # Plainly drawn digits, one stroke each (canvas coordinates 0..280): draw_page's, and three more.
-DIGITS = {
+DIGITS: dict[int, list[list[draw_page.Point]]] = {
     **{digit: strokes for digit, strokes in draw_page.DIGITS.items() if len(strokes) == 1},
     2: [[(85, 95), (110, 60), (150, 50), (190, 70), (195, 110), (160, 160), (85, 230), (205, 230)]],
     6: [

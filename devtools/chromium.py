@@ -10,6 +10,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -25,7 +26,7 @@ VIEWPORT = {"width": 1400, "height": 900}
 
 # The screens the lab is used on: Playwright context options for each (a 150 % zoom of 1280x800 is
 # what the page sees as 853x533 CSS pixels at a device scale of 1.5).
-SCREENS = {
+SCREENS: dict[str, dict[str, Any]] = {
     "projector 1024x768": dict(viewport={"width": 1024, "height": 768}),
     "laptop 1366x768": dict(viewport={"width": 1366, "height": 768}),
     "laptop 1366x768, dark": dict(viewport={"width": 1366, "height": 768}, color_scheme="dark"),

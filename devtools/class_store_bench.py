@@ -370,9 +370,17 @@ class PacingTimes:
     wall: float = 0.0
 
 
+def paced_student(number: int) -> str:
+    """The store's id of student ``number``, from a well-formed secret (32 hex digits)."""
+    made = student_id(f"{number:032x}")
+    if made is None:
+        raise ValueError(f"student {number}: the secret is malformed")
+    return made
+
+
 def pacing_pieces(store: ClassStore, code: str, rounds: int = PACING_ROUNDS) -> PacingTimes:
     """``rounds`` rounds of ``PACED_STUDENTS`` polls, each round ended by the teacher's Next and look."""
-    students = [student_id(f"{n:032x}") for n in range(PACED_STUDENTS)]
+    students = [paced_student(n) for n in range(PACED_STUDENTS)]
     times = PacingTimes()
     cpu, wall = time.process_time(), time.perf_counter()
     for step in range(1, rounds + 1):
@@ -397,7 +405,7 @@ def join_class(url: str, code: str, address: str):
     """A student's session on /draw?class=CODE with a fresh browser secret; the client."""
     client = StreamlitClient(url, timeout=RUN_TIMEOUT, source_address=address)
     try:
-        run = client.connect(page="draw", query_string=f"class={code}")
+        client.connect(page="draw", query_string=f"class={code}")
         run = client.set_widget("browser_memory_student", "json_value", {"value": secrets.token_hex(16)})
         if run is None or run.errors:
             raise RuntimeError(f"/draw?class={code} failed: {run.errors if run else 'no run'}")

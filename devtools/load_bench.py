@@ -38,6 +38,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import os
 import random
 import statistics
@@ -82,9 +83,9 @@ class Phase:
     records: list[Record] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     loaded: int = 0
-    all_loaded: asyncio.Event | None = None
-    steady_from: float | None = None
-    end_at: float | None = None
+    all_loaded: asyncio.Event = field(default_factory=asyncio.Event)
+    steady_from: float = math.inf  # monotonic s: once every session has loaded
+    end_at: float = math.inf  # monotonic s: steady_from + the duration
 
     timeouts: list[str] = field(default_factory=list)
 
@@ -182,11 +183,11 @@ async def run_phase(browser, data_dir: Path, log_dir: Path, sessions: int, args)
     server.start()
     try:
         if args.client_nice:  # the server runs at normal priority, the browser below it
-            set_nice(group_pids(server.process.pid), 0)
+            set_nice(group_pids(server.pid), 0)
         server.wait_ready(timeout=120)
         await warm_up(browser, server.url, args.step_px)
         await asyncio.sleep(3)
-        pgid = server.process.pid  # start_new_session: the leader's pid is the group id
+        pgid = server.pid  # start_new_session: the leader's pid is the group id
         baseline = group_rss_mb(pgid)
         sampler = RssSampler(pgid, client_nice=args.client_nice)
         sampler.start()

@@ -113,14 +113,14 @@ def main() -> int:
                     for drawing in DRAWINGS:  # warm: every drawing once
                         key = max((k for k in client.widget_ids if k.startswith("canvas_")), key=lambda k: int(k[7:]))
                         client.component(key, json.loads(drawing["json_value"]))
-                    process = psutil.Process(server.process.pid)
+                    process = psutil.Process(server.pid)
                     raw = work / "stacks.txt"
                     spy = subprocess.Popen(
                         [
                             py_spy,
                             "record",
                             "--pid",
-                            str(server.process.pid),
+                            str(server.pid),
                             "--rate",
                             str(args.rate),
                             "--format",

@@ -77,6 +77,8 @@ def oversized_put(url: str, token: str, size: int, target: str | None = None, ti
     ).encode()
     tail = f"\r\n--{boundary}--\r\n".encode()
     body = head + b"\0" * max(0, size - len(head) - len(tail)) + tail
+    if not parts.hostname:
+        raise ValueError(f"{url!r} names no host")
     connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout)
     try:
         connection.request(

@@ -115,7 +115,18 @@ class Tally:
 
 
 TALLY = Tally()
-SETTINGS = {"think": (2.0, 5.0), "timeout": 30.0, "message_cache": False}
+
+
+@dataclass
+class Settings:
+    """What the command line sets for every student (Locust makes the users, so they read it from here)."""
+
+    think: tuple[float, float] = (2.0, 5.0)  # s, uniform, after each step
+    timeout: float = 30.0  # s a run may take
+    message_cache: bool = False
+
+
+SETTINGS = Settings()
 
 
 class Student(User):
@@ -126,14 +137,28 @@ class Student(User):
         self.turn = random.randrange(len(DRAWINGS))
         self.alpha_index = 0
 
+    @property
+    def url(self) -> str:
+        """The server's address (Locust's --host, or the one main() gives)."""
+        if not self.host:
+            raise ValueError("no --host given")
+        return self.host
+
+    @property
+    def session(self) -> StreamlitClient:
+        """The open session (a step runs only between open() and close())."""
+        if self.client is None:
+            raise RuntimeError("the student's session is not open")
+        return self.client
+
     def open(self) -> None:
         # a browser carries nginx's routing cookie; a fresh random one here routes like a new visitor
         self.client = StreamlitClient(
-            self.host,
-            timeout=SETTINGS["timeout"],
-            origin=self.host,
+            self.url,
+            timeout=SETTINGS.timeout,
+            origin=self.url,
             cookie=f"nb_replica={uuid.uuid4().hex}",
-            message_cache=SETTINGS["message_cache"],
+            message_cache=SETTINGS.message_cache,
         )
         run = self.client.connect(page="draw")
         self.report("open", run)
@@ -153,7 +178,7 @@ class Student(User):
             TALLY.errors.append((run.sent_at, f"{name}: {problem}"))
 
     def think(self) -> None:
-        gevent.sleep(random.uniform(*SETTINGS["think"]))
+        gevent.sleep(random.uniform(*SETTINGS.think))
 
     @task
     def lesson(self) -> None:
@@ -179,7 +204,7 @@ class Student(User):
     def draw(self) -> None:
         drawing = DRAWINGS[self.turn % len(DRAWINGS)]
         self.turn += 1
-        run = self.client.component(canvas_key(self.client), json.loads(drawing["json_value"]))
+        run = self.session.component(canvas_key(self.session), json.loads(drawing["json_value"]))
         shown = run.metric_element(PREDICTION)
         problem = "; ".join(run.errors) or (None if shown else "no prediction shown")
         wrong = shown is not None and shown.proto.body != str(drawing["digit"])
@@ -190,12 +215,12 @@ class Student(User):
 
     def move_alpha(self) -> None:
         self.alpha_index = 1 - self.alpha_index
-        run = self.client.select_slider(ALPHA_KEY, ALPHA_STOPS[self.alpha_index])
+        run = self.session.select_slider(ALPHA_KEY, ALPHA_STOPS[self.alpha_index])
         TALLY.samples.append(Sample("alpha", run.sent_at, run.seconds))
         self.report("alpha", run, "; ".join(run.errors) or None)
 
     def clear(self) -> None:
-        run = self.client.click(CLEAR_KEY)
+        run = self.session.click(CLEAR_KEY)
         TALLY.samples.append(Sample("clear", run.sent_at, run.seconds))
         problem = "; ".join(run.errors) or (None if run.metric(PREDICTION) is None else "Clear left a prediction")
         self.report("clear", run, problem)
@@ -299,9 +324,7 @@ def abuse(kind: str, url: str, tally: AbuserTally, active: gevent.event.Event) -
 
     One session throughout: a pause does not give it a new budget.
     """
-    with StreamlitClient(
-        url, timeout=SETTINGS["timeout"], origin=url, cookie=f"nb_replica={uuid.uuid4().hex}"
-    ) as client:
+    with StreamlitClient(url, timeout=SETTINGS.timeout, origin=url, cookie=f"nb_replica={uuid.uuid4().hex}") as client:
         client.connect(page="draw")
         while True:
             active.wait()
@@ -326,9 +349,7 @@ def abuse(kind: str, url: str, tally: AbuserTally, active: gevent.event.Event) -
 
 def run_time(url: str) -> float:
     """p50 of ``RUN_TIME_DRAWS`` draws (sent -> finished, s) of one client alone: "one run time"."""
-    with StreamlitClient(
-        url, timeout=SETTINGS["timeout"], origin=url, cookie=f"nb_replica={uuid.uuid4().hex}"
-    ) as client:
+    with StreamlitClient(url, timeout=SETTINGS.timeout, origin=url, cookie=f"nb_replica={uuid.uuid4().hex}") as client:
         client.connect(page="draw")
         seconds = []
         for index in range(RUN_TIME_DRAWS):
@@ -348,6 +369,7 @@ class Served:
     ) -> None:
         from devtools.replicas import ClassServer, PrefixedServer
 
+        self.inner: ClassServer | PrefixedServer
         if replicas:
             # every simulated student connects from this machine's one address: nginx's per-address cap would refuse them
             self.inner = ClassServer(
@@ -685,7 +707,7 @@ def main() -> int:
     )
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # run the finally blocks: stop the servers
-    SETTINGS.update(think=tuple(args.think), timeout=args.timeout, message_cache=args.message_cache)
+    SETTINGS.think, SETTINGS.timeout, SETTINGS.message_cache = tuple(args.think), args.timeout, args.message_cache
     if args.app != "app.py" and args.replicas:
         parser.error("--app serves one plain server: leave out --replicas")
     if args.client_cpus:
