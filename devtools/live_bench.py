@@ -36,7 +36,7 @@ from pathlib import Path
 
 from devtools import app_server, async_draw, chromium, draw_page, live_reading
 from devtools.app_server import REPO
-from devtools.bench_report import percentile
+from devtools.bench_report import markdown_table, percentile
 from devtools.streamlit_client import StreamlitClient
 
 RECORDED = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
@@ -218,13 +218,17 @@ def print_timing(browser, data_dir: Path, scratch: Path, args) -> None:
     print("1. pointer move -> live verdict (ms), Chromium on /draw, mouse, moves every 12 px", flush=True)
     with app_server.StreamlitServer(data_dir, scratch / "timing.log", ready_timeout=180) as server:
         rows = [live_timing(browser, server.url, args.rounds, slowdown) for slowdown in args.cpu_slowdown]
-    print("| CPU slowdown | live updates | script per update p50 / p95 | pointer event -> verdict p50 / p95 |")
-    print("|---:|---:|---|---|")
-    for r in rows:
-        print(
-            f"| {r['slowdown']:g}x | {r['updates']} | {r['script_p50']:.1f} / {r['script_p95']:.1f} "
-            f"| {r['since_p50']:.1f} / {r['since_p95']:.1f} |"
-        )
+    headers = ["CPU slowdown", "live updates", "script per update p50 / p95", "pointer event -> verdict p50 / p95"]
+    cells = [
+        [
+            f"{r['slowdown']:g}x",
+            r["updates"],
+            f"{r['script_p50']:.1f} / {r['script_p95']:.1f}",
+            f"{r['since_p50']:.1f} / {r['since_p95']:.1f}",
+        ]
+        for r in rows
+    ]
+    print(markdown_table(headers, cells, right=[True, True, False, False]))
 
 
 def print_runs_and_bytes(browser, data_dir: Path, scratch: Path, mnist: dict, args) -> None:
@@ -232,18 +236,32 @@ def print_runs_and_bytes(browser, data_dir: Path, scratch: Path, mnist: dict, ar
     print("\n2-3. server runs per drawn digit and bytes received (browser-like message cache)", flush=True)
     checkouts = ([("before", str(args.before.resolve() / "app.py"))] if args.before else []) + [("after", "app.py")]
     results = [server_runs(browser, app, data_dir, scratch, name, args.rounds) for name, app in checkouts]
-    print(
-        "| app | digits drawn | strokes per digit | runs per digit (strokes + Clear) | stroke run p50 (ms) "
-        "| open /draw | per drawing sent (median) | alpha change, and back | Clear |"
-    )
-    print("|---|---:|---:|---:|---:|---:|---:|---|---:|")
-    for r in results:
-        b = r["bytes"]
-        print(
-            f"| {r['name']} | {r['digits']} | {r['strokes_per_digit']:.2f} | {r['runs_per_digit']:.2f} "
-            f"| {r['run_ms_p50']:.0f} | {b['open'][0]:,} | {statistics.median(b['drawing']):,.0f} "
-            f"| {b['alpha'][0]:,}, {b['alpha'][1]:,} | {b['clear'][0]:,} |"
-        )
+    headers = [
+        "app",
+        "digits drawn",
+        "strokes per digit",
+        "runs per digit (strokes + Clear)",
+        "stroke run p50 (ms)",
+        "open /draw",
+        "per drawing sent (median)",
+        "alpha change, and back",
+        "Clear",
+    ]
+    cells = [
+        [
+            r["name"],
+            r["digits"],
+            f"{r['strokes_per_digit']:.2f}",
+            f"{r['runs_per_digit']:.2f}",
+            f"{r['run_ms_p50']:.0f}",
+            f"{r['bytes']['open'][0]:,}",
+            f"{statistics.median(r['bytes']['drawing']):,.0f}",
+            f"{r['bytes']['alpha'][0]:,}, {r['bytes']['alpha'][1]:,}",
+            f"{r['bytes']['clear'][0]:,}",
+        ]
+        for r in results
+    ]
+    print(markdown_table(headers, cells, right=[False, True, True, True, True, True, True, False, True]))
     sizes = payload_bytes(mnist, scratch / "softmax")
     print(
         f"\nmodels' payload per settings change: {sizes['json']:,} B as JSON, {sizes['gzip']:,} B gzip'd, "

@@ -20,6 +20,7 @@ import numpy as np
 import nbcore
 from devtools import async_draw, draw_page
 from devtools.app_server import REPO
+from devtools.bench_report import markdown_table
 from lab.live_models import payload
 from nbcore.inputs import InputForm
 from nbcore.preprocess import CANVAS_BITMAP_SIDE, ink_from_canvas_png, model_input
@@ -195,17 +196,20 @@ class Parity:
     actions: set[str] = field(default_factory=set)  # the stroke steps the drawings went through
 
     def table(self) -> str:
-        lines = [
-            f"{self.read} drawings read ({self.blank} blank), framed digits differing: {len(self.frames_differing)}",
-            "| model set | model | digits agreeing | largest posterior difference |",
-            "|---|---|---:|---:|",
-        ]
-        lines += [
-            f"| {name} | {'naive Bayes' if model == 'bayes' else 'softmax'} | {self.agree[name, model]}/{self.read} "
-            f"| {self.largest[name, model]:.1e} |"
+        rows = [
+            [
+                name,
+                "naive Bayes" if model == "bayes" else "softmax",
+                f"{self.agree[name, model]}/{self.read}",
+                f"{self.largest[name, model]:.1e}",
+            ]
             for name, model in self.agree
         ]
-        return "\n".join(lines)
+        headers = ["model set", "model", "digits agreeing", "largest posterior difference"]
+        return (
+            f"{self.read} drawings read ({self.blank} blank), framed digits differing: {len(self.frames_differing)}\n"
+            + markdown_table(headers, rows, right=[False, False, True, True])
+        )
 
 
 def measure_parity(browser, mnist: dict, models: dict, mnist_drawn: int) -> Parity:

@@ -57,7 +57,7 @@ from devtools.async_draw import (
     move_alpha_and_time,
     open_draw_page,
 )
-from devtools.bench_report import load, load_averages, percentile
+from devtools.bench_report import load, load_averages, markdown_table, percentile
 from devtools.procfs import RssSampler, group_cpu_seconds, group_pids, group_rss_mb, set_nice
 
 # the ones whose stroke starts in the canvas's left half, which is on screen even at a narrow viewport
@@ -258,20 +258,38 @@ async def run_phase(browser, data_dir: Path, log_dir: Path, sessions: int, args)
 
 def print_table(results: list[dict]) -> None:
     print()
-    print(
-        "| sessions | errors | client timeouts | strokes | stroke p50 | stroke p95 | slider p50 / p95 "
-        "| server RSS (idle → peak) | RSS per session | server ms per run p50 / p95 | server CPU ms per run "
-        "| page load p95 |"
-    )
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for r in results:
-        print(
-            f"| {r['sessions']} | {r['errors']} | {r['client_timeouts']} | {r['strokes']} "
-            f"| {r['stroke_p50']:.2f} s | {r['stroke_p95']:.2f} s "
-            f"| {r['slider_p50']:.2f} / {r['slider_p95']:.2f} s | {r['rss_baseline_mb']:.0f} → {r['rss_peak_mb']:.0f} MB "
-            f"| {r['rss_per_session_mb']:.1f} MB | {r['server_run_ms_p50']:.0f} / {r['server_run_ms_p95']:.0f} ms "
-            f"| {r['server_cpu_ms_per_run']:.0f} ms | {r['load_p95']:.1f} s |"
-        )
+    headers = [
+        "sessions",
+        "errors",
+        "client timeouts",
+        "strokes",
+        "stroke p50",
+        "stroke p95",
+        "slider p50 / p95",
+        "server RSS (idle → peak)",
+        "RSS per session",
+        "server ms per run p50 / p95",
+        "server CPU ms per run",
+        "page load p95",
+    ]
+    rows = [
+        [
+            r["sessions"],
+            r["errors"],
+            r["client_timeouts"],
+            r["strokes"],
+            f"{r['stroke_p50']:.2f} s",
+            f"{r['stroke_p95']:.2f} s",
+            f"{r['slider_p50']:.2f} / {r['slider_p95']:.2f} s",
+            f"{r['rss_baseline_mb']:.0f} → {r['rss_peak_mb']:.0f} MB",
+            f"{r['rss_per_session_mb']:.1f} MB",
+            f"{r['server_run_ms_p50']:.0f} / {r['server_run_ms_p95']:.0f} ms",
+            f"{r['server_cpu_ms_per_run']:.0f} ms",
+            f"{r['load_p95']:.1f} s",
+        ]
+        for r in results
+    ]
+    print(markdown_table(headers, rows, right=[True] * len(headers)))
     if len(results) >= 2:
         first, last = results[0], results[-1]
         slope = (last["rss_peak_mb"] - first["rss_peak_mb"]) / (last["sessions"] - first["sessions"])

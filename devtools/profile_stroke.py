@@ -35,6 +35,7 @@ import psutil
 
 from devtools import app_server
 from devtools.app_server import REPO
+from devtools.bench_report import markdown_table
 from devtools.streamlit_client import StreamlitClient
 
 DRAWINGS = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
@@ -159,9 +160,11 @@ def main() -> int:
                 f"py-spy: {total} samples at {args.rate} Hz ({total / args.rate / args.strokes * 1000:.1f} ms "
                 f"holding the GIL per stroke)\n"
             )
-            print("| owner | share of samples | ms per stroke |\n|---|---:|---:|")
-            for name, count in owners.most_common():
-                print(f"| {name} | {count / total:.0%} | {count / args.rate / args.strokes * 1000:.1f} |")
+            shares = [
+                [name, f"{count / total:.0%}", f"{count / args.rate / args.strokes * 1000:.1f}"]
+                for name, count in owners.most_common()
+            ]
+            print(markdown_table(["owner", "share of samples", "ms per stroke"], shares, right=[False, True, True]))
             for name in ("app", "streamlit"):
                 print(f"\ntop {name} functions (innermost {name} frame of each sample):")
                 ranked = [(where, count) for (who, where), count in functions.most_common() if who == name]

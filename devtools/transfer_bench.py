@@ -21,7 +21,7 @@ import sys
 from dataclasses import dataclass
 
 from devtools import app_server, chromium, page_bench, replicas  # page_bench: its definition of fully drawn
-from devtools.bench_report import load_averages
+from devtools.bench_report import load_averages, markdown_table
 
 # every request the page made, its bytes on the wire and whether it went to Streamlit's front end (/static/)
 RESOURCES_JS = """() => {
@@ -71,17 +71,28 @@ def median_visit(visits: list[Visit]) -> Visit:
 
 
 def table(rows: list[tuple[str, Visit, Visit]], mbits: float) -> list[str]:
-    lines = [
-        f"| page, first visit | bytes: from the replica | through nginx | requests a replica answers: from it "
-        f"| through nginx | fully drawn at {mbits:g} Mbit/s: from the replica | through nginx |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+    headers = [
+        "page, first visit",
+        "bytes: from the replica",
+        "through nginx",
+        "requests a replica answers: from it",
+        "through nginx",
+        f"fully drawn at {mbits:g} Mbit/s: from the replica",
+        "through nginx",
     ]
-    for path, direct, proxied in rows:
-        lines.append(
-            f"| {path} | {direct.bytes / 1e6:.2f} MB | {proxied.bytes / 1e6:.2f} MB | {direct.to_python} "
-            f"| {proxied.to_python} | {direct.seconds:.1f} s | {proxied.seconds:.1f} s |"
-        )
-    return lines
+    cells = [
+        [
+            path,
+            f"{direct.bytes / 1e6:.2f} MB",
+            f"{proxied.bytes / 1e6:.2f} MB",
+            direct.to_python,
+            proxied.to_python,
+            f"{direct.seconds:.1f} s",
+            f"{proxied.seconds:.1f} s",
+        ]
+        for path, direct, proxied in rows
+    ]
+    return markdown_table(headers, cells, right=[False] + [True] * 6).splitlines()
 
 
 def main(argv: list[str] | None = None) -> int:

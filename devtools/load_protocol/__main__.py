@@ -67,7 +67,7 @@ from locust.env import Environment
 
 from devtools import app_server
 from devtools.app_server import REPO
-from devtools.bench_report import load, percentile
+from devtools.bench_report import load, markdown_table, percentile
 from devtools.streamlit_client import ProtocolError, RunResult, StreamlitClient
 
 DRAWINGS = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
@@ -528,23 +528,44 @@ def summarize(students: int, tally: Tally, figures: dict, idle_rss: float, durat
     return result
 
 
+def milliseconds(seconds: float) -> str:
+    return f"{seconds * 1000:.0f}"
+
+
 def print_table(results: list[dict]) -> None:
-    print(
-        "\n| students | errors | wrong | draws | sent→finished p50 / p95 / p99 (ms) | sent→prediction p50 / p95 / p99 (ms)"
-        " | runs/s | α p95 / Clear p95 (ms) | server CPU (cores) | server RSS idle → peak (MB/student) "
-        "| load generator CPU | machine busy cores (load avg) |"
-    )
-    print("|---:|---:|---:|---:|---|---|---:|---|---:|---|---:|---|")
-    ms = lambda value: f"{value * 1000:.0f}"  # noqa: E731
-    for r in results:
-        print(
-            f"| {r['students']} | {r['errors']} | {r['wrong']} | {r['draws']} "
-            f"| {ms(r['finished_p50'])} / {ms(r['finished_p95'])} / {ms(r['finished_p99'])} "
-            f"| {ms(r['prediction_p50'])} / {ms(r['prediction_p95'])} / {ms(r['prediction_p99'])} "
-            f"| {r['runs_per_s']:.1f} | {ms(r['alpha_p95'])} / {ms(r['clear_p95'])} | {r['server_cores']:.2f} "
-            f"| {r['idle_rss_mb']:.0f} → {r['peak_rss_mb']:.0f} ({r['rss_per_student_mb']:.2f}) "
-            f"| {r['client_cores']:.2f} | {r['machine_busy_cores']:.2f} ({r['load_average_1min']:.1f}) |"
-        )
+    headers = [
+        "students",
+        "errors",
+        "wrong",
+        "draws",
+        "sent→finished p50 / p95 / p99 (ms)",
+        "sent→prediction p50 / p95 / p99 (ms)",
+        "runs/s",
+        "α p95 / Clear p95 (ms)",
+        "server CPU (cores)",
+        "server RSS idle → peak (MB/student)",
+        "load generator CPU",
+        "machine busy cores (load avg)",
+    ]
+    rows = [
+        [
+            r["students"],
+            r["errors"],
+            r["wrong"],
+            r["draws"],
+            " / ".join(milliseconds(r[f"finished_p{q}"]) for q in (50, 95, 99)),
+            " / ".join(milliseconds(r[f"prediction_p{q}"]) for q in (50, 95, 99)),
+            f"{r['runs_per_s']:.1f}",
+            f"{milliseconds(r['alpha_p95'])} / {milliseconds(r['clear_p95'])}",
+            f"{r['server_cores']:.2f}",
+            f"{r['idle_rss_mb']:.0f} → {r['peak_rss_mb']:.0f} ({r['rss_per_student_mb']:.2f})",
+            f"{r['client_cores']:.2f}",
+            f"{r['machine_busy_cores']:.2f} ({r['load_average_1min']:.1f})",
+        ]
+        for r in results
+    ]
+    right = [True, True, True, True, False, False, True, False, True, False, True, False]
+    print("\n" + markdown_table(headers, rows, right=right))
     over = [r["students"] for r in results if r["finished_p95"] > 1.0]
     print(
         f"\nfirst N with p95 (sent→finished) > 1 s: {over[0] if over else 'none of ' + str([r['students'] for r in results])}"
@@ -556,25 +577,44 @@ def print_table(results: list[dict]) -> None:
 
 def print_abuse_table(results: list[dict]) -> None:
     """The students' p95 without and with each abuser (alternating slices of one window), against one run time."""
-    print(
-        "\n| students | abuser | students' errors / wrong (without · with) | draws | sent→finished p50 / p95 without "
-        "(ms) | with (ms) | Δp95 (ms) | run time (ms) | Δp95 ≤ run time | abuser: requests / runs "
-        "| server CPU without · with (cores) | load generator CPU | load avg |"
-    )
-    print("|---:|---|---|---|---|---|---:|---:|---|---|---|---:|---:|")
-    ms = lambda value: f"{value * 1000:.0f}"  # noqa: E731
+    headers = [
+        "students",
+        "abuser",
+        "students' errors / wrong (without · with)",
+        "draws",
+        "sent→finished p50 / p95 without (ms)",
+        "with (ms)",
+        "Δp95 (ms)",
+        "run time (ms)",
+        "Δp95 ≤ run time",
+        "abuser: requests / runs",
+        "server CPU without · with (cores)",
+        "load generator CPU",
+        "load avg",
+    ]
+    rows = []
     for r in results:
         off, on = r["off"], r["on"]
         delta = on["finished_p95"] - off["finished_p95"]
-        print(
-            f"| {r['students']} | {r['abuser']} | {off['errors']} / {off['wrong']} · {on['errors']} / {on['wrong']} "
-            f"| {off['draws']} · {on['draws']} | {ms(off['finished_p50'])} / {ms(off['finished_p95'])} "
-            f"| {ms(on['finished_p50'])} / {ms(on['finished_p95'])} | {ms(delta)} | {ms(r['run_time'])} "
-            f"| {'yes' if delta <= r['run_time'] else '**no**'} "
-            f"| {r['abuser_requests']} / {r['abuser_runs']} "
-            f"| {off['server_cores']:.2f} · {on['server_cores']:.2f} | {max(off['client_cores'], on['client_cores']):.2f} "
-            f"| {r['load_average_1min']:.1f} |"
+        rows.append(
+            [
+                r["students"],
+                r["abuser"],
+                f"{off['errors']} / {off['wrong']} · {on['errors']} / {on['wrong']}",
+                f"{off['draws']} · {on['draws']}",
+                f"{milliseconds(off['finished_p50'])} / {milliseconds(off['finished_p95'])}",
+                f"{milliseconds(on['finished_p50'])} / {milliseconds(on['finished_p95'])}",
+                milliseconds(delta),
+                milliseconds(r["run_time"]),
+                "yes" if delta <= r["run_time"] else "**no**",
+                f"{r['abuser_requests']} / {r['abuser_runs']}",
+                f"{off['server_cores']:.2f} · {on['server_cores']:.2f}",
+                f"{max(off['client_cores'], on['client_cores']):.2f}",
+                f"{r['load_average_1min']:.1f}",
+            ]
         )
+    right = [True, False, False, False, False, False, True, True, False, False, False, True, True]
+    print("\n" + markdown_table(headers, rows, right=right))
     for r in results:
         for state in ("off", "on"):
             for text in r[state]["error_examples"]:
