@@ -1,6 +1,6 @@
 """The Draw page driven by Playwright's async API: many browser sessions from one event loop.
 
-The async counterparts of ``devtools.harness``'s page helpers, for scripts/load_bench.py (a class of
+The async counterparts of ``devtools.draw_page``'s and ``devtools.chromium``'s page helpers, for devtools/load_bench.py (a class of
 sessions on one server) and tests/e2e/test_classroom.py (five at once): open /draw, draw a digit and
 time the prediction in the page, move the sidebar's alpha slider one stop and time its run, Clear.
 """
@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import re
 
-from devtools import harness
+from devtools import draw_page
 
-# Plainly drawn digits, one stroke each (canvas coordinates 0..280): the harness's, and three more.
-DIGITS = {
-    **{digit: strokes for digit, strokes in harness.DIGITS.items() if len(strokes) == 1},
+# Plainly drawn digits, one stroke each (canvas coordinates 0..280): draw_page's, and three more.
+DIGITS: dict[int, list[list[draw_page.Point]]] = {
+    **{digit: strokes for digit, strokes in draw_page.DIGITS.items() if len(strokes) == 1},
     2: [[(85, 95), (110, 60), (150, 50), (190, 70), (195, 110), (160, 160), (85, 230), (205, 230)]],
     6: [
         [
@@ -36,7 +36,7 @@ SIDEBAR_SLIDERS = '[data-testid="stSidebar"] [data-testid="stSlider"] input[type
 ALPHA_STOPS = ("0", "0.001", "0.003", "0.01", "0.03", "0.1", "0.3", "0.5", "1", "2", "3", "5", "10", "30", "100")
 
 # Arms a timer in the page: start at the next pointerup (mouse button released) or keydown, done at the first animation frame
-# after the condition holds. kind "stroke": the prediction area (harness.DRAW_SIGNATURE_JS) differs from
+# after the condition holds. kind "stroke": the prediction area (draw_page.DRAW_SIGNATURE_JS) differs from
 # ``baseline`` and shows a prediction. kind "run": the script is not running and the sidebar's formula
 # caption contains ``want``.
 PROBE_JS = """([kind, baseline, want]) => {
@@ -69,7 +69,7 @@ PROBE_JS = """([kind, baseline, want]) => {
     new MutationObserver(() => window.__lbCheck()).observe(document.body,
         {subtree: true, childList: true, characterData: true, attributes: true,
          attributeFilter: ['data-test-script-state']});
-}""".replace("(SIGNATURE)", f"({harness.DRAW_SIGNATURE_JS})")
+}""".replace("(SIGNATURE)", f"({draw_page.DRAW_SIGNATURE_JS})")
 
 PAGE_STATE_JS = """() => {
     const app = document.querySelector('[data-testid="stApp"]');
@@ -91,12 +91,12 @@ async def stroke(page, points, origin, step_px: float = STROKE_STEP_PX) -> None:
 
 
 async def canvas_origin(page, timeout_ms: float):
-    """As harness.canvas_origin: one canvas on the page, and its script listens."""
+    """As draw_page.canvas_origin: one canvas on the page, and its script listens."""
     from playwright.async_api import expect
 
-    await expect(page.locator(harness.CANVAS_SELECTOR)).to_have_count(1, timeout=timeout_ms)
-    await expect(page.locator(harness.READY_CANVAS_SELECTOR)).to_have_count(1, timeout=timeout_ms)
-    canvas = page.locator(harness.READY_CANVAS_SELECTOR)
+    await expect(page.locator(draw_page.CANVAS_SELECTOR)).to_have_count(1, timeout=timeout_ms)
+    await expect(page.locator(draw_page.READY_CANVAS_SELECTOR)).to_have_count(1, timeout=timeout_ms)
+    canvas = page.locator(draw_page.READY_CANVAS_SELECTOR)
     await canvas.wait_for(state="visible", timeout=timeout_ms)
     box = await canvas.bounding_box(timeout=timeout_ms)
     return box["x"], box["y"]
@@ -116,7 +116,7 @@ async def open_draw_page(page, url: str, timeout_ms: float):
     """Go to /draw and wait for the blank canvas; the canvas's top-left corner on the page."""
     await page.goto(url + "/draw", timeout=timeout_ms)
     origin = await canvas_origin(page, timeout_ms)
-    await page.locator('[data-testid="stAlert"]', has_text=harness.BLANK_PROMPT).wait_for(timeout=timeout_ms)
+    await page.locator('[data-testid="stAlert"]', has_text=draw_page.BLANK_PROMPT).wait_for(timeout=timeout_ms)
     await wait_for_run(page, timeout_ms)
     return origin
 
@@ -125,7 +125,7 @@ async def draw_and_time(
     page, digit: int, origin, timeout_ms: float, step_px: float = STROKE_STEP_PX
 ) -> tuple[float, str | None]:
     """Draw ``digit`` (one stroke); (seconds from mouseup to the updated prediction, the digit shown)."""
-    baseline = await page.evaluate(harness.DRAW_SIGNATURE_JS)
+    baseline = await page.evaluate(draw_page.DRAW_SIGNATURE_JS)
     await page.evaluate(PROBE_JS, ["stroke", baseline, None])
     [points] = DIGITS[digit]
     await stroke(page, points, origin, step_px)
@@ -156,9 +156,9 @@ async def move_alpha_and_time(page, right: bool, timeout_ms: float) -> float:
 
 async def clear(page, timeout_ms: float) -> None:
     await page.get_by_role("button", name="Clear").click(timeout=timeout_ms)
-    await page.locator('[data-testid="stAlert"]', has_text=harness.BLANK_PROMPT).wait_for(timeout=timeout_ms)
+    await page.locator('[data-testid="stAlert"]', has_text=draw_page.BLANK_PROMPT).wait_for(timeout=timeout_ms)
     # the prediction's metric goes (Draw keeps a hidden metric of its own before a digit)
-    await page.locator('[data-testid="stMetric"]', has_text=harness.PREDICTION_LABEL).first.wait_for(
+    await page.locator('[data-testid="stMetric"]', has_text=draw_page.PREDICTION_LABEL).first.wait_for(
         state="detached", timeout=timeout_ms
     )
     await wait_for_run(page, timeout_ms)

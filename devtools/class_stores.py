@@ -1,6 +1,6 @@
 """A fresh class store for a benchmark: an SQLite file or a real redis-server (devtools/redis_server.py).
 
-Used by scripts/class_store_bench.py and scripts/pace_bench.py.
+Used by devtools/class_store_bench.py and devtools/pace_bench.py.
 """
 
 from __future__ import annotations

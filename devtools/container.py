@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from devtools.harness import REPO
+from devtools.app_server import REPO
 
 IMAGE = "localhost/naive-bayes-lab:latest"  # what docs/deploy.md's build command tags; the deploy/ files run it
 LOCAL_BASE = "localhost/nb-lab-base:bookworm"

@@ -5,7 +5,7 @@ holds decoded models per name. Drawings are made in that page on a 280 x 280 can
 brush (white, round caps): ``DRAW_JS`` strokes polylines (canvas coordinates), and ``digit_strokes`` turns an
 MNIST digit into such polylines (its Zhang-Suen skeleton, each pixel joined to its 8-neighbours, x10), so that
 MNIST's test digits can be drawn back as a student would draw them. ``measure_parity`` reads such drawings in the
-page and with nbcore and compares them (tests/e2e/test_live_reading.py asserts on it, scripts/live_bench.py prints
+page and with nbcore and compares them (tests/e2e/test_live_reading.py asserts on it, devtools/live_bench.py prints
 it over more digits).
 """
 
@@ -18,14 +18,14 @@ from pathlib import Path
 import numpy as np
 
 import nbcore
-from devtools import async_draw, harness
+from devtools import async_draw, draw_page
+from devtools.app_server import REPO
+from devtools.bench_report import markdown_table
 from lab.live_models import payload
 from nbcore.inputs import InputForm
 from nbcore.models.softmax_cache import load_or_train_softmax
 from nbcore.preprocess import CANVAS_BITMAP_SIDE, ink_from_canvas_png, model_input
 from nbcore.strokes import skeleton
-
-REPO = Path(__file__).resolve().parents[1]
 
 READING_JS = REPO / "lab" / "digit_reading.js"
 SCALE = CANVAS_BITMAP_SIDE // 28  # canvas px per MNIST pixel
@@ -171,7 +171,7 @@ def drawings(mnist: dict, mnist_drawn: int) -> list[tuple[str, dict]]:
     recorded = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
     found = [(f"recorded {item['digit']}", {"png": json.loads(item["json_value"])["drawing"]}) for item in recorded]
     shapes = {
-        **{f"harness {d}": s for d, s in harness.DIGITS.items()},
+        **{f"harness {d}": s for d, s in draw_page.DIGITS.items()},
         **{f"load {d}": s for d, s in async_draw.DIGITS.items()},
     }
     for name, strokes in shapes.items():
@@ -197,17 +197,20 @@ class Parity:
     actions: set[str] = field(default_factory=set)  # the stroke steps the drawings went through
 
     def table(self) -> str:
-        lines = [
-            f"{self.read} drawings read ({self.blank} blank), framed digits differing: {len(self.frames_differing)}",
-            "| model set | model | digits agreeing | largest posterior difference |",
-            "|---|---|---:|---:|",
-        ]
-        lines += [
-            f"| {name} | {'naive Bayes' if model == 'bayes' else 'softmax'} | {self.agree[name, model]}/{self.read} "
-            f"| {self.largest[name, model]:.1e} |"
+        rows = [
+            [
+                name,
+                "naive Bayes" if model == "bayes" else "softmax",
+                f"{self.agree[name, model]}/{self.read}",
+                f"{self.largest[name, model]:.1e}",
+            ]
             for name, model in self.agree
         ]
-        return "\n".join(lines)
+        headers = ["model set", "model", "digits agreeing", "largest posterior difference"]
+        return (
+            f"{self.read} drawings read ({self.blank} blank), framed digits differing: {len(self.frames_differing)}\n"
+            + markdown_table(headers, rows, right=[False, False, True, True])
+        )
 
 
 def measure_parity(browser, mnist: dict, models: dict, mnist_drawn: int) -> Parity:

@@ -14,7 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from devtools.harness import free_port, spawn_logged
+from devtools.app_server import free_port, spawn_logged
 
 START_TIMEOUT_S = 10
 

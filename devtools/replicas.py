@@ -13,7 +13,7 @@
    that never marks a replica down nor passes a sent upload to another; ``/_stcore/metrics`` for
    127.0.0.1 and ::1 only; Streamlit's front end (``/static/``) from the prefix, compressed once at start.
 
-Used by scripts/serve_class.py (a class served from the command line), scripts/load_protocol.py
+Used by devtools/serve_class.py (a class served from the command line), devtools/load_protocol
 (``--replicas``) and tests/e2e/test_replicas.py.
 """
 
@@ -36,7 +36,7 @@ from pathlib import Path
 
 import streamlit
 
-from devtools.harness import REPO, StreamlitServer, free_port, spawn_logged
+from devtools.app_server import REPO, StreamlitServer, free_port, spawn_logged
 
 NGINX_TEMPLATE = REPO / "deploy" / "nginx.conf"
 TEMP_FOLDERS = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")

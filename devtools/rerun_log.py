@@ -1,6 +1,6 @@
 """The servers' ``NBCORE_RERUN`` lines (``NBCORE_LOG_RERUN_MS=1``, lab/runs.py), read as they are written.
 
-Used by scripts/class_store_bench.py and scripts/pace_bench.py.
+Used by devtools/class_store_bench.py and devtools/pace_bench.py.
 """
 
 from __future__ import annotations

@@ -340,9 +340,17 @@ class StreamlitClient:
 
         The rerun is the widget's fragment's when it lives in one, as the frontend does.
         """
+        if not run:
+            widget_id = self.widget_id(key)
+            self.widgets[widget_id] = widget_state(widget_id, field_name, value)
+            return None
+        return self._set_and_rerun(key, field_name, value)
+
+    def _set_and_rerun(self, key: str, field_name: str, value: Any) -> RunResult:
+        """``set_widget`` with its rerun: the widget's fragment's when it lives in one, as the frontend does."""
         widget_id = self.widget_id(key)
         self.widgets[widget_id] = widget_state(widget_id, field_name, value)
-        return self.rerun(self.widget_fragments.get(widget_id, "")) if run else None
+        return self.rerun(self.widget_fragments.get(widget_id, ""))
 
     def click(self, key: str) -> RunResult:
         """Press ``st.button(key=key)``: a trigger sent with one run only."""
@@ -353,15 +361,15 @@ class StreamlitClient:
 
     def select_slider(self, key: str, *options: str) -> RunResult:
         """Move ``st.select_slider`` to the option(s) with these labels (two for a range)."""
-        return self.set_widget(key, "string_array_value", [str(option) for option in options])
+        return self._set_and_rerun(key, "string_array_value", [str(option) for option in options])
 
     def slider(self, key: str, *values: float) -> RunResult:
         """Move a numeric ``st.slider`` (two values for a range)."""
-        return self.set_widget(key, "double_array_value", [float(value) for value in values])
+        return self._set_and_rerun(key, "double_array_value", [float(value) for value in values])
 
     def component(self, key: str, state: Any) -> RunResult:
         """Send a components-v2 widget's state (its JSON, e.g. ``{"drawing": "data:image/png;base64,..."}``)."""
-        return self.set_widget(key, "json_value", state)
+        return self._set_and_rerun(key, "json_value", state)
 
     def goto(self, page: str) -> RunResult:
         """Switch to another page by URL path or page name (as a click on the navigation would)."""

@@ -77,6 +77,8 @@ def oversized_put(url: str, token: str, size: int, target: str | None = None, ti
     ).encode()
     tail = f"\r\n--{boundary}--\r\n".encode()
     body = head + b"\0" * max(0, size - len(head) - len(tail)) + tail
+    if not parts.hostname:
+        raise ValueError(f"{url!r} names no host")
     connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout)
     try:
         connection.request(
@@ -149,7 +151,11 @@ def flood_and_probe(
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m devtools.upload_flood",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("url", help="the served class, e.g. http://127.0.0.1:8080")
     parser.add_argument("--puts", type=int, default=8, help="PUTs sent at once (default 8)")
     parser.add_argument("--megabytes", type=float, default=6.0, help="size of each PUT, 10^6 bytes (default 6)")

@@ -15,7 +15,7 @@
 // "naive-bayes-lab-models", from lab/canvas.py's send_live_models), once per settings change.
 
 const pads = new WeakMap();  // canvas element -> {context, brush, send, last, live}
-const TIMES_KEPT = 1000;  // the latest live updates' script times, on canvas.liveTimes (scripts/live_bench.py)
+const TIMES_KEPT = 1000;  // the latest live updates' script times, on canvas.liveTimes (devtools/live_bench.py)
 
 function liveSupported(canvas) {
   return typeof window.requestAnimationFrame === "function" && typeof window.atob === "function"

@@ -4,7 +4,7 @@ Sent in the canvas component's ``data`` once per settings change: the element is
 so Streamlit sends a reference to the copy the browser keeps, not the models again. Arrays go as little-endian
 bytes in base64 (float32, as the issue budgets them; the priors float64): naive Bayes' log p(x_j = 1 | y) and
 log p(x_j = 0 | y) (10 x 784 each, -inf kept for an unsmoothed model), softmax regression's weights (10 x 784)
-and biases. About 126 kB of text; scripts/live_bench.py measures it.
+and biases. About 126 kB of text; devtools/live_bench.py measures it.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 A teacher often browses on the server itself (``localhost``), an address no phone in the room can open. So
 a student link is built from, in this order: the server's configured address (``$NBCORE_PUBLIC_URL``,
-e.g. ``http://10.0.4.2:8080``; ``scripts/serve_class.py`` sets it when it serves the room's network), the
+e.g. ``http://10.0.4.2:8080``; ``python -m devtools.serve_class`` sets it when it serves the room's network), the
 address this page was opened with when that is not a loopback name, or this machine's address on the local
 network with the page's port. ``Address.source`` says which, for the teacher to read.
 """

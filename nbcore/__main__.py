@@ -1,7 +1,7 @@
 """Command line: ``python -m nbcore evaluate ...``, ``evaluate-handwriting``, ``prepare [--no-download]``,
 ``class new|list|extend|end|export|evaluate|report``.
 
-The benchmarks against scikit-learn are development tools: ``python -m benchmarks``.
+The benchmarks against scikit-learn are development tools: ``python -m devtools.benchmarks``.
 """
 
 from __future__ import annotations

@@ -5,8 +5,6 @@ Tests that need MNIST fail when ``CI=true`` and it is missing; elsewhere they sk
 
 from __future__ import annotations
 
-import contextlib
-import importlib.util
 import os
 import shutil
 import sys
@@ -27,19 +25,6 @@ def pytest_collection_modifyitems(config, items) -> None:
     minutes, not after the browser tests (pytest collects tests/e2e/ before tests/test_*.py). Stable: each
     group keeps its order."""
     items.sort(key=lambda item: Path(item.path).is_relative_to(E2E))
-
-
-@contextlib.contextmanager
-def script_module(name: str):
-    """``scripts/<name>.py`` imported as module ``name`` for the duration (its dataclasses look it up there)."""
-    spec = importlib.util.spec_from_file_location(name, REPO / "scripts" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    try:
-        spec.loader.exec_module(module)
-        yield module
-    finally:
-        del sys.modules[name]
 
 
 def require(condition: bool, reason: str) -> None:
@@ -108,7 +93,6 @@ SHARED_SMS = REPO.parent / "shared" / "sms-spam" / "SMSSpamCollection"
 def run_nbcore(args: list[str], data_dir: Path, timeout: float = 1200):
     """``python -m nbcore args`` in a fresh process with NBCORE_DATA_DIR=data_dir; the CompletedProcess (text)."""
     import subprocess
-    import sys
 
     env = {**os.environ, "NBCORE_DATA_DIR": str(data_dir), "PYTHONPATH": str(REPO)}
     return subprocess.run(

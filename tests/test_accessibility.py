@@ -11,7 +11,7 @@ import tomllib
 import numpy as np
 import pytest
 
-from devtools import harness
+from devtools import chromium
 from lab import presentation, shell
 from lab.figures import charts, describe, diagnostics, style
 from tests.conftest import REPO
@@ -62,7 +62,7 @@ def test_presenter_mode_is_black_on_white_and_its_primary_buttons_white_on_prima
 
 
 def test_the_harness_finds_the_navigation_where_the_shell_puts_it():
-    assert harness.NAVIGATION_LINKS == f".st-key-{presentation.NAVIGATION_KEY} a"
+    assert chromium.NAVIGATION_LINKS == f".st-key-{presentation.NAVIGATION_KEY} a"
     assert f"st-key-{presentation.NAVIGATION_KEY}" in presentation._JS  # aria-current on the same links
 
 

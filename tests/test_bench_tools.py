@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from devtools.bench_report import markdown_table, median_p95, ms
+from devtools.bench_report import load_averages, markdown_table, median_p95, ms, percentile, verdict
 from devtools.rerun_log import RerunLog
 
 
@@ -16,6 +16,31 @@ def test_tables_are_markdown_with_numbers_on_the_right():
     assert table.splitlines() == ["| store | p50 / p95 (ms) |", "|---|---:|", "| sqlite | 1.0 / 2.0 |"]
     with pytest.raises(ValueError):
         markdown_table(["a", "b"], [["only one"]])
+
+
+def test_a_bar_in_a_cell_is_escaped_and_an_empty_cell_stays_one_cell():
+    table = markdown_table(["step", "s", ""], [["Step 3: P(x | y)", 1.5, ""]])
+    assert table.splitlines()[2] == "| Step 3: P(x \\| y) | 1.5 | |"
+
+
+def test_percentile_is_numpys_linear_one_and_nan_without_values():
+    import numpy as np
+
+    values = [5.0, 1.0, 9.0, 2.0, 7.5]
+    for q in (0, 25, 50, 95, 100):
+        assert percentile(values, q) == pytest.approx(np.percentile(values, q))
+    assert percentile([3.0], 95) == 3.0
+    assert np.isnan(percentile([], 50))
+
+
+def test_a_target_is_met_at_or_under_it():
+    assert [verdict(value, 1.0) for value in (0.5, 1.0, 1.01)] == ["✅", "✅", "❌"]
+
+
+def test_the_load_averages_name_their_windows_and_the_cpus():
+    import re
+
+    assert re.fullmatch(r"[0-9.]+ / [0-9.]+ / [0-9.]+ \(1, 5, 15 min; [0-9]+ CPUs\)", load_averages())
 
 
 def test_medians_and_95th_percentiles_in_milliseconds():

@@ -1,4 +1,4 @@
-"""scripts/class_store_bench.py's own parts: its arguments (its tables and log reading: tests/test_bench_tools.py).
+"""devtools/class_store_bench.py's own parts: its arguments (its tables and log reading: tests/test_bench_tools.py).
 
 The figures themselves are printed by the script, never asserted (the machine is shared).
 """
@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import script_module
+from devtools import class_store_bench
 
 
 @pytest.fixture(scope="module")
 def bench():
-    with script_module("class_store_bench") as module:
-        yield module
+    return class_store_bench
 
 
 def test_the_defaults_measure_both_parts_all_stores_one_and_two_replicas(bench):

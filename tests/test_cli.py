@@ -9,7 +9,7 @@ import re
 import numpy as np
 import pytest
 
-from benchmarks import __main__ as benchmarks_cli
+from devtools.benchmarks import __main__ as benchmarks_cli
 from nbcore import __main__ as cli
 from nbcore.datasets import mnist as mnist_data
 from nbcore.inputs import InputForm
@@ -76,7 +76,7 @@ def assert_usage_error(main, argv: list[str], capsys) -> None:
     ],
 )
 def test_bad_benchmark_flags_are_usage_errors(argv, capsys):
-    """``python -m benchmarks`` (kept out of nbcore, which needs no scikit-learn) validates its flags as nbcore's CLI does."""
+    """``python -m devtools.benchmarks`` (kept out of nbcore, which needs no scikit-learn) validates its flags as nbcore's CLI does."""
     assert_usage_error(benchmarks_cli.main, argv, capsys)
 
 

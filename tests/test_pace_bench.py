@@ -1,17 +1,16 @@
-"""scripts/pace_bench.py's own parts: its arguments and its per-student figures (its measuring parts run in
+"""devtools/pace_bench.py's own parts: its arguments and its per-student figures (its measuring parts run in
 tests/e2e/test_class_store_e2e.py with two students; the figures themselves are printed, never asserted)."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.conftest import script_module
+from devtools import pace_bench
 
 
 @pytest.fixture(scope="module")
 def bench():
-    with script_module("pace_bench") as module:
-        yield module
+    return pace_bench
 
 
 def test_the_defaults_are_sixty_students_one_process_and_two_replicas(bench):

@@ -1,4 +1,4 @@
-"""scripts/page_bench.py's own parts: the pages it opens, its arguments, its reading of the server log, the data
+"""devtools/page_bench.py's own parts: the pages it opens, its arguments, its reading of the server log, the data
 folder reset between servers, its tables. The figures themselves are printed by the script, never asserted."""
 
 from __future__ import annotations
@@ -7,13 +7,12 @@ import math
 
 import pytest
 
-from tests.conftest import script_module
+from devtools import page_bench
 
 
 @pytest.fixture(scope="module")
 def bench():
-    with script_module("page_bench") as module:
-        yield module
+    return page_bench
 
 
 def test_every_page_and_every_lesson_step_is_opened_once(bench):
@@ -183,12 +182,3 @@ def test_the_stroke_table_puts_first_strokes_against_later_ones(bench):
     # first strokes 540 and 200; later 160, 320, 120, 140 (server 120, 130, 110, 100)
     assert lines[2] == "| 2 × link | 6 | 370 ms, 540 ms (100 ms) | 150 ms, 320 ms (115 ms) | 0 | ≤ 300 ms | ❌ |"
     assert lines[3] == "| 2 × from Heatmaps | 5 | 250 ms, 250 ms (40 ms) | 105 ms, 110 ms (90 ms) | 2 | ≤ 300 ms | ✅ |"
-
-
-def test_percentile_is_numpys_linear_one(bench):
-    import numpy as np
-
-    values = [5.0, 1.0, 9.0, 2.0, 7.5]
-    for q in (0, 25, 50, 95, 100):
-        assert bench.percentile(values, q) == pytest.approx(np.percentile(values, q))
-    assert bench.percentile([3.0], 95) == 3.0

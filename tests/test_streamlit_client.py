@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from devtools import harness
+from devtools import app_server
 from devtools.streamlit_client import StreamlitClient, UploadError, loopback_address
 
 APP = """
@@ -72,7 +72,7 @@ def server(tmp_path_factory):
     app = folder / "client_app.py"
     app.write_text(textwrap.dedent(APP))
     # the repository's config shows exception types only (a visitor sees no server detail); this test reads the messages
-    with harness.StreamlitServer(
+    with app_server.StreamlitServer(
         folder, folder / "server.log", app=str(app), extra_env={"STREAMLIT_CLIENT_SHOW_ERROR_DETAILS": "full"}
     ) as running:
         yield running

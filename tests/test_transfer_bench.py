@@ -1,17 +1,16 @@
-"""scripts/transfer_bench.py's own parts: its medians, its table and its arguments. The figures themselves are
+"""devtools/transfer_bench.py's own parts: its medians, its table and its arguments. The figures themselves are
 printed by the script, never asserted."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.conftest import script_module
+from devtools import transfer_bench
 
 
 @pytest.fixture(scope="module")
 def bench():
-    with script_module("transfer_bench") as module:
-        yield module
+    return transfer_bench
 
 
 def test_the_median_visit_takes_each_figure_s_median(bench):

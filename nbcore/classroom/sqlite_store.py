@@ -6,7 +6,7 @@ lock (``busy_timeout`` waits for it). A connection is opened per call: Streamlit
 thread of its own, and opening a local file costs tens of microseconds. One more connection stays open
 for the store's life: when the last connection to a WAL file closes, SQLite checkpoints and syncs the
 log and deletes it, which made every call pay a disk sync (about 50 ms a send, measured by
-scripts/class_store_bench.py; about 1.4 ms with this connection held).
+devtools/class_store_bench.py; about 1.4 ms with this connection held).
 
 A file of an older schema is migrated in place, in one transaction, when a store opens it.
 """

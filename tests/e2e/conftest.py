@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from devtools import harness
+from devtools import app_server, chromium
 from tests.conftest import REPO, require
 
 ARTIFACTS = REPO / "test-artifacts"
@@ -24,10 +24,10 @@ ARTIFACTS = REPO / "test-artifacts"
 
 @pytest.fixture(scope="session")
 def e2e_tools() -> None:
-    require(harness.playwright_available(), "the playwright package is not installed (pip install playwright)")
+    require(chromium.playwright_available(), "the playwright package is not installed (pip install playwright)")
     require(
-        harness.chromium_available(),
-        f"Chromium is missing at {harness.CHROMIUM} (apt-get install -y chromium; never `playwright install`)",
+        chromium.chromium_available(),
+        f"Chromium is missing at {chromium.CHROMIUM} (apt-get install -y chromium; never `playwright install`)",
     )
 
 
@@ -55,7 +55,7 @@ def app_data_dir(mnist_root, tmp_path_factory) -> Path:
 def streamlit_server(e2e_tools, app_data_dir, tmp_path_factory):
     """``streamlit run app.py`` on a free loopback port, NBCORE_DATA_DIR=app_data_dir; stopped at session end."""
     log_path = tmp_path_factory.mktemp("streamlit") / "streamlit-server.log"
-    with harness.StreamlitServer(
+    with app_server.StreamlitServer(
         app_data_dir, log_path, extra_env={"NBCORE_LOG_RERUN_MS": "1"}, ready_timeout=90
     ) as server:
         yield server
@@ -66,22 +66,22 @@ def browser(e2e_tools):
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        chromium = harness.launch_chromium(playwright)
+        launched = chromium.launch_chromium(playwright)
         try:
-            yield chromium
+            yield launched
         finally:
-            chromium.close()
+            launched.close()
 
 
 @pytest.fixture(scope="session")
 def warm_app(streamlit_server, browser):
     """Open the app once so that MNIST is loaded and the default model is trained before the first test."""
-    context = browser.new_context(viewport=harness.VIEWPORT)
+    context = browser.new_context(viewport=chromium.VIEWPORT)
     try:
         page = context.new_page()
         page.goto(streamlit_server.url + "/", timeout=60_000)
         page.locator('[data-testid="stMetric"]').first.wait_for(timeout=180_000)
-        harness.wait_for_run(page, timeout=120)
+        chromium.wait_for_run(page, timeout=120)
     finally:
         context.close()
     return streamlit_server
@@ -90,7 +90,7 @@ def warm_app(streamlit_server, browser):
 @pytest.fixture
 def page(browser, warm_app, request):
     """A fresh browser context (a new Streamlit session) for each test."""
-    context = browser.new_context(viewport=harness.VIEWPORT)
+    context = browser.new_context(viewport=chromium.VIEWPORT)
     context.set_default_timeout(30_000)
     page = context.new_page()
     request.node._e2e_page = page

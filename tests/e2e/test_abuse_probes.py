@@ -3,7 +3,7 @@
 Protocol-level (``devtools.streamlit_client``, no browser) against one fresh server. The tests check
 the mechanisms: how many runs a flood becomes (counted in the server's log), who is told, what the run
 budget allows; never how long anything took (the machine is shared). The times those mechanisms buy
-another session are measured by ``python scripts/abuse_bench.py``; figures in docs/security-probes.md.
+another session are measured by ``python -m devtools.abuse_bench``; figures in docs/security-probes.md.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from collections import Counter
 import psutil
 import pytest
 
-from devtools import harness
+from devtools import app_server
 from devtools.streamlit_client import StreamlitClient
 from lab.rate_limit import RUN_BURST, RUNS_PER_SECOND, WAIT_LOG
 from tests.conftest import REPO
@@ -54,24 +54,24 @@ def draw(client: StreamlitClient, index: int):
     return run
 
 
-def waits_logged(server: harness.StreamlitServer) -> int:
+def waits_logged(server: app_server.StreamlitServer) -> int:
     """Runs that have waited for their session's run budget so far (lab/rate_limit.py's line, NBCORE_LOG_RERUN_MS=1)."""
     return server.log_text().count(WAIT_LOG)
 
 
-def server_rss_mb(server: harness.StreamlitServer) -> float:
+def server_rss_mb(server: app_server.StreamlitServer) -> float:
     process = psutil.Process(server.process.pid)
     return sum(p.memory_info().rss for p in [process, *process.children(recursive=True)]) / 2**20
 
 
-def page_runs(server: harness.StreamlitServer) -> list[str]:
+def page_runs(server: app_server.StreamlitServer) -> list[str]:
     """How each page run the server has logged so far ended ("ok", "StopException", ...); fragment runs are not listed."""
     return PAGE_RUN.findall(server.log_text())
 
 
 @pytest.fixture(scope="module")
 def served(app_data_dir, tmp_path_factory):
-    server = harness.StreamlitServer(
+    server = app_server.StreamlitServer(
         app_data_dir, tmp_path_factory.mktemp("abuse") / "server.log", extra_env={"NBCORE_LOG_RERUN_MS": "1"}
     ).start()
     try:

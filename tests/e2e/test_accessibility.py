@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
-from devtools import harness
+from devtools import app_server, chromium, draw_page, page_checks
 from nbcore.classroom import open_store
 from tests.e2e.test_screens import URL_PATHS, open_path
 
@@ -32,9 +32,9 @@ TIMEOUT_MS = 90_000
 LIGHT, DARK, PRESENTER = "light", "dark", "presenter"  # presenter: ?presenter=true on the light theme
 LAPTOP, PROJECTOR, PHONE = "1366x768", "1024x768", "390x844"
 SCREENS = {
-    LAPTOP: harness.SCREENS["laptop 1366x768"],
-    PROJECTOR: harness.SCREENS["projector 1024x768"],
-    PHONE: harness.SCREENS["phone 390x844 (touch)"],
+    LAPTOP: chromium.SCREENS["laptop 1366x768"],
+    PROJECTOR: chromium.SCREENS["projector 1024x768"],
+    PHONE: chromium.SCREENS["phone 390x844 (touch)"],
 }
 
 
@@ -56,16 +56,16 @@ def opened(visit: Visit, path: str) -> None:
 
 def after_a_stroke(visit: Visit, path: str) -> None:
     opened(visit, path)
-    harness.draw_digit(visit.page, 7, touch=visit.touch)
-    harness.wait_for_prediction(visit.page)
-    harness.wait_for_run(visit.page)
+    draw_page.draw_digit(visit.page, 7, touch=visit.touch)
+    draw_page.wait_for_prediction(visit.page)
+    chromium.wait_for_run(visit.page)
 
 
 def a_test_image(visit: Visit, path: str) -> None:
     visit.query = join_query(visit.query, "draw_mode=Test+image")
     opened(visit, path)
-    harness.wait_for_prediction(visit.page)
-    harness.wait_for_run(visit.page)
+    draw_page.wait_for_prediction(visit.page)
+    chromium.wait_for_run(visit.page)
 
 
 def answer_and_reveal(page, button_name: str) -> None:
@@ -73,8 +73,8 @@ def answer_and_reveal(page, button_name: str) -> None:
     question = page.locator('[class*="st-key-lesson_question_"]').first
     radios = question.locator('[role="radiogroup"] label')
     if radios.count():
-        harness.run_after(page, radios.first.click)
-    harness.run_after(page, question.get_by_role("button", name=button_name).click)
+        chromium.run_after(page, radios.first.click)
+    chromium.run_after(page, question.get_by_role("button", name=button_name).click)
 
 
 def answered_and_revealed(visit: Visit, path: str) -> None:
@@ -108,7 +108,7 @@ def the_teacher_with_drawings(visit: Visit, path: str) -> None:
     visit.query = join_query(visit.query, f"class={code}&key={key}")
     opened(visit, path)
     visit.page.locator('[data-testid="stImage"]').first.wait_for(timeout=TIMEOUT_MS)
-    harness.wait_for_run(visit.page)
+    chromium.wait_for_run(visit.page)
 
 
 def a_class_answered_and_revealed_by_the_teacher(visit: Visit, path: str) -> None:
@@ -123,7 +123,7 @@ def a_class_answered_and_revealed_by_the_teacher(visit: Visit, path: str) -> Non
     visit.query = join_query(visit.query, f"class={code}&key={key}&lesson=2")
     opened(visit, path)
     question = visit.page.locator('[class*="st-key-lesson_question_"]').first
-    harness.run_after(visit.page, question.get_by_role("button", name="Reveal to the class").click)
+    chromium.run_after(visit.page, question.get_by_role("button", name="Reveal to the class").click)
 
 
 def the_teachers_class_page(visit: Visit, path: str) -> None:
@@ -244,7 +244,7 @@ def test_no_wcag_violation(browser, warm_app, app_data_dir, axe, contexts, path,
         query = "?presenter=true" if theme == PRESENTER else ""
         visit = Visit(page, browser, warm_app.url, app_data_dir, query, bool(SCREENS[screen].get("has_touch")))
         STATES[state](visit, path)
-        assert not harness.page_problems(page), harness.page_problems(page)
+        assert not page_checks.page_problems(page), page_checks.page_problems(page)
         results = axe.run(
             page, options={"runOnly": {"type": "tag", "values": WCAG_TAGS}, "resultTypes": ["violations"]}
         ).response
@@ -274,25 +274,25 @@ def test_draws_live_region_says_each_new_verdict(page, base_url):
     region = page.locator(LIVE_REGION)
     assert region.count() == 1 and region.text_content() == ""
     for digit in (7, 1):
-        origin = harness.clear_canvas(page) if digit != 7 else harness.canvas_origin(page)
-        harness.draw_digit(page, digit, origin)
-        value, _ = harness.wait_for_prediction(page, expect_change_from=harness.read_prediction(page) or "any")
-        harness.wait_for_run(page)
+        origin = draw_page.clear_canvas(page) if digit != 7 else draw_page.canvas_origin(page)
+        draw_page.draw_digit(page, digit, origin)
+        value, _ = draw_page.wait_for_prediction(page, expect_change_from=draw_page.read_prediction(page) or "any")
+        chromium.wait_for_run(page)
         assert value == str(digit)
         text = page.locator(LIVE_REGION).text_content()
         assert text.startswith(f"Naive Bayes reads {digit} (p = "), text
         assert page.locator(LIVE_REGION).count() == 1  # the same region, not a second one
     # the keyboard's way in: a test image by number, and the region says what the models read
-    harness.run_after(page, page.get_by_role("radio", name="Test image").click)
-    harness.wait_for_prediction(page)
+    chromium.run_after(page, page.get_by_role("radio", name="Test image").click)
+    draw_page.wait_for_prediction(page)
     number = page.get_by_label("Test image (0 to 9,999)")
     number.fill("3")
-    harness.run_after(page, lambda: number.press("Enter"))
+    chromium.run_after(page, lambda: number.press("Enter"))
     said = page.locator(LIVE_REGION).text_content()
     caption = page.get_by_text("Test image 3 of MNIST: a handwritten").inner_text()
     truth = caption.rsplit(" ", 1)[-1].rstrip(".")
     assert said.startswith("Naive Bayes reads "), said
-    assert harness.read_prediction(page)[0] in said and truth.isdigit()
+    assert draw_page.read_prediction(page)[0] in said and truth.isdigit()
 
 
 def add_drawings(data_dir, code: str, meant: list[int]) -> None:
@@ -327,11 +327,11 @@ def test_the_gallery_stops_refreshing_when_paused_and_refreshes_on_request(page,
             m.innerText.includes('Drawings') && m.querySelector('[data-testid="stMetricValue"]').innerText.trim() === '2')""",
         timeout=TIMEOUT_MS,
     )
-    harness.run_after(page, page.get_by_text("Pause live updates").click)
+    chromium.run_after(page, page.get_by_text("Pause live updates").click)
     add_drawings(app_data_dir, code, [4])
     page.wait_for_timeout(12_000)  # four of the gallery's 3 s refreshes (pages/gallery.py), two of the model's 10 s
     assert drawings_shown(page) == "2", "the paused gallery changed by itself"
-    harness.run_after(page, page.get_by_role("button", name="Refresh now").click)
+    chromium.run_after(page, page.get_by_role("button", name="Refresh now").click)
     assert drawings_shown(page) == "3"
 
 
@@ -345,7 +345,7 @@ FOCUSED_JS = """() => {
 
 # After a press: the control used has left the page (a run replaced it) or the focus has moved off it to another
 # element. A run that only redraws a fragment can start and end between two renders without the page ever saying
-# "running" (harness.run_after), so this is what tells that the press was taken.
+# "running" (chromium.run_after), so this is what tells that the press was taken.
 PRESS_TAKEN_JS = """() => {
     const used = document.querySelector('[data-nb-pressed]');
     return !used || (document.activeElement !== used && document.activeElement !== document.body);
@@ -356,7 +356,7 @@ def press(page, control, key: str = "Enter") -> str:
     """Focus ``control``, press ``key`` as a keyboard would, wait for the run; where the focus is then (FOCUSED_JS)."""
     control.evaluate("el => el.setAttribute('data-nb-pressed', '')")
     control.focus()
-    harness.run_after(page, lambda: page.keyboard.press(key), shown_js=PRESS_TAKEN_JS)
+    chromium.run_after(page, lambda: page.keyboard.press(key), shown_js=PRESS_TAKEN_JS)
     page.wait_for_function("() => document.activeElement !== document.body", timeout=10_000)
     return page.evaluate(FOCUSED_JS)
 
@@ -370,7 +370,7 @@ def test_the_focus_stays_near_the_control_used(page, base_url, app_data_dir):
     name = key.removeprefix("st-key-lesson_question_")
     question.locator('[role="radiogroup"] input').first.focus()
     page.keyboard.press("Space")  # choose the first answer
-    harness.wait_for_run(page, settle=0.3)
+    chromium.wait_for_run(page, settle=0.3)
     assert press(page, question.get_by_role("button", name="Reveal")).startswith(f"button st-key-lesson_again_{name}")
     assert press(page, page.get_by_role("button", name="Answer again")).startswith(
         f"button st-key-lesson_reveal_{name}"
@@ -384,9 +384,9 @@ def test_the_focus_stays_near_the_control_used(page, base_url, app_data_dir):
     open_path(page, base_url, "draw", "?draw_mode=Upload+a+picture")
     page.locator('[data-testid="stFileUploaderDropzone"] button').focus()  # where a keyboard user opens the chooser
     # the file as the chooser would give it (pressing Enter opened no chooser within 30 s once, at a load of 20)
-    picture = harness.REPO / "lab" / "favicon.png"
+    picture = app_server.REPO / "lab" / "favicon.png"
     uploader = page.locator('[data-testid="stFileUploaderDropzoneInput"]')
-    harness.run_after(page, lambda: uploader.set_input_files(str(picture)))
+    chromium.run_after(page, lambda: uploader.set_input_files(str(picture)))
     page.wait_for_function("() => document.activeElement !== document.body", timeout=10_000)
     assert page.evaluate(FOCUSED_JS).startswith("button st-key-draw_upload"), page.evaluate(FOCUSED_JS)
 
@@ -396,7 +396,7 @@ def test_the_focus_stays_near_the_control_used(page, base_url, app_data_dir):
     question = page.locator(f".st-key-lesson_question_{name}")
     question.locator('[role="radiogroup"] input').first.focus()
     page.keyboard.press("Space")
-    harness.wait_for_run(page, settle=0.3)
+    chromium.wait_for_run(page, settle=0.3)
     send = question.get_by_role("button", name=f"Send my answer to class {code}")
     assert press(page, send).startswith(f"button st-key-lesson_again_{name}")
 

@@ -2,7 +2,7 @@
 and one replica killed; a restarted server; and hostile scripts speaking the websocket protocol.
 
 The replicas share the class store named by NBCORE_CLASS_STORE (an SQLite file here, as
-scripts/serve_class.py gives them by default). Missing nginx, Chromium or playwright: fails under CI=true.
+devtools/serve_class.py gives them by default). Missing nginx, Chromium or playwright: fails under CI=true.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
-from devtools import harness, replicas
+from devtools import app_server, chromium, draw_page, page_checks, replicas
 from devtools.redis_server import RedisServer, redis_binary
 from devtools.streamlit_client import StreamlitClient
 from lab import classroom, lesson_steps
@@ -28,12 +28,12 @@ from lab.public_address import SETTING as PUBLIC_SETTING
 from nbcore.classroom import open_store, student_id
 from nbcore.classroom.backends import SETTING
 from nbcore.classroom.store import NOT_OPEN
-from tests.conftest import REPO, require, script_module
+from tests.conftest import REPO, require
 from tests.e2e.conftest import ARTIFACTS
 from tests.e2e.test_replicas import cookies_per_replica
 
 DRAWINGS = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
-STUDENT_DIGITS = (1, 0, 7, 3, 4, 1)  # what students 0..5 draw (harness.DIGITS); 0-2 on replica 0, 3-5 on replica 1
+STUDENT_DIGITS = (1, 0, 7, 3, 4, 1)  # what students 0..5 draw (draw_page.DIGITS); 0-2 on replica 0, 3-5 on replica 1
 TIMEOUT_MS = 90_000
 
 
@@ -70,8 +70,8 @@ def wait_for_metric(page, label: str, value: str, timeout_ms: int = TIMEOUT_MS) 
 
 def send_in_browser(page, code: str, digit: int) -> None:
     """On Draw through the class link: draw ``digit``, pick it as meant, send, and see it confirmed."""
-    harness.draw_digit(page, digit)
-    harness.wait_for_prediction(page)
+    draw_page.draw_digit(page, digit)
+    draw_page.wait_for_prediction(page)
     form = page.locator('[data-testid="stForm"]').filter(has_text=f"Send to class {code}")
     form.get_by_role("radio", name=str(digit), exact=True).click()
     form.get_by_role("button", name="Send to the class").click()
@@ -92,8 +92,8 @@ def replica_store(request, tmp_path_factory):
 @pytest.fixture(scope="module")
 def class_replicas(nginx_tools, app_data_dir, tmp_path_factory, replica_store):
     """Two replicas behind nginx sharing the class store (the last test of each store kills one); students'
-    links point at nginx, as ``scripts/serve_class.py --public-url`` makes them."""
-    port = harness.free_port()
+    links point at nginx, as ``python -m devtools.serve_class --public-url`` makes them."""
+    port = app_server.free_port()
     served = replicas.ClassServer(
         2,
         app_data_dir,
@@ -145,26 +145,26 @@ def test_polls_through_two_replicas(class_replicas, replica_store):
 
 
 def test_the_pace_benchmark_follows_two_students_through_two_replicas(class_replicas, replica_store):
-    """scripts/pace_bench.py's measuring parts, small: two scripted students follow the teacher's Next on their
+    """devtools/pace_bench.py's measuring parts, small: two scripted students follow the teacher's Next on their
     page's timers, and the idle window counts their follow fragment's runs (the figures: the script's)."""
+    from devtools import pace_bench as bench
     from devtools.rerun_log import RerunLog
     from lab.class_period import FOLLOW_SECONDS
 
     served, _ = class_replicas
     made = open_store(replica_store).create_class()
-    with script_module("pace_bench") as bench:
-        students = bench.open_students(served.url, 2, f"class={made.info.code}", 500)
-        setup = bench.Setup("smoke", 2, 2)
-        try:
-            following = bench.lead_the_class(
-                served.url, made.info.code, made.teacher_key, students, 1, setup, time.perf_counter() + 120
-            )
-            logs = [RerunLog([server.log_path]) for server in served.servers]
-            idle = bench.idle_window(2 * FOLLOW_SECONDS + 0.5, [s.process.pid for s in served.servers], logs)
-            following.finish()
-        finally:
-            for client in students:
-                client.close()
+    students = bench.open_students(served.url, 2, f"class={made.info.code}", 500)
+    setup = bench.Setup("smoke", 2, 2)
+    try:
+        following = bench.lead_the_class(
+            served.url, made.info.code, made.teacher_key, students, 1, setup, time.perf_counter() + 120
+        )
+        logs = [RerunLog([server.log_path]) for server in served.servers]
+        idle = bench.idle_window(2 * FOLLOW_SECONDS + 0.5, [s.process.pid for s in served.servers], logs)
+        following.finish()
+    finally:
+        for client in students:
+            client.close()
     assert following.failures == [] and setup.followed == setup.asked == 2, setup
     assert all(-1 < seconds < FOLLOW_SECONDS + 15 for seconds in setup.latencies), setup.latencies
     assert {(0, 2), (1, 2)} <= set(following.seen)
@@ -174,7 +174,7 @@ def test_the_pace_benchmark_follows_two_students_through_two_replicas(class_repl
 
 def open_context(browser, contexts: list, served, route: str, screen: str = "laptop 1366x768"):
     """A browser of its own (its own storage: its own student) routed to one replica by nginx's cookie."""
-    context = browser.new_context(accept_downloads=True, **harness.SCREENS[screen])
+    context = browser.new_context(accept_downloads=True, **chromium.SCREENS[screen])
     context.add_cookies([{"name": "nb_replica", "value": route, "url": served.url}])
     context.set_default_timeout(TIMEOUT_MS)
     contexts.append(context)
@@ -208,13 +208,13 @@ def answers_downloaded(teacher, tries: int = 3) -> list[str]:
         except PlaywrightError:
             if attempt == tries - 1:
                 raise
-            harness.wait_for_run(teacher, timeout=120)
+            chromium.wait_for_run(teacher, timeout=120)
     return []
 
 
 def click_and_wait(page, button: str) -> None:
     page.get_by_role("button", name=button, exact=True).first.click()
-    harness.wait_for_run(page, timeout=120, settle=0.3)
+    chromium.wait_for_run(page, timeout=120, settle=0.3)
 
 
 # With Redis only: the period's browsers are what costs (about four minutes); SQLite's replicas share the same
@@ -232,7 +232,7 @@ def test_a_period_through_two_replicas(class_replicas, browser, replica_store, t
             browser, contexts, served, cookies[0][0], "projector 1024x768"
         )  # replica 0: killed later
         teacher.goto(served.url + "/teach", timeout=120_000)
-        harness.wait_for_run(teacher, timeout=120)
+        chromium.wait_for_run(teacher, timeout=120)
         click_and_wait(teacher, "New class")
         code = teacher.locator("h1").filter(has_text=re.compile(r"^Class [A-Z0-9]+$")).inner_text().split()[1]
         link = qr_link(teacher)
@@ -246,10 +246,10 @@ def test_a_period_through_two_replicas(class_replicas, browser, replica_store, t
             )
             if index < 3:  # the QR code's link
                 page.goto(link, timeout=120_000)
-                harness.wait_for_run(page, timeout=120)
+                chromium.wait_for_run(page, timeout=120)
             else:  # the start page, then the code typed in
                 page.goto(served.url + "/", timeout=120_000)
-                harness.wait_for_run(page, timeout=120)
+                chromium.wait_for_run(page, timeout=120)
                 page.get_by_label("In a class? Type its code").fill(code.lower())
                 click_and_wait(page, "Join")
             page.get_by_text(f"Class {code}", exact=True).wait_for()
@@ -258,17 +258,17 @@ def test_a_period_through_two_replicas(class_replicas, browser, replica_store, t
 
         # a page change through the app's own link (no class in it), then a reload: still in the class
         students[0].get_by_role("link", name="Guided lesson").first.click()
-        harness.wait_for_run(students[0], timeout=120, settle=0.3)
+        chromium.wait_for_run(students[0], timeout=120, settle=0.3)
         students[0].reload()
-        harness.wait_for_run(students[0], timeout=120)
+        chromium.wait_for_run(students[0], timeout=120)
         students[0].get_by_text(f"Class {code}", exact=True).wait_for()
         assert f"class={code}" in students[0].url
         for page in students[1:]:
             page.goto(f"{served.url}/lesson?class={code}", timeout=120_000)
-            harness.wait_for_run(page, timeout=120)
+            chromium.wait_for_run(page, timeout=120)
 
         teacher.get_by_role("link", name="Open the lesson").click()
-        harness.wait_for_run(teacher, timeout=120, settle=0.3)
+        chromium.wait_for_run(teacher, timeout=120, settle=0.3)
         click_and_wait(teacher, "Lead: students follow my step")
         for _ in range(3):
             click_and_wait(teacher, "Next")
@@ -300,7 +300,7 @@ def test_a_period_through_two_replicas(class_replicas, browser, replica_store, t
         assert len(store.presence(code)) == 7 and store.class_info(code).pace == 4
 
         teacher.goto(f"{served.url}/teach?class={code}")
-        harness.wait_for_run(teacher, timeout=120)
+        chromium.wait_for_run(teacher, timeout=120)
         rows = answers_downloaded(teacher)
         assert rows[0].startswith("student,question,answer") and len(rows) == 1 + 4
         teacher.get_by_text("Yes, start a new period", exact=True).click()
@@ -312,8 +312,8 @@ def test_a_period_through_two_replicas(class_replicas, browser, replica_store, t
         students[2].get_by_text(f"Class {code} ended at", exact=False).first.wait_for(timeout=60_000)
         assert store.class_info(code) is not None  # ended, nothing deleted
 
-        problems = [f"teacher: {text}" for text in harness.page_problems(teacher)]
-        problems += [f"student {i}: {t}" for i, page in enumerate(students) for t in harness.page_problems(page)]
+        problems = [f"teacher: {text}" for text in page_checks.page_problems(teacher)]
+        problems += [f"student {i}: {t}" for i, page in enumerate(students) for t in page_checks.page_problems(page)]
         assert "Traceback" not in served.servers[1].log_text(), served.servers[1].log_tail()
         assert not problems, problems
     except Exception:
@@ -343,10 +343,10 @@ def test_a_restarted_server_keeps_its_classes(e2e_tools, app_data_dir, tmp_path,
     made = open_store(store_setting).create_class()
     code = made.info.code
     env = {SETTING: store_setting}
-    with harness.StreamlitServer(app_data_dir, tmp_path / "first.log", extra_env=env, ready_timeout=120) as server:
+    with app_server.StreamlitServer(app_data_dir, tmp_path / "first.log", extra_env=env, ready_timeout=120) as server:
         said = run_draw_send(server.url, code, secrets.token_hex(16), 3)
         assert f"Sent: your 3 is in class {code}'s gallery." in said, said
-    with harness.StreamlitServer(app_data_dir, tmp_path / "second.log", extra_env=env, ready_timeout=120) as server:
+    with app_server.StreamlitServer(app_data_dir, tmp_path / "second.log", extra_env=env, ready_timeout=120) as server:
         with StreamlitClient(server.url, timeout=120) as teacher:
             shown = teacher.connect(page="gallery", query_string=f"class={code}&key={made.teacher_key}")
             assert shown.metric("Drawings") == "1", shown.texts()
@@ -355,7 +355,7 @@ def test_a_restarted_server_keeps_its_classes(e2e_tools, app_data_dir, tmp_path,
 @pytest.fixture(scope="module")
 def one_server(e2e_tools, app_data_dir, tmp_path_factory, store_setting):
     log = tmp_path_factory.mktemp("hostile") / "server.log"
-    with harness.StreamlitServer(app_data_dir, log, extra_env={SETTING: store_setting}, ready_timeout=120) as server:
+    with app_server.StreamlitServer(app_data_dir, log, extra_env={SETTING: store_setting}, ready_timeout=120) as server:
         yield server
 
 
@@ -434,16 +434,16 @@ def nginx_tools(e2e_tools) -> None:
 def test_on_a_phone_the_send_form_is_within_a_screen_of_the_verdict(browser, base_url, app_data_dir):
     """A student on a 390x844 phone draws, then sends without scrolling more than one screen from the verdict."""
     code = open_store("", data_dir=app_data_dir).create_class().info.code  # the shared server's default store
-    screen = harness.SCREENS["phone 390x844 (touch)"]
+    screen = chromium.SCREENS["phone 390x844 (touch)"]
     context = browser.new_context(**screen)
     context.set_default_timeout(TIMEOUT_MS)
     try:
         page = context.new_page()
         page.goto(f"{base_url}/draw?class={code}", timeout=120_000)
-        harness.wait_for_run(page, timeout=120)
-        harness.draw_digit(page, 7, touch=True)
-        harness.wait_for_prediction(page)
-        verdict = harness.prediction_locator(page).first.bounding_box()
+        chromium.wait_for_run(page, timeout=120)
+        draw_page.draw_digit(page, 7, touch=True)
+        draw_page.wait_for_prediction(page)
+        verdict = draw_page.prediction_locator(page).first.bounding_box()
         form = page.locator('[data-testid="stForm"]').filter(has_text=f"Send to class {code}")
         button = form.get_by_role("button", name="Send to the class").bounding_box()
         # both boxes are in the page's coordinates at the same scroll: the distance a student scrolls

@@ -3,7 +3,7 @@
 The server is started for this module and nobody opens "/" first: every student follows a link
 straight to /draw, as a class would. Five browser contexts on one Chromium act concurrently
 (Playwright's async API, one event loop in a worker thread, helpers from devtools/async_draw.py, as
-scripts/load_bench.py uses them):
+devtools/load_bench.py uses them):
 
 * every session gets the whole app (navigation and sidebar settings), not a bare page;
 * one student sets the binarization threshold to 1, then all five draw different digits at
@@ -26,7 +26,7 @@ import re
 
 import pytest
 
-from devtools import async_draw, harness
+from devtools import app_server, async_draw, chromium, draw_page, page_checks
 from tests.e2e.conftest import ARTIFACTS
 
 STUDENTS = (1, 0, 7, 3, 6)  # the digit each session draws (one stroke each)
@@ -46,7 +46,7 @@ CANVAS_STATE_JS = """c => {
 def classroom_server(e2e_tools, app_data_dir, tmp_path_factory):
     """A fresh ``streamlit run app.py`` that no one has visited yet."""
     log_path = tmp_path_factory.mktemp("classroom") / "streamlit-server.log"
-    with harness.StreamlitServer(
+    with app_server.StreamlitServer(
         app_data_dir, log_path, extra_env={"NBCORE_LOG_RERUN_MS": "1"}, ready_timeout=90
     ) as server:
         yield server
@@ -60,13 +60,13 @@ def run_in_worker(coroutine_function, *args):
 
 async def canvas_state(page) -> dict | str:
     try:
-        return await page.locator(harness.CANVAS_SELECTOR).first.evaluate(CANVAS_STATE_JS, timeout=5_000)
+        return await page.locator(draw_page.CANVAS_SELECTOR).first.evaluate(CANVAS_STATE_JS, timeout=5_000)
     except Exception as error:  # noqa: BLE001 - this only describes a failure already being reported
         return f"no canvas ({type(error).__name__})"
 
 
 async def press_and_wait_for_run(page, control, key: str) -> None:
-    """Press ``key`` on ``control`` and wait until the script run it causes has finished (as harness.run_after).
+    """Press ``key`` on ``control`` and wait until the script run it causes has finished (as chromium.run_after).
 
     Waiting for "notRunning" alone is not enough: for 100-200 ms after the key the page still says
     so, until the server starts the run. A stroke begun in that gap lands while the run redraws the
@@ -74,12 +74,12 @@ async def press_and_wait_for_run(page, control, key: str) -> None:
     the sidebar): the stroke then missed the canvas (no ink, no prediction: twice in fresh-clone CI
     and once in 23 local runs, always session 0, the one that had just changed the threshold).
     Seeing "running" is enough here: a new threshold's run binarizes and counts MNIST on this fresh
-    server, so it lasts far longer than one render (harness.run_after says why quick runs need more).
+    server, so it lasts far longer than one render (chromium.run_after says why quick runs need more).
     """
-    await page.evaluate(harness.RUN_STARTED_JS)
+    await page.evaluate(chromium.RUN_STARTED_JS)
     await control.focus(timeout=TIMEOUT_MS)
     await page.keyboard.press(key)
-    await page.wait_for_function(harness.run_begun_js(), timeout=TIMEOUT_MS, polling=50)
+    await page.wait_for_function(chromium.run_begun_js(), timeout=TIMEOUT_MS, polling=50)
     await async_draw.wait_for_run(page, TIMEOUT_MS)
 
 
@@ -94,18 +94,18 @@ async def classroom(url: str) -> dict:
 
     report = {"page_errors": [], "problems": []}
     async with async_playwright() as playwright:
-        browser = await playwright.chromium.launch(executable_path=str(harness.CHROMIUM), args=harness.CHROMIUM_ARGS)
+        browser = await playwright.chromium.launch(executable_path=str(chromium.CHROMIUM), args=chromium.CHROMIUM_ARGS)
         try:
             pages = []
             for index in range(len(STUDENTS)):
-                context = await browser.new_context(viewport=harness.VIEWPORT)
+                context = await browser.new_context(viewport=chromium.VIEWPORT)
                 page = await context.new_page()
                 page.on("pageerror", lambda error, index=index: report["page_errors"].append(f"{index}: {error}"))
                 pages.append(page)
 
             async def check(where: str) -> None:
                 for index, page in enumerate(pages):
-                    problems = await page.evaluate(harness.PAGE_PROBLEMS_JS)
+                    problems = await page.evaluate(page_checks.PAGE_PROBLEMS_JS)
                     report["problems"] += [f"session {index}, {where}: {problem}" for problem in problems]
 
             try:
@@ -123,7 +123,7 @@ async def classroom(url: str) -> dict:
                 drawn = await asyncio.gather(*(draw_own_digit(page, digit) for page, digit in zip(pages, STUDENTS)))
                 await asyncio.gather(*(async_draw.wait_for_run(page, TIMEOUT_MS) for page in pages))
                 report["first_predictions"] = list(drawn)
-                report["first_signatures"] = [await page.evaluate(harness.DRAW_SIGNATURE_JS) for page in pages]
+                report["first_signatures"] = [await page.evaluate(draw_page.DRAW_SIGNATURE_JS) for page in pages]
                 await check("after drawing")
 
                 report["step"] = "student 1 moves alpha, the others clear and redraw"
@@ -139,7 +139,7 @@ async def classroom(url: str) -> dict:
                     async_draw.move_alpha_and_time(pages[1], True, TIMEOUT_MS), *(redraw(index) for index in others)
                 )
                 report["second_predictions"] = dict(zip(others, shown_again))
-                report["second_signatures"] = [await page.evaluate(harness.DRAW_SIGNATURE_JS) for page in pages]
+                report["second_signatures"] = [await page.evaluate(draw_page.DRAW_SIGNATURE_JS) for page in pages]
                 report["alphas"] = [
                     await page.locator(SLIDERS).nth(1).get_attribute("aria-valuetext") for page in pages
                 ]
@@ -187,5 +187,5 @@ def test_five_students_at_once_each_see_their_own_digit_and_settings(classroom_s
     assert not report["page_errors"], "\n".join(report["page_errors"])
     log = classroom_server.log_text()
     assert not re.search(r"Traceback|Uncaught app exception", log), log[-3000:]
-    runs = harness.RERUN_LINE.findall(log)
+    runs = app_server.RERUN_LINE.findall(log)
     assert len(runs) >= 3 * len(STUDENTS) and {page for page, _, _ in runs} == {"draw"}, runs

@@ -16,7 +16,7 @@ import time
 import numpy as np
 import pytest
 
-from devtools import harness
+from devtools import chromium, draw_page, page_checks
 from lab.rate_limit import WAIT_LOG
 from nbcore import BernoulliNB, binarize
 from nbcore.preprocess import ink_from_canvas_png, model_input
@@ -28,7 +28,7 @@ TAPS, TAPS_PER_SECOND = 80, 8.0  # at least: quick taps, for 10 s
 # many times, and gives up after MAX_MARKS.
 WAITS_WANTED, MAX_MARKS = 3, 400
 CATCH_UP_S = 30  # the newest drawing is predicted within this (generous: the machine is shared)
-DIAGONAL = ((205.0, 55.0), (125.0, 235.0))  # a 7's downstroke (harness.DIGITS[7]), drawn piece by piece
+DIAGONAL = ((205.0, 55.0), (125.0, 235.0))  # a 7's downstroke (draw_page.DIGITS[7]), drawn piece by piece
 TOP_BAR = [(75.0, 55.0), (205.0, 55.0)]  # the stroke that makes it a 7
 
 PNG_JS = "c => c.toDataURL('image/png')"  # what lab/digit_canvas.js sends at the end of a stroke
@@ -62,22 +62,24 @@ def expected_verdict(model: BernoulliNB, png_url: str) -> tuple[str, float]:
 
 def shown_verdict(page) -> tuple[str, float] | None:
     """(digit, summed evidence) that the page shows, or None while it shows no prediction."""
-    shown, caption = harness.read_prediction(page), EVIDENCE_SUM.search(harness.draw_signature(page))
+    shown, caption = draw_page.read_prediction(page), EVIDENCE_SUM.search(draw_page.draw_signature(page))
     return None if shown is None or caption is None else (shown[0], float(caption.group(1)))
 
 
-def along(start: harness.Point, end: harness.Point, count: int) -> list[harness.Point]:
+def along(start: draw_page.Point, end: draw_page.Point, count: int) -> list[draw_page.Point]:
     return [
         (start[0] + (end[0] - start[0]) * i / count, start[1] + (end[1] - start[1]) * i / count)
         for i in range(count + 1)
     ]
 
 
-def scribble(page, server, marks: list[list[harness.Point]], per_second: float, stroke) -> tuple[list[int], int, float]:
+def scribble(
+    page, server, marks: list[list[draw_page.Point]], per_second: float, stroke
+) -> tuple[list[int], int, float]:
     """Draw ``marks`` (each a short stroke, or a tap when it is one point) with ``stroke`` at ``per_second``, over
     and over until runs have waited for their budget ``WAITS_WANTED`` times: the marks that found no canvas, the
     marks drawn and the seconds taken."""
-    canvas, origin = page.locator(harness.READY_CANVAS_SELECTOR), harness.canvas_origin(page)
+    canvas, origin = page.locator(draw_page.READY_CANVAS_SELECTOR), draw_page.canvas_origin(page)
     waits_before = server.log_text().count(WAIT_LOG)
     missing, started, index = [], time.perf_counter(), 0
     while index < MAX_MARKS and (index < len(marks) or server.log_text().count(WAIT_LOG) - waits_before < WAITS_WANTED):
@@ -95,24 +97,24 @@ def scribble(page, server, marks: list[list[harness.Point]], per_second: float, 
 
 
 def draw_fast_then_once_more(
-    page, server, model: BernoulliNB, marks: list[list[harness.Point]], per_second: float, stroke=harness.stroke
+    page, server, model: BernoulliNB, marks: list[list[draw_page.Point]], per_second: float, stroke=draw_page.stroke
 ) -> str:
     """Draw ``marks`` at ``per_second`` with ``stroke`` (the mouse's, or a finger's), then the top bar; check the
     canvas stayed and the 7 is predicted. A summary."""
     page.goto(f"{server.url}/draw", timeout=60_000)
-    harness.wait_for_run(page, timeout=180, settle=0.3)
-    origin = harness.canvas_origin(page)
-    harness.canvas_locator(page).evaluate(MARK_JS)
+    chromium.wait_for_run(page, timeout=180, settle=0.3)
+    origin = draw_page.canvas_origin(page)
+    draw_page.canvas_locator(page).evaluate(MARK_JS)
     waits_before = server.log_text().count(WAIT_LOG)
     missing, drawn, took = scribble(page, server, marks, per_second, stroke)
     assert missing == [], f"the canvas was gone for marks {missing} of {drawn}"
     waits = server.log_text().count(WAIT_LOG) - waits_before
     assert waits >= WAITS_WANTED, f"{drawn} marks in {took:.1f} s stayed within the budget: the browser was too slow"
-    assert harness.canvas_locator(page).evaluate(MARKED_JS), "the canvas was replaced: the strokes on it were lost"
+    assert draw_page.canvas_locator(page).evaluate(MARKED_JS), "the canvas was replaced: the strokes on it were lost"
 
     stroke(page, TOP_BAR, origin)  # nothing else: no setting, no reload
     after_bar = time.perf_counter()
-    expected_digit, expected_nats = expected_verdict(model, harness.canvas_locator(page).evaluate(PNG_JS))
+    expected_digit, expected_nats = expected_verdict(model, draw_page.canvas_locator(page).evaluate(PNG_JS))
     assert expected_digit == "7", f"the test's drawing reads as a {expected_digit}, not a 7"
     deadline, shown = after_bar + CATCH_UP_S, None
     while time.perf_counter() < deadline:
@@ -123,10 +125,10 @@ def draw_fast_then_once_more(
     else:
         raise AssertionError(
             f"after {CATCH_UP_S} s the page shows {shown}, the drawing on the canvas is {expected_digit} "
-            f"with evidence {expected_nats:.2f} nats; page text: {harness.draw_signature(page)[:300]}"
+            f"with evidence {expected_nats:.2f} nats; page text: {draw_page.draw_signature(page)[:300]}"
         )
     caught_up = time.perf_counter() - after_bar
-    assert harness.canvas_locator(page).evaluate(MARKED_JS) and not harness.page_problems(page)
+    assert draw_page.canvas_locator(page).evaluate(MARKED_JS) and not page_checks.page_problems(page)
     return (
         f"{drawn} marks in {took:.1f} s ({waits} runs waited for the budget), then the 7 predicted "
         f"{caught_up:.1f} s after its last stroke"
@@ -145,12 +147,12 @@ def test_quick_taps_on_a_phone_keep_the_canvas_and_the_next_stroke_is_predicted(
     browser, warm_app, textbook_model, request
 ):
     """Taps of a finger eight a second on a 390x844 touch screen, where a child taps."""
-    context = browser.new_context(**harness.SCREENS["phone 390x844 (touch)"])
+    context = browser.new_context(**chromium.SCREENS["phone 390x844 (touch)"])
     try:
         page = context.new_page()
         page.set_default_timeout(30_000)
         request.node._e2e_page = page  # a failure's screenshot (tests/e2e/conftest.py)
         taps = [[point] for point in along(*DIAGONAL, TAPS - 1)]
-        print(draw_fast_then_once_more(page, warm_app, textbook_model, taps, TAPS_PER_SECOND, harness.touch_stroke))
+        print(draw_fast_then_once_more(page, warm_app, textbook_model, taps, TAPS_PER_SECOND, draw_page.touch_stroke))
     finally:
         context.close()

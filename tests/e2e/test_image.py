@@ -20,7 +20,7 @@ import urllib.request
 
 import pytest
 
-from devtools import container, harness
+from devtools import app_server, chromium, container, draw_page, page_checks
 from devtools.streamlit_client import StreamlitClient
 from tests.conftest import REPO, SHARED_MNIST, require
 from tests.e2e.conftest import SHARED_SMS
@@ -49,7 +49,7 @@ class Lab:
     """One container of the image on 127.0.0.1:<port> with the named volume ``volume`` at /data."""
 
     def __init__(self, image: str, volume: str, *command: str) -> None:
-        self.port = harness.free_port()
+        self.port = app_server.free_port()
         self.name = f"nb-lab-test-{secrets.token_hex(4)}"
         container.podman(
             "run",
@@ -125,19 +125,19 @@ def test_the_server_runs_as_a_user_other_than_root(lab):
 
 
 def test_a_page_renders_in_chromium_and_predicts_a_drawing(lab, browser):
-    context = browser.new_context(viewport=harness.VIEWPORT)
+    context = browser.new_context(viewport=chromium.VIEWPORT)
     try:
         page = context.new_page()
         page.goto(lab.url + "/", timeout=60_000)
         page.locator('[data-testid="stMetric"]').first.wait_for(timeout=120_000)
-        harness.wait_for_run(page, timeout=120)
-        assert harness.page_problems(page) == []
+        chromium.wait_for_run(page, timeout=120)
+        assert page_checks.page_problems(page) == []
         page.goto(lab.url + "/draw", timeout=60_000)
-        harness.wait_for_run(page, timeout=120)
-        harness.draw_digit(page, 1, harness.canvas_origin(page, timeout=120))
-        shown = harness.wait_for_prediction(page, timeout=120)
+        chromium.wait_for_run(page, timeout=120)
+        draw_page.draw_digit(page, 1, draw_page.canvas_origin(page, timeout=120))
+        shown = draw_page.wait_for_prediction(page, timeout=120)
         assert shown[0] == "1", shown
-        assert harness.page_problems(page) == []
+        assert page_checks.page_problems(page) == []
     finally:
         context.close()
 
@@ -228,8 +228,8 @@ def test_compose_serves_a_class_from_two_replicas_behind_nginx_with_redis(image)
     require(
         shutil.which("podman-compose") is not None, "podman-compose is missing (pip install -r requirements-dev.txt)"
     )
-    ports = {name: harness.free_port() for name in ("NB_LAB_PORT", "NB_LAB_APP1_PORT", "NB_LAB_APP2_PORT")}
-    ports["NB_LAB_REDIS_PORT"] = harness.free_port()
+    ports = {name: app_server.free_port() for name in ("NB_LAB_PORT", "NB_LAB_APP1_PORT", "NB_LAB_APP2_PORT")}
+    ports["NB_LAB_REDIS_PORT"] = app_server.free_port()
     password = secrets.token_hex(16)
     env = {
         **{key: str(value) for key, value in ports.items()},

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from urllib.parse import parse_qs, urlparse
 
-from devtools import harness
+from devtools import chromium, page_checks
 from lab.shell import PAGES, WITHOUT_MODEL_SETTINGS
 from tests.conftest import REPO
 
@@ -31,7 +31,7 @@ HOSTILE = "alpha=banana&threshold=%3Cscript%3Ealert(1)%3C/script%3E&prior=..%2F.
 
 def open_url(page, url: str) -> None:
     page.goto(url, timeout=60_000)
-    harness.wait_for_run(page, timeout=180, settle=0.3)
+    chromium.wait_for_run(page, timeout=180, settle=0.3)
 
 
 def metric_value(page, label: str) -> str:
@@ -47,7 +47,7 @@ def test_a_link_with_settings_reproduces_the_numbers_and_a_reload_keeps_them(pag
     open_url(page, f"{base_url}/?threshold=1&prior=uniform")
     assert metric_value(page, TEST_ACCURACY) == "0.8415"  # the course note's published figure
     page.reload()
-    harness.wait_for_run(page, timeout=120, settle=0.3)
+    chromium.wait_for_run(page, timeout=120, settle=0.3)
     assert metric_value(page, TEST_ACCURACY) == "0.8415"
     assert query(page).get("threshold") == ["1"] and query(page).get("prior") == ["uniform"]
 
@@ -60,7 +60,7 @@ def test_a_setting_moved_on_the_page_goes_into_the_link_and_survives_a_reload(pa
         .filter(has_text="α: pseudo-count")
         .locator('input[type="range"]')
     )
-    harness.run_after(page, lambda: (slider.focus(), page.keyboard.press("End")))  # α = 100
+    chromium.run_after(page, lambda: (slider.focus(), page.keyboard.press("End")))  # α = 100
     page.wait_for_function(
         "() => new URL(location.href).searchParams.get('alpha') === '100.0'"
         " || new URL(location.href).searchParams.get('alpha') === '100'",
@@ -69,7 +69,7 @@ def test_a_setting_moved_on_the_page_goes_into_the_link_and_survives_a_reload(pa
     moved = metric_value(page, TEST_ACCURACY)
     assert moved != before
     page.reload()
-    harness.wait_for_run(page, timeout=120, settle=0.3)
+    chromium.wait_for_run(page, timeout=120, settle=0.3)
     assert metric_value(page, TEST_ACCURACY) == moved
 
 
@@ -82,7 +82,7 @@ def test_a_page_of_choices_comes_back_from_its_link_after_a_reload(page, base_ur
         image = page.locator('[data-testid="stNumberInput"]').filter(has_text="Test image").locator("input")
         assert image.input_value() == "42"
         page.reload()
-        harness.wait_for_run(page, timeout=120, settle=0.3)
+        chromium.wait_for_run(page, timeout=120, settle=0.3)
 
 
 def test_a_locked_control_shows_its_value_and_cannot_be_moved(page, base_url):
@@ -98,14 +98,14 @@ def test_a_locked_control_shows_its_value_and_cannot_be_moved(page, base_url):
 def test_the_back_button_goes_back_through_pages(page, base_url):
     open_url(page, f"{base_url}/")
     open_url(page, f"{base_url}/smoothing")
-    harness.run_after(
+    chromium.run_after(
         page,
-        page.locator(harness.NAVIGATION_LINKS).filter(has_text="Heatmaps").click,
-        harness.title_shown_js("Heatmaps"),
+        page.locator(chromium.NAVIGATION_LINKS).filter(has_text="Heatmaps").click,
+        chromium.title_shown_js("Heatmaps"),
     )
     page.go_back()
     page.wait_for_url("**/smoothing**", timeout=30_000)
-    harness.wait_for_run(page, timeout=60, settle=0.3)
+    chromium.wait_for_run(page, timeout=60, settle=0.3)
     assert "Smoothing" in page.locator("h1").first.inner_text()
 
 
@@ -118,22 +118,22 @@ def test_back_returns_to_the_previous_page_as_it_was_and_does_not_undo_a_setting
     changed on the page" (Streamlit 1.67 replaces the address when a bound control moves; a page change pushes)."""
     open_url(page, f"{base_url}/?alpha=100")
     home_accuracy = metric_value(page, TEST_ACCURACY)
-    harness.run_after(
+    chromium.run_after(
         page,
-        page.locator(harness.NAVIGATION_LINKS).filter(has_text="Heatmaps").click,
-        harness.title_shown_js("Heatmaps"),
+        page.locator(chromium.NAVIGATION_LINKS).filter(has_text="Heatmaps").click,
+        chromium.title_shown_js("Heatmaps"),
     )
     slider = sidebar_alpha(page).locator('input[type="range"]')
-    harness.run_after(page, lambda: (slider.focus(), page.keyboard.press("Home")))  # α = 0 on Heatmaps
+    chromium.run_after(page, lambda: (slider.focus(), page.keyboard.press("Home")))  # α = 0 on Heatmaps
     page.wait_for_function("() => new URL(location.href).searchParams.get('alpha') !== '100'", timeout=30_000)
 
     page.go_back()  # to Home, with the α it was left with
     page.wait_for_url(re.compile(r"/\?alpha=100$"), timeout=30_000)
-    harness.wait_for_run(page, timeout=60, settle=0.3)
+    chromium.wait_for_run(page, timeout=60, settle=0.3)
     assert sidebar_alpha(page).locator('[data-testid="stSliderThumbValue"]').inner_text().strip() == "100"
     assert metric_value(page, TEST_ACCURACY) == home_accuracy
 
-    harness.run_after(
+    chromium.run_after(
         page, lambda: (sidebar_alpha(page).locator('input[type="range"]').focus(), page.keyboard.press("Home"))
     )
     page.wait_for_function("() => new URL(location.href).searchParams.get('alpha') !== '100'", timeout=30_000)
@@ -156,7 +156,7 @@ def test_hostile_query_strings_on_every_page_give_defaults_and_a_notice(page, ba
     failures = {}
     for path in URL_PATHS:
         open_url(page, f"{base_url}/{path}?{HOSTILE}")
-        problems = harness.page_problems(page)
+        problems = page_checks.page_problems(page)
         toast = page.locator('[data-testid="stToast"]').filter(has_text="could not be used")
         shown = page.locator('[data-testid="stSidebar"] [data-testid="stSliderThumbValue"]').all_inner_texts()
         if path in BEYOND_MNIST:  # no model settings there: the values are not this page's, and nothing takes them

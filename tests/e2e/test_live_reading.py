@@ -4,7 +4,7 @@ The JS frames and scores drawings while the pen moves; the server reads the PNG 
 ``nbcore.preprocess.model_input``, ``InputForm`` and the models. Both must agree: the same predicted digit for
 >= 99.5 % of drawings and every posterior within 1e-3, for naive Bayes and softmax, Deskew off and on, at three
 thresholds (and one unsmoothed model, whose impossible pixels are -inf). Drawings: the recorded browser drawings
-(devtools/drawings.json), the browser tests' digits (devtools/harness.py, devtools/async_draw.py) at several brush
+(devtools/drawings.json), the browser tests' digits (devtools/draw_page.py, devtools/async_draw.py) at several brush
 widths, and MNIST test digits drawn back as strokes along their skeletons at several sizes, places and brush widths
 (thin and thick strokes, tiny digits that are enlarged). Beyond the figures the issue asks for, the framed 28x28
 digit itself is compared pixel for pixel (devtools/live_reading.measure_parity).
@@ -19,7 +19,7 @@ import time
 
 import pytest
 
-from devtools import harness, live_reading
+from devtools import chromium, draw_page, live_reading, page_checks
 
 AGREEING, POSTERIOR_TOLERANCE = 0.995, 1e-3
 MNIST_DRAWN = 400  # MNIST test digits drawn back (the test: 40 s at load average ~10 here, 160 s at ~15)
@@ -52,11 +52,11 @@ SKEW_LIVE_PRIOR_JS = """() => {
     window.naiveBayesLabModels = models;
     window.dispatchEvent(new CustomEvent('naive-bayes-lab-models', {detail: models}));
 }"""
-SEVEN = [(75.0, 55.0), (205.0, 55.0), (125.0, 235.0)]  # harness.DIGITS[7], one stroke
+SEVEN = [(75.0, 55.0), (205.0, 55.0), (125.0, 235.0)]  # draw_page.DIGITS[7], one stroke
 
 
 def panel(page) -> dict:
-    return harness.canvas_locator(page).evaluate(PANEL_JS)
+    return draw_page.canvas_locator(page).evaluate(PANEL_JS)
 
 
 def wait_for_panel(page, starts: str, timeout_s: float = 30.0) -> dict:
@@ -73,8 +73,8 @@ def test_the_verdict_follows_the_pen_and_the_server_reading_replaces_it(page, ba
     """Mouse: the panel reads the drawing while the button is still down; after pointer-up the server's reading
     of the same drawing takes its place, the page shows the same digit, and no disagreement is announced."""
     page.goto(f"{base_url}/draw", timeout=60_000)
-    harness.wait_for_run(page, timeout=120)
-    ox, oy = harness.canvas_origin(page)
+    chromium.wait_for_run(page, timeout=120)
+    ox, oy = draw_page.canvas_origin(page)
     before = wait_for_panel(page, "As you draw")
     assert before["shown"] and before["verdict"].startswith("As you draw"), before
     page.mouse.move(ox + SEVEN[0][0], oy + SEVEN[0][1])
@@ -83,24 +83,24 @@ def test_the_verdict_follows_the_pen_and_the_server_reading_replaces_it(page, ba
         page.mouse.move(ox + x, oy + y, steps=15)
     during = wait_for_panel(page, "Live")
     assert during["verdict"].startswith("Live: naive Bayes 7"), during  # the button is still down: no run yet
-    assert harness.read_prediction(page) is None, "the page predicted before the pen lifted"
+    assert draw_page.read_prediction(page) is None, "the page predicted before the pen lifted"
     page.mouse.up()
     after = wait_for_panel(page, "Server")
     assert after["verdict"].startswith("Server: naive Bayes 7"), after
     assert after["note"] == "", after
-    assert harness.wait_for_prediction(page)[0] == "7"
+    assert draw_page.wait_for_prediction(page)[0] == "7"
     assert after["updates"] >= 5, f"only {after['updates']} live updates during a stroke of 30 moves"
 
     # a live reading that disagrees (its naive Bayes prior made to favour 1): the server's 7 shows, and says so
-    harness.run_after(page, lambda: page.get_by_role("button", name="Clear").click(), charts=False)
-    harness.canvas_origin(page)
+    chromium.run_after(page, lambda: page.get_by_role("button", name="Clear").click(), charts=False)
+    draw_page.canvas_origin(page)
     page.evaluate(SKEW_LIVE_PRIOR_JS)
-    harness.stroke(page, SEVEN, (ox, oy))
-    assert harness.wait_for_prediction(page)[0] == "7"
+    draw_page.stroke(page, SEVEN, (ox, oy))
+    assert draw_page.wait_for_prediction(page)[0] == "7"
     disagreeing = wait_for_panel(page, "Server")
     assert disagreeing["verdict"].startswith("Server: naive Bayes 7"), disagreeing
     assert "Showing the server's reading; your browser read naive Bayes 1" in disagreeing["note"], disagreeing
-    assert not harness.page_problems(page)
+    assert not page_checks.page_problems(page)
 
 
 def pen_stroke(page, points, origin) -> None:
@@ -132,19 +132,19 @@ def pen_stroke(page, points, origin) -> None:
 def test_pen_and_touch_are_read_live_too(browser, base_url, request, device):
     """A pen on a laptop, a finger on a 390x844 phone: live updates while drawing, then the server's 7."""
     screen = "phone 390x844 (touch)" if device == "touch" else "laptop 1366x768"
-    context = browser.new_context(**harness.SCREENS[screen])
+    context = browser.new_context(**chromium.SCREENS[screen])
     try:
         page = context.new_page()
         page.set_default_timeout(30_000)
         request.node._e2e_page = page
         page.goto(f"{base_url}/draw", timeout=60_000)
-        harness.wait_for_run(page, timeout=120)
-        origin = harness.canvas_origin(page)
+        chromium.wait_for_run(page, timeout=120)
+        origin = draw_page.canvas_origin(page)
         points = [point for start, end in zip(SEVEN, SEVEN[1:]) for point in along(start, end, 12)]
-        (harness.touch_stroke if device == "touch" else pen_stroke)(page, points, origin)
+        (draw_page.touch_stroke if device == "touch" else pen_stroke)(page, points, origin)
         after = wait_for_panel(page, "Server")
         assert after["verdict"].startswith("Server: naive Bayes 7") and after["updates"] >= 3, after
-        assert harness.wait_for_prediction(page)[0] == "7"
+        assert draw_page.wait_for_prediction(page)[0] == "7"
     finally:
         context.close()
 
@@ -158,7 +158,7 @@ def along(start, end, count: int) -> list[tuple[float, float]]:
 def test_without_a_working_live_reading_the_pointer_up_path_alone_predicts(browser, base_url, request):
     """A browser where reading the canvas back fails (as an old one lacking what the reading needs): the panel
     stays hidden and the drawing is still predicted by the server at pointer-up."""
-    context = browser.new_context(viewport=harness.VIEWPORT)
+    context = browser.new_context(viewport=chromium.VIEWPORT)
     context.add_init_script(
         "CanvasRenderingContext2D.prototype.getImageData = function () { throw new Error('no read-back here'); };"
     )
@@ -167,9 +167,9 @@ def test_without_a_working_live_reading_the_pointer_up_path_alone_predicts(brows
         page.set_default_timeout(30_000)
         request.node._e2e_page = page
         page.goto(f"{base_url}/draw", timeout=60_000)
-        harness.wait_for_run(page, timeout=120)
-        harness.stroke(page, SEVEN, harness.canvas_origin(page))
-        assert harness.wait_for_prediction(page)[0] == "7"
+        chromium.wait_for_run(page, timeout=120)
+        draw_page.stroke(page, SEVEN, draw_page.canvas_origin(page))
+        assert draw_page.wait_for_prediction(page)[0] == "7"
         shown = panel(page)
         assert not shown["shown"] and shown["updates"] == 0, shown
     finally:

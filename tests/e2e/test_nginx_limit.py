@@ -23,7 +23,7 @@ import urllib.request
 import pytest
 
 from devtools import replicas
-from devtools.harness import free_port
+from devtools.app_server import free_port
 from tests.conftest import REPO, require
 
 SOCKETS = 3
@@ -79,7 +79,7 @@ def test_negative_cap_is_refused():
     with pytest.raises(ValueError, match="0 \\(no limit\\) or more"):
         render(-1)
     done = subprocess.run(
-        [sys.executable, "scripts/serve_class.py", "--sockets-per-address", "-1"],
+        [sys.executable, "-m", "devtools.serve_class", "--sockets-per-address", "-1"],
         cwd=REPO,
         capture_output=True,
         text=True,

@@ -19,7 +19,7 @@ import urllib.request
 import pytest
 
 from devtools import replicas
-from devtools.harness import free_port
+from devtools.app_server import free_port
 from tests.conftest import require
 
 

@@ -25,7 +25,7 @@ import zlib
 
 import pytest
 
-from devtools import harness
+from devtools import app_server
 from devtools.streamlit_client import StreamlitClient
 from nbcore.preprocess import MAX_CANVAS_URL_CHARS, PNG_DATA_URL
 from tests.conftest import REPO
@@ -43,8 +43,8 @@ def drawing(index: int = 0) -> dict:
     return json.loads(DRAWINGS[index]["json_value"])
 
 
-def start_server(data_dir, folder, name: str) -> harness.StreamlitServer:
-    return harness.StreamlitServer(data_dir, folder / f"{name}.log", ready_timeout=120).serve()
+def start_server(data_dir, folder, name: str) -> app_server.StreamlitServer:
+    return app_server.StreamlitServer(data_dir, folder / f"{name}.log", ready_timeout=120).serve()
 
 
 def first_runs_at_once(url: str) -> dict[str, list[str]]:

@@ -1,6 +1,6 @@
 """Two replicas behind nginx (devtools/replicas.py, deploy/nginx.conf), four Chromium sessions through it.
 
-* the replicas are started by ``devtools.replicas.ClassServer``, as scripts/serve_class.py starts them
+* the replicas are started by ``devtools.replicas.ClassServer``, as devtools/serve_class.py starts them
   (``python -m nbcore prepare`` once, the first replica warmed, nginx in front on one port);
 * routing cookies are chosen so that two sessions live on each replica: for a candidate
   ``nb_replica`` value, a protocol-level visit (devtools.streamlit_client) through nginx shows which
@@ -23,7 +23,7 @@ import uuid
 
 import pytest
 
-from devtools import harness, replicas
+from devtools import app_server, chromium, draw_page, page_checks, replicas
 from tests.conftest import require
 from tests.e2e.test_e2e import choose_input, drawn_seven_png, png_bytes, upload
 
@@ -44,7 +44,7 @@ def class_server(nginx_tools, app_data_dir, tmp_path_factory):
         yield served
 
 
-def runs_logged(server: harness.StreamlitServer) -> int:
+def runs_logged(server: app_server.StreamlitServer) -> int:
     return len(RERUN_LINE.findall(server.log_text()))
 
 
@@ -79,7 +79,7 @@ def test_four_sessions_through_nginx_on_two_replicas(class_server, browser):
     problems: list[str] = []
     try:
         for index, value in enumerate(routes):
-            context = browser.new_context(viewport=harness.VIEWPORT)
+            context = browser.new_context(viewport=chromium.VIEWPORT)
             context.add_cookies([{"name": "nb_replica", "value": value, "url": served.url}])
             context.set_default_timeout(60_000)
             page = context.new_page()
@@ -89,39 +89,39 @@ def test_four_sessions_through_nginx_on_two_replicas(class_server, browser):
         for page in pages:  # four sessions open at once
             page.goto(served.url + "/draw", timeout=120_000)
         for page in pages:
-            harness.wait_for_run(page, timeout=120)
+            chromium.wait_for_run(page, timeout=120)
 
         shown = []
         for index, (page, digit) in enumerate(zip(pages, DIGITS)):
-            harness.draw_digit(page, digit)
-            shown.append(harness.wait_for_prediction(page, expect_change_from=None))
+            draw_page.draw_digit(page, digit)
+            shown.append(draw_page.wait_for_prediction(page, expect_change_from=None))
             assert shown[-1][0] == str(digit), f"session {index} drew a {digit}, its page says {shown[-1]}"
 
         uploader = pages[1]  # on replica 0
         choose_input(uploader, "Upload a picture")
         upload(uploader, "seven.png", drawn_seven_png(), "image/png")
-        value, delta = harness.wait_for_prediction(uploader, expect_change_from=shown[1])
+        value, delta = draw_page.wait_for_prediction(uploader, expect_change_from=shown[1])
         assert value == "7", f"uploaded a drawn 7 through nginx, naive Bayes says {value}"
         from PIL import Image, ImageDraw
 
         one = Image.new("L", (300, 300), 255)
         ImageDraw.Draw(one).line([(150, 50), (150, 250)], fill=0, width=24)
         upload(uploader, "one.png", png_bytes(one), "image/png")
-        value, _ = harness.wait_for_prediction(uploader, expect_change_from=(value, delta))
+        value, _ = draw_page.wait_for_prediction(uploader, expect_change_from=(value, delta))
         assert value == "1", f"uploaded a drawn 1 through nginx, naive Bayes says {value}"
 
         reloader = pages[2]  # on replica 1
         reloader.reload(timeout=120_000)
-        harness.wait_for_run(reloader, timeout=120)
+        chromium.wait_for_run(reloader, timeout=120)
         assert reloader.url.rstrip("/").endswith("/draw"), f"after a reload the page is {reloader.url}"
         assert reloader.locator("h1").first.inner_text().startswith("Draw a digit")
-        harness.draw_digit(reloader, DIGITS[2])
-        assert harness.wait_for_prediction(reloader, expect_change_from=None)[0] == str(DIGITS[2])
+        draw_page.draw_digit(reloader, DIGITS[2])
+        assert draw_page.wait_for_prediction(reloader, expect_change_from=None)[0] == str(DIGITS[2])
 
         for index in (0, 3):  # the sessions nobody touched still show their own digit
-            assert harness.read_prediction(pages[index]) == shown[index], f"session {index} changed"
+            assert draw_page.read_prediction(pages[index]) == shown[index], f"session {index} changed"
         for index, page in enumerate(pages):
-            problems += [f"session {index}: {text}" for text in harness.page_problems(page)]
+            problems += [f"session {index}: {text}" for text in page_checks.page_problems(page)]
         for index, server in enumerate(served.servers):
             if "Traceback" in server.log_text():
                 problems.append(f"replica {index} log has a traceback:\n{server.log_tail()}")

@@ -1,4 +1,4 @@
-"""The rooms the lab is built for: every page on every screen of ``harness.SCREENS``, and links opened cold.
+"""The rooms the lab is built for: every page on every screen of ``chromium.SCREENS``, and links opened cold.
 
 On each screen (a 1024x768 projector with the sidebar open, the same in presenter mode with the
 sidebar folded, a 1366x768 laptop in the light and in the dark theme, a 1920x1080 desktop, a 150 % zoom
@@ -35,7 +35,7 @@ import pytest
 from PIL import Image
 
 import nbcore
-from devtools import harness
+from devtools import app_server, chromium, draw_page, page_checks
 from lab import shell
 from lab.shell import PAGES
 from tests.conftest import REPO
@@ -83,7 +83,7 @@ PRESENTER_BODY_SCALE = 1.25
 
 def open_path(page, base_url: str, path: str, query: str = "") -> None:
     page.goto(f"{base_url}/{path}{query}", timeout=60_000)
-    harness.wait_for_run(page, timeout=180, settle=0.3)
+    chromium.wait_for_run(page, timeout=180, settle=0.3)
 
 
 def save_screenshot(page, name: str) -> str:
@@ -95,15 +95,15 @@ def save_screenshot(page, name: str) -> str:
 
 def draw_page_problems(page, touch: bool) -> list[str]:
     """The canvas wholly drawable before and after a stroke, and the prediction in view right after it."""
-    problems = [f"canvas covered before drawing at {point}" for point in harness.canvas_covered_points(page)]
-    origin = harness.canvas_origin(page)
-    harness.draw_digit(page, 7, origin, touch=touch)
-    value, _ = harness.wait_for_prediction(page)
+    problems = [f"canvas covered before drawing at {point}" for point in page_checks.canvas_covered_points(page)]
+    origin = draw_page.canvas_origin(page)
+    draw_page.draw_digit(page, 7, origin, touch=touch)
+    value, _ = draw_page.wait_for_prediction(page)
     if value != "7":
         problems.append(f"a drawn 7 was read as {value}")
-    if not harness.in_viewport(page, harness.prediction_locator(page).first):
+    if not page_checks.in_viewport(page, draw_page.prediction_locator(page).first):
         problems.append("the prediction is not in view right after the stroke")
-    problems += [f"canvas covered after the prediction at {point}" for point in harness.canvas_covered_points(page)]
+    problems += [f"canvas covered after the prediction at {point}" for point in page_checks.canvas_covered_points(page)]
     return problems
 
 
@@ -111,14 +111,14 @@ def draw_page_problems(page, touch: bool) -> list[str]:
     "screen, presenting", CASES, ids=[f"{screen}{', presenter' if presenting else ''}" for screen, presenting in CASES]
 )
 def test_every_page_holds_its_layout_on_this_screen(browser, warm_app, screen, presenting):
-    context = browser.new_context(**harness.SCREENS[screen])
+    context = browser.new_context(**chromium.SCREENS[screen])
     context.set_default_timeout(30_000)
     page = context.new_page()
     failures = {}
     try:
         for path in URL_PATHS:
             open_path(page, warm_app.url, path, "?presenter=true" if presenting else "")
-            problems = harness.page_problems(page) + harness.layout_problems(page)
+            problems = page_checks.page_problems(page) + page_checks.layout_problems(page)
             if presenting:
                 # the style sheet's script marks the page once its component has mounted, which can be after the
                 # run has ended (CI once measured the class page's text before that, at the normal size)
@@ -141,8 +141,8 @@ def test_every_page_holds_its_layout_on_this_screen(browser, warm_app, screen, p
                 if not figureless and (shown["figure_top"] is None or shown["figure_top"] > shown["height"] - 100):
                     problems.append(f"the first figure starts at {shown['figure_top']} px, below the first screen")
             if path == "draw":
-                problems += draw_page_problems(page, touch=harness.SCREENS[screen].get("has_touch", False))
-                problems += harness.layout_problems(page)
+                problems += draw_page_problems(page, touch=chromium.SCREENS[screen].get("has_touch", False))
+                problems += page_checks.layout_problems(page)
             if problems:
                 failures[f"/{path}"] = (problems, save_screenshot(page, f"{screen}-{path or 'home'}".replace(" ", "_")))
     finally:
@@ -156,7 +156,7 @@ def test_every_page_holds_its_layout_on_this_screen(browser, warm_app, screen, p
 def fresh_server(e2e_tools, app_data_dir, tmp_path_factory):
     """A ``streamlit run app.py`` that nobody has visited yet."""
     log_path = tmp_path_factory.mktemp("fresh") / "server.log"
-    with harness.StreamlitServer(app_data_dir, log_path, ready_timeout=90) as server:
+    with app_server.StreamlitServer(app_data_dir, log_path, ready_timeout=90) as server:
         yield server
 
 
@@ -169,7 +169,7 @@ def whole_app_problems(page, path: str) -> list[str]:
         for section in PAGES
         if sidebar.get_by_text(section, exact=True).count() == 0
     ]
-    links = page.locator(harness.NAVIGATION_LINKS).count()
+    links = page.locator(chromium.NAVIGATION_LINKS).count()
     if links != len(URL_PATHS):
         problems.append(f"{links} page links in the navigation, not {len(URL_PATHS)}")
     if sidebar.get_by_text("Presenter mode", exact=True).count() == 0:
@@ -183,23 +183,23 @@ def whole_app_problems(page, path: str) -> list[str]:
         problems.append("two 'Class prior' controls, the page's and the sidebar's")
     if page.locator('[data-testid="stMainBlockContainer"] h1').count() == 0:
         problems.append("no page title")
-    return problems + harness.page_problems(page)
+    return problems + page_checks.page_problems(page)
 
 
 def link_problems(browser, url: str, reload: bool = False) -> list[str]:
     """Open ``url`` in a new session (a link followed from an e-mail): what is missing of the whole app."""
-    context = browser.new_context(viewport=harness.VIEWPORT)
+    context = browser.new_context(viewport=chromium.VIEWPORT)
     page = context.new_page()
     try:
         page.goto(url, timeout=60_000)
-        harness.wait_for_run(page, timeout=180, settle=0.3)
-        page.locator(harness.NAVIGATION_LINKS).first.wait_for(timeout=30_000)
+        chromium.wait_for_run(page, timeout=180, settle=0.3)
+        page.locator(chromium.NAVIGATION_LINKS).first.wait_for(timeout=30_000)
         path = urlparse(url).path.strip("/")
         problems = whole_app_problems(page, path)
         if reload:  # a reload stays on the page, in the whole app
             title = page.locator("h1").first.inner_text()
             page.reload()
-            harness.wait_for_run(page, timeout=60, settle=0.3)
+            chromium.wait_for_run(page, timeout=60, settle=0.3)
             if page.locator("h1").first.inner_text() != title:
                 problems.append("a reload left the page")
             problems += whole_app_problems(page, path)
@@ -232,9 +232,9 @@ FOCUSED_JS = """() => {
 
 def test_the_keyboard_reaches_every_control_of_draw_and_charts_add_no_tab_stops(page, base_url):
     open_path(page, base_url, "draw")
-    harness.draw_digit(page, 1)
-    harness.wait_for_prediction(page)
-    harness.wait_for_run(page)
+    draw_page.draw_digit(page, 1)
+    draw_page.wait_for_prediction(page)
+    chromium.wait_for_run(page)
     page.locator('[data-testid="stMainBlockContainer"] h1').first.click()  # start from the page, not the address bar
     stops = []
     for _ in range(80):
@@ -275,17 +275,17 @@ def draw_link_problems(page, base_url: str, pictures: list[bytes]) -> list[str]:
         page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
             files=[{"name": f"digit-{number}.png", "mimeType": "image/png", "buffer": picture}]
         )
-        harness.wait_for_prediction(page, expect_change_from=harness.read_prediction(page) or "any")
-        harness.wait_for_run(page, settle=0.3)
+        draw_page.wait_for_prediction(page, expect_change_from=draw_page.read_prediction(page) or "any")
+        chromium.wait_for_run(page, settle=0.3)
         if page.evaluate(PAGE_LINKS_JS):
-            return harness.layout_problems(page)
+            return page_checks.layout_problems(page)
     return [f"none of {len(pictures)} pictures naive Bayes is sure of and wrong about brought the link to Compare"]
 
 
 @pytest.mark.parametrize("screen", ["projector 1024x768", "phone 390x844 (touch)"])
 def test_page_links_and_panel_titles_are_whole_and_apart_on_this_screen(browser, warm_app, mnist, screen):
     """Every lesson step (each ends with links to pages), Inpainting's three panels, and Draw's link to Compare."""
-    context = browser.new_context(**harness.SCREENS[screen])
+    context = browser.new_context(**chromium.SCREENS[screen])
     context.set_default_timeout(30_000)
     page = context.new_page()
     failures, links_seen = {}, 0
@@ -295,7 +295,7 @@ def test_page_links_and_panel_titles_are_whole_and_apart_on_this_screen(browser,
         ]:
             open_path(page, warm_app.url, path, query)
             links_seen += len(page.evaluate(PAGE_LINKS_JS))
-            problems = harness.layout_problems(page)
+            problems = page_checks.layout_problems(page)
             if problems:
                 failures[f"/{path}{query}"] = (problems, save_screenshot(page, f"links-{screen}-{path}{query}"))
         problems = draw_link_problems(page, warm_app.url, confidently_wrong_pictures(mnist))
@@ -311,7 +311,7 @@ def test_page_links_and_panel_titles_are_whole_and_apart_on_this_screen(browser,
 
 def test_the_tab_icon_comes_from_the_app_and_nothing_from_elsewhere(browser, warm_app):
     """A classroom without internet: every request the page makes goes to the app's own server."""
-    context = browser.new_context(viewport=harness.VIEWPORT)
+    context = browser.new_context(viewport=chromium.VIEWPORT)
     page = context.new_page()
     host = urlparse(warm_app.url).netloc
     requested = []

@@ -11,7 +11,7 @@ import os
 
 from PIL import Image, ImageDraw
 
-from devtools import harness
+from devtools import chromium, draw_page, page_checks
 
 TOO_LARGE_BYTES = int(9.7 * 1024 * 1024)  # a phone photo, about twice the 5 MB limit
 
@@ -52,12 +52,12 @@ def seven_png() -> bytes:
 
 
 def test_a_photo_too_large_says_so_in_view_and_leaves_the_list_for_the_next(browser, warm_app):
-    context = browser.new_context(**harness.SCREENS["phone 390x844 (touch)"])
+    context = browser.new_context(**chromium.SCREENS["phone 390x844 (touch)"])
     context.set_default_timeout(30_000)
     page = context.new_page()
     try:
         page.goto(f"{warm_app.url}/draw?draw_mode=Upload+a+picture", timeout=60_000)
-        harness.wait_for_run(page, timeout=180, settle=0.3)
+        chromium.wait_for_run(page, timeout=180, settle=0.3)
         chooser = page.locator('[data-testid="stFileUploaderDropzoneInput"]')
         chooser.set_input_files(
             files=[{"name": "photo.jpg", "mimeType": "image/jpeg", "buffer": os.urandom(TOO_LARGE_BYTES)}]
@@ -68,13 +68,13 @@ def test_a_photo_too_large_says_so_in_view_and_leaves_the_list_for_the_next(brow
         assert any("MB or smaller" in text for text in texts), f"the size limit is not readable on screen: {texts}"
 
         chooser.set_input_files(files=[{"name": "seven.png", "mimeType": "image/png", "buffer": seven_png()}])
-        value, _ = harness.wait_for_prediction(page)
+        value, _ = draw_page.wait_for_prediction(page)
         assert value == "7"
         texts = shown_texts(page)
         assert "seven.png" in texts, texts
         assert not any("photo.jpg" in text or "MB or smaller" in text for text in texts), (
             f"the refused photo is still listed beside the new upload: {texts}"
         )
-        assert not harness.page_problems(page)
+        assert not page_checks.page_problems(page)
     finally:
         context.close()

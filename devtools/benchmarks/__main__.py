@@ -1,4 +1,4 @@
-"""Command line: ``python -m benchmarks naive-bayes [--repeats N]``, ``python -m benchmarks softmax [--repeats N]``."""
+"""Command line: ``python -m devtools.benchmarks naive-bayes [--repeats N]``, ``python -m devtools.benchmarks softmax [--repeats N]``."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def repeats_count(text: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m devtools.benchmarks", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     naive_bayes = commands.add_parser(
         "naive-bayes", help="time nbcore's BernoulliNB against scikit-learn's, given uint8 and float64 input"

@@ -1,4 +1,4 @@
-"""``python -m benchmarks naive-bayes``: nbcore's BernoulliNB against scikit-learn's, same data, same run.
+"""``python -m devtools.benchmarks naive-bayes``: nbcore's BernoulliNB against scikit-learn's, same data, same run.
 
 nbcore is given its own input, the uint8 0/1 features of ``nbcore.features.binarize``. scikit-learn is
 timed twice: given the same uint8 array (its ``fit`` and ``predict`` then convert it to float64 first,
@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from devtools.bench_report import markdown_table
 from nbcore.features import PackedBinary, binarize
 from nbcore.models.naive_bayes import BernoulliNB
 from nbcore.prepared.mnist import mnist_splits
@@ -82,10 +83,8 @@ def run_bench(repeats: int = 7, threshold: int = 128) -> dict[str, float]:
         ),
     ]
     print(f"BernoulliNB on MNIST binarized at {threshold}; median of {repeats} runs, milliseconds\n")
-    print("| step | nbcore | scikit-learn | speed-up |")
-    print("|---|---:|---:|---:|")
-    for name, ours_ms, theirs_ms in rows:
-        print(f"| {name} | {ours_ms:.1f} | {theirs_ms:.1f} | {theirs_ms / ours_ms:.1f}x |")
+    table = [[name, f"{ours:.1f}", f"{theirs:.1f}", f"{theirs / ours:.1f}x"] for name, ours, theirs in rows]
+    print(markdown_table(["step", "nbcore", "scikit-learn", "speed-up"], table, right=[False, True, True, True]))
     print(
         "\nInput: nbcore is always given its uint8 0/1 features; scikit-learn is given the same uint8 array "
         "(converted to float64 inside its fit and predict) or float64 features (converted beforehand, untimed)."

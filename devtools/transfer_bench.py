@@ -1,6 +1,6 @@
 """What a student's first visit moves over the classroom's network: straight from a replica, and through nginx.
 
-    python scripts/transfer_bench.py [--mnist-source DIR | --data-dir DIR] [--pages / /draw /compare]
+    python -m devtools.transfer_bench [--mnist-source DIR | --data-dir DIR] [--pages / /draw /compare]
                                      [--mbits 10] [--rounds 2]
 
 One replica behind nginx (``devtools.replicas.ClassServer``, deploy/nginx.conf). Each page is opened cold (a new
@@ -9,24 +9,19 @@ nginx, which serves Streamlit's front end (``/static/``) from disk, compressed a
 browser's Resource Timing: the bytes on the wire (headers and bodies, the page and everything it loaded), the
 requests a Python replica had to answer, and, with the browser's network held to ``--mbits`` Mbit/s (Chrome
 DevTools' network emulation: a 600 Mbit/s classroom access point shared by 60 students gives each about 10),
-the time from navigation to fully drawn (scripts/page_bench.py's definition). ``--rounds`` visits of each kind,
+the time from navigation to fully drawn (devtools/page_bench.py's definition). ``--rounds`` visits of each kind,
 in turn; the median is printed. Bytes do not depend on the machine's load; the throttled times do, a little.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "scripts"))
-
-from devtools import harness, replicas  # noqa: E402
+from devtools import app_server, chromium, page_bench, replicas  # page_bench: its definition of fully drawn
+from devtools.bench_report import load_averages, markdown_table
 
 # every request the page made, its bytes on the wire and whether it went to Streamlit's front end (/static/)
 RESOURCES_JS = """() => {
@@ -45,8 +40,6 @@ class Visit:
 
 
 def visit(browser, url: str, through_nginx: bool, mbits: float) -> Visit:
-    import page_bench  # scripts/ is on sys.path: its definition of fully drawn
-
     context = page_bench.new_context(browser, {"width": 1024, "height": 768})
     try:
         page = context.new_page()
@@ -78,22 +71,37 @@ def median_visit(visits: list[Visit]) -> Visit:
 
 
 def table(rows: list[tuple[str, Visit, Visit]], mbits: float) -> list[str]:
-    lines = [
-        f"| page, first visit | bytes: from the replica | through nginx | requests a replica answers: from it "
-        f"| through nginx | fully drawn at {mbits:g} Mbit/s: from the replica | through nginx |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+    headers = [
+        "page, first visit",
+        "bytes: from the replica",
+        "through nginx",
+        "requests a replica answers: from it",
+        "through nginx",
+        f"fully drawn at {mbits:g} Mbit/s: from the replica",
+        "through nginx",
     ]
-    for path, direct, proxied in rows:
-        lines.append(
-            f"| {path} | {direct.bytes / 1e6:.2f} MB | {proxied.bytes / 1e6:.2f} MB | {direct.to_python} "
-            f"| {proxied.to_python} | {direct.seconds:.1f} s | {proxied.seconds:.1f} s |"
-        )
-    return lines
+    cells = [
+        [
+            path,
+            f"{direct.bytes / 1e6:.2f} MB",
+            f"{proxied.bytes / 1e6:.2f} MB",
+            direct.to_python,
+            proxied.to_python,
+            f"{direct.seconds:.1f} s",
+            f"{proxied.seconds:.1f} s",
+        ]
+        for path, direct, proxied in rows
+    ]
+    return markdown_table(headers, cells, right=[False] + [True] * 6).splitlines()
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    harness.add_data_arguments(parser)
+    parser = argparse.ArgumentParser(
+        prog="python -m devtools.transfer_bench",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    app_server.add_data_arguments(parser)
     parser.add_argument(
         "--pages", nargs="+", default=["/", "/draw", "/compare"], help="paths (default / /draw /compare)"
     )
@@ -102,16 +110,16 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.mbits <= 0 or args.rounds < 1:
         parser.error("--mbits must be above 0 and --rounds at least 1")
-    harness.exit_unless_browser()
+    chromium.exit_unless_browser()
     if replicas.nginx_binary() is None:
         parser.error("nginx is not installed (apt-get install -y nginx)")
-    started = os.getloadavg()
+    started = load_averages()
     from playwright.sync_api import sync_playwright
 
     rows = []
-    with harness.script_data_dir(args.data_dir, args.mnist_source, "nb-transfer-bench-") as (data_dir, _scratch):
+    with app_server.script_data_dir(args.data_dir, args.mnist_source, "nb-transfer-bench-") as (data_dir, _scratch):
         with replicas.ClassServer(1, data_dir) as served, sync_playwright() as playwright:
-            browser = harness.launch_chromium(playwright)
+            browser = chromium.launch_chromium(playwright)
             direct_url = served.servers[0].url
             for path in args.pages:
                 direct, proxied = [], []
@@ -121,10 +129,10 @@ def main(argv: list[str] | None = None) -> int:
                 rows.append((path, median_visit(direct), median_visit(proxied)))
                 print(f"{path}: from the replica {rows[-1][1]}, through nginx {rows[-1][2]}", flush=True)
             browser.close()
-    ended = os.getloadavg()
+    ended = load_averages()
     print(
         f"\nA student's first visit, Chromium 1024×768 held to {args.mbits:g} Mbit/s, median of {args.rounds}; "
-        f"load average {started[0]:.2f} at the start, {ended[0]:.2f} at the end.\n"
+        f"load average {started} at the start, {ended} at the end.\n"
     )
     print("\n".join(table(rows, args.mbits)))
     return 0

@@ -1,6 +1,6 @@
 """What one student's action costs this machine, by process: the denominator behind the load benchmark.
 
-    python scripts/action_cost.py [--data-dir DIR | --mnist-source DIR] [--cycles 8] [--step-px 12]
+    python -m devtools.action_cost [--data-dir DIR | --mnist-source DIR] [--cycles 8] [--step-px 12]
 
 One browser session on /draw of a fresh ``streamlit run app.py`` repeats ``--cycles`` times: Clear, then
 one stroke (a 1 or a 7), waiting for the prediction and the end of the run. Printed per cycle: CPU time
@@ -16,14 +16,11 @@ import argparse
 import os
 import sys
 import time
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-
-from devtools import harness  # noqa: E402
-from devtools.async_draw import STROKE_STEP_PX  # noqa: E402
-from devtools.procfs import descendants, group_cpu_seconds, stat_fields  # noqa: E402
+from devtools import app_server, chromium, draw_page
+from devtools.app_server import REPO
+from devtools.async_draw import STROKE_STEP_PX
+from devtools.procfs import descendants, group_cpu_seconds, stat_fields
 
 
 def cpu_seconds_by_program(pids: list[int]) -> dict[str, float]:
@@ -43,29 +40,31 @@ def cpu_seconds_by_program(pids: list[int]) -> dict[str, float]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    harness.add_data_arguments(parser)
+    parser = argparse.ArgumentParser(
+        prog="python -m devtools.action_cost", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    app_server.add_data_arguments(parser)
     parser.add_argument("--cycles", type=int, default=8)
     parser.add_argument("--step-px", type=float, default=STROKE_STEP_PX)
     args = parser.parse_args()
-    harness.exit_unless_browser()
-    with harness.script_data_dir(args.data_dir, args.mnist_source, "nb-cost-") as (data_dir, _):
+    chromium.exit_unless_browser()
+    with app_server.script_data_dir(args.data_dir, args.mnist_source, "nb-cost-") as (data_dir, _):
         from playwright.sync_api import sync_playwright
 
         with (
             sync_playwright() as playwright,
-            harness.StreamlitServer(data_dir, REPO / "test-artifacts" / "action-cost.log") as server,
+            app_server.StreamlitServer(data_dir, REPO / "test-artifacts" / "action-cost.log") as server,
         ):
-            browser = harness.launch_chromium(playwright)
-            page = browser.new_context(viewport=harness.VIEWPORT).new_page()
+            browser = chromium.launch_chromium(playwright)
+            page = browser.new_context(viewport=chromium.VIEWPORT).new_page()
             page.goto(server.url + "/draw", timeout=180_000)
-            harness.wait_for_run(page, timeout=180)
+            chromium.wait_for_run(page, timeout=180)
             devtools = page.context.new_cdp_session(page)
             devtools.send("Performance.enable")
 
             def snapshot() -> dict[str, float]:
                 metrics = {item["name"]: item["value"] for item in devtools.send("Performance.getMetrics")["metrics"]}
-                server_group = os.getpgid(server.process.pid)
+                server_group = os.getpgid(server.pid)
                 return {
                     "page main thread (of Chromium)": metrics["TaskDuration"],
                     **cpu_seconds_by_program(descendants(os.getpid(), server_group)),
@@ -75,11 +74,11 @@ def main() -> int:
 
             def cycle(digit: int) -> None:
                 page.get_by_role("button", name="Clear").click()
-                page.locator('[data-testid="stAlert"]', has_text=harness.BLANK_PROMPT).wait_for()
-                harness.wait_for_run(page, charts=False)
-                harness.stroke(page, harness.DIGITS[digit][0], harness.canvas_origin(page), step_px=args.step_px)
-                harness.wait_for_prediction(page)
-                harness.wait_for_run(page)
+                page.locator('[data-testid="stAlert"]', has_text=draw_page.BLANK_PROMPT).wait_for()
+                chromium.wait_for_run(page, charts=False)
+                draw_page.stroke(page, draw_page.DIGITS[digit][0], draw_page.canvas_origin(page), step_px=args.step_px)
+                draw_page.wait_for_prediction(page)
+                chromium.wait_for_run(page)
 
             cycle(1)  # warm-up
             before, started = snapshot(), time.perf_counter()

@@ -1,13 +1,13 @@
 """Record what Chromium sends when a student draws on the Draw page, for the protocol load generator.
 
-    python scripts/record_drawings.py [--out devtools/drawings.json] [--digits 0 1 2 3 4 6 7 9]
+    python -m devtools.record_drawings [--out devtools/drawings.json] [--digits 0 1 2 3 4 6 7 9]
 
 Starts ``streamlit run app.py`` on a scratch copy of MNIST, opens /draw in the Debian Chromium
 (Playwright), draws each digit with mouse strokes (the shapes of devtools/async_draw.py, moves every
 12 px as a 60 Hz pointer would report a quick stroke), and keeps, from the websocket frames the
 page sent (``page.on("websocket")`` / ``framesent``), the ``BackMsg`` carrying the canvas's
 widget state: its ``json_value`` (the component's state, ``{"drawing": "data:image/png;base64,..."}``)
-is what ``scripts/load_protocol.py`` replays. Each drawing also records the digit the app
+is what ``devtools/load_protocol`` replays. Each drawing also records the digit the app
 predicted for it in the browser (the "Naive Bayes prediction" metric) and the widget states
 the browser sent alongside (ids and value kinds, to document the message).
 """
@@ -20,12 +20,10 @@ import sys
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+from streamlit.proto.BackMsg_pb2 import BackMsg
 
-from streamlit.proto.BackMsg_pb2 import BackMsg  # noqa: E402
-
-from devtools import async_draw, harness  # noqa: E402  (async_draw: the load benchmark's digit shapes)
+from devtools import app_server, async_draw, chromium, draw_page
+from devtools.app_server import REPO
 
 DEFAULT_OUT = REPO / "devtools" / "drawings.json"
 
@@ -51,19 +49,19 @@ def record(url: str, digits: list[int]) -> list[dict]:
 
     recorded = []
     with sync_playwright() as playwright:
-        browser = harness.launch_chromium(playwright)
+        browser = chromium.launch_chromium(playwright)
         try:
-            page = browser.new_page(viewport=harness.VIEWPORT)
+            page = browser.new_page(viewport=chromium.VIEWPORT)
             frames: list[bytes] = []
             page.on("websocket", lambda ws: ws.on("framesent", lambda payload: frames.append(payload)))
             page.goto(url + "/draw", timeout=180_000)
-            harness.wait_for_run(page, timeout=180)
+            chromium.wait_for_run(page, timeout=180)
             for digit in digits:
-                origin = harness.canvas_origin(page)
+                origin = draw_page.canvas_origin(page)
                 before = len(frames)
                 for points in async_draw.DIGITS[digit]:
-                    harness.stroke(page, points, origin, step_px=async_draw.STROKE_STEP_PX)
-                predicted, _ = harness.wait_for_prediction(page, expect_change_from=None)
+                    draw_page.stroke(page, points, origin, step_px=async_draw.STROKE_STEP_PX)
+                predicted, _ = draw_page.wait_for_prediction(page, expect_change_from=None)
                 message = canvas_message(frames[before:])
                 if message is None:
                     raise RuntimeError(f"no canvas state among the frames sent after drawing {digit}")
@@ -85,10 +83,10 @@ def record(url: str, digits: list[int]) -> list[dict]:
                     }
                 )
                 print(f"digit {digit}: predicted {predicted}, BackMsg {recorded[-1]['bytes']} bytes", flush=True)
-                harness.run_after(
+                chromium.run_after(
                     page,
                     lambda: page.get_by_role("button", name="Clear").click(),
-                    shown_js=f"() => document.body.innerText.includes({harness.BLANK_PROMPT!r})",
+                    shown_js=f"() => document.body.innerText.includes({draw_page.BLANK_PROMPT!r})",
                     charts=False,
                 )
         finally:
@@ -97,20 +95,24 @@ def record(url: str, digits: list[int]) -> list[dict]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m devtools.record_drawings",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--digits", type=int, nargs="+", default=sorted(async_draw.DIGITS))
-    harness.add_data_arguments(parser, mnist_source=False)
+    app_server.add_data_arguments(parser, mnist_source=False)
     args = parser.parse_args()
-    with harness.script_data_dir(args.data_dir, None, "record-drawings-") as (data_dir, scratch):
+    with app_server.script_data_dir(args.data_dir, None, "record-drawings-") as (data_dir, scratch):
         log = (scratch or Path("/tmp")) / "record-drawings-server.log"
-        with harness.StreamlitServer(data_dir, log) as server:
+        with app_server.StreamlitServer(data_dir, log) as server:
             drawings = record(server.url, args.digits)
     args.out.write_text(
         json.dumps(
             {
                 "recorded": time.strftime("%Y-%m-%d"),
-                "how": "scripts/record_drawings.py: Chromium strokes on /draw, the canvas widget's json_value as sent",
+                "how": "devtools/record_drawings.py: Chromium strokes on /draw, the canvas widget's json_value as sent",
                 "drawings": drawings,
             },
             indent=1,

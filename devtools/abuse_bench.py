@@ -1,6 +1,6 @@
 """What one abusive client costs another session, in time: the figures tests/e2e/test_abuse_probes.py does not assert.
 
-    python scripts/abuse_bench.py [--floods 3] [--draws 5] [--data-dir DIR | --mnist-source DIR] [--log-dir DIR]
+    python -m devtools.abuse_bench [--floods 3] [--draws 5] [--data-dir DIR | --mnist-source DIR] [--log-dir DIR]
 
 One fresh server (``streamlit run app.py``), warmed by one visitor; two protocol clients
 (``devtools.streamlit_client``, no browser) on /draw. Printed, each against the same student's usual
@@ -18,19 +18,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import sys
 import threading
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from devtools import app_server
+from devtools.app_server import REPO
+from devtools.bench_report import load_averages
+from devtools.streamlit_client import RunResult, StreamlitClient
+from lab.rate_limit import RUN_BURST, RUNS_PER_SECOND
 
-from devtools import harness  # noqa: E402
-from devtools.streamlit_client import RunResult, StreamlitClient  # noqa: E402
-from lab.rate_limit import RUN_BURST, RUNS_PER_SECOND  # noqa: E402
-
-REPO = Path(__file__).resolve().parents[1]
 DRAWINGS = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
 FLOOD = 1000
 RUN_TIMEOUT = 120
@@ -99,24 +97,26 @@ def measure(url: str, floods: int, draws: int) -> None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    harness.add_data_arguments(parser)
+    parser = argparse.ArgumentParser(
+        prog="python -m devtools.abuse_bench", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    app_server.add_data_arguments(parser)
     parser.add_argument("--floods", type=int, default=3, help="floods sent, one after the other (default 3)")
     parser.add_argument("--draws", type=int, default=5, help="draws for each usual and 'meanwhile' figure")
     parser.add_argument("--log-dir", type=Path, default=REPO / "test-artifacts" / "abuse-bench")
     args = parser.parse_args()
     if args.floods < 1 or args.draws < 1:
         parser.error("--floods and --draws must be at least 1")
-    with harness.script_data_dir(args.data_dir, args.mnist_source, "nb-abuse-") as (data_dir, _):
+    with app_server.script_data_dir(args.data_dir, args.mnist_source, "nb-abuse-") as (data_dir, _):
         args.log_dir.mkdir(parents=True, exist_ok=True)
         log = args.log_dir / "server.log"
-        print(f"load average at the start: {os.getloadavg()[0]:.1f}; server log {log}", flush=True)
-        with harness.StreamlitServer(data_dir, log, ready_timeout=120) as server:
+        print(f"load average at the start: {load_averages()}; server log {log}", flush=True)
+        with app_server.StreamlitServer(data_dir, log, ready_timeout=120) as server:
             with StreamlitClient(server.url, timeout=RUN_TIMEOUT) as warm:  # MNIST loaded, models trained
                 warm.connect(page="draw")
                 draw(warm, 0)
             measure(server.url, args.floods, args.draws)
-        print(f"load average at the end: {os.getloadavg()[0]:.1f}", flush=True)
+        print(f"load average at the end: {load_averages()}", flush=True)
     return 0
 
 

@@ -1,6 +1,6 @@
 """The class store's figures: what it adds to a student's send and to the teacher's refresh, SQLite and Redis.
 
-    python scripts/class_store_bench.py [--part store server] [--stores sqlite sqlite-held redis]
+    python -m devtools.class_store_bench [--part store server] [--stores sqlite sqlite-held redis]
         [--replicas 1 2] [--sends 300] [--processes 1 2 4] [--reads 30] [--server-sends 30] [--clients 6]
         [--duration 20] [--refreshes 15] [--data-dir DIR | --mnist-source DIR] [--log-dir DIR]
 
@@ -55,7 +55,6 @@ import io
 import itertools
 import json
 import multiprocessing
-import os
 import queue
 import secrets
 import sys
@@ -68,14 +67,12 @@ from pathlib import Path
 
 import numpy as np
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-
-from devtools.bench_report import load, ms, positive_int, print_table, say  # noqa: E402
-from devtools.class_stores import STORES, fresh_store  # noqa: E402
-from devtools.rerun_log import RerunLog  # noqa: E402
-from devtools.streamlit_client import StreamlitClient, loopback_address  # noqa: E402
-from nbcore.classroom import OPERATOR, ClassStore, open_store, student_id  # noqa: E402
+from devtools.app_server import REPO
+from devtools.bench_report import load, load_averages, ms, positive_int, print_table, say
+from devtools.class_stores import STORES, fresh_store
+from devtools.rerun_log import RerunLog
+from devtools.streamlit_client import StreamlitClient, loopback_address
+from nbcore.classroom import OPERATOR, ClassStore, open_store, student_id
 
 DRAWINGS = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
 PARTS = ("store", "server")
@@ -373,9 +370,17 @@ class PacingTimes:
     wall: float = 0.0
 
 
+def paced_student(number: int) -> str:
+    """The store's id of student ``number``, from a well-formed secret (32 hex digits)."""
+    made = student_id(f"{number:032x}")
+    if made is None:
+        raise ValueError(f"student {number}: the secret is malformed")
+    return made
+
+
 def pacing_pieces(store: ClassStore, code: str, rounds: int = PACING_ROUNDS) -> PacingTimes:
     """``rounds`` rounds of ``PACED_STUDENTS`` polls, each round ended by the teacher's Next and look."""
-    students = [student_id(f"{n:032x}") for n in range(PACED_STUDENTS)]
+    students = [paced_student(n) for n in range(PACED_STUDENTS)]
     times = PacingTimes()
     cpu, wall = time.process_time(), time.perf_counter()
     for step in range(1, rounds + 1):
@@ -400,7 +405,7 @@ def join_class(url: str, code: str, address: str):
     """A student's session on /draw?class=CODE with a fresh browser secret; the client."""
     client = StreamlitClient(url, timeout=RUN_TIMEOUT, source_address=address)
     try:
-        run = client.connect(page="draw", query_string=f"class={code}")
+        client.connect(page="draw", query_string=f"class={code}")
         run = client.set_widget("browser_memory_student", "json_value", {"value": secrets.token_hex(16)})
         if run is None or run.errors:
             raise RuntimeError(f"/draw?class={code} failed: {run.errors if run else 'no run'}")
@@ -739,9 +744,13 @@ def positive_seconds(text: str) -> float:
 
 
 def parser() -> argparse.ArgumentParser:
-    from devtools import harness
+    from devtools import app_server
 
-    made = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    made = argparse.ArgumentParser(
+        prog="python -m devtools.class_store_bench",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     made.add_argument("--part", nargs="+", choices=PARTS, default=list(PARTS), help="what to measure (default both)")
     made.add_argument("--stores", nargs="+", choices=STORES, default=list(STORES), help="back ends (default all three)")
     made.add_argument("--replicas", nargs="+", type=positive_int, default=[1, 2], help="replica counts (default 1 2)")
@@ -757,7 +766,7 @@ def parser() -> argparse.ArgumentParser:
     made.add_argument(
         "--log-dir", type=Path, default=REPO / "test-artifacts" / "class-store-bench", help="the servers' logs"
     )
-    harness.add_data_arguments(made)
+    app_server.add_data_arguments(made)
     return made
 
 
@@ -776,7 +785,7 @@ def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse(argv)
-    from devtools import harness
+    from devtools import app_server
 
     needs: list[tuple[Callable[[], object], str]] = []
     if "redis" in args.stores:
@@ -792,16 +801,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(missing, file=sys.stderr)
             return 2
     started = time.monotonic()
-    say(f"load average at the start: {' '.join(f'{v:.1f}' for v in os.getloadavg())} (1, 5, 15 min); 2 cores shared")
+    say(f"load average at the start: {load_averages()}")
     with tempfile.TemporaryDirectory(prefix="nb-store-bench-") as scratch:
         folder = Path(scratch)
         if "store" in args.part:
             store_part(args, folder)
         if "server" in args.part:
             args.log_dir.mkdir(parents=True, exist_ok=True)
-            with harness.script_data_dir(args.data_dir, args.mnist_source, "nb-store-bench-data-") as (data_dir, _):
+            with app_server.script_data_dir(args.data_dir, args.mnist_source, "nb-store-bench-data-") as (data_dir, _):
                 server_part(args, folder, data_dir)
-    say(f"load average at the end: {' '.join(f'{v:.1f}' for v in os.getloadavg())}; {time.monotonic() - started:.0f} s")
+    say(f"load average at the end: {load_averages()}; {time.monotonic() - started:.0f} s")
     return 0
 
 

@@ -1,6 +1,6 @@
 """A class led through the guided lesson: how soon students follow the teacher's Next, and what following costs.
 
-    python scripts/pace_bench.py [--replicas 1 2] [--students 60] [--steps 4] [--idle 30]
+    python -m devtools.pace_bench [--replicas 1 2] [--students 60] [--steps 4] [--idle 30]
         [--stores sqlite redis] [--data-dir DIR | --mnist-source DIR] [--log-dir DIR]
 
 For each store and each --replicas count: that many ``streamlit run app.py`` behind nginx
@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import secrets
 import sys
 import tempfile
@@ -42,12 +41,10 @@ from pathlib import Path
 
 import numpy as np
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-
-from devtools.bench_report import load, positive_int, print_table, say  # noqa: E402
-from devtools.rerun_log import RerunLog  # noqa: E402
-from devtools.streamlit_client import RunResult, StreamlitClient, loopback_address  # noqa: E402
+from devtools.app_server import REPO
+from devtools.bench_report import load, load_averages, positive_int, print_table, say
+from devtools.rerun_log import RerunLog
+from devtools.streamlit_client import RunResult, StreamlitClient, loopback_address
 
 STORES = ("sqlite", "redis")
 RUN_TIMEOUT = 180.0  # s a run may take (60 students joining at once on 2 shared cores)
@@ -376,16 +373,18 @@ def report(setups: Sequence[Setup], args: argparse.Namespace) -> None:
 
 # -- command line ---------------------------------------------------------------------------------
 def parser() -> argparse.ArgumentParser:
-    from devtools import harness
+    from devtools import app_server
 
-    made = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    made = argparse.ArgumentParser(
+        prog="python -m devtools.pace_bench", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     made.add_argument("--replicas", nargs="+", type=positive_int, default=[1, 2], help="replica counts (default 1 2)")
     made.add_argument("--students", type=positive_int, default=60, help="scripted students (default 60)")
     made.add_argument("--steps", type=positive_int, default=4, help="the teacher's Nexts (default 4, at most 9)")
     made.add_argument("--idle", type=float, default=30.0, help="seconds of each idle window (default 30)")
     made.add_argument("--stores", nargs="+", choices=STORES, default=["sqlite"], help="class stores (default sqlite)")
     made.add_argument("--log-dir", type=Path, default=REPO / "test-artifacts" / "pace-bench", help="the servers' logs")
-    harness.add_data_arguments(made)
+    app_server.add_data_arguments(made)
     return made
 
 
@@ -404,7 +403,7 @@ def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse(argv)
-    from devtools import harness
+    from devtools import app_server
     from devtools.redis_server import redis_binary
     from devtools.replicas import nginx_binary
 
@@ -415,17 +414,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("redis-server is not installed (apt-get install redis-server)", file=sys.stderr)
         return 2
     started = time.monotonic()
-    say(f"load average at the start: {' '.join(f'{v:.1f}' for v in os.getloadavg())} (1, 5, 15 min); 2 cores shared")
+    say(f"load average at the start: {load_averages()}")
     args.log_dir.mkdir(parents=True, exist_ok=True)
     setups = []
     with contextlib.ExitStack() as stack:
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="nb-pace-bench-")))
-        data_dir, _ = stack.enter_context(harness.script_data_dir(args.data_dir, args.mnist_source, "nb-pace-data-"))
+        data_dir, _ = stack.enter_context(app_server.script_data_dir(args.data_dir, args.mnist_source, "nb-pace-data-"))
         for kind in args.stores:
             for replicas in args.replicas:
                 setups.append(measure(kind, replicas, args, folder, data_dir))
     report(setups, args)
-    say(f"load average at the end: {' '.join(f'{v:.1f}' for v in os.getloadavg())}; {time.monotonic() - started:.0f} s")
+    say(f"load average at the end: {load_averages()}; {time.monotonic() - started:.0f} s")
     return 1 if any(setup.followed < setup.asked for setup in setups) else 0
 
 

@@ -1,8 +1,8 @@
 """Screenshots of every page of the app into docs/: at 1400x900, on a 1024x768 projector and on a phone.
 
-    python scripts/screenshots.py [--mnist-source DIR | --data-dir DIR] [--out docs] [--full-page]
+    python -m devtools.screenshots [--mnist-source DIR | --data-dir DIR] [--out docs] [--full-page]
 
-Starts `streamlit run app.py` itself (same harness as tests/e2e), reads the page list from the
+Starts `streamlit run app.py` itself (devtools/app_server.py, as tests/e2e do), reads the page list from the
 sidebar navigation, waits for each page's run to finish and its charts to render, draws a 7 on
 the Draw page first (with a finger on the phone), and writes docs/<page>.png (home.png,
 heatmaps.png, draw.png, ...) and docs/screens/<page>-projector.png and <page>-phone.png,
@@ -19,10 +19,8 @@ from pathlib import Path
 
 from PIL import Image
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-
-from devtools import harness  # noqa: E402
+from devtools import app_server, chromium, draw_page, page_checks
+from devtools.app_server import REPO
 
 
 def save_small_png(png: bytes, path: Path) -> int:
@@ -35,24 +33,24 @@ def save_small_png(png: bytes, path: Path) -> int:
 
 # file-name suffix -> browser context options ("" is the README's gallery size)
 SCREENS = {
-    "": dict(viewport=harness.VIEWPORT),
-    "-projector": harness.SCREENS["projector 1024x768"],
-    "-phone": dict(harness.SCREENS["phone 390x844 (touch)"], device_scale_factor=2),
+    "": dict(viewport=chromium.VIEWPORT),
+    "-projector": chromium.SCREENS["projector 1024x768"],
+    "-phone": dict(chromium.SCREENS["phone 390x844 (touch)"], device_scale_factor=2),
 }
 
 
 def shoot(page, url: str, path: str, target: Path, digit: int, full_page: bool, touch: bool) -> None:
     """Open ``path``, wait for it (and draw ``digit`` on Draw), save the screenshot to ``target``."""
     page.goto(f"{url}/{path}", timeout=120_000)
-    harness.wait_for_run(page, timeout=300, settle=0.3)
+    chromium.wait_for_run(page, timeout=300, settle=0.3)
     if path == "draw":
-        harness.draw_digit(page, digit, touch=touch)
-        harness.wait_for_prediction(page, timeout=60)
-        harness.wait_for_run(page, timeout=60)
+        draw_page.draw_digit(page, digit, touch=touch)
+        draw_page.wait_for_prediction(page, timeout=60)
+        chromium.wait_for_run(page, timeout=60)
         if not touch:  # off the canvas, the title (anchor link) and the sidebar
             page.mouse.move(page.viewport_size["width"] - 5, page.viewport_size["height"] - 100)
     page.wait_for_timeout(800)  # chart transitions
-    problems = harness.page_problems(page)
+    problems = page_checks.page_problems(page)
     size = save_small_png(page.screenshot(full_page=full_page), target)
     note = f"  (page shows errors: {problems})" if problems else ""
     print(
@@ -63,29 +61,31 @@ def shoot(page, url: str, path: str, target: Path, digit: int, full_page: bool, 
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    harness.add_data_arguments(parser)
+    parser = argparse.ArgumentParser(
+        prog="python -m devtools.screenshots", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    app_server.add_data_arguments(parser)
     parser.add_argument("--out", type=Path, default=REPO / "docs")
     parser.add_argument("--full-page", action="store_true", help="whole scrollable page, not just the viewport")
-    parser.add_argument("--digit", type=int, default=7, choices=sorted(harness.DIGITS))
+    parser.add_argument("--digit", type=int, default=7, choices=sorted(draw_page.DIGITS))
     args = parser.parse_args()
 
-    harness.exit_unless_browser()
-    with harness.script_data_dir(args.data_dir, args.mnist_source, "nb-screens-") as (data_dir, scratch):
+    chromium.exit_unless_browser()
+    with app_server.script_data_dir(args.data_dir, args.mnist_source, "nb-screens-") as (data_dir, scratch):
         args.out.mkdir(parents=True, exist_ok=True)
         log_path = (scratch or Path(tempfile.mkdtemp(prefix="nb-screens-"))) / "streamlit-server.log"
 
         from playwright.sync_api import sync_playwright
 
-        with harness.StreamlitServer(data_dir, log_path) as server, sync_playwright() as playwright:
-            browser = harness.launch_chromium(playwright)
+        with app_server.StreamlitServer(data_dir, log_path) as server, sync_playwright() as playwright:
+            browser = chromium.launch_chromium(playwright)
             paths = None
             for suffix, options in SCREENS.items():
                 page = browser.new_context(**options).new_page()
                 page.set_default_timeout(60_000)
                 page.goto(server.url + "/", timeout=120_000)
-                harness.wait_for_run(page, timeout=300, settle=0.3)
-                paths = paths or harness.sidebar_page_paths(page, server.url)
+                chromium.wait_for_run(page, timeout=300, settle=0.3)
+                paths = paths or chromium.sidebar_page_paths(page, server.url)
                 folder = args.out / "screens" if suffix else args.out
                 folder.mkdir(parents=True, exist_ok=True)
                 for path in paths:

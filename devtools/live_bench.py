@@ -1,6 +1,6 @@
 """The Draw canvas's live reading (issue 32): what it costs in the browser, and what it changes on the server.
 
-    python scripts/live_bench.py [--before CHECKOUT] [--rounds 3] [--cpu-slowdown 1 4] [--parity 2000] [--parts 1 2 4]
+    python -m devtools.live_bench [--before CHECKOUT] [--rounds 3] [--cpu-slowdown 1 4] [--parity 2000] [--parts 1 2 4]
 
 Parts (each prints a table):
 
@@ -18,7 +18,7 @@ Parts (each prints a table):
    lab/live_models.py sends per settings change): JSON bytes, gzip'd, deflated (the websocket's compression, when on).
 4. parity: devtools/live_reading.measure_parity over ``--parity`` MNIST test digits drawn back (the test uses 400).
 
-Students per process at p95 <= 300 ms: scripts/load_protocol.py with ``--message-cache`` and ``--app`` (see
+Students per process at p95 <= 300 ms: devtools/load_protocol with ``--message-cache`` and ``--app`` (see
 docs/benchmarks.md). Needs Chromium, MNIST ($NBCORE_DATA_DIR or ../shared/mnist).
 """
 
@@ -34,29 +34,22 @@ import tempfile
 import zlib
 from pathlib import Path
 
-import numpy as np
-
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-
-from devtools import async_draw, harness, live_reading  # noqa: E402
-from devtools.streamlit_client import StreamlitClient  # noqa: E402
+from devtools import app_server, async_draw, chromium, draw_page, live_reading
+from devtools.app_server import REPO
+from devtools.bench_report import markdown_table, percentile
+from devtools.streamlit_client import StreamlitClient
 
 RECORDED = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
-SHAPES = {**{f"{d}": s for d, s in harness.DIGITS.items()}, **{f"{d}'": s for d, s in async_draw.DIGITS.items()}}
+SHAPES = {**{f"{d}": s for d, s in draw_page.DIGITS.items()}, **{f"{d}'": s for d, s in async_draw.DIGITS.items()}}
 RERUN = re.compile(r"NBCORE_RERUN page=(\S+) ms=([0-9.]+) outcome=(\S+) scope=(\S+)")
-
-
-def percentile(values: list[float], q: float) -> float:
-    return float(np.percentile(values, q)) if values else float("nan")
 
 
 def clear(page) -> None:
     """Press Clear and wait for the blank canvas's prompt (generous: a throttled CPU on a loaded machine)."""
-    harness.run_after(
+    chromium.run_after(
         page,
         lambda: page.get_by_role("button", name="Clear").click(),
-        shown_js=f"() => document.body.innerText.includes({harness.BLANK_PROMPT!r})",
+        shown_js=f"() => document.body.innerText.includes({draw_page.BLANK_PROMPT!r})",
         timeout=240,
         charts=False,
     )
@@ -67,10 +60,10 @@ def draw_digits(page, rounds: int) -> int:
     drawn = 0
     for _ in range(rounds):
         for strokes in SHAPES.values():
-            origin = harness.canvas_origin(page)
+            origin = draw_page.canvas_origin(page)
             for points in strokes:
-                harness.stroke(page, points, origin, step_px=async_draw.STROKE_STEP_PX)
-            harness.wait_for_prediction(page, timeout=60)
+                draw_page.stroke(page, points, origin, step_px=async_draw.STROKE_STEP_PX)
+            draw_page.wait_for_prediction(page, timeout=60)
             drawn += 1
             clear(page)
     return drawn
@@ -78,22 +71,22 @@ def draw_digits(page, rounds: int) -> int:
 
 def live_timing(browser, url: str, rounds: int, slowdown: float) -> dict:
     """Part 1 for one CPU slowdown: p50/p95 of the script time per live update and of pointer -> verdict."""
-    page = browser.new_page(viewport=harness.VIEWPORT)
+    page = browser.new_page(viewport=chromium.VIEWPORT)
     try:
         if slowdown != 1:
             page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": slowdown})
         page.goto(f"{url}/draw", timeout=180_000)
-        harness.wait_for_run(page, timeout=180)
+        chromium.wait_for_run(page, timeout=180)
         times: list[dict] = []
         collect = "c => { const t = c.liveTimes || []; c.liveTimes = []; return t; }"
         for _ in range(rounds):
             for strokes in SHAPES.values():
-                origin = harness.canvas_origin(page)
+                origin = draw_page.canvas_origin(page)
                 for points in strokes:
-                    harness.stroke(page, points, origin, step_px=async_draw.STROKE_STEP_PX)
+                    draw_page.stroke(page, points, origin, step_px=async_draw.STROKE_STEP_PX)
                 page.wait_for_timeout(100)
-                times += harness.canvas_locator(page).evaluate(collect)
-                harness.wait_for_prediction(page, timeout=60)
+                times += draw_page.canvas_locator(page).evaluate(collect)
+                draw_page.wait_for_prediction(page, timeout=60)
                 clear(page)
         script = [t["script"] for t in times]
         since = [t["sinceMove"] for t in times if t["sinceMove"] is not None]
@@ -112,13 +105,13 @@ def live_timing(browser, url: str, rounds: int, slowdown: float) -> dict:
 def server_runs(browser, app: str, data_dir: Path, log_dir: Path, name: str, rounds: int) -> dict:
     """Part 2 for one checkout: runs of the Draw page per digit drawn in Chromium, and their median ms."""
     log = log_dir / f"{name}.log"
-    with harness.StreamlitServer(
+    with app_server.StreamlitServer(
         data_dir, log, app=app, extra_env={"NBCORE_LOG_RERUN_MS": "1"}, ready_timeout=180
     ) as server:
-        page = browser.new_page(viewport=harness.VIEWPORT)
+        page = browser.new_page(viewport=chromium.VIEWPORT)
         try:
             page.goto(f"{server.url}/draw", timeout=180_000)
-            harness.wait_for_run(page, timeout=180)
+            chromium.wait_for_run(page, timeout=180)
             before = len(RERUN.findall(server.log_text()))
             drawn = draw_digits(page, rounds)
             runs = RERUN.findall(server.log_text())[before:]
@@ -187,23 +180,25 @@ def load_mnist_arrays(data_dir: Path) -> dict:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m devtools.live_bench", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--before", type=Path, help="another checkout of the app (its app.py) to compare against")
     parser.add_argument("--rounds", type=int, default=3, help="times each digit shape is drawn")
     parser.add_argument("--cpu-slowdown", type=float, nargs="+", default=[1.0, 4.0])
     parser.add_argument("--parity", type=int, default=2000, help="MNIST test digits drawn back for the parity table")
     parser.add_argument("--parts", type=int, nargs="+", default=[1, 2, 4], help="1, 2 (with 3) and 4: which to run")
     args = parser.parse_args()
-    harness.exit_unless_browser()
+    chromium.exit_unless_browser()
     from playwright.sync_api import sync_playwright
 
     with (
         tempfile.TemporaryDirectory(prefix="live-bench-") as scratch,
-        harness.script_data_dir(None, None, "live-bench-data-") as (data_dir, _),
+        app_server.script_data_dir(None, None, "live-bench-data-") as (data_dir, _),
         sync_playwright() as playwright,
     ):
         mnist = load_mnist_arrays(data_dir)
-        browser = harness.launch_chromium(playwright)
+        browser = chromium.launch_chromium(playwright)
         try:
             if 1 in args.parts:
                 print_timing(browser, data_dir, Path(scratch), args)
@@ -221,15 +216,19 @@ def main() -> int:
 def print_timing(browser, data_dir: Path, scratch: Path, args) -> None:
     """Part 1."""
     print("1. pointer move -> live verdict (ms), Chromium on /draw, mouse, moves every 12 px", flush=True)
-    with harness.StreamlitServer(data_dir, scratch / "timing.log", ready_timeout=180) as server:
+    with app_server.StreamlitServer(data_dir, scratch / "timing.log", ready_timeout=180) as server:
         rows = [live_timing(browser, server.url, args.rounds, slowdown) for slowdown in args.cpu_slowdown]
-    print("| CPU slowdown | live updates | script per update p50 / p95 | pointer event -> verdict p50 / p95 |")
-    print("|---:|---:|---|---|")
-    for r in rows:
-        print(
-            f"| {r['slowdown']:g}x | {r['updates']} | {r['script_p50']:.1f} / {r['script_p95']:.1f} "
-            f"| {r['since_p50']:.1f} / {r['since_p95']:.1f} |"
-        )
+    headers = ["CPU slowdown", "live updates", "script per update p50 / p95", "pointer event -> verdict p50 / p95"]
+    cells = [
+        [
+            f"{r['slowdown']:g}x",
+            r["updates"],
+            f"{r['script_p50']:.1f} / {r['script_p95']:.1f}",
+            f"{r['since_p50']:.1f} / {r['since_p95']:.1f}",
+        ]
+        for r in rows
+    ]
+    print(markdown_table(headers, cells, right=[True, True, False, False]))
 
 
 def print_runs_and_bytes(browser, data_dir: Path, scratch: Path, mnist: dict, args) -> None:
@@ -237,18 +236,32 @@ def print_runs_and_bytes(browser, data_dir: Path, scratch: Path, mnist: dict, ar
     print("\n2-3. server runs per drawn digit and bytes received (browser-like message cache)", flush=True)
     checkouts = ([("before", str(args.before.resolve() / "app.py"))] if args.before else []) + [("after", "app.py")]
     results = [server_runs(browser, app, data_dir, scratch, name, args.rounds) for name, app in checkouts]
-    print(
-        "| app | digits drawn | strokes per digit | runs per digit (strokes + Clear) | stroke run p50 (ms) "
-        "| open /draw | per drawing sent (median) | alpha change, and back | Clear |"
-    )
-    print("|---|---:|---:|---:|---:|---:|---:|---|---:|")
-    for r in results:
-        b = r["bytes"]
-        print(
-            f"| {r['name']} | {r['digits']} | {r['strokes_per_digit']:.2f} | {r['runs_per_digit']:.2f} "
-            f"| {r['run_ms_p50']:.0f} | {b['open'][0]:,} | {statistics.median(b['drawing']):,.0f} "
-            f"| {b['alpha'][0]:,}, {b['alpha'][1]:,} | {b['clear'][0]:,} |"
-        )
+    headers = [
+        "app",
+        "digits drawn",
+        "strokes per digit",
+        "runs per digit (strokes + Clear)",
+        "stroke run p50 (ms)",
+        "open /draw",
+        "per drawing sent (median)",
+        "alpha change, and back",
+        "Clear",
+    ]
+    cells = [
+        [
+            r["name"],
+            r["digits"],
+            f"{r['strokes_per_digit']:.2f}",
+            f"{r['runs_per_digit']:.2f}",
+            f"{r['run_ms_p50']:.0f}",
+            f"{r['bytes']['open'][0]:,}",
+            f"{statistics.median(r['bytes']['drawing']):,.0f}",
+            f"{r['bytes']['alpha'][0]:,}, {r['bytes']['alpha'][1]:,}",
+            f"{r['bytes']['clear'][0]:,}",
+        ]
+        for r in results
+    ]
+    print(markdown_table(headers, cells, right=[False, True, True, True, True, True, True, False, True]))
     sizes = payload_bytes(mnist, scratch / "softmax")
     print(
         f"\nmodels' payload per settings change: {sizes['json']:,} B as JSON, {sizes['gzip']:,} B gzip'd, "

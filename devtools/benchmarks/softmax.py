@@ -1,4 +1,4 @@
-"""``python -m benchmarks softmax``: our default SoftmaxRegression against scikit-learn's LogisticRegression().
+"""``python -m devtools.benchmarks softmax``: our default SoftmaxRegression against scikit-learn's LogisticRegression().
 
 Same data for both: the 60k training images as pixel/255 (float64 for
 scikit-learn, as it would be given them), the 10k test images for accuracy.
@@ -12,6 +12,7 @@ from __future__ import annotations
 import statistics
 import time
 
+from devtools.bench_report import markdown_table
 from nbcore.models.softmax import SoftmaxRegression
 from nbcore.prepared.mnist import mnist_splits
 
@@ -47,16 +48,19 @@ def run_bench_softmax(repeats: int = 3) -> dict[str, float]:
         "sklearn_fit_seconds": sklearn_seconds,
     }
     figures["speedup"] = figures["sklearn_fit_seconds"] / figures["ours_fit_seconds"]
-    print("| model | test accuracy | fit seconds |")
-    print("|---|---:|---:|")
-    print(
-        f"| nbcore SoftmaxRegression(preset='default'), median of {repeats} fits "
-        f"| {figures['ours_test_accuracy']:.4f} | {figures['ours_fit_seconds']:.2f} |"
-    )
-    print(
-        f"| scikit-learn LogisticRegression() (lbfgs, defaults), 1 fit "
-        f"| {figures['sklearn_test_accuracy']:.4f} | {figures['sklearn_fit_seconds']:.2f} |"
-    )
+    rows = [
+        [
+            f"nbcore SoftmaxRegression(preset='default'), median of {repeats} fits",
+            f"{figures['ours_test_accuracy']:.4f}",
+            f"{figures['ours_fit_seconds']:.2f}",
+        ],
+        [
+            "scikit-learn LogisticRegression() (lbfgs, defaults), 1 fit",
+            f"{figures['sklearn_test_accuracy']:.4f}",
+            f"{figures['sklearn_fit_seconds']:.2f}",
+        ],
+    ]
+    print(markdown_table(["model", "test accuracy", "fit seconds"], rows, right=[False, True, True]))
     print(
         f"\nscikit-learn's fit took {figures['speedup']:.1f}x as long as ours "
         f"(ours: {', '.join(f'{seconds:.2f}' for seconds in our_seconds)} s)."

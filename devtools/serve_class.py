@@ -1,6 +1,6 @@
 """Serve a class: N replicas of the app behind nginx with sticky sessions, on one port.
 
-    python scripts/serve_class.py --replicas 2 [--port 8080] [--host 127.0.0.1] [--data-dir DIR]
+    python -m devtools.serve_class --replicas 2 [--port 8080] [--host 127.0.0.1] [--data-dir DIR]
                                   [--sockets-per-address 12] [--redis [URL]]
 
 Every replica opens the same class store, so a teacher sees every student's drawing whichever replica
@@ -27,10 +27,7 @@ import sys
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-
-from devtools.replicas import SOCKETS_PER_ADDRESS, ClassServer  # noqa: E402
+from devtools.replicas import SOCKETS_PER_ADDRESS, ClassServer
 
 
 def socket_count(text: str) -> int:
@@ -53,7 +50,9 @@ def students_url(host: str, port: int, public_address) -> str | None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m devtools.serve_class", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--replicas", type=int, default=2)
     parser.add_argument("--port", type=int, default=8080, help="nginx's port (default 8080)")
     parser.add_argument("--host", default="127.0.0.1", help="nginx's address (0.0.0.0 to serve the room's network)")

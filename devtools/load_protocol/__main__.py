@@ -1,11 +1,11 @@
 """A lecture hall at once: N simulated students on the Draw page, speaking Streamlit's protocol.
 
-    python scripts/load_protocol.py [--students 30 60 120 240] [--duration 60] [--think 2 5]
+    python -m devtools.load_protocol [--students 30 60 120 240] [--duration 60] [--think 2 5]
                                     [--replicas 0] [--server-cpus 1 --client-cpus 0] [--nice -10]
                                     [--message-cache] [--app OTHER_CHECKOUT/app.py]
-    python scripts/load_protocol.py --churn 500          # sessions opened and closed, memory after
-    python scripts/load_protocol.py --students 60 --abuser flood paced clear-cache --server-cpus 1 --client-cpus 0
-    locust -f scripts/load_protocol.py --host http://HOST:PORT   # Locust's own UI/CLI, several machines
+    python -m devtools.load_protocol --churn 500          # sessions opened and closed, memory after
+    python -m devtools.load_protocol --students 60 --abuser flood paced clear-cache --server-cpus 1 --client-cpus 0
+    locust -f devtools/load_protocol/__main__.py --host http://HOST:PORT   # Locust's own UI/CLI, several machines
 
 No browser: each student is a Locust user (gevent) holding one ``devtools.streamlit_client``
 session. It opens /draw, then repeats, thinking ``--think`` seconds (uniform) after each step:
@@ -47,34 +47,28 @@ one more session closed, which makes the cache reap.
 
 from __future__ import annotations
 
-from gevent import monkey
+import argparse
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
 
-monkey.patch_all()  # before anything imports socket/ssl/threading (locust would do it, with a warning)
+import gevent
+import gevent.event
+import psutil
+from locust import User, events, task
+from locust.env import Environment
 
-import argparse  # noqa: E402
-import json  # noqa: E402
-import os  # noqa: E402
-import random  # noqa: E402
-import signal  # noqa: E402
-import subprocess  # noqa: E402
-import sys  # noqa: E402
-import time  # noqa: E402
-import uuid  # noqa: E402
-from dataclasses import dataclass, field  # noqa: E402
-from pathlib import Path  # noqa: E402
-
-import gevent  # noqa: E402
-import gevent.event  # noqa: E402
-import numpy as np  # noqa: E402
-import psutil  # noqa: E402
-from locust import User, events, task  # noqa: E402
-from locust.env import Environment  # noqa: E402
-
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-
-from devtools import harness  # noqa: E402
-from devtools.streamlit_client import ProtocolError, RunResult, StreamlitClient  # noqa: E402
+from devtools import app_server
+from devtools.app_server import REPO
+from devtools.bench_report import load, markdown_table, percentile
+from devtools.streamlit_client import ProtocolError, RunResult, StreamlitClient
 
 DRAWINGS = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
 PREDICTION = "Naive Bayes prediction"
@@ -86,11 +80,6 @@ ABUSERS = ("flood", "paced", "clear-cache")
 FLOOD_REQUESTS = 1000  # rerun requests per flood, one flood a second (a script sends 1,000 in 0.01 s)
 SETTLE_S = 2.0  # s: samples this soon after the abuser paused are not counted as "without"
 RUN_TIME_DRAWS = 20  # draws of one client on the idle server whose p50 is "one run time"
-
-
-def percentile(values: list[float], q: float) -> float:
-    """Percentile ``q`` (0-100) of ``values``, linearly interpolated; nan when empty."""
-    return float(np.percentile(values, q)) if values else float("nan")
 
 
 def canvas_key(client: StreamlitClient) -> str:
@@ -126,7 +115,18 @@ class Tally:
 
 
 TALLY = Tally()
-SETTINGS = {"think": (2.0, 5.0), "timeout": 30.0, "message_cache": False}
+
+
+@dataclass
+class Settings:
+    """What the command line sets for every student (Locust makes the users, so they read it from here)."""
+
+    think: tuple[float, float] = (2.0, 5.0)  # s, uniform, after each step
+    timeout: float = 30.0  # s a run may take
+    message_cache: bool = False
+
+
+SETTINGS = Settings()
 
 
 class Student(User):
@@ -137,14 +137,28 @@ class Student(User):
         self.turn = random.randrange(len(DRAWINGS))
         self.alpha_index = 0
 
+    @property
+    def url(self) -> str:
+        """The server's address (Locust's --host, or the one main() gives)."""
+        if not self.host:
+            raise ValueError("no --host given")
+        return self.host
+
+    @property
+    def session(self) -> StreamlitClient:
+        """The open session (a step runs only between open() and close())."""
+        if self.client is None:
+            raise RuntimeError("the student's session is not open")
+        return self.client
+
     def open(self) -> None:
         # a browser carries nginx's routing cookie; a fresh random one here routes like a new visitor
         self.client = StreamlitClient(
-            self.host,
-            timeout=SETTINGS["timeout"],
-            origin=self.host,
+            self.url,
+            timeout=SETTINGS.timeout,
+            origin=self.url,
             cookie=f"nb_replica={uuid.uuid4().hex}",
-            message_cache=SETTINGS["message_cache"],
+            message_cache=SETTINGS.message_cache,
         )
         run = self.client.connect(page="draw")
         self.report("open", run)
@@ -164,7 +178,7 @@ class Student(User):
             TALLY.errors.append((run.sent_at, f"{name}: {problem}"))
 
     def think(self) -> None:
-        gevent.sleep(random.uniform(*SETTINGS["think"]))
+        gevent.sleep(random.uniform(*SETTINGS.think))
 
     @task
     def lesson(self) -> None:
@@ -190,7 +204,7 @@ class Student(User):
     def draw(self) -> None:
         drawing = DRAWINGS[self.turn % len(DRAWINGS)]
         self.turn += 1
-        run = self.client.component(canvas_key(self.client), json.loads(drawing["json_value"]))
+        run = self.session.component(canvas_key(self.session), json.loads(drawing["json_value"]))
         shown = run.metric_element(PREDICTION)
         problem = "; ".join(run.errors) or (None if shown else "no prediction shown")
         wrong = shown is not None and shown.proto.body != str(drawing["digit"])
@@ -201,12 +215,12 @@ class Student(User):
 
     def move_alpha(self) -> None:
         self.alpha_index = 1 - self.alpha_index
-        run = self.client.select_slider(ALPHA_KEY, ALPHA_STOPS[self.alpha_index])
+        run = self.session.select_slider(ALPHA_KEY, ALPHA_STOPS[self.alpha_index])
         TALLY.samples.append(Sample("alpha", run.sent_at, run.seconds))
         self.report("alpha", run, "; ".join(run.errors) or None)
 
     def clear(self) -> None:
-        run = self.client.click(CLEAR_KEY)
+        run = self.session.click(CLEAR_KEY)
         TALLY.samples.append(Sample("clear", run.sent_at, run.seconds))
         problem = "; ".join(run.errors) or (None if run.metric(PREDICTION) is None else "Clear left a prediction")
         self.report("clear", run, problem)
@@ -292,7 +306,7 @@ class Gauge:
             "server_cores": (self.groups.cpu_seconds() - self.server0) / wall,
             "client_cores": (mine.user + mine.system - self.me0) / wall,
             "machine_busy_cores": (busy(machine) - busy(self.machine0)) / wall,
-            "load_average_1min": os.getloadavg()[0],
+            "load_average_1min": load(),
             "peak_rss_mb": self.peak_rss,
         }
 
@@ -310,9 +324,7 @@ def abuse(kind: str, url: str, tally: AbuserTally, active: gevent.event.Event) -
 
     One session throughout: a pause does not give it a new budget.
     """
-    with StreamlitClient(
-        url, timeout=SETTINGS["timeout"], origin=url, cookie=f"nb_replica={uuid.uuid4().hex}"
-    ) as client:
+    with StreamlitClient(url, timeout=SETTINGS.timeout, origin=url, cookie=f"nb_replica={uuid.uuid4().hex}") as client:
         client.connect(page="draw")
         while True:
             active.wait()
@@ -337,9 +349,7 @@ def abuse(kind: str, url: str, tally: AbuserTally, active: gevent.event.Event) -
 
 def run_time(url: str) -> float:
     """p50 of ``RUN_TIME_DRAWS`` draws (sent -> finished, s) of one client alone: "one run time"."""
-    with StreamlitClient(
-        url, timeout=SETTINGS["timeout"], origin=url, cookie=f"nb_replica={uuid.uuid4().hex}"
-    ) as client:
+    with StreamlitClient(url, timeout=SETTINGS.timeout, origin=url, cookie=f"nb_replica={uuid.uuid4().hex}") as client:
         client.connect(page="draw")
         seconds = []
         for index in range(RUN_TIME_DRAWS):
@@ -359,6 +369,7 @@ class Served:
     ) -> None:
         from devtools.replicas import ClassServer, PrefixedServer
 
+        self.inner: ClassServer | PrefixedServer
         if replicas:
             # every simulated student connects from this machine's one address: nginx's per-address cap would refuse them
             self.inner = ClassServer(
@@ -517,23 +528,44 @@ def summarize(students: int, tally: Tally, figures: dict, idle_rss: float, durat
     return result
 
 
+def milliseconds(seconds: float) -> str:
+    return f"{seconds * 1000:.0f}"
+
+
 def print_table(results: list[dict]) -> None:
-    print(
-        "\n| students | errors | wrong | draws | sent→finished p50 / p95 / p99 (ms) | sent→prediction p50 / p95 / p99 (ms)"
-        " | runs/s | α p95 / Clear p95 (ms) | server CPU (cores) | server RSS idle → peak (MB/student) "
-        "| load generator CPU | machine busy cores (load avg) |"
-    )
-    print("|---:|---:|---:|---:|---|---|---:|---|---:|---|---:|---|")
-    ms = lambda value: f"{value * 1000:.0f}"  # noqa: E731
-    for r in results:
-        print(
-            f"| {r['students']} | {r['errors']} | {r['wrong']} | {r['draws']} "
-            f"| {ms(r['finished_p50'])} / {ms(r['finished_p95'])} / {ms(r['finished_p99'])} "
-            f"| {ms(r['prediction_p50'])} / {ms(r['prediction_p95'])} / {ms(r['prediction_p99'])} "
-            f"| {r['runs_per_s']:.1f} | {ms(r['alpha_p95'])} / {ms(r['clear_p95'])} | {r['server_cores']:.2f} "
-            f"| {r['idle_rss_mb']:.0f} → {r['peak_rss_mb']:.0f} ({r['rss_per_student_mb']:.2f}) "
-            f"| {r['client_cores']:.2f} | {r['machine_busy_cores']:.2f} ({r['load_average_1min']:.1f}) |"
-        )
+    headers = [
+        "students",
+        "errors",
+        "wrong",
+        "draws",
+        "sent→finished p50 / p95 / p99 (ms)",
+        "sent→prediction p50 / p95 / p99 (ms)",
+        "runs/s",
+        "α p95 / Clear p95 (ms)",
+        "server CPU (cores)",
+        "server RSS idle → peak (MB/student)",
+        "load generator CPU",
+        "machine busy cores (load avg)",
+    ]
+    rows = [
+        [
+            r["students"],
+            r["errors"],
+            r["wrong"],
+            r["draws"],
+            " / ".join(milliseconds(r[f"finished_p{q}"]) for q in (50, 95, 99)),
+            " / ".join(milliseconds(r[f"prediction_p{q}"]) for q in (50, 95, 99)),
+            f"{r['runs_per_s']:.1f}",
+            f"{milliseconds(r['alpha_p95'])} / {milliseconds(r['clear_p95'])}",
+            f"{r['server_cores']:.2f}",
+            f"{r['idle_rss_mb']:.0f} → {r['peak_rss_mb']:.0f} ({r['rss_per_student_mb']:.2f})",
+            f"{r['client_cores']:.2f}",
+            f"{r['machine_busy_cores']:.2f} ({r['load_average_1min']:.1f})",
+        ]
+        for r in results
+    ]
+    right = [True, True, True, True, False, False, True, False, True, False, True, False]
+    print("\n" + markdown_table(headers, rows, right=right))
     over = [r["students"] for r in results if r["finished_p95"] > 1.0]
     print(
         f"\nfirst N with p95 (sent→finished) > 1 s: {over[0] if over else 'none of ' + str([r['students'] for r in results])}"
@@ -545,25 +577,44 @@ def print_table(results: list[dict]) -> None:
 
 def print_abuse_table(results: list[dict]) -> None:
     """The students' p95 without and with each abuser (alternating slices of one window), against one run time."""
-    print(
-        "\n| students | abuser | students' errors / wrong (without · with) | draws | sent→finished p50 / p95 without "
-        "(ms) | with (ms) | Δp95 (ms) | run time (ms) | Δp95 ≤ run time | abuser: requests / runs "
-        "| server CPU without · with (cores) | load generator CPU | load avg |"
-    )
-    print("|---:|---|---|---|---|---|---:|---:|---|---|---|---:|---:|")
-    ms = lambda value: f"{value * 1000:.0f}"  # noqa: E731
+    headers = [
+        "students",
+        "abuser",
+        "students' errors / wrong (without · with)",
+        "draws",
+        "sent→finished p50 / p95 without (ms)",
+        "with (ms)",
+        "Δp95 (ms)",
+        "run time (ms)",
+        "Δp95 ≤ run time",
+        "abuser: requests / runs",
+        "server CPU without · with (cores)",
+        "load generator CPU",
+        "load avg",
+    ]
+    rows = []
     for r in results:
         off, on = r["off"], r["on"]
         delta = on["finished_p95"] - off["finished_p95"]
-        print(
-            f"| {r['students']} | {r['abuser']} | {off['errors']} / {off['wrong']} · {on['errors']} / {on['wrong']} "
-            f"| {off['draws']} · {on['draws']} | {ms(off['finished_p50'])} / {ms(off['finished_p95'])} "
-            f"| {ms(on['finished_p50'])} / {ms(on['finished_p95'])} | {ms(delta)} | {ms(r['run_time'])} "
-            f"| {'yes' if delta <= r['run_time'] else '**no**'} "
-            f"| {r['abuser_requests']} / {r['abuser_runs']} "
-            f"| {off['server_cores']:.2f} · {on['server_cores']:.2f} | {max(off['client_cores'], on['client_cores']):.2f} "
-            f"| {r['load_average_1min']:.1f} |"
+        rows.append(
+            [
+                r["students"],
+                r["abuser"],
+                f"{off['errors']} / {off['wrong']} · {on['errors']} / {on['wrong']}",
+                f"{off['draws']} · {on['draws']}",
+                f"{milliseconds(off['finished_p50'])} / {milliseconds(off['finished_p95'])}",
+                f"{milliseconds(on['finished_p50'])} / {milliseconds(on['finished_p95'])}",
+                milliseconds(delta),
+                milliseconds(r["run_time"]),
+                "yes" if delta <= r["run_time"] else "**no**",
+                f"{r['abuser_requests']} / {r['abuser_runs']}",
+                f"{off['server_cores']:.2f} · {on['server_cores']:.2f}",
+                f"{max(off['client_cores'], on['client_cores']):.2f}",
+                f"{r['load_average_1min']:.1f}",
+            ]
         )
+    right = [True, False, False, False, False, False, True, True, False, False, False, True, True]
+    print("\n" + markdown_table(headers, rows, right=right))
     for r in results:
         for state in ("off", "on"):
             for text in r[state]["error_examples"]:
@@ -654,7 +705,11 @@ def churn(served: Served, count: int, parallel: int, ttl_wait: float) -> dict:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m devtools.load_protocol",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--students", type=int, nargs="+", default=[30, 60, 120, 240])
     parser.add_argument("--duration", type=float, default=60.0, help="steady window per N, seconds")
     parser.add_argument("--spawn-seconds", type=float, default=10.0, help="students join over this many seconds")
@@ -679,7 +734,7 @@ def main() -> int:
     parser.add_argument("--churn", type=int, default=0, help="open and close this many sessions instead")
     parser.add_argument("--churn-parallel", type=int, default=4)
     parser.add_argument("--ttl-wait", type=float, default=125.0, help="seconds to wait after the churn")
-    harness.add_data_arguments(parser, mnist_source=False)
+    app_server.add_data_arguments(parser, mnist_source=False)
     parser.add_argument("--json", type=Path, help="also write the results here")
     parser.add_argument(
         "--message-cache",
@@ -692,7 +747,7 @@ def main() -> int:
     )
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # run the finally blocks: stop the servers
-    SETTINGS.update(think=tuple(args.think), timeout=args.timeout, message_cache=args.message_cache)
+    SETTINGS.think, SETTINGS.timeout, SETTINGS.message_cache = tuple(args.think), args.timeout, args.message_cache
     if args.app != "app.py" and args.replicas:
         parser.error("--app serves one plain server: leave out --replicas")
     if args.client_cpus:
@@ -700,7 +755,7 @@ def main() -> int:
     server_prefix = ["taskset", "-c", args.server_cpus] if args.server_cpus else []
     if args.nice is not None:  # the servers started below inherit it
         os.setpriority(os.PRIO_PROCESS, 0, args.nice)
-    with harness.script_data_dir(args.data_dir, None, "load-protocol-") as (data_dir, _):
+    with app_server.script_data_dir(args.data_dir, None, "load-protocol-") as (data_dir, _):
         log_dir = Path(subprocess.check_output(["mktemp", "-d", "/tmp/load-protocol-logs-XXXX"], text=True).strip())
         results: list[dict] = []
         try:

@@ -1,10 +1,10 @@
 """nginx in front of replicas that are already running (deploy/compose.yaml's nginx service), in the foreground.
 
-    python scripts/serve_nginx.py --listen 0.0.0.0:8080 --replica-port 8601 --replica-port 8602
+    python -m devtools.serve_nginx --listen 0.0.0.0:8080 --replica-port 8601 --replica-port 8602
                                   [--sockets-per-address 12]
 
 deploy/nginx.conf is filled into a temporary prefix by ``devtools.replicas.write_nginx_prefix``, as for
-scripts/serve_class.py (sticky by the nb_replica cookie, Streamlit's front end served compressed from the prefix),
+devtools/serve_class.py (sticky by the nb_replica cookie, Streamlit's front end served compressed from the prefix),
 for replicas on 127.0.0.1:<port>; then nginx replaces this process, so that the container's SIGTERM reaches it.
 serve_class.py starts the replicas itself; here they are other containers, and nginx's passive checks skip one
 that is not up yet.
@@ -18,10 +18,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-
-from devtools.replicas import (  # noqa: E402
+from devtools.replicas import (
     SOCKETS_PER_ADDRESS,
     nginx_binary,
     nginx_command,
@@ -30,7 +27,9 @@ from devtools.replicas import (  # noqa: E402
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m devtools.serve_nginx", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--listen", default="0.0.0.0:8080", help="nginx's address:port (default 0.0.0.0:8080)")
     parser.add_argument("--replica-port", type=int, action="append", required=True, help="a replica's port")
     parser.add_argument(

@@ -1,7 +1,7 @@
 """Every page on a fresh server after ``python -m nbcore prepare``, by link and by a click in the app, beside two
 peers; the Deskew switch; the first stroke.
 
-    python scripts/page_bench.py [--mnist-source DIR | --data-dir DIR] [--pages draw,compare,lesson-3]
+    python -m devtools.page_bench [--mnist-source DIR | --data-dir DIR] [--pages draw,compare,lesson-3]
                                  [--skip navigation,deskew,strokes] [--no-prepare] [--strokes 6] [--rounds 3]
                                  [--viewport 1024x768]
 
@@ -32,7 +32,7 @@ peers; the Deskew switch; the first stroke.
 5. Strokes: on a fresh server, visitors (browser contexts) in turn draw ``--strokes`` strokes each on
    Draw, ``--rounds`` of each kind: one opens /draw from a link, the other comes from Heatmaps (whose
    charts have loaded Plotly's code in the browser) through the sidebar. Per stroke, mouse-up to the
-   prediction updated on screen (as scripts/latency_bench.py measures it) and the server's longest run
+   prediction updated on screen (as devtools/latency_bench.py measures it) and the server's longest run
    meanwhile. The first stroke of each visit against the later ones.
 
 Prints a line per measurement, then markdown tables with the targets, and the load average at the start
@@ -51,11 +51,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "scripts"))
-
-from devtools import harness, procfs  # noqa: E402
+from devtools import app_server, chromium, draw_page, latency_bench, page_checks, procfs
+from devtools.app_server import REPO
+from devtools.bench_report import load, load_averages, markdown_table, percentile, verdict
 
 TARGETS = {"page": 1.5, "deskew": 1.0, "stroke": 300.0}  # seconds, seconds, milliseconds
 QUIET_MS = 800  # the page counts as drawn once nothing in it has changed for this long
@@ -292,7 +290,7 @@ def wait_drawn(page, timeout: float = 180.0) -> dict:
     except PlaywrightTimeout:
         probe = page.evaluate("() => window.__drawn")
         raise RuntimeError(f"{page.url}: not drawn after {timeout:.0f} s ({probe and probe.get('why')})") from None
-    problems = harness.page_problems(page)
+    problems = page_checks.page_problems(page)
     if problems:
         raise RuntimeError(f"{page.url}: {problems}")
     return page.evaluate("() => window.__drawn")
@@ -320,7 +318,7 @@ def open_drawn(browser, viewport: dict, url: str, context=None) -> tuple[float, 
         (context if own else page).close()
 
 
-class Server(harness.StreamlitServer):
+class Server(app_server.StreamlitServer):
     """A server on the bench's data folder logging its runs; entered once its health check answers and it has
     gone idle (its start-up work done, as a teacher's server started before the class). Once stopped, what it
     wrote into a scratch data folder is said and removed: the next server starts from what ``prepare`` left."""
@@ -421,7 +419,7 @@ def measure_pages(browser, bench: Bench, links: list[PageLink]) -> tuple[list[Pa
     (nothing cached: a student's first visit), then in a tab of a browser that opened the pages before. The same
     for each of ``PEERS``, before the pages; (pages, peers by key)."""
     results, peers = [], {}
-    port = harness.free_port()
+    port = app_server.free_port()
     returning = new_context(browser, bench.viewport)  # kept across servers: same origin, so its cache is used
     with Server(bench, "page-warm-up", port) as server:  # the returning browser's earlier visits
         for link in links:
@@ -442,7 +440,7 @@ def measure_pages(browser, bench: Bench, links: list[PageLink]) -> tuple[list[Pa
             f"[{number}/{len(links)}] {link.label:<44} first visit {first:5.2f} s (server runs {server_s:5.2f} s),"
             f" returning browser {again:5.2f} s, {charts} charts"
             + (f", canvas ready at {canvas:.2f} s" if canvas is not None else "")
-            + f"  (load {os.getloadavg()[0]:.1f})",
+            + f"  (load {load():.1f})",
             flush=True,
         )
         results.append(result)
@@ -472,10 +470,10 @@ def click_to_drawn(page, server: Server, click, shown_js: str = "() => false") -
     ``shown_js``: a JS predicate for what the click brings (a quick run may never say "running")."""
     runs_before = len(server.runs())
     page.evaluate(CLICKED_JS)
-    page.evaluate(harness.RUN_STARTED_JS)
+    page.evaluate(chromium.RUN_STARTED_JS)
     click()
     # until then the old page counts as drawn
-    page.wait_for_function(harness.run_begun_js(shown_js), timeout=60_000, polling=20)
+    page.wait_for_function(chromium.run_begun_js(shown_js), timeout=60_000, polling=20)
     drawn = wait_drawn(page)
     return (settled_ms(drawn) - drawn["clicked"]) / 1000, drawn, whole_run_seconds(server.runs()[runs_before:])
 
@@ -497,7 +495,7 @@ def measure_navigation(browser, bench: Bench, links: list[PageLink]) -> list[Nav
                 target = int(link.key.split("-")[1]) if link.key.startswith("lesson-") else None
                 if target is None or step == 0 or target < step:
                     title = link.label.split(",")[0]
-                    sidebar = page.locator(harness.NAVIGATION_LINKS, has_text=title).first
+                    sidebar = page.locator(chromium.NAVIGATION_LINKS, has_text=title).first
                     path = link.path.split("?")[0]
                     timed = click_to_drawn(page, server, sidebar.click, f"() => location.pathname.endsWith({path!r})")
                     step = 1 if target is not None else 0
@@ -514,7 +512,7 @@ def measure_navigation(browser, bench: Bench, links: list[PageLink]) -> list[Nav
                 results.append(NavigationResult(link.label, charts, drawn, server_s))
                 print(
                     f"click → {link.label:<44} {drawn:5.2f} s (server runs {server_s:5.2f} s), {charts} charts"
-                    f"  (load {os.getloadavg()[0]:.1f})",
+                    f"  (load {load():.1f})",
                     flush=True,
                 )
         finally:
@@ -570,10 +568,9 @@ Stroke = tuple[float, float]  # (ms from mouse-up to the prediction on screen, t
 def measure_strokes(browser, bench: Bench, strokes: int, rounds: int) -> list[tuple[str, list[Stroke]]]:
     """Per visit (``rounds`` times each of ``STROKE_VISITS``, in turn, on one fresh server): its label and its
     strokes in order; a stroke that got no run within 30 s is (nan, nan)."""
-    import latency_bench  # scripts/ is on sys.path
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-    install = latency_bench.INSTALL_PROBE_JS.replace("SIGNATURE", harness.DRAW_SIGNATURE_JS)
+    install = latency_bench.INSTALL_PROBE_JS.replace("SIGNATURE", draw_page.DRAW_SIGNATURE_JS)
     visits = []
     with Server(bench, "strokes") as server:
         for number, (label, first_page) in enumerate(STROKE_VISITS * rounds, 1):
@@ -581,21 +578,21 @@ def measure_strokes(browser, bench: Bench, strokes: int, rounds: int) -> list[tu
             page = context.new_page()
             if first_page:  # the browser has Plotly's code before Draw asks for it
                 page.goto(server.url + first_page, timeout=180_000)
-                harness.wait_for_run(page, timeout=180, settle=0.3)
-                page.locator(harness.NAVIGATION_LINKS, has_text="Draw").click()
-                page.locator(harness.READY_CANVAS_SELECTOR).wait_for(timeout=60_000)
+                chromium.wait_for_run(page, timeout=180, settle=0.3)
+                page.locator(chromium.NAVIGATION_LINKS, has_text="Draw").click()
+                page.locator(draw_page.READY_CANVAS_SELECTOR).wait_for(timeout=60_000)
             else:
                 page.goto(server.url + "/draw", timeout=180_000)
-            harness.wait_for_run(page, timeout=180, settle=0.3)
+            chromium.wait_for_run(page, timeout=180, settle=0.3)
             page.wait_for_timeout(1000)  # a student looks before drawing: the page's own loading has ended
-            origin = harness.canvas_origin(page)
+            origin = draw_page.canvas_origin(page)
             times: list[Stroke] = []
             for n, (digit, index, _count, points) in enumerate(latency_bench.strokes_in_order(strokes)):
                 if index == 0 and n > 0:  # a new digit on a clean canvas
-                    origin = harness.clear_canvas(page)
-                page.evaluate(install, harness.draw_signature(page))
+                    origin = draw_page.clear_canvas(page)
+                page.evaluate(install, draw_page.draw_signature(page))
                 runs_before = len(server.runs())
-                harness.stroke(page, points, origin)
+                draw_page.stroke(page, points, origin)
                 try:
                     page.wait_for_function(
                         "() => { const b = window.__bench; return b.done !== null && "
@@ -605,18 +602,18 @@ def measure_strokes(browser, bench: Bench, strokes: int, rounds: int) -> list[tu
                     )
                 except PlaywrightTimeout:  # counted out and said; the visit goes on
                     print(f"  visitor {number} ({label}): stroke {n + 1} lost (no run within 30 s)", flush=True)
-                    harness.wait_for_run(page, charts=True)
+                    chromium.wait_for_run(page, charts=True)
                     times.append((math.nan, math.nan))
                     continue
                 bench_record = page.evaluate("window.__bench")
                 end = bench_record["update"] if bench_record["update"] is not None else bench_record["done"]
                 update = end - bench_record["up"]
-                harness.wait_for_run(page, charts=True)
+                chromium.wait_for_run(page, charts=True)
                 server_ms = max((run.ms for run in server.runs()[runs_before:]), default=math.nan)
                 times.append((update, server_ms))
                 print(
                     f"  visitor {number} ({label}): stroke {n + 1} (digit {digit}): {update:5.0f} ms on screen, "
-                    f"server run {server_ms:5.0f} ms  (load {os.getloadavg()[0]:.1f})",
+                    f"server run {server_ms:5.0f} ms  (load {load():.1f})",
                     flush=True,
                 )
             context.close()
@@ -625,82 +622,80 @@ def measure_strokes(browser, bench: Bench, strokes: int, rounds: int) -> list[tu
 
 
 # -- the tables -----------------------------------------------------------------------------------------
-def percentile(values: list[float], q: float) -> float:
-    """Linear-interpolation percentile (numpy's default)."""
-    ordered = sorted(values)
-    position = (len(ordered) - 1) * q / 100
-    low = int(position)
-    high = min(low + 1, len(ordered) - 1)
-    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
-
-
-def escaped(text: str) -> str:
-    """``text`` for a markdown table's cell (a step title may hold "|", as in P(x | y))."""
-    return text.replace("|", "\\|")
-
-
-def verdict(value: float, target: float) -> str:
-    return "✅" if value <= target else "❌"
-
-
 def page_table(results: list[PageResult], peers: dict[str, PageResult]) -> list[str]:
     """Pages opened by their link, each beside its peer: what the lab adds to Streamlit's and Plotly's own start."""
-    lines = [
-        "| page (opened by its link) | charts | first visit, fully drawn | over its peer | of which the server's run "
-        "| returning browser | over its peer |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+    rows: list[list[object]] = [
+        [result.label, result.charts, f"{result.first:.2f} s", "", "", f"{result.returning:.2f} s", ""]
+        for result in peers.values()
     ]
-    for result in peers.values():
-        lines.append(
-            f"| {escaped(result.label)} | {result.charts} | {result.first:.2f} s | | | {result.returning:.2f} s | |"
-        )
     for result in results:
-        label = escaped(result.label) + (f" (canvas ready {result.canvas:.2f} s)" if result.canvas is not None else "")
+        label = result.label + (f" (canvas ready {result.canvas:.2f} s)" if result.canvas is not None else "")
         peer = peers.get(result.peer or "")
         over, over_again = (
             (f"{result.first - peer.first:+.2f} s", f"{result.returning - peer.returning:+.2f} s") if peer else ("", "")
         )
-        lines.append(
-            f"| {label} | {result.charts} | {result.first:.2f} s | {over} | {result.server:.2f} s "
-            f"| {result.returning:.2f} s | {over_again} |"
+        rows.append(
+            [label, result.charts, f"{result.first:.2f} s", over, f"{result.server:.2f} s", f"{result.returning:.2f} s"]
+            + [over_again]
         )
-    return lines
+    headers = [
+        "page (opened by its link)",
+        "charts",
+        "first visit, fully drawn",
+        "over its peer",
+        "of which the server's run",
+        "returning browser",
+        "over its peer",
+    ]
+    return markdown_table(headers, rows, right=[False] + [True] * 6).splitlines()
 
 
 def navigation_table(results: list[NavigationResult]) -> list[str]:
-    lines = [
-        "| page, by a click in the app (its first visit on the server) | charts | click → fully drawn "
-        "| of which the server's run | target | |",
-        "|---|---:|---:|---:|---:|---|",
+    headers = [
+        "page, by a click in the app (its first visit on the server)",
+        "charts",
+        "click → fully drawn",
+        "of which the server's run",
+        "target",
+        "",
     ]
-    for result in results:
-        lines.append(
-            f"| {escaped(result.label)} | {result.charts} | {result.drawn:.2f} s | {result.server:.2f} s "
-            f"| ≤ {TARGETS['page']} s | {verdict(result.drawn, TARGETS['page'])} |"
-        )
-    return lines
+    rows = [
+        [
+            result.label,
+            result.charts,
+            f"{result.drawn:.2f} s",
+            f"{result.server:.2f} s",
+            f"≤ {TARGETS['page']} s",
+            verdict(result.drawn, TARGETS["page"]),
+        ]
+        for result in results
+    ]
+    return markdown_table(headers, rows, right=[False, True, True, True, True, False]).splitlines()
 
 
 def deskew_table(result: DeskewResult) -> list[str]:
-    return [
-        "| Deskew switched on (Draw, opened with it off) | measured | target | |",
-        "|---|---:|---:|---|",
-        f"| click → fully drawn (the server's run) | {result.switch:.2f} s ({result.server:.2f} s) "
-        f"| ≤ {TARGETS['deskew']} s | {verdict(result.switch, TARGETS['deskew'])} |",
-        f"| a progress bar showed | {f'yes, {result.progress:.2f} s' if result.progress else 'no'} | only past 1 s | |",
-        f"| the canvas moved | {result.canvas_moved:.0f} px | 0 px | {verdict(result.canvas_moved, 0)} |",
-        f"| the main area empty at some frame | {'yes' if result.empty_main else 'no'} | no "
-        f"| {verdict(float(result.empty_main), 0)} |",
+    rows = [
+        [
+            "click → fully drawn (the server's run)",
+            f"{result.switch:.2f} s ({result.server:.2f} s)",
+            f"≤ {TARGETS['deskew']} s",
+            verdict(result.switch, TARGETS["deskew"]),
+        ],
+        ["a progress bar showed", f"yes, {result.progress:.2f} s" if result.progress else "no", "only past 1 s", ""],
+        ["the canvas moved", f"{result.canvas_moved:.0f} px", "0 px", verdict(result.canvas_moved, 0)],
+        [
+            "the main area empty at some frame",
+            "yes" if result.empty_main else "no",
+            "no",
+            verdict(float(result.empty_main), 0),
+        ],
     ]
+    headers = ["Deskew switched on (Draw, opened with it off)", "measured", "target", ""]
+    return markdown_table(headers, rows, right=[False, True, True, False]).splitlines()
 
 
 def stroke_table(visits: list[tuple[str, list[Stroke]]]) -> list[str]:
     """Per kind of visit: first strokes against later ones, median and max, on screen and on the server."""
-    lines = [
-        "| visitors | strokes | first stroke of a visit: median, max (server run median) "
-        "| later strokes: median, max (server run median) | lost | target (first stroke) | |",
-        "|---|---:|---:|---:|---:|---:|---|",
-    ]
 
     def cell(strokes: list[Stroke]) -> str:
         if not strokes:
@@ -711,27 +706,42 @@ def stroke_table(visits: list[tuple[str, list[Stroke]]]) -> list[str]:
             f" ({percentile(server, 50):.0f} ms)" if server else ""
         )
 
+    rows = []
     for label in dict.fromkeys(label for label, _ in visits):
         kind = [times for visit_label, times in visits if visit_label == label]
         first = [times[0] for times in kind if times and not math.isnan(times[0][0])]
         later = [stroke for times in kind for stroke in times[1:] if not math.isnan(stroke[0])]
         lost = sum(math.isnan(update) for times in kind for update, _ in times)
         mark = verdict(max(update for update, _ in first), TARGETS["stroke"]) if first else ""
-        lines.append(
-            f"| {len(kind)} × {label} | {sum(len(times) for times in kind)} | {cell(first)} | {cell(later)} | {lost} "
-            f"| ≤ {TARGETS['stroke']:.0f} ms | {mark} |"
+        rows.append(
+            [
+                f"{len(kind)} × {label}",
+                sum(len(times) for times in kind),
+                cell(first),
+                cell(later),
+                lost,
+                f"≤ {TARGETS['stroke']:.0f} ms",
+                mark,
+            ]
         )
-    return lines
-
-
-def load_text(load: tuple[float, float, float]) -> str:
-    return " / ".join(f"{value:.2f}" for value in load)
+    headers = [
+        "visitors",
+        "strokes",
+        "first stroke of a visit: median, max (server run median)",
+        "later strokes: median, max (server run median)",
+        "lost",
+        "target (first stroke)",
+        "",
+    ]
+    return markdown_table(headers, rows, right=[False] + [True] * 5 + [False]).splitlines()
 
 
 # -- the command ----------------------------------------------------------------------------------------
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    harness.add_data_arguments(parser, data_dir_note=" and not reset between servers")
+    parser = argparse.ArgumentParser(
+        prog="python -m devtools.page_bench", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    app_server.add_data_arguments(parser, data_dir_note=" and not reset between servers")
     parser.add_argument(
         "--pages",
         nargs="+",
@@ -765,14 +775,14 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
-    harness.exit_unless_browser()
+    chromium.exit_unless_browser()
     args.log_dir.mkdir(parents=True, exist_ok=True)
-    started = os.getloadavg()
-    print(f"load average at the start: {load_text(started)} (1, 5, 15 min; {os.cpu_count()} CPUs)", flush=True)
+    started = load_averages()
+    print(f"load average at the start: {started}", flush=True)
     pages = navigation = deskew = strokes = None
     peers: dict[str, PageResult] = {}
     prepare_s = again_s = None
-    with harness.script_data_dir(args.data_dir, args.mnist_source, "nb-page-bench-") as (data_dir, scratch):
+    with app_server.script_data_dir(args.data_dir, args.mnist_source, "nb-page-bench-") as (data_dir, scratch):
         print(f"data folder {data_dir}; server logs in {args.log_dir}", flush=True)
         if not args.no_prepare:
             prepare_s = run_prepare(data_dir)
@@ -782,7 +792,7 @@ def main(argv: list[str] | None = None) -> int:
         from playwright.sync_api import sync_playwright
 
         with sync_playwright() as playwright:
-            browser = harness.launch_chromium(playwright)
+            browser = chromium.launch_chromium(playwright)
             try:
                 if "pages" not in args.skip:
                     pages, peers = measure_pages(browser, bench, args.pages)
@@ -795,14 +805,14 @@ def main(argv: list[str] | None = None) -> int:
                     strokes = measure_strokes(browser, bench, args.strokes, args.rounds)
             finally:
                 browser.close()
-    ended = os.getloadavg()
+    ended = load_averages()
 
     width, height = args.viewport["width"], args.viewport["height"]
     print()
     print(
         f"Naive Bayes Lab: every page on a fresh server {'after `prepare`' if prepare_s is not None else 'without `prepare`'}"
-        f" ({width}×{height}; {os.cpu_count()} CPUs; server and Chromium on the same machine). "
-        f"Load average (1, 5, 15 min) at the start {load_text(started)}, at the end {load_text(ended)}."
+        f" ({width}×{height}; server and Chromium on the same machine). "
+        f"Load average at the start {started}, at the end {ended}."
     )
     if prepare_s is not None:
         print(f"\n`python -m nbcore prepare` on a fresh data folder: {prepare_s:.1f} s; again: {again_s:.1f} s")

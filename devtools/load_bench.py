@@ -1,6 +1,6 @@
 """A classroom at once: N students on the Draw page of one server, measured.
 
-    python scripts/load_bench.py [--sessions 10 30 60] [--duration 60] [--stagger 1] [--think 2 5] [--step-px 12]
+    python -m devtools.load_bench [--sessions 10 30 60] [--duration 60] [--stagger 1] [--think 2 5] [--step-px 12]
 
 For each N: a fresh ``streamlit run app.py`` (with NBCORE_LOG_RERUN_MS=1) that one visitor warms
 up (MNIST loaded, models trained), then N browser sessions: Playwright contexts on ONE Chromium,
@@ -38,6 +38,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import os
 import random
 import statistics
@@ -46,13 +47,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-
-from devtools import harness  # noqa: E402
-from devtools.async_draw import (  # noqa: E402
+from devtools import app_server, chromium, page_checks
+from devtools.app_server import REPO
+from devtools.async_draw import (
     PAGE_STATE_JS,
     STROKE_STEP_PX,
     clear,
@@ -60,8 +57,9 @@ from devtools.async_draw import (  # noqa: E402
     move_alpha_and_time,
     open_draw_page,
 )
-from devtools.procfs import RssSampler, group_cpu_seconds, group_pids, group_rss_mb, set_nice  # noqa: E402
-from nbcore.models.softmax_cache import load_or_train_softmax  # noqa: E402
+from devtools.bench_report import load, load_averages, markdown_table, percentile
+from devtools.procfs import RssSampler, group_cpu_seconds, group_pids, group_rss_mb, set_nice
+from nbcore.models.softmax_cache import load_or_train_softmax
 
 # the ones whose stroke starts in the canvas's left half, which is on screen even at a narrow viewport
 DIGIT_CYCLE = (1, 7, 0, 3, 2)
@@ -86,9 +84,9 @@ class Phase:
     records: list[Record] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     loaded: int = 0
-    all_loaded: asyncio.Event | None = None
-    steady_from: float | None = None
-    end_at: float | None = None
+    all_loaded: asyncio.Event = field(default_factory=asyncio.Event)
+    steady_from: float = math.inf  # monotonic s: once every session has loaded
+    end_at: float = math.inf  # monotonic s: steady_from + the duration
 
     timeouts: list[str] = field(default_factory=list)
 
@@ -105,7 +103,7 @@ class Phase:
 
 
 async def check_page(page, phase: Phase, index: int, where: str) -> bool:
-    problems = await page.evaluate(harness.PAGE_PROBLEMS_JS)
+    problems = await page.evaluate(page_checks.PAGE_PROBLEMS_JS)
     state = await page.evaluate(PAGE_STATE_JS)
     if problems:
         phase.error(index, f"{where}: " + " | ".join(problems)[:300])
@@ -166,8 +164,6 @@ async def student(browser, url: str, index: int, phase: Phase, args) -> None:
 
 
 # -- one N ------------------------------------------------------------------------------------
-def percentile(values: list[float], q: float) -> float:
-    return float(np.percentile(values, q)) if values else float("nan")
 
 
 async def warm_up(browser, url: str, step_px: float) -> None:
@@ -184,20 +180,20 @@ async def warm_up(browser, url: str, step_px: float) -> None:
 
 async def run_phase(browser, data_dir: Path, log_dir: Path, sessions: int, args) -> dict:
     log_path = log_dir / f"server-{sessions}.log"
-    server = harness.StreamlitServer(data_dir, log_path, extra_env={"NBCORE_LOG_RERUN_MS": "1"})
+    server = app_server.StreamlitServer(data_dir, log_path, extra_env={"NBCORE_LOG_RERUN_MS": "1"})
     server.start()
     try:
         if args.client_nice:  # the server runs at normal priority, the browser below it
-            set_nice(group_pids(server.process.pid), 0)
+            set_nice(group_pids(server.pid), 0)
         server.wait_ready(timeout=120)
         await warm_up(browser, server.url, args.step_px)
         await asyncio.sleep(3)
-        pgid = server.process.pid  # start_new_session: the leader's pid is the group id
+        pgid = server.pid  # start_new_session: the leader's pid is the group id
         baseline = group_rss_mb(pgid)
         sampler = RssSampler(pgid, client_nice=args.client_nice)
         sampler.start()
         phase = Phase(sessions, all_loaded=asyncio.Event())
-        load_before = os.getloadavg()[0]
+        load_before = load()
 
         async def mark_steady() -> tuple[int, float]:
             await phase.all_loaded.wait()
@@ -213,7 +209,7 @@ async def run_phase(browser, data_dir: Path, log_dir: Path, sessions: int, args)
         log_text, cpu_to, ended = server.log_text(), group_cpu_seconds(pgid), time.monotonic()
         sampler.stop()
         after = group_rss_mb(pgid)
-        load_after = os.getloadavg()[0]
+        load_after = load()
     finally:
         server.stop()
 
@@ -225,7 +221,7 @@ async def run_phase(browser, data_dir: Path, log_dir: Path, sessions: int, args)
     for line in log_text.splitlines():
         if "Traceback" in line or "Uncaught app exception" in line:
             phase.error(-1, f"server log: {line[:200]}")
-    runs = [(page, float(ms), outcome) for page, ms, outcome in harness.RERUN_LINE.findall(log_text[log_from:])]
+    runs = [(page, float(ms), outcome) for page, ms, outcome in app_server.RERUN_LINE.findall(log_text[log_from:])]
     run_ms = [ms for _, ms, _ in runs]
     return {
         "sessions": sessions,
@@ -263,20 +259,38 @@ async def run_phase(browser, data_dir: Path, log_dir: Path, sessions: int, args)
 
 def print_table(results: list[dict]) -> None:
     print()
-    print(
-        "| sessions | errors | client timeouts | strokes | stroke p50 | stroke p95 | slider p50 / p95 "
-        "| server RSS (idle → peak) | RSS per session | server ms per run p50 / p95 | server CPU ms per run "
-        "| page load p95 |"
-    )
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for r in results:
-        print(
-            f"| {r['sessions']} | {r['errors']} | {r['client_timeouts']} | {r['strokes']} "
-            f"| {r['stroke_p50']:.2f} s | {r['stroke_p95']:.2f} s "
-            f"| {r['slider_p50']:.2f} / {r['slider_p95']:.2f} s | {r['rss_baseline_mb']:.0f} → {r['rss_peak_mb']:.0f} MB "
-            f"| {r['rss_per_session_mb']:.1f} MB | {r['server_run_ms_p50']:.0f} / {r['server_run_ms_p95']:.0f} ms "
-            f"| {r['server_cpu_ms_per_run']:.0f} ms | {r['load_p95']:.1f} s |"
-        )
+    headers = [
+        "sessions",
+        "errors",
+        "client timeouts",
+        "strokes",
+        "stroke p50",
+        "stroke p95",
+        "slider p50 / p95",
+        "server RSS (idle → peak)",
+        "RSS per session",
+        "server ms per run p50 / p95",
+        "server CPU ms per run",
+        "page load p95",
+    ]
+    rows = [
+        [
+            r["sessions"],
+            r["errors"],
+            r["client_timeouts"],
+            r["strokes"],
+            f"{r['stroke_p50']:.2f} s",
+            f"{r['stroke_p95']:.2f} s",
+            f"{r['slider_p50']:.2f} / {r['slider_p95']:.2f} s",
+            f"{r['rss_baseline_mb']:.0f} → {r['rss_peak_mb']:.0f} MB",
+            f"{r['rss_per_session_mb']:.1f} MB",
+            f"{r['server_run_ms_p50']:.0f} / {r['server_run_ms_p95']:.0f} ms",
+            f"{r['server_cpu_ms_per_run']:.0f} ms",
+            f"{r['load_p95']:.1f} s",
+        ]
+        for r in results
+    ]
+    print(markdown_table(headers, rows, right=[True] * len(headers)))
     if len(results) >= 2:
         first, last = results[0], results[-1]
         slope = (last["rss_peak_mb"] - first["rss_peak_mb"]) / (last["sessions"] - first["sessions"])
@@ -290,7 +304,7 @@ async def main_async(args, data_dir: Path) -> list[dict]:
 
     results = []
     async with async_playwright() as playwright:
-        browser = await playwright.chromium.launch(executable_path=str(harness.CHROMIUM), args=harness.CHROMIUM_ARGS)
+        browser = await playwright.chromium.launch(executable_path=str(chromium.CHROMIUM), args=chromium.CHROMIUM_ARGS)
         try:
             for sessions in args.sessions:
                 print(f"-- {sessions} sessions: starting a fresh server …", flush=True)
@@ -303,7 +317,9 @@ async def main_async(args, data_dir: Path) -> list[dict]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m devtools.load_bench", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--sessions", type=int, nargs="+", default=[10, 30, 60])
     parser.add_argument("--duration", type=float, default=60.0, help="steady seconds after the last session loaded")
     parser.add_argument("--stagger", type=float, default=1.0, help="seconds between session starts")
@@ -329,7 +345,7 @@ def main() -> int:
         default=180.0,
         help="seconds a session may take to open /draw while the others are loading too",
     )
-    harness.add_data_arguments(parser)
+    app_server.add_data_arguments(parser)
     parser.add_argument(
         "--client-nice",
         type=int,
@@ -341,9 +357,9 @@ def main() -> int:
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args()
 
-    harness.exit_unless_browser()
+    chromium.exit_unless_browser()
     args.log_dir.mkdir(parents=True, exist_ok=True)
-    with harness.script_data_dir(args.data_dir, args.mnist_source, "nb-load-") as (data_dir, _):
+    with app_server.script_data_dir(args.data_dir, args.mnist_source, "nb-load-") as (data_dir, _):
         # train the softmax regression once, into the data dir's disk cache, so that every server
         # below starts the same way (a server that has to train first peaks higher: see the README)
         import nbcore
@@ -352,8 +368,7 @@ def main() -> int:
         load_or_train_softmax(train_images, train_labels, cache_dir=data_dir / "models")
         del train_images, train_labels
         print(
-            f"data dir {data_dir}; server logs in {args.log_dir}; {os.cpu_count()} CPUs, "
-            f"load average {os.getloadavg()[0]:.1f}",
+            f"data dir {data_dir}; server logs in {args.log_dir}; load average {load_averages()}",
             flush=True,
         )
         if args.client_nice:

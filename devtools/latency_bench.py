@@ -1,6 +1,6 @@
 """Latency of the Draw page and cold start of the app, measured in Chromium against a real server.
 
-    python scripts/latency_bench.py [--mnist-source DIR | --data-dir DIR] [--strokes 20]
+    python -m devtools.latency_bench [--mnist-source DIR | --data-dir DIR] [--strokes 20]
 
 * Stroke latency: on /draw, ``--strokes`` mouse strokes (digits 1, 7, 4, 0, 3 in turn, the
   canvas cleared between digits, so that every stroke changes the drawing). Per stroke: from
@@ -26,17 +26,15 @@ folder (like a download), and importing torch + torchvision for that alone takes
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import shutil
 import sys
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-
-from devtools import harness  # noqa: E402
+from devtools import app_server, chromium, draw_page, page_checks
+from devtools.app_server import REPO
+from devtools.bench_report import load_averages, markdown_table, percentile, verdict
 
 STROKE_PLAN = (1, 7, 4, 0, 3)
 RERUN_LINE = re.compile(r"^NBCORE_RERUN page=draw ms=([0-9.]+)", re.MULTILINE)
@@ -72,23 +70,12 @@ INSTALL_PROBE_JS = """sig => {
 }"""
 
 
-def percentile(values: list[float], q: float) -> float:
-    """Linear-interpolation percentile (numpy's default)."""
-    ordered = sorted(values)
-    if len(ordered) == 1:
-        return ordered[0]
-    position = (len(ordered) - 1) * q / 100
-    low = int(position)
-    high = min(low + 1, len(ordered) - 1)
-    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
-
-
 def strokes_in_order(total: int):
     """(digit, stroke index, strokes of that digit, points), cycling through STROKE_PLAN."""
     count = 0
     while True:
         for digit in STROKE_PLAN:
-            strokes = harness.DIGITS[digit]
+            strokes = draw_page.DIGITS[digit]
             for index, points in enumerate(strokes):
                 yield digit, index, len(strokes), points
                 count += 1
@@ -97,19 +84,19 @@ def strokes_in_order(total: int):
 
 
 def measure_strokes(browser, server, total: int, warmup: int = 2) -> dict[str, list[float]]:
-    context = browser.new_context(viewport=harness.VIEWPORT)
+    context = browser.new_context(viewport=chromium.VIEWPORT)
     page = context.new_page()
     page.goto(server.url + "/draw", timeout=60_000)
-    harness.wait_for_run(page, timeout=180, settle=0.3)
-    install = INSTALL_PROBE_JS.replace("SIGNATURE", harness.DRAW_SIGNATURE_JS)
+    chromium.wait_for_run(page, timeout=180, settle=0.3)
+    install = INSTALL_PROBE_JS.replace("SIGNATURE", draw_page.DRAW_SIGNATURE_JS)
     results: dict[str, list[float]] = {"update": [], "done": [], "warmup": [], "server": []}
-    origin = harness.canvas_origin(page)
+    origin = draw_page.canvas_origin(page)
     for n, (digit, index, count, points) in enumerate(strokes_in_order(total + warmup)):
         if index == 0 and n > 0:  # a new digit on a clean canvas
-            origin = harness.clear_canvas(page)
-        page.evaluate(install, harness.draw_signature(page))
+            origin = draw_page.clear_canvas(page)
+        page.evaluate(install, draw_page.draw_signature(page))
         runs_before = len(server_run_ms(server))
-        harness.stroke(page, points, origin)
+        draw_page.stroke(page, points, origin)
         # the run has finished and the prediction area changed (or nothing changed a second after the run)
         page.wait_for_function(
             "() => { const b = window.__bench; return b.done !== null && "
@@ -122,7 +109,7 @@ def measure_strokes(browser, server, total: int, warmup: int = 2) -> dict[str, l
         if bench["update"] is None:  # same text as before: count the end of the run instead
             bench["update"], bench["signature"] = bench["done"], "(no visible change; run end used) "
         update = bench["update"] - bench["up"]
-        harness.wait_for_run(page, charts=False)
+        chromium.wait_for_run(page, charts=False)
         runs = server_run_ms(server)[runs_before:]
         if n < warmup:
             results["warmup"].append(update)
@@ -149,7 +136,7 @@ def server_run_ms(server) -> list[float]:
 
 # Installed before any page script: wall-clock times (ms since the epoch, the same clock as the
 # server's start time) of the first animation frame after Home's "Test accuracy" metric is in the
-# page, and after the run is fully drawn (harness.wait_for_run's condition, charts included).
+# page, and after the run is fully drawn (chromium.wait_for_run's condition, charts included).
 # Timed in the page, so Playwright's own polling adds nothing.
 COLD_PROBE_JS = """(() => {
     window.__cold = {metric: null, drawn: null};
@@ -175,11 +162,11 @@ COLD_PROBE_JS = """(() => {
 
 def measure_cold_start(browser, data_dir: Path, log_path: Path) -> dict[str, float]:
     """Seconds from process start to: health ok, "Test accuracy" on screen, the Home run fully drawn."""
-    context = browser.new_context(viewport=harness.VIEWPORT)
+    context = browser.new_context(viewport=chromium.VIEWPORT)
     context.add_init_script(COLD_PROBE_JS)
     page = context.new_page()
     started_wall = time.time()
-    server = harness.StreamlitServer(data_dir, log_path).start()
+    server = app_server.StreamlitServer(data_dir, log_path).start()
     try:
         healthy = server.wait_ready(timeout=120)
         page.goto(server.url + "/", timeout=120_000)
@@ -187,7 +174,7 @@ def measure_cold_start(browser, data_dir: Path, log_path: Path) -> dict[str, flo
             "() => window.__cold.drawn !== null || !!document.querySelector('[data-testid=\"stException\"]')",
             timeout=300_000,
         )
-        problems = harness.page_problems(page)
+        problems = page_checks.page_problems(page)
         if problems:
             raise RuntimeError(f"the first page failed: {problems}; server log {log_path}")
         cold = page.evaluate("() => window.__cold")
@@ -202,20 +189,24 @@ def measure_cold_start(browser, data_dir: Path, log_path: Path) -> dict[str, flo
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    harness.add_data_arguments(parser, data_dir_note=" (then the first cold start may already find extracted files)")
+    parser = argparse.ArgumentParser(
+        prog="python -m devtools.latency_bench",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    app_server.add_data_arguments(parser, data_dir_note=" (then the first cold start may already find extracted files)")
     parser.add_argument("--strokes", type=int, default=20)
     parser.add_argument("--log-dir", type=Path, default=REPO / "test-artifacts" / "latency-bench")
     args = parser.parse_args()
 
-    harness.exit_unless_browser()
+    chromium.exit_unless_browser()
     args.log_dir.mkdir(parents=True, exist_ok=True)
-    with harness.script_data_dir(args.data_dir, args.mnist_source, "nb-latency-") as (data_dir, _):
+    with app_server.script_data_dir(args.data_dir, args.mnist_source, "nb-latency-") as (data_dir, _):
         from playwright.sync_api import sync_playwright
 
-        load_before = os.getloadavg()[0]
+        load_before = load_averages()
         with sync_playwright() as playwright:
-            browser = harness.launch_chromium(playwright)
+            browser = chromium.launch_chromium(playwright)
             print(f"data dir: {data_dir}; server logs in {args.log_dir}", flush=True)
             first = measure_cold_start(browser, data_dir, args.log_dir / "cold-1.log")
             print(f"cold start (MNIST as *.gz only): {first}", flush=True)
@@ -224,10 +215,10 @@ def main() -> int:
             print(f"cold start (data on disk, no model cache): {cold}", flush=True)
             cached = measure_cold_start(browser, data_dir, args.log_dir / "cold-3.log")
             print(f"cold start (caches on disk): {cached}", flush=True)
-            with harness.StreamlitServer(
+            with app_server.StreamlitServer(
                 data_dir, args.log_dir / "strokes.log", extra_env={"NBCORE_LOG_RERUN_MS": "1"}
             ) as server:
-                warm = browser.new_context(viewport=harness.VIEWPORT)  # train the default model first
+                warm = browser.new_context(viewport=chromium.VIEWPORT)  # train the default model first
                 warm_page = warm.new_page()
                 warm_page.goto(server.url + "/", timeout=120_000)
                 warm_page.locator('[data-testid="stMetric"]').first.wait_for(timeout=300_000)
@@ -237,48 +228,64 @@ def main() -> int:
 
     update, done = strokes["update"], strokes["done"]
 
-    def verdict(value: float, target: float) -> str:
-        return "✅" if value <= target else "❌"
-
     print()
     print(
         f"Naive Bayes Lab latency ({len(update)} strokes after {len(strokes['warmup'])} warm-up; "
-        f"{os.cpu_count()} CPUs, load average {load_before:.1f} before / {os.getloadavg()[0]:.1f} after; "
+        f"load average {load_before} before, {load_averages()} after; "
         f"server and Chromium on the same machine)"
     )
     print()
-    print("| measurement | p50 | p95 | max | target | |")
-    print("|---|---:|---:|---:|---:|---|")
-    print(
-        f"| stroke: mouse-up → prediction updated on screen | {percentile(update, 50):.0f} ms "
-        f"| {percentile(update, 95):.0f} ms | {max(update):.0f} ms | p95 ≤ {TARGETS['stroke']:.0f} ms "
-        f"| {verdict(percentile(update, 95), TARGETS['stroke'])} |"
-    )
-    print(
-        f"| stroke: mouse-up → script run finished | {percentile(done, 50):.0f} ms "
-        f"| {percentile(done, 95):.0f} ms | {max(done):.0f} ms | | |"
-    )
+    rows: list[list[object]] = [
+        [
+            "stroke: mouse-up → prediction updated on screen",
+            f"{percentile(update, 50):.0f} ms",
+            f"{percentile(update, 95):.0f} ms",
+            f"{max(update):.0f} ms",
+            f"p95 ≤ {TARGETS['stroke']:.0f} ms",
+            verdict(percentile(update, 95), TARGETS["stroke"]),
+        ],
+        [
+            "stroke: mouse-up → script run finished",
+            f"{percentile(done, 50):.0f} ms",
+            f"{percentile(done, 95):.0f} ms",
+            f"{max(done):.0f} ms",
+            "",
+            "",
+        ],
+    ]
     server_runs = strokes["server"]
     if server_runs:
-        print(
-            f"| of which: Draw script run on the server (NBCORE_LOG_RERUN_MS) | {percentile(server_runs, 50):.0f} ms "
-            f"| {percentile(server_runs, 95):.0f} ms | {max(server_runs):.0f} ms | | |"
+        rows.append(
+            [
+                "of which: Draw script run on the server (NBCORE_LOG_RERUN_MS)",
+                f"{percentile(server_runs, 50):.0f} ms",
+                f"{percentile(server_runs, 95):.0f} ms",
+                f"{max(server_runs):.0f} ms",
+                "",
+                "",
+            ]
         )
-    print("| | | | | | |")
-    print("| measurement | health ok | metric visible | page fully drawn | target | |")
-    print(
-        f"| first start ever: MNIST as the four *.gz files only (extract, decode with torchvision, once) "
-        f"| {first['health']:.1f} s | {first['metric']:.1f} s | **{first['drawn']:.1f} s** | one-off | |"
-    )
-    print(
-        f"| cold start, data on disk (extracted and decoded), no trained-model cache | {cold['health']:.1f} s "
-        f"| {cold['metric']:.1f} s | **{cold['drawn']:.1f} s** | ≤ {TARGETS['cold']:.0f} s "
-        f"| {verdict(cold['drawn'], TARGETS['cold'])} |"
-    )
-    print(
-        f"| cold start, disk caches written | {cached['health']:.1f} s | {cached['metric']:.1f} s "
-        f"| **{cached['drawn']:.1f} s** | ≤ {TARGETS['cached']:.0f} s | {verdict(cached['drawn'], TARGETS['cached'])} |"
-    )
+    # the start-up figures below, in the same table: their own header row after an empty one
+    rows.append([""] * 6)
+    rows.append(["measurement", "health ok", "metric visible", "page fully drawn", "target", ""])
+    starts = [
+        ("first start ever: MNIST as the four *.gz files only (extract, decode with torchvision, once)", first, None),
+        ("cold start, data on disk (extracted and decoded), no trained-model cache", cold, TARGETS["cold"]),
+        ("cold start, disk caches written", cached, TARGETS["cached"]),
+    ]
+    for label, start, target in starts:
+        rows.append(
+            [
+                label,
+                f"{start['health']:.1f} s",
+                f"{start['metric']:.1f} s",
+                f"**{start['drawn']:.1f} s**",
+                "one-off" if target is None else f"≤ {target:.0f} s",
+                "" if target is None else verdict(start["drawn"], target),
+            ]
+        )
+    headers = ["measurement", "p50", "p95", "max", "target", ""]
+    print(markdown_table(headers, rows, right=[False, True, True, True, True, False]))
     print()
     print(
         'Cold start = process start of `streamlit run app.py` → Home\'s "Test accuracy" metric visible, and '

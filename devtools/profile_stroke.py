@@ -1,6 +1,6 @@
 """Where one Draw stroke's server CPU goes: Streamlit's own work or the app's, to know which to make faster.
 
-    python scripts/profile_stroke.py [--strokes 300] [--rate 200] [--top 12] [--data-dir DIR]
+    python -m devtools.profile_stroke [--strokes 300] [--rate 200] [--top 12] [--data-dir DIR]
 
 Starts ``streamlit run app.py``, warms it with one visit, then one protocol-level session
 (devtools.streamlit_client) sends ``--strokes`` recorded drawings one after the other (each a
@@ -31,13 +31,12 @@ import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+import psutil
 
-import psutil  # noqa: E402
-
-from devtools import harness  # noqa: E402
-from devtools.streamlit_client import StreamlitClient  # noqa: E402
+from devtools import app_server
+from devtools.app_server import REPO
+from devtools.bench_report import markdown_table
+from devtools.streamlit_client import StreamlitClient
 
 DRAWINGS = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
 FRAME = re.compile(r"^(?P<function>.*) \((?P<file>.*?)(?::(?P<line>\d+))?\)$")
@@ -92,33 +91,37 @@ def attribute(raw_lines: list[str]) -> tuple[collections.Counter, collections.Co
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m devtools.profile_stroke",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--strokes", type=int, default=300)
     parser.add_argument("--rate", type=int, default=200, help="py-spy samples per second")
     parser.add_argument("--top", type=int, default=12)
-    harness.add_data_arguments(parser, mnist_source=False)
+    app_server.add_data_arguments(parser, mnist_source=False)
     args = parser.parse_args()
     py_spy = shutil.which("py-spy")
     if py_spy is None:
         print("py-spy is not installed (pip install -r requirements-dev.txt)", file=sys.stderr)
         return 2
-    with harness.script_data_dir(args.data_dir, None, "profile-stroke-") as (data_dir, _):
+    with app_server.script_data_dir(args.data_dir, None, "profile-stroke-") as (data_dir, _):
         work = Path(tempfile.mkdtemp(prefix="profile-stroke-"))
         try:
-            with harness.StreamlitServer(data_dir, work / "server.log") as server:
+            with app_server.StreamlitServer(data_dir, work / "server.log") as server:
                 with StreamlitClient(server.url, timeout=240) as client:
                     client.connect(page="draw")
                     for drawing in DRAWINGS:  # warm: every drawing once
                         key = max((k for k in client.widget_ids if k.startswith("canvas_")), key=lambda k: int(k[7:]))
                         client.component(key, json.loads(drawing["json_value"]))
-                    process = psutil.Process(server.process.pid)
+                    process = psutil.Process(server.pid)
                     raw = work / "stacks.txt"
                     spy = subprocess.Popen(
                         [
                             py_spy,
                             "record",
                             "--pid",
-                            str(server.process.pid),
+                            str(server.pid),
                             "--rate",
                             str(args.rate),
                             "--format",
@@ -157,9 +160,11 @@ def main() -> int:
                 f"py-spy: {total} samples at {args.rate} Hz ({total / args.rate / args.strokes * 1000:.1f} ms "
                 f"holding the GIL per stroke)\n"
             )
-            print("| owner | share of samples | ms per stroke |\n|---|---:|---:|")
-            for name, count in owners.most_common():
-                print(f"| {name} | {count / total:.0%} | {count / args.rate / args.strokes * 1000:.1f} |")
+            shares = [
+                [name, f"{count / total:.0%}", f"{count / args.rate / args.strokes * 1000:.1f}"]
+                for name, count in owners.most_common()
+            ]
+            print(markdown_table(["owner", "share of samples", "ms per stroke"], shares, right=[False, True, True]))
             for name in ("app", "streamlit"):
                 print(f"\ntop {name} functions (innermost {name} frame of each sample):")
                 ranked = [(where, count) for (who, where), count in functions.most_common() if who == name]
