@@ -24,8 +24,8 @@ E2E = REPO / "tests" / "e2e"
 
 def pytest_collection_modifyitems(config, items) -> None:
     """Unit and AppTest tests first, then the browser and server tests of tests/e2e: a broken unit shows in
-    minutes, not after the browser tests (pytest collects tests/e2e/ before tests/test_*.py). Stable: each
-    group keeps its order."""
+    minutes, not after the browser tests (pytest collects tests/e2e/ before tests/lab/, tests/nbcore/, ...).
+    Stable: each group keeps its order."""
     items.sort(key=lambda item: Path(item.path).is_relative_to(E2E))
 
 

@@ -218,7 +218,7 @@ def click_and_wait(page, button: str) -> None:
 
 
 # With Redis only: the period's browsers are what costs (about four minutes); SQLite's replicas share the same
-# pages and are held to the same store contract by tests/test_class_store.py and the polls test above.
+# pages and are held to the same store contract by tests/nbcore/test_class_store.py and the polls test above.
 @pytest.mark.parametrize("replica_store", ["redis"], indirect=True)
 def test_a_period_through_two_replicas(class_replicas, browser, replica_store, tmp_path):
     """A teacher and six students (two on phones) run a period through nginx and two replicas: join by QR code and

@@ -1,7 +1,7 @@
 """The lab's layers, read from the sources: imports point down only.
 
 Every import statement of ``lab/`` and ``pages/`` counts, at the top of a file or inside a function (a deferred
-import is still an arrow). Run as a script, it prints the cycles it finds: ``python tests/test_lab_layers.py``.
+import is still an arrow). Run as a script, it prints the cycles it finds: ``python tests/lab/test_lab_layers.py``.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def module_name(path: Path) -> str:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from idx_fixtures import FILE_NAMES, SyntheticMnist, make_synthetic_mnist, md5_hex, write_gz
+from tests.idx_fixtures import FILE_NAMES, SyntheticMnist, make_synthetic_mnist, md5_hex, write_gz
 
 import nbcore.datasets.mnist as data
 import nbcore.files

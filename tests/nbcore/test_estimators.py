@@ -1,7 +1,7 @@
 """One contract for every estimator (as scikit-learn's test_naive_bayes.py runs its discrete estimators), and
 agreement with scikit-learn's BernoulliNB, MultinomialNB and GaussianNB on MNIST and iris.
 
-(The SMS collection's agreement test sits in tests/test_spam.py, beside its fixtures.)
+(The SMS collection's agreement test sits in tests/nbcore/test_spam.py, beside its fixtures.)
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from idx_fixtures import make_synthetic_mnist, md5_hex
+from tests.idx_fixtures import make_synthetic_mnist, md5_hex
 
 import nbcore.datasets.mnist as data
 import nbcore.files as nbfiles

@@ -6,7 +6,7 @@ import ast
 from functools import cache
 from pathlib import Path
 
-NBCORE = Path(__file__).resolve().parent.parent / "nbcore"
+NBCORE = Path(__file__).resolve().parents[2] / "nbcore"
 ABOVE_NBCORE = {"app", "lab", "pages", "streamlit"}
 
 

@@ -82,7 +82,7 @@ def test_small_off_centre_digit_is_moved_and_scaled():
 
 
 def test_centre_of_mass_lands_at_mnists_centre_on_average():
-    """MNIST's digits have their centre of mass at (14.0, 14.0) on average (tests/test_mnist_framing.py
+    """MNIST's digits have their centre of mass at (14.0, 14.0) on average (tests/nbcore/test_mnist_framing.py
     measures it); a frame is placed by whole pixels, so one digit is within 0.5 px of it, many average to it."""
     rng = np.random.default_rng(0)
     centres = []

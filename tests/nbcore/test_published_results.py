@@ -15,7 +15,7 @@ from nbcore import BernoulliNB, binarize
 from nbcore.datasets.mnist import MnistSplits
 from nbcore.experiments.evaluate import evaluate_bernoulli, mean_true_class_loglik
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 TRAIN_CLASS_COUNTS = [5923, 6742, 5958, 6131, 5842, 5421, 5918, 6265, 5851, 5949]
 
 

@@ -360,7 +360,7 @@ def sklearn_checks() -> list:
     """(model, check) for every check scikit-learn has for these models; expected failures are strict xfails.
 
     One instance per estimator. BernoulliNB binarizes real features at 0.5: with threshold=None it reads 0/1
-    input only, the same model after binarizing, held to scikit-learn's by tests/test_estimators.py.
+    input only, the same model after binarizing, held to scikit-learn's by tests/nbcore/test_estimators.py.
     """
     models = [BernoulliNB(threshold=0.5), MultinomialNB(), GaussianNB(), SoftmaxRegression(), ChainBayesNet()]
     checks = []

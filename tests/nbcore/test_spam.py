@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import REPO, require
+from tests.conftest import REPO, require
 from sklearn.feature_extraction.text import CountVectorizer
 from sklearn.naive_bayes import BernoulliNB as SklearnBernoulliNB
 from sklearn.naive_bayes import MultinomialNB as SklearnMultinomialNB

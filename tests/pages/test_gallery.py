@@ -1,5 +1,5 @@
 """The class gallery under AppTest: a teacher's class, students sending from Draw, strangers refused, the teacher's
-moderation, the budgets; and the class CLI. The store itself: tests/test_class_store.py."""
+moderation, the budgets; and the class CLI. The store itself: tests/nbcore/test_class_store.py."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from nbcore.features import binarize
 from nbcore.metrics import class_errors, confusion_matrix
 from nbcore.models.naive_bayes import BernoulliNB
 from tests.apptest import data_dir, open_page, rerun  # noqa: F401 (data_dir: a fixture)
-from tests.test_pages import array, caption_with
+from tests.pages.test_pages import array, caption_with
 
 HOSTILE_CODES = [
     "<script>alert(1)</script>",
@@ -100,7 +100,7 @@ def test_class_errors_counts_misreadings_per_meant_digit():
 # -- the pages ----------------------------------------------------------------------------------
 def new_class_on_the_page() -> tuple[AppTest, str, str]:
     """A teacher's session on the gallery through a new class's teacher link: the session, the code and the link's
-    path (the class page makes classes: tests/test_class_period.py)."""
+    path (the class page makes classes: tests/pages/test_class_period.py)."""
     made = class_store.class_store().create_class()
     code, teacher_path = made.info.code, f"/gallery?class={made.info.code}&key={made.teacher_key}"
     teacher = open_page("pages/gallery.py", {"class": code, "key": made.teacher_key})

@@ -10,7 +10,7 @@ import json
 import shutil
 
 import pytest
-from conftest import REPO, require
+from tests.conftest import REPO, require
 from streamlit.testing.v1 import AppTest
 
 from nbcore.datasets import sms

@@ -1,4 +1,4 @@
-"""scripts/class_store_bench.py's own parts: its arguments (its tables and log reading: tests/test_bench_tools.py).
+"""scripts/class_store_bench.py's own parts: its arguments (its tables and log reading: tests/tools/test_bench_tools.py).
 
 The figures themselves are printed by the script, never asserted (the machine is shared).
 """
