@@ -102,6 +102,15 @@ def small_mnist(mnist, monkeypatch):
     return small
 
 
+@pytest.fixture(scope="module")
+def data_dir(mnist_root):
+    """NBCORE_DATA_DIR set to the real MNIST's folder for a module (AppTest runs the app in this process):
+    a module of AppTest tests marks itself with ``pytestmark = pytest.mark.usefixtures("data_dir")``."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("NBCORE_DATA_DIR", str(mnist_root))
+        yield mnist_root
+
+
 SHARED_SMS = REPO.parent / "shared" / "sms-spam" / "SMSSpamCollection"
 
 

@@ -426,11 +426,6 @@ def test_students_pressing_new_class_cannot_lock_the_teacher_out(one_server):
     assert any(re.fullmatch(r"Class [A-Z0-9]{8}", text) for text in teacher), teacher
 
 
-@pytest.fixture(scope="module")
-def nginx_tools(e2e_tools) -> None:
-    require(replicas.nginx_binary() is not None, "nginx is missing (apt-get install -y nginx)")
-
-
 def test_on_a_phone_the_send_form_is_within_a_screen_of_the_verdict(browser, base_url, app_data_dir):
     """A student on a 390x844 phone draws, then sends without scrolling more than one screen from the verdict."""
     code = open_store("", data_dir=app_data_dir).create_class().info.code  # the shared server's default store

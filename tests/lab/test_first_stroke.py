@@ -14,10 +14,13 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 from lab import preload
-from tests.apptest import data_dir, open_page  # noqa: F401 (data_dir: a fixture)
+from tests.apptest import open_page
 from tests.conftest import REPO
+
+pytestmark = pytest.mark.usefixtures("data_dir")
 
 # In a fresh process: start-up as ``streamlit run`` does it (the lifespan hook; MNIST is not loaded, nothing
 # here needs it), then what a stroke does: a digit decoded from a canvas PNG, both charts and the picture

@@ -12,21 +12,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from tests.idx_fixtures import FILE_NAMES, SyntheticMnist, make_synthetic_mnist, md5_hex, write_gz
 
 import nbcore.datasets.mnist as data
 import nbcore.files
 from nbcore import MnistDataError, default_data_dir, ensure_mnist, load_mnist, load_mnist_splits
 from nbcore.datasets.mnist import decoded_cache_path
 from tests.conftest import REPO
-
-
-@pytest.fixture
-def synthetic(monkeypatch) -> SyntheticMnist:
-    """A tiny MNIST whose md5 values are the ones nbcore.datasets.mnist checks."""
-    fake = make_synthetic_mnist()
-    monkeypatch.setattr(data, "MNIST_MD5", fake.md5)
-    return fake
+from tests.idx_fixtures import FILE_NAMES, SyntheticMnist, make_synthetic_mnist, md5_hex, write_gz
 
 
 @pytest.fixture

@@ -25,7 +25,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from tests.idx_fixtures import make_synthetic_mnist, md5_hex
 
 import nbcore.datasets.mnist as data
 import nbcore.files as nbfiles
@@ -35,15 +34,9 @@ from nbcore.models import softmax_cache as model_cache
 from nbcore.models.softmax_cache import load_or_train_softmax
 from nbcore.prepared import disk as prepared_disk
 from tests.conftest import REPO
+from tests.idx_fixtures import md5_hex
 
 DATA_BITS = 2000  # random flips inside the arrays' bytes, per file
-
-
-@pytest.fixture
-def synthetic(monkeypatch):
-    fake = make_synthetic_mnist()
-    monkeypatch.setattr(data, "MNIST_MD5", fake.md5)
-    return fake
 
 
 def data_spans(content: bytes) -> list[tuple[int, int]]:

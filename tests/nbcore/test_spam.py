@@ -11,7 +11,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from tests.conftest import REPO, require
 from sklearn.feature_extraction.text import CountVectorizer
 from sklearn.naive_bayes import BernoulliNB as SklearnBernoulliNB
 from sklearn.naive_bayes import MultinomialNB as SklearnMultinomialNB
@@ -20,6 +19,7 @@ from lab.figures import charts, diagnostics
 from nbcore import metrics
 from nbcore.datasets import sms as sms_data
 from nbcore.experiments import spam
+from tests.conftest import REPO, require
 
 SHARED_SMS = REPO.parent / "shared" / "sms-spam" / sms_data.SMS_FILE
 

@@ -9,8 +9,10 @@ from streamlit.testing.v1 import AppTest
 
 from lab import class_store
 from nbcore.experiments.class_drawings import load_drawings
-from tests.apptest import data_dir, open_page, rerun  # noqa: F401 (data_dir: a fixture)
+from tests.apptest import open_page, rerun
 from tests.conftest import REPO
+
+pytestmark = pytest.mark.usefixtures("data_dir")
 
 PUBLIC = "http://lab.school.test:8080"
 

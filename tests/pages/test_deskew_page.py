@@ -11,7 +11,9 @@ from PIL import Image, ImageDraw
 from streamlit.testing.v1 import AppTest
 
 from lab import settings
-from tests.apptest import data_dir, open_page  # noqa: F401 (data_dir: a fixture)
+from tests.apptest import open_page
+
+pytestmark = pytest.mark.usefixtures("data_dir")
 
 
 def caption_with(app: AppTest, text: str) -> str:

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from streamlit.testing.v1 import AppTest
 
 import nbcore
 from lab import model_view, presentation
 from lab.shell import PAGES
 from nbcore.models.softmax_cache import load_or_train_softmax
-from tests.apptest import app_at, data_dir, rerun  # noqa: F401 (data_dir: a fixture)
+from tests.apptest import app_at, rerun
+
+pytestmark = pytest.mark.usefixtures("data_dir")
 
 
 def presenter_toggle(app: AppTest):

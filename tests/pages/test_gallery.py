@@ -22,8 +22,10 @@ from nbcore.experiments.class_model import evaluate_class
 from nbcore.features import binarize
 from nbcore.metrics import class_errors, confusion_matrix
 from nbcore.models.naive_bayes import BernoulliNB
-from tests.apptest import data_dir, open_page, rerun  # noqa: F401 (data_dir: a fixture)
+from tests.apptest import open_page, rerun
 from tests.pages.test_pages import array, caption_with
+
+pytestmark = pytest.mark.usefixtures("data_dir", "class_store_file")
 
 HOSTILE_CODES = [
     "<script>alert(1)</script>",
@@ -38,15 +40,6 @@ HOSTILE_CODES = [
     "ab-cd",
     "1e5'",
 ]
-
-
-@pytest.fixture(scope="module", autouse=True)
-def class_store_file(tmp_path_factory):
-    """Every test here shares one scratch class store (the app's cache keys it by the setting)."""
-    path = tmp_path_factory.mktemp("classes") / "classes.sqlite3"
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("NBCORE_CLASS_STORE", f"sqlite:///{path}")
-        yield path
 
 
 def secret(n: int) -> str:

@@ -13,17 +13,11 @@ from streamlit.testing.v1 import AppTest
 
 from lab import class_period, class_store, settings
 from nbcore.experiments.class_model import DEFAULT_WEIGHT
-from tests.apptest import data_dir, open_page, rerun  # noqa: F401 (data_dir: a fixture)
+from tests.apptest import open_page, rerun
+
+pytestmark = pytest.mark.usefixtures("data_dir", "class_store_file")
 
 STEP = "2"  # the class prior: one question, options "digit 0" ... "digit 9"
-
-
-@pytest.fixture(scope="module", autouse=True)
-def class_store_file(tmp_path_factory):
-    path = tmp_path_factory.mktemp("polls") / "classes.sqlite3"
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("NBCORE_CLASS_STORE", f"sqlite:///{path}")
-        yield path
 
 
 def student(code: str, who: int) -> AppTest:

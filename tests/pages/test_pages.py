@@ -7,12 +7,15 @@ import json
 import re
 
 import numpy as np
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from lab import settings
 from nbcore.datasets.mnist import MnistSplits
 from nbcore.experiments.evaluate import evaluate_bernoulli
-from tests.apptest import data_dir, open_page  # noqa: F401 (data_dir: a fixture)
+from tests.apptest import open_page
+
+pytestmark = pytest.mark.usefixtures("data_dir")
 
 
 def metric(app: AppTest, label: str) -> str:

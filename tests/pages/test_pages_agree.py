@@ -33,8 +33,10 @@ from nbcore.inputs import InputForm
 from nbcore.metrics import reliability
 from nbcore.models.naive_bayes import GaussianNB
 from nbcore.models.softmax_cache import load_or_train_softmax
-from tests.apptest import app_at, data_dir, rerun  # noqa: F401 (data_dir: a fixture)
+from tests.apptest import app_at, rerun
 from tests.conftest import REPO
+
+pytestmark = pytest.mark.usefixtures("data_dir")
 
 DESKEW = settings.KEYS["deskew"]
 PAGES = [path for section in shell.PAGES.values() for path, _, _ in section]

@@ -10,11 +10,11 @@ import json
 import shutil
 
 import pytest
-from tests.conftest import REPO, require
 from streamlit.testing.v1 import AppTest
 
 from nbcore.datasets import sms
 from tests.apptest import rerun
+from tests.conftest import REPO, require
 
 TIMEOUT = 240
 SHARED_SMS = REPO.parent / "shared" / "sms-spam" / sms.SMS_FILE
