@@ -22,11 +22,16 @@ IN_CI = os.environ.get("CI", "").lower() == "true"
 E2E = REPO / "tests" / "e2e"
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest's own hook deselects by -m
 def pytest_collection_modifyitems(config, items) -> None:
     """Unit and AppTest tests first, then the browser and server tests of tests/e2e: a broken unit shows in
     minutes, not after the browser tests (pytest collects tests/e2e/ before tests/lab/, tests/nbcore/, ...).
-    Stable: each group keeps its order."""
+    Stable: each group keeps its order. Every test of tests/e2e is marked ``browser`` and ``slow``."""
     items.sort(key=lambda item: Path(item.path).is_relative_to(E2E))
+    for item in items:
+        if Path(item.path).is_relative_to(E2E):
+            item.add_marker(pytest.mark.browser)
+            item.add_marker(pytest.mark.slow)
 
 
 @contextlib.contextmanager

@@ -70,6 +70,7 @@ print(json.dumps({{
 """
 
 
+@pytest.mark.slow
 def test_start_up_does_what_the_first_stroke_would_do_first(tmp_path):
     env = {**os.environ, "NBCORE_DATA_DIR": str(tmp_path), "PYTHONPATH": str(REPO)}
     completed = subprocess.run(
@@ -93,6 +94,7 @@ def plotly_keys(app) -> list[str]:
     return [chart.proto.id.rsplit("-", 1)[-1] for chart in app.get("plotly_chart")]
 
 
+@pytest.mark.slow
 def test_draw_shows_both_charts_before_the_first_digit_and_a_digit_updates_them(mnist):
     before = open_page("pages/draw.py")
     after = open_page("pages/draw.py", draw_frame=mnist["test_images"][0])

@@ -47,6 +47,7 @@ def home_metric(app: AppTest) -> str:
     return next(item.value for item in app.metric if item.label == "Test accuracy (10,000 images)")
 
 
+@pytest.mark.slow
 def test_the_first_run_takes_the_prefetched_splits_instead_of_loading_them_again(fresh_cache, monkeypatch):
     calls = counting_loader(monkeypatch)
     shared_mnist.prefetch()
@@ -58,6 +59,7 @@ def test_the_first_run_takes_the_prefetched_splits_instead_of_loading_them_again
     assert shared_mnist.take_prefetched(str(fresh_cache)) is None  # each prefetch is taken once
 
 
+@pytest.mark.slow
 def test_a_failed_prefetch_shows_its_message_and_the_next_visit_loads_again(fresh_cache, monkeypatch, caplog):
     real_loader = nbcore.load_mnist_splits
 
@@ -115,6 +117,7 @@ def test_waiting_for_the_prefetch_passes_its_progress_on(monkeypatch, tmp_path):
     )
 
 
+@pytest.mark.slow
 def test_once_everything_is_loaded_a_run_sends_no_progress_bar(fresh_cache, monkeypatch):
     """Progress bars exist only while a run waits: bars replayed from the caches flashed on every rerun."""
     from streamlit.delta_generator import DeltaGenerator
@@ -150,6 +153,7 @@ print(sorted(name for name in set(sys.modules) - before if name.startswith(("lab
 """
 
 
+@pytest.mark.slow
 def test_the_start_up_imports_leave_nothing_for_a_page_to_import_first():
     """Every import statement of the pages and lab/, run after warm_imports in a fresh process, loads nothing new."""
     done = subprocess.run([sys.executable, "-c", WARMED_THEN_EVERY_IMPORT], capture_output=True, text=True, timeout=300)

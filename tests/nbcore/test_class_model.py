@@ -255,6 +255,7 @@ def save(path, **arrays) -> str:
     return str(path)
 
 
+@pytest.mark.slow
 def test_class_evaluate_prints_the_three_accuracies_and_json(small_mnist, tmp_path, capsys):
     frames, labels, students = a_class(n_students=4, per_digit=5)
     path = save(tmp_path / "class.npz", frames=frames, labels=labels, students=students.astype(str))
@@ -342,6 +343,7 @@ def test_bad_class_flags_are_usage_errors(argv, capsys):
 
 
 # -- the benchmark on real handwriting ---------------------------------------------------------------
+@pytest.mark.slow
 def test_load_digits_as_a_class_beats_mnist_by_25_points(mnist):
     """The README's benchmark: load_digits() as 20 students through the upload path, models of pixel >= 128,
     alpha = 1. The class's model and MNIST + the class (weight 100) each beat MNIST's model by >= 25 points."""

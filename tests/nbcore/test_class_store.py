@@ -314,6 +314,7 @@ for n in range(count):
 """
 
 
+@pytest.mark.slow
 def test_two_processes_writing_at_once_lose_nothing(make_store, tmp_path):
     store = make_store()
     code = store.create_class().info.code

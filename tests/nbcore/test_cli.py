@@ -80,6 +80,7 @@ def test_bad_benchmark_flags_are_usage_errors(argv, capsys):
     assert_usage_error(benchmarks_cli.main, argv, capsys)
 
 
+@pytest.mark.slow
 def test_naive_bayes_benchmark_prints_both_inputs(small_mnist, capsys):
     """Every step against scikit-learn given uint8 and given float64 (what a scikit-learn user would pass), and the two libraries agree."""
     assert benchmarks_cli.main(["naive-bayes", "--repeats", "1"]) == 0
@@ -132,6 +133,7 @@ def test_data_errors_are_a_sentence_not_a_traceback(tmp_path, monkeypatch, capsy
     assert "not a file" in err and "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_handwriting_command_prints_the_benchmark_and_its_control(small_mnist, monkeypatch, tmp_path, capsys):
     """``evaluate-handwriting`` end to end on 20 digits: load_digits' table, then the control's two formats."""
     require_sklearn()
@@ -402,6 +404,7 @@ def test_bad_class_flags_are_usage_errors(argv, class_store, capsys):
     assert_usage_error(cli.main, argv, capsys)
 
 
+@pytest.mark.slow
 def test_an_exported_class_goes_through_class_evaluate(mnist, mnist_root, class_store, tmp_path, capsys):
     """A class's drawings, exported by the CLI, read by ``python -m nbcore class evaluate --frames`` in its own
     process: the accuracies it prints are those of the drawings sent."""

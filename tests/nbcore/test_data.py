@@ -56,6 +56,7 @@ def assert_loaded(root: Path, fake: SyntheticMnist, download: bool = False) -> N
 
 
 # -- good files ----------------------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("layout", ["flat", "raw-gz", "raw-extracted"])
 def test_load_good_files_in_each_layout(tmp_path, synthetic, layout):
     synthetic.write(tmp_path, layout)
@@ -395,6 +396,7 @@ def _run_prepare(data_dir: Path) -> subprocess.CompletedProcess:
     return _python(["-m", "nbcore", "prepare"], data_dir)
 
 
+@pytest.mark.slow
 def test_cli_prepare_leaves_a_folder_that_loads_without_torchvision(prepared_root):
     tmp_path, completed = prepared_root
     assert completed.returncode == 0, completed.stderr
@@ -408,6 +410,7 @@ def test_cli_prepare_leaves_a_folder_that_loads_without_torchvision(prepared_roo
     assert loaded.stdout.strip() == "(60000, 28, 28) False", loaded.stderr
 
 
+@pytest.mark.slow
 def test_cli_prepare_names_a_corrupted_file_and_exits_2(tmp_path):
     (tmp_path / "train-images-idx3-ubyte.gz").write_bytes(b"\x1f\x8b\x08\x00 not really gzip")
     completed = _run_prepare(tmp_path)

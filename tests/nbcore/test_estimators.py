@@ -267,6 +267,7 @@ def test_multinomial_agrees_with_sklearn_on_mnist(mnist_subset, alpha, prior):
     assert_agree(ours, theirs, test_X)
 
 
+@pytest.mark.slow
 def test_gaussian_agrees_with_sklearn_on_mnist(mnist):
     """Pixels / 255 as Gaussians. At the default var_smoothing log p(x, y) reaches -5e10, where float64 itself
     rounds to 1e-5: there the agreement is relative, 1e-10; at 0.1 it is absolute, 1e-10, as elsewhere."""

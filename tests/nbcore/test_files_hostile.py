@@ -91,6 +91,7 @@ def assert_identical_or_damaged(content: bytes, bits, spec, expected: dict[str, 
 
 
 # -- fuzzing -----------------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_fuzz_decoded_mnist_cache(tmp_path, synthetic):
     path = tmp_path / "t10k.npz"
     assert data._write_decoded(path, False, synthetic.test_images, synthetic.test_labels) is None
@@ -110,6 +111,7 @@ def test_fuzz_decoded_mnist_cache(tmp_path, synthetic):
             assert np.array_equal(cached[0], synthetic.test_images) and np.array_equal(cached[1], synthetic.test_labels)
 
 
+@pytest.mark.slow
 def test_fuzz_softmax_weights(tmp_path):
     rng = np.random.default_rng(1)
     model = SoftmaxRegression()
@@ -146,6 +148,7 @@ def small_result(tmp_path):
     return stored.outcome.path, key, spec, arrays
 
 
+@pytest.mark.slow
 def test_fuzz_prepared_results(tmp_path):
     path, key, spec, arrays = small_result(tmp_path)
     content = path.read_bytes()
@@ -208,6 +211,7 @@ def test_a_prepared_result_behind_an_odd_entry_or_on_a_full_disk_is_computed_and
     assert all(np.array_equal(stored.value[name], arrays[name]) for name in arrays)
 
 
+@pytest.mark.slow
 def test_fuzz_sample_of_the_real_mnist_cache(mnist, mnist_root):
     content = decoded_cache_path(mnist_root, False).read_bytes()
     rng = np.random.default_rng(2)
@@ -340,6 +344,7 @@ nbfiles.write_atomically(Path(sys.argv[1]), slow)
 """
 
 
+@pytest.mark.slow
 def test_killed_writer_leaves_a_temporary_that_the_next_start_removes(tmp_path, synthetic):
     synthetic.write(tmp_path)
     folder = raw_folder(tmp_path)

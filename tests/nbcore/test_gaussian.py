@@ -45,6 +45,7 @@ def test_random_data_matches_sklearn(seed):
     assert_matches_sklearn(features, labels, rng.normal(size=(50, 7)) * 3, var_smoothing=10.0 ** -(seed + 3))
 
 
+@pytest.mark.slow
 def test_mnist_accuracy_matches_sklearn(mnist):
     train = mnist["train_images"].reshape(60000, -1) / 255.0
     test = mnist["test_images"].reshape(10000, -1) / 255.0

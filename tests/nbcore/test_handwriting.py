@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import numpy as np
+import pytest
 
 from nbcore.datasets.mnist import MnistSplits
 from nbcore.handwriting import (
@@ -21,6 +22,7 @@ from nbcore.inputs import InputForm
 from tests.conftest import require_sklearn
 
 
+@pytest.mark.slow
 def test_evaluate_handwriting_runs_on_100_images(mnist, tmp_path, monkeypatch):
     require_sklearn()
     monkeypatch.setenv("NBCORE_DATA_DIR", str(tmp_path))  # the softmax weights' disk cache goes there
@@ -61,6 +63,7 @@ def blocks_of_ink(images: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return height, 8 - cols.argmax(axis=1) - cols[:, ::-1].argmax(axis=1)
 
 
+@pytest.mark.slow
 def test_the_control_writes_mnist_in_load_digits_format(mnist):
     """load_digits' digits fill the 32 px height and keep to a box about 20 px wide; so do MNIST's written by
     ``as_load_digits``, while with their own shape kept over a third of them fill the width."""
@@ -74,6 +77,7 @@ def test_the_control_writes_mnist_in_load_digits_format(mnist):
     assert np.mean(width == 8) > 0.2  # measured 0.37
 
 
+@pytest.mark.slow
 def test_both_polarities_give_the_same_frames():
     """All 1,797 digits: a picture and its negative are the same digit (three of them, whose ink covers over
     half of the picture, were read as paper in the dark-on-light polarity before the border decided)."""

@@ -37,6 +37,7 @@ def test_features_are_the_images_deskewed_when_asked_then_binarized(small):
     assert both.features.shape == (50, 784) and both.features.dtype == np.uint8
 
 
+@pytest.mark.slow
 def test_splits_are_deskewed_once_and_marked(small):
     upright = InputForm(128, deskew=True)
     formed = upright.splits(small)
@@ -76,6 +77,7 @@ def test_images_must_be_a_stack():
         InputForm().images(np.zeros((28, 28), np.uint8))
 
 
+@pytest.mark.slow
 def test_evaluation_with_deskew_is_the_same_from_published_or_deskewed_splits(small):
     from_published = evaluate_bernoulli(small, threshold=128, deskew=True)
     from_formed = evaluate_bernoulli(InputForm(deskew=True).splits(small), threshold=128, deskew=True)

@@ -32,6 +32,7 @@ ANTI_ALIASING = (
 )
 
 
+@pytest.mark.slow
 def test_centre_of_mass_constant_is_mnists(mnist):
     images = mnist["train_images"].astype(np.float64)
     total = images.sum(axis=(1, 2))
@@ -50,6 +51,7 @@ def test_box_and_crop_level_constants_are_mnists(mnist):
     assert np.mean(np.maximum(height, width) == BOX) > 0.999  # measured 0.9998
 
 
+@pytest.mark.slow
 def test_resampling_constant_reframes_mnist_digits_best(mnist):
     """MNIST digits drawn large (bicubic x10, then ink/no ink like a canvas) and framed again: the code's
     filter gives back the original within 2 % of the best filter's error; no anti-aliasing is far worse."""
@@ -103,6 +105,7 @@ def test_enlarging_constant_reframes_small_digits_best(mnist):
     assert errors[RESAMPLING] > 1.02 * errors[ENLARGING], errors
 
 
+@pytest.mark.slow
 def test_stroke_width_constant_is_mnists(mnist):
     rng = np.random.default_rng(1)
     sample = mnist["train_images"][rng.choice(len(mnist["train_images"]), 5000, replace=False)]
@@ -118,6 +121,7 @@ def cropped_to_ink(image: np.ndarray) -> np.ndarray:
     return image[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("light_ink", [True, False], ids=["light on dark", "dark on light"])
 def test_inversion_holds_for_digits_cropped_to_their_ink(mnist, light_ink):
     """MNIST's test digits cropped tight, as a student crops a photo: ink covers over half of 7 % of these
@@ -140,6 +144,7 @@ def test_set_through_upload_path(mnist) -> np.ndarray:
     return np.stack([mnist_frame(ink_from_upload(png(image))) for image in mnist["test_images"]])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("threshold, prior", [(128, "empirical"), (1, "uniform")], ids=["textbook", "course note"])
 def test_upload_path_control_naive_bayes(mnist, test_set_through_upload_path, threshold, prior):
     model = BernoulliNB(prior=prior).fit(binarize(mnist["train_images"], threshold), mnist["train_labels"])
@@ -148,6 +153,7 @@ def test_upload_path_control_naive_bayes(mnist, test_set_through_upload_path, th
     assert abs(uploaded - on_arrays) <= 0.003, (uploaded, on_arrays)
 
 
+@pytest.mark.slow
 def test_upload_path_control_softmax(mnist, test_set_through_upload_path, tmp_path):
     model, _ = load_or_train_softmax(mnist["train_images"], mnist["train_labels"], cache_dir=tmp_path)
     on_arrays = model.score(mnist["test_images"], mnist["test_labels"])
@@ -155,6 +161,7 @@ def test_upload_path_control_softmax(mnist, test_set_through_upload_path, tmp_pa
     assert abs(uploaded - on_arrays) <= 0.003, (uploaded, on_arrays)
 
 
+@pytest.mark.slow
 def test_deskewing_mnist_straightens_digits_and_helps_both_models(mnist, tmp_path):
     """On half the training set (for time): deskewed training and test images give both models higher accuracy."""
     plain_train, labels = mnist["train_images"][:30000], mnist["train_labels"][:30000]

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from lab.shell import PAGES
 from nbcore.experiments import evaluate
@@ -46,6 +47,7 @@ def outcome_lines(stdout: str) -> dict[str, str]:
     return {title: rest for title, rest in lines}
 
 
+@pytest.mark.slow
 def test_prepare_makes_every_result_with_progress_and_again_makes_none(prepared_root):
     root, first = prepared_root
     assert first.returncode == 0, first.stderr
@@ -76,6 +78,7 @@ def test_prepare_makes_every_result_with_progress_and_again_makes_none(prepared_
     )
 
 
+@pytest.mark.slow
 def test_prepare_without_the_sms_collection_says_what_to_do(prepared_root, tmp_path):
     """A data set that cannot be had is a line saying what to set; the rest is prepared, and prepare succeeds (a
     class can be served without the Spam page's data)."""
@@ -169,6 +172,7 @@ print(json.dumps({{"trained": trained, "read": read, "torchvision": "torchvision
 """
 
 
+@pytest.mark.slow
 def test_a_fresh_process_after_prepare_draws_every_page_without_training(prepared_root):
     root, first = prepared_root
     assert first.returncode == 0, first.stderr
@@ -221,6 +225,7 @@ def smoothing_curve_file(root: Path, threshold: int, deskewed: bool) -> Path:
     raise AssertionError(f"no smoothing curve at threshold {threshold}, deskewed {deskewed}, in {root}")
 
 
+@pytest.mark.slow
 def test_a_damaged_result_is_made_again_with_a_clear_message(prepared_root):
     root, first = prepared_root
     assert first.returncode == 0, first.stderr

@@ -45,6 +45,7 @@ def test_textbook_threshold_128_empirical_prior_alpha_1(splits, textbook_feature
     assert round(result["test_accuracy"], 4) == 0.8427
 
 
+@pytest.mark.slow
 def test_course_note_threshold_1_uniform_prior_laplace(splits):
     train_features = binarize(splits.train_images, 1)
     test_features = binarize(splits.test_images, 1)
@@ -60,6 +61,7 @@ def test_course_note_threshold_1_uniform_prior_laplace(splits):
     assert round(result["mean_train_loglik"], 2) == -192.16
 
 
+@pytest.mark.slow
 def test_cli_evaluate_json(mnist_root):
     env = {**os.environ, "NBCORE_DATA_DIR": str(mnist_root), "PYTHONPATH": str(REPO)}
     completed = subprocess.run(
@@ -95,6 +97,7 @@ def test_cli_evaluate_json(mnist_root):
     assert result["alpha"] == 1.0 and result["beta"] == 1.0
 
 
+@pytest.mark.slow
 def test_cli_reports_missing_data_without_traceback(tmp_path):
     env = {**os.environ, "NBCORE_DATA_DIR": str(tmp_path / "empty"), "PYTHONPATH": str(REPO)}
     # an empty data dir, and the download replaced by an offline failure (no network use)
@@ -121,6 +124,7 @@ def test_cli_reports_missing_data_without_traceback(tmp_path):
     assert completed.stdout == ""
 
 
+@pytest.mark.slow
 def test_scikit_learn_agrees(splits, textbook_features):
     import sklearn.naive_bayes as sklearn_naive_bayes  # a dev dependency: missing is a failure
 
@@ -137,6 +141,7 @@ def test_scikit_learn_agrees(splits, textbook_features):
     np.testing.assert_allclose(ours.class_log_prior_, peer.class_log_prior_, rtol=1e-12)
 
 
+@pytest.mark.slow
 def test_the_threshold_parameter_gives_the_published_figures_from_raw_pixels(splits):
     """BernoulliNB(threshold=T) binarizes pixel >= T inside the model: the same counts, the same figures, and
     scikit-learn's binarize=T - 1 (its rule is pixel > b) as the peer."""

@@ -202,6 +202,7 @@ def mnist_slice(mnist):
     return mnist["train_images"][:2000].reshape(2000, -1), mnist["train_labels"][:2000]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "model",
     [BernoulliNB(threshold=128), GaussianNB(var_smoothing=0.1), SoftmaxRegression(epochs=1)],
@@ -247,6 +248,7 @@ def test_pipeline_binarizer_then_bernoulli_is_the_threshold_parameter(mnist_slic
     assert scaled.score(pixels[test], labels[test]) > 0.7
 
 
+@pytest.mark.slow
 def test_nbcore_does_not_import_sklearn():
     code = (
         "import sys, nbcore, numpy as np\n"

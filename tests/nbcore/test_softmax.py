@@ -47,6 +47,7 @@ def accuracies(model, mnist) -> tuple[float, float]:
 
 
 # -- real MNIST ---------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_course_note_reproduces_published_accuracy(course_note, mnist):
     model, fit_seconds, _ = course_note
     train, test = accuracies(model, mnist)
@@ -57,6 +58,7 @@ def test_course_note_reproduces_published_accuracy(course_note, mnist):
     assert np.array_equal(model.intercept_, np.zeros(10))
 
 
+@pytest.mark.slow
 def test_default_reaches_0925_test_accuracy(default_fit, mnist):
     model, fit_seconds, _ = default_fit
     train, test = accuracies(model, mnist)
@@ -66,6 +68,7 @@ def test_default_reaches_0925_test_accuracy(default_fit, mnist):
     assert np.any(model.intercept_ != 0)
 
 
+@pytest.mark.slow
 def test_progress_reports_rise_to_one(default_fit):
     _, _, calls = default_fit
     fractions = [fraction for fraction, _ in calls]
@@ -74,6 +77,7 @@ def test_progress_reports_rise_to_one(default_fit):
     assert all(isinstance(message, str) and message for _, message in calls)
 
 
+@pytest.mark.slow
 def test_probabilities_and_input_layouts_agree(default_fit, mnist):
     model, _, _ = default_fit
     images = mnist["test_images"][:500]

@@ -46,6 +46,7 @@ def secret(who: int) -> str:
     return f"{who:032x}"
 
 
+@pytest.mark.slow
 def test_the_join_slide_gives_the_code_the_qr_and_reachable_links(mnist):
     teacher, code = start_class()
     assert "key" not in teacher.query_params  # the projector never shows the key
@@ -71,6 +72,7 @@ def test_with_a_passphrase_only_its_holders_make_classes(mnist, monkeypatch):
     assert param(guess, "class")
 
 
+@pytest.mark.slow
 def test_a_student_stays_in_the_class_across_pages_and_can_leave(mnist):
     _, code = start_class()
     learner = open_page("pages/draw.py", {"class": code}, browser_memory_student={"value": secret(1)})
@@ -84,6 +86,7 @@ def test_a_student_stays_in_the_class_across_pages_and_can_leave(mnist):
     assert param(learner, "class") is None and not [b for b in learner.get("button") if b.key == "class_leave"]
 
 
+@pytest.mark.slow
 def test_a_typed_code_joins_and_a_wrong_one_says_so(mnist):
     _, code = start_class()
     visitor = open_page("pages/home.py", browser_memory_student={"value": secret(2)})
@@ -103,6 +106,7 @@ def answer(app: AppTest, digit: int) -> AppTest:
     return rerun(app)
 
 
+@pytest.mark.slow
 def test_answers_lock_at_the_reveal_and_late_ones_are_kept_apart(mnist):
     made = class_store.class_store().create_class()
     code, key = made.info.code, made.teacher_key
@@ -123,6 +127,7 @@ def test_answers_lock_at_the_reveal_and_late_ones_are_kept_apart(mnist):
     assert any("1 student answered before the reveal" in block.value for block in teacher.markdown)
 
 
+@pytest.mark.slow
 def test_the_teacher_leads_and_students_follow_even_late(mnist):
     made = class_store.class_store().create_class()
     code, key = made.info.code, made.teacher_key
@@ -141,6 +146,7 @@ def test_the_teacher_leads_and_students_follow_even_late(mnist):
     assert rerun(late).header[0].value.startswith("5.")
 
 
+@pytest.mark.slow
 def test_ending_keeps_everything_for_the_export_and_a_new_period_starts_clean(mnist, tmp_path):
     teacher, code = start_class()
     store = class_store.class_store()

@@ -22,6 +22,7 @@ def caption_with(app: AppTest, text: str) -> str:
     return found[0]
 
 
+@pytest.mark.slow
 def test_deskew_page_shows_both_models_before_and_after():
     app = open_page("pages/deskew.py")
     table = app.table[0].value
@@ -57,6 +58,7 @@ def canvas_url(width: int) -> str:
     return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode()
 
 
+@pytest.mark.slow
 def test_draw_shows_the_stroke_width_deskews_the_input_and_offers_plain_resizing():
     from nbcore.preprocess import ink_from_canvas_png, model_input
 

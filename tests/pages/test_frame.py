@@ -19,6 +19,7 @@ def presenter_toggle(app: AppTest):
     return app.sidebar.toggle(key=presentation.STATE_KEY)
 
 
+@pytest.mark.slow
 def test_presenter_mode_comes_from_the_link():
     app = rerun(app_at("pages/home.py", {"presenter": "true"}))
     assert presenter_toggle(app).value is True
@@ -59,6 +60,7 @@ def fitted_models(mnist) -> tuple[nbcore.BernoulliNB, nbcore.SoftmaxRegression]:
     return bayes, softmax
 
 
+@pytest.mark.slow
 def test_draw_says_what_a_confidently_wrong_naive_bayes_means(mnist):
     bayes, softmax = fitted_models(mnist)
     images = mnist["test_images"][:2000]
@@ -80,6 +82,7 @@ def test_draw_says_what_a_confidently_wrong_naive_bayes_means(mnist):
     assert any("A nat is" in item.value for item in calm.caption)
 
 
+@pytest.mark.slow
 def test_draw_upload_mode_speaks_of_uploading_and_a_removed_file_takes_its_message_along():
     app = rerun(app_at("pages/draw.py"))
     app.segmented_control(key="draw_mode").set_value("Upload a picture")
@@ -96,6 +99,7 @@ def test_draw_upload_mode_speaks_of_uploading_and_a_removed_file_takes_its_messa
     assert any("Upload a photo" in item.value for item in app.info)
 
 
+@pytest.mark.slow
 def test_a_locked_setting_cannot_be_moved_and_reset_all_spares_it():
     app = rerun(app_at("pages/home.py", {"alpha": "0.1", "beta": "3", "lock": "alpha,not-a-key,../x"}))
     alpha, beta = app.sidebar.select_slider(key="alpha"), app.sidebar.select_slider(key="beta")
@@ -108,6 +112,7 @@ def test_a_locked_setting_cannot_be_moved_and_reset_all_spares_it():
     assert app.sidebar.select_slider(key="beta").value == 1.0
 
 
+@pytest.mark.slow
 def test_reset_this_page_resets_its_own_choices_and_keeps_the_model_settings():
     app = rerun(app_at("pages/draw.py", {"draw_brush": "33", "alpha": "3"}))
     assert app.slider(key="draw_brush").value == 33
@@ -117,6 +122,7 @@ def test_reset_this_page_resets_its_own_choices_and_keeps_the_model_settings():
     assert app.sidebar.select_slider(key="alpha").value == 3.0
 
 
+@pytest.mark.slow
 def test_pages_beyond_mnist_show_no_mnist_settings_and_gaussian_one_class_prior():
     for path, _, _ in PAGES["Beyond MNIST"]:
         app = app_at(path).run()  # the sidebar is drawn before the page (Spam may stop: no SMS file here)
@@ -130,12 +136,14 @@ def test_pages_beyond_mnist_show_no_mnist_settings_and_gaussian_one_class_prior(
     assert home.sidebar.select_slider(key="threshold").value == 128
 
 
+@pytest.mark.slow
 def test_a_link_to_a_page_is_a_material_icon_too():
     app = rerun(app_at("pages/xor.py"))
     icons = [link.proto.icon for link in app.get("page_link")]
     assert icons and all(icon.startswith(":material/") for icon in icons), icons
 
 
+@pytest.mark.slow
 def test_a_choice_that_cannot_be_made_is_not_offered():
     locked = rerun(app_at("pages/draw.py", {"lock": "draw_mode"}))
     [prompt] = [item.value for item in locked.info if "Draw a digit" in item.value]

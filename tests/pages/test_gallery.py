@@ -122,6 +122,7 @@ def tiles(app: AppTest) -> list[str]:
     return [caption for image in app.main.get("image") for caption in image.captions]
 
 
+@pytest.mark.slow
 def test_students_send_and_only_the_teacher_sees_and_moderates(mnist):
     teacher, code, teacher_path = new_class_on_the_page()
     assert any("Nothing sent to class" in item.value for item in teacher.info)
@@ -185,6 +186,7 @@ def test_sending_twice_keeps_one_and_a_missing_digit_is_asked_for(mnist):
     assert len(class_store.class_store().drawings(code)) == 1
 
 
+@pytest.mark.slow
 def test_a_student_over_their_budget_is_told_to_wait_and_others_still_send(mnist):
     _, code, _ = new_class_on_the_page()
     student = student_on_draw(code, mnist["test_images"][0], 21)
@@ -200,6 +202,7 @@ def test_a_student_over_their_budget_is_told_to_wait_and_others_still_send(mnist
     assert len(class_store.class_store().drawings(code)) == classroom.SENDS_PER_STUDENT + 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("hostile", ["<script>alert(1)</script>", "../../etc/passwd", "X" * 10_000])
 def test_a_hostile_class_value_gives_a_notice_that_does_not_echo_it(mnist, hostile):
     app = student_on_draw(hostile, mnist["test_images"][0], 31)
@@ -284,6 +287,7 @@ def until_the_curve_is_drawn(app: AppTest, tries: int = 120) -> dict:
     raise AssertionError("the class's curve never showed")
 
 
+@pytest.mark.slow
 def test_the_class_model_section_shows_what_evaluate_class_measures(mnist):
     """Three students, nine digits drawn twice each and the 9 once: the page's accuracies, counts, shortage,
     heatmaps and curve are evaluate_class's on the same drawings with a model fitted here."""
@@ -340,6 +344,7 @@ def test_the_class_model_section_shows_what_evaluate_class_measures(mnist):
     )
 
 
+@pytest.mark.slow
 def test_the_class_model_section_with_no_drawings_then_one_student(mnist):
     code, key, _ = class_of_mnist_digits(mnist, {}, n_students=0)
     teacher = teacher_page(code, key)
@@ -356,6 +361,7 @@ def test_the_class_model_section_with_no_drawings_then_one_student(mnist):
     assert any("once two students or more have sent drawings" in item.value for item in teacher.info)
 
 
+@pytest.mark.slow
 def test_the_class_model_section_at_extreme_settings_and_weights(mnist):
     """No smoothing (α = β = 0: a digit the class never drew has 0/0 pixel probabilities), any ink, a uniform
     prior, and both ends of the weight: the section still draws, with no error."""

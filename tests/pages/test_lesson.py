@@ -207,6 +207,7 @@ def feedback(app: AppTest, containing: str) -> str:
     return shown
 
 
+@pytest.mark.slow
 def test_next_and_back_walk_every_step_and_keep_it_in_the_link():
     app = open_lesson()
     assert step_shown(app) == 1 and not any(NOTICE in text for text in texts(app))
@@ -284,6 +285,7 @@ def confident_at(mnist, alpha: float) -> lesson.Confident:
     return lesson.accuracy_when_confident(model.predict_proba(test), mnist["test_labels"], 0.99)
 
 
+@pytest.mark.slow
 def test_the_calibration_answer_follows_alpha_and_xor_grades_right_and_wrong(mnist):
     app = open_lesson({"lesson": "8"})
     at_laplace = reveal(app, "calibration", 0.99)
@@ -305,6 +307,7 @@ def accuracy_at(mnist, threshold: int, alpha: float) -> float:
     return nbcore.BernoulliNB(alpha=alpha).fit(train, mnist["train_labels"]).score(test, mnist["test_labels"])
 
 
+@pytest.mark.slow
 def test_every_question_reveals_a_measured_answer(mnist):
     answers = {
         4: {"float32": "tiny"},

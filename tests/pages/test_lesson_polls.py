@@ -41,6 +41,7 @@ def truth_shown(app: AppTest) -> bool:
     return any("off most" in item.value for item in [*app.success, *app.info, *app.warning])
 
 
+@pytest.mark.slow
 def test_students_answer_the_teacher_counts_and_reveals(mnist):
     made = class_store.class_store().create_class()
     code, key = made.info.code, made.teacher_key
@@ -74,6 +75,7 @@ def test_students_answer_the_teacher_counts_and_reveals(mnist):
     ]
 
 
+@pytest.mark.slow
 def test_a_student_cannot_reveal_and_alone_the_lesson_reveals_by_itself(mnist):
     made = class_store.class_store().create_class()
     learner = student(made.info.code, 9)
@@ -84,6 +86,7 @@ def test_a_student_cannot_reveal_and_alone_the_lesson_reveals_by_itself(mnist):
     assert class_store.class_store().tally(made.info.code, "prior").counted == {}
 
 
+@pytest.mark.slow
 def test_the_class_model_step_reads_the_class_drawings_and_works_alone(mnist):
     alone = open_page("pages/lesson.py", {"lesson": "10"})
     assert any("open the lesson through your class's link" in item.value for item in alone.info)

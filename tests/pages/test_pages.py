@@ -99,6 +99,7 @@ def test_heatmaps_view_switch_changes_the_figure():
     assert not np.array_equal(array(charts(app)[0]["data"][0]["z"]), array(difference["data"][0]["z"]), equal_nan=True)
 
 
+@pytest.mark.slow
 def test_draw_page_blank_prompt_then_prediction_for_an_injected_digit(mnist):
     app = open_page("pages/draw.py")
     assert any("Draw a digit" in item.value for item in app.info)
@@ -129,6 +130,7 @@ def test_draw_page_upload_that_is_not_an_image_gets_a_message():
     assert re.search(r"\(([^()]+)\)", label).group(1) == re.search(r"\(([^()]+)\)", message).group(1)
 
 
+@pytest.mark.slow
 def test_smoothing_page_alpha_changes_accuracy_and_reports_zero_smoothing(mnist):
     app = open_page("pages/smoothing.py")
     assert metric(app, "Test accuracy") == "0.8427"
@@ -184,6 +186,7 @@ def test_draw_page_shows_the_softmax_prediction_beside_naive_bayes(mnist):
     assert metric(app, "Softmax prediction") == "7"
 
 
+@pytest.mark.slow
 def test_compare_page_table_figures_and_reactions():
     app = open_page("pages/compare.py")
     table = app.table[0].value
@@ -218,6 +221,7 @@ def test_compare_page_table_figures_and_reactions():
 SCIENTIFIC = re.compile(r"\d\.\d\d × 10[⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+|0\.0")
 
 
+@pytest.mark.slow
 def test_smoothing_picture_moves_with_alpha_and_beta_and_says_why_no_smoothing_can_win():
     app = open_page("pages/smoothing.py")
     pictures = {}
@@ -247,6 +251,7 @@ def test_smoothing_picture_moves_with_alpha_and_beta_and_says_why_no_smoothing_c
     assert len(stars) == 2 and accuracy_chart["layout"]["shapes"], "the current setting keeps its marker"
 
 
+@pytest.mark.slow
 def test_home_pictures_have_alt_text_that_says_right_or_wrong():
     app = open_page("pages/home.py")
     [gallery] = app.get("image")
@@ -256,6 +261,7 @@ def test_home_pictures_have_alt_text_that_says_right_or_wrong():
         assert picture.alt == f"Handwritten {true}, predicted {predicted}: {verdict}"
 
 
+@pytest.mark.slow
 def test_heatmaps_difference_caption_uses_the_right_article():
     app = open_page("pages/heatmaps.py")
     assert charts(app)[0]["data"][0]["hovertemplate"].startswith("digit %{customdata[2]}")
@@ -288,6 +294,7 @@ def test_inpainting_completes_the_digit_and_offers_several_images(mnist):
     assert not np.array_equal(array(charts(app)[0]["data"][0]["z"]), mosaic, equal_nan=True)
 
 
+@pytest.mark.slow
 def test_smoothing_curve_is_measured_at_every_slider_stop_and_agrees_with_the_metric():
     app = open_page("pages/smoothing.py")
     stops = [float(option) for option in app.select_slider(key=settings.KEYS["alpha"]).options]

@@ -344,6 +344,7 @@ def test_every_page_is_checked_or_shows_no_mnist_number():
     assert sorted(PAGES) == sorted([*CHECKS, *NO_MNIST_NUMBERS])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("deskew", [False, True], ids=["deskew off", "deskew on"])
 @pytest.mark.parametrize("page", list(CHECKS))
 def test_page_numbers_agree_with_nbcore_for_the_same_settings(page, deskew, reference, mnist):
@@ -358,6 +359,7 @@ def test_page_numbers_agree_with_nbcore_for_the_same_settings(page, deskew, refe
         CHECKS[page](ref)
 
 
+@pytest.mark.slow
 def test_the_command_line_prints_the_published_and_the_deskewed_figures(reference):
     """The references themselves: the textbook's 0.8427 as published, 0.8821 deskewed (README)."""
     assert accuracy(reference(False).cli["test_accuracy"]) == "0.8427"

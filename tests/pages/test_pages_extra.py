@@ -58,6 +58,7 @@ def chart(app: AppTest, index: int) -> dict:
     return json.loads(app.get("plotly_chart")[index].proto.spec)
 
 
+@pytest.mark.slow
 def test_gaussian_page_features_and_var_smoothing():
     app = open_page("pages/gaussian.py")
     assert metric(app, "Test accuracy at var_smoothing = 1e-09") == "0.5558"
@@ -74,6 +75,7 @@ def test_gaussian_page_features_and_var_smoothing():
     assert float(metric(app, "Test accuracy at var_smoothing = 1e-01")) > 0.8
 
 
+@pytest.mark.slow
 def test_spam_page_event_model_and_message_box():
     app = open_page("pages/spam.py")
     multinomial_test = metric(app, "Test accuracy")
@@ -92,6 +94,7 @@ def test_spam_page_event_model_and_message_box():
     assert float(metric(app, "p(spam | message)")) < 0.1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "message, outcome",
     [
@@ -109,6 +112,7 @@ def test_spam_page_odd_messages_give_a_clear_outcome(message, outcome):
     assert any(text.startswith(outcome) for text in shown), shown
 
 
+@pytest.mark.slow
 def test_xor_page_smoothing_changes_the_network_not_naive_bayes():
     app = open_page("pages/xor.py")
     assert metric(app, "Naive Bayes accuracy") == "0.50"
@@ -123,6 +127,7 @@ def test_xor_page_smoothing_changes_the_network_not_naive_bayes():
     assert [link.proto.label for link in app.get("page_link")] == ["Smoothing: what α = β = 0 does to MNIST"]
 
 
+@pytest.mark.slow
 def test_xor_answers_wait_behind_show_the_answer():
     app = open_page("pages/xor.py")
     [answer] = [block for block in app.expander if block.label == "Show the answer"]

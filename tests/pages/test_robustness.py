@@ -184,6 +184,7 @@ def read_only_problems(value, path: str, seen: set[int] | None = None) -> list[s
 
 
 # -- 1. shared state -------------------------------------------------------------------------
+@pytest.mark.slow
 def test_two_sessions_keep_their_own_settings_and_the_shared_counts_stay(quiet_streamlit):
     first = run_clean(app_for("pages/home.py"), "session 1")
     counted = models.counted_model(settings.TEXTBOOK.input_form)
@@ -247,6 +248,7 @@ def main_controls(app: AppTest) -> dict:
     return {widget.key: widget for widget in widgets}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("extreme", list(EXTREMES))
 @pytest.mark.parametrize("page", PAGES)
 def test_every_page_at_both_ends_of_every_control(page, extreme, test_images):
@@ -266,6 +268,7 @@ def test_every_page_at_both_ends_of_every_control(page, extreme, test_images):
             assert_defined_prediction(app)
 
 
+@pytest.mark.slow
 def test_every_shared_cache_returns_read_only_arrays(data_dir, quiet_streamlit):
     for page in ("pages/compare.py", "pages/gaussian.py", "pages/spam.py"):  # fill most caches the app's way
         run_clean(app_for(page), page)
@@ -326,6 +329,7 @@ def forget_softmax() -> None:
     caching.forget_shared(models._softmax)
 
 
+@pytest.mark.slow
 def test_corrupted_softmax_cache_file_while_the_app_runs(data_dir, test_images, quiet_streamlit):
     images, _ = test_images
     forget_softmax()  # load from this module's models/ folder
@@ -359,6 +363,7 @@ def test_corrupted_softmax_cache_file_while_the_app_runs(data_dir, test_images, 
         forget_softmax()
 
 
+@pytest.mark.slow
 def test_data_folder_deleted_while_the_app_runs(data_dir, tmp_path, monkeypatch, test_images):
     images, _ = test_images
     folder = tmp_path / "vanishing"
@@ -387,6 +392,7 @@ def test_data_folder_deleted_while_the_app_runs(data_dir, tmp_path, monkeypatch,
     ]
 
 
+@pytest.mark.slow
 def test_server_started_on_a_missing_data_folder_says_so(tmp_path, monkeypatch):
     missing = tmp_path / "no-such-folder"
     monkeypatch.setenv("NBCORE_DATA_DIR", str(missing))
@@ -435,6 +441,7 @@ UPLOADS = {
 }
 
 
+@pytest.mark.slow
 def test_an_upload_is_decoded_once_and_its_outcome_kept_across_reruns(monkeypatch):
     app = run_clean(app_for("pages/draw.py"), "draw")
     app.segmented_control(key="draw_mode").set_value("Upload a picture")
@@ -454,6 +461,7 @@ def test_an_upload_is_decoded_once_and_its_outcome_kept_across_reruns(monkeypatc
     assert any("≥ 1:" in item.value for item in app.caption), "the new threshold was not applied"
 
 
+@pytest.mark.slow
 def test_a_wrong_guess_of_ink_and_paper_is_one_toggle_away():
     """A thick dark square ring (ink on 75 % of the picture and all of its border) is read as light ink on
     a dark background, so the hole becomes the digit; "Swap ink and paper" reads the ring, and back."""
@@ -480,6 +488,7 @@ def test_a_wrong_guess_of_ink_and_paper_is_one_toggle_away():
     assert read_as()[1][14, 14] == 255
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", list(UPLOADS))
 def test_hostile_upload_gets_a_message_and_no_prediction(case):
     name, data, mime, words = UPLOADS[case]
@@ -514,6 +523,7 @@ CANVASES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("extreme", ["textbook", *EXTREMES])
 @pytest.mark.parametrize("case", list(CANVASES))
 def test_canvas_with_one_dot_or_all_paint_gives_a_defined_prediction(case, extreme):

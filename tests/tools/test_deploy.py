@@ -164,6 +164,7 @@ def test_every_container_gives_its_command():
                 assert "args" not in container, f"{where}: args"
 
 
+@pytest.mark.slow
 def test_the_app_waits_for_all_four_mnist_files(tmp_path):
     from nbcore.datasets import mnist
 

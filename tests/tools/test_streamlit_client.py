@@ -78,6 +78,7 @@ def server(tmp_path_factory):
         yield running
 
 
+@pytest.mark.slow
 def test_session_widgets_fragments_and_errors(server):
     with StreamlitClient(server.url, timeout=30) as client:
         first = client.connect()
@@ -102,6 +103,7 @@ def test_session_widgets_fragments_and_errors(server):
         assert raised.exceptions == ["ValueError: asked to raise"]
 
 
+@pytest.mark.slow
 def test_pages_cache_clear_and_second_session(server):
     with StreamlitClient(server.url, timeout=30) as client:
         assert client.connect(page="other").texts() == ["the other page, level None"]
@@ -117,6 +119,7 @@ def test_pages_cache_clear_and_second_session(server):
             assert other.session_id != client.session_id
 
 
+@pytest.mark.slow
 def test_upload_goes_through_put_and_widget_state(server):
     with StreamlitClient(server.url, timeout=30) as client:
         client.connect()
@@ -131,6 +134,7 @@ def test_upload_goes_through_put_and_widget_state(server):
             assert refused.value.status == 400 and "Invalid session_id" in refused.value.body
 
 
+@pytest.mark.slow
 def test_unknown_widget_key_is_named(server):
     with StreamlitClient(server.url, timeout=30) as client:
         client.connect()
@@ -138,6 +142,7 @@ def test_unknown_widget_key_is_named(server):
             client.click("nope")
 
 
+@pytest.mark.slow
 def test_timed_fragments_rerun_as_the_browser_runs_them(server):
     """``st.fragment(run_every=0.4)``: its timer comes with the page, its runs are the fragment's, a whole run
     (the fragment's ``st.rerun(scope="app")`` on its 4th tick) sets the timer again, another page drops it."""
