@@ -178,6 +178,7 @@ def run_script(name: str) -> None:
     assert not app.exception and [item.value for item in app.markdown] == ["after"]
 
 
+@pytest.mark.slow
 def test_a_quick_background_result_draws_no_progress_bar(monkeypatch):
     """Read from disk in a fraction of a second: a bar would only flash above the page and move it."""
 
@@ -196,6 +197,7 @@ def test_a_quick_background_result_draws_no_progress_bar(monkeypatch):
     assert "progress" not in [delta_type for delta_type, _ in sent], sent
 
 
+@pytest.mark.slow
 def test_a_slow_background_results_bar_can_go_in_the_sidebar(monkeypatch):
     """Deskew's and softmax's bars go under the sidebar's settings: the page (Draw's canvas) never moves."""
     release = threading.Event()

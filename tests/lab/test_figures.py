@@ -249,6 +249,7 @@ def test_with_article_speaks_the_digit():
     assert [notation.with_article(digit) for digit in (8, 3, 0, 1)] == ["an 8", "a 3", "a 0", "a 1"]
 
 
+@pytest.mark.slow
 def test_presenter_fonts_reach_every_text_but_switch_on_no_colour_scale():
     """A colour-bar font on a scatter or bar trace switches its marker's colour scale on: plotly then draws a
     bar of numbers beside a line chart. Only the bars a figure shows get the presenter's size."""

@@ -50,6 +50,7 @@ with runs.whole_run() as run:
 """
 
 
+@pytest.mark.slow
 def test_a_fragment_drawn_in_a_whole_run_is_not_timed_twice(logged):
     """(A fragment's run alone, which AppTest cannot send, is checked in Chromium: tests/e2e/test_e2e.py.)"""
     app = AppTest.from_string(FRAGMENT_PAGE).run()

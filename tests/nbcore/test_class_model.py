@@ -151,6 +151,7 @@ def planted_class(seed: int = 3) -> tuple[np.ndarray, np.ndarray, np.ndarray, np
     return frames, labels, students, students == 999
 
 
+@pytest.mark.slow
 def test_leave_one_student_out_never_reads_a_student_with_a_model_that_saw_them(base_model):
     frames, labels, students, planted = planted_class()
     features = binarize(frames, 128)

@@ -235,6 +235,7 @@ def test_next_and_back_walk_every_step_and_keep_it_in_the_link():
         assert step_shown(app) == step and app.query_params["lesson"] == str(step)
 
 
+@pytest.mark.slow
 def test_a_link_opens_its_step_and_the_last_step_starts_again():
     app = open_lesson({"lesson": "3"})
     assert step_shown(app) == 3 and not any(NOTICE in text for text in texts(app))
@@ -259,6 +260,7 @@ def test_a_link_with_two_steps_gives_step_one_and_a_notice():
     assert step_shown(app) == 1 and any(NOTICE in text for text in texts(app))
 
 
+@pytest.mark.slow
 def test_the_prior_question_is_measured_for_the_sidebar_prior(mnist):
     app = open_lesson({"lesson": "2"})
     app.button(key="lesson_reveal_prior").click()  # nothing chosen yet: nothing to reveal
