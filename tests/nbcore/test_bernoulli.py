@@ -86,7 +86,7 @@ def data():
 
 
 @pytest.fixture
-def test_X():
+def unseen_X():
     return (np.random.default_rng(99).random((40, N_FEATURES)) < 0.5).astype(np.uint8)
 
 
@@ -128,7 +128,7 @@ def test_default_parameters(data):
     assert model.fit(*data).beta_ == 1.0
 
 
-def test_priors(data, test_X):
+def test_priors(data, unseen_X):
     X, y = data
     empirical = BernoulliNB(prior="empirical").fit(X, y)
     uniform = BernoulliNB(prior="uniform").fit(X, y)
@@ -136,14 +136,14 @@ def test_priors(data, test_X):
     np.testing.assert_allclose(empirical.class_log_prior_, np.log(counts / counts.sum()), rtol=1e-14)
     np.testing.assert_allclose(uniform.class_log_prior_, np.full(N_CLASSES, np.log(0.1)), rtol=1e-14)
     # the prior only shifts each class's score
-    difference = empirical.predict_joint_log_proba(test_X) - uniform.predict_joint_log_proba(test_X)
+    difference = empirical.predict_joint_log_proba(unseen_X) - uniform.predict_joint_log_proba(unseen_X)
     np.testing.assert_allclose(
         difference, np.broadcast_to(np.log(counts / counts.sum()) - np.log(0.1), difference.shape), atol=1e-12
     )
 
 
 # -- set_params ----------------------------------------------------------------------------
-def test_set_params_rederives_from_counts_without_the_data(test_X):
+def test_set_params_rederives_from_counts_without_the_data(unseen_X):
     X, y = make_data(seed=3)
     kept_X, kept_y = X.copy(), y.copy()
     model = BernoulliNB(alpha=1.0).fit(X, y)
@@ -160,8 +160,8 @@ def test_set_params_rederives_from_counts_without_the_data(test_X):
         np.testing.assert_array_equal(model.feature_log_prob_, fresh.feature_log_prob_)
         np.testing.assert_array_equal(model.feature_log_neg_prob_, fresh.feature_log_neg_prob_)
         np.testing.assert_array_equal(model.class_log_prior_, fresh.class_log_prior_)
-        np.testing.assert_array_equal(model.predict_joint_log_proba(test_X), fresh.predict_joint_log_proba(test_X))
-        np.testing.assert_array_equal(model.predict_proba(test_X), fresh.predict_proba(test_X))
+        np.testing.assert_array_equal(model.predict_joint_log_proba(unseen_X), fresh.predict_joint_log_proba(unseen_X))
+        np.testing.assert_array_equal(model.predict_proba(unseen_X), fresh.predict_proba(unseen_X))
 
 
 def test_set_params_before_fit_only_stores(data):
@@ -186,21 +186,21 @@ def test_set_params_before_fit_only_stores(data):
         {"threshold": 128},  # the counts are of the features at the fitted threshold (None)
     ],
 )
-def test_set_params_invalid_raises_and_leaves_model_unchanged(data, test_X, params):
+def test_set_params_invalid_raises_and_leaves_model_unchanged(data, unseen_X, params):
     X, y = data
     model = BernoulliNB(alpha=0.5, beta=1.5, prior="uniform").fit(X, y)
     before = {
         "params": model.get_params(),
         "flp": model.feature_log_prob_.copy(),
         "prior": model.class_log_prior_.copy(),
-        "proba": model.predict_proba(test_X),
+        "proba": model.predict_proba(unseen_X),
     }
     with pytest.raises(ValueError):
         model.set_params(**params)
     assert model.get_params() == before["params"]
     np.testing.assert_array_equal(model.feature_log_prob_, before["flp"])
     np.testing.assert_array_equal(model.class_log_prior_, before["prior"])
-    np.testing.assert_array_equal(model.predict_proba(test_X), before["proba"])
+    np.testing.assert_array_equal(model.predict_proba(unseen_X), before["proba"])
 
 
 @pytest.mark.parametrize(
@@ -227,27 +227,27 @@ def test_fit_rejects_invalid_params_the_constructor_stored(data, params):
         (0.0, 0.0, "empirical"),
     ],
 )
-def test_predict_joint_log_proba_equals_brute_force(data, test_X, alpha, beta, prior):
+def test_predict_joint_log_proba_equals_brute_force(data, unseen_X, alpha, beta, prior):
     X, y = data
     model = BernoulliNB(alpha=alpha, beta=beta, prior=prior).fit(X, y)
     beta_ = alpha if beta is None else beta
-    expected = brute_jll(X, y, test_X, alpha, beta_, prior)
-    got = model.predict_joint_log_proba(test_X)
-    assert got.shape == (len(test_X), N_CLASSES) and got.dtype == np.float64
+    expected = brute_jll(X, y, unseen_X, alpha, beta_, prior)
+    got = model.predict_joint_log_proba(unseen_X)
+    assert got.shape == (len(unseen_X), N_CLASSES) and got.dtype == np.float64
     np.testing.assert_array_equal(np.isneginf(got), np.isneginf(expected))
     np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-10)
     # training samples too, and the packed input gives the same numbers
     np.testing.assert_allclose(
         model.predict_joint_log_proba(X), brute_jll(X, y, X, alpha, beta_, prior), rtol=1e-12, atol=1e-10
     )
-    np.testing.assert_array_equal(model.predict_joint_log_proba(PackedBinary.from_dense(test_X)), got)
+    np.testing.assert_array_equal(model.predict_joint_log_proba(PackedBinary.from_dense(unseen_X)), got)
 
 
 @pytest.mark.parametrize("alpha, beta", [(1.0, None), (0.1, 3.0), (0.0, 1.0), (0.0, 0.0)])
-def test_posterior_is_normalised(data, test_X, alpha, beta):
+def test_posterior_is_normalised(data, unseen_X, alpha, beta):
     X, y = data
     model = BernoulliNB(alpha=alpha, beta=beta).fit(X, y)
-    for features in (test_X, X):
+    for features in (unseen_X, X):
         log_proba = model.predict_log_proba(features)
         proba = model.predict_proba(features)
         assert not np.isnan(log_proba).any() and not np.isnan(proba).any()
@@ -256,12 +256,12 @@ def test_posterior_is_normalised(data, test_X, alpha, beta):
         np.testing.assert_array_equal(model.predict(features), log_proba.argmax(axis=1))
 
 
-def test_posterior_is_jll_normalised_and_predict_is_argmax(data, test_X):
+def test_posterior_is_jll_normalised_and_predict_is_argmax(data, unseen_X):
     X, y = data
     model = BernoulliNB(alpha=1.0).fit(X, y)
-    jll = model.predict_joint_log_proba(test_X)
-    np.testing.assert_allclose(model.predict_log_proba(test_X), jll - logsumexp(jll)[:, None], atol=1e-12)
-    predicted = model.predict(test_X)
+    jll = model.predict_joint_log_proba(unseen_X)
+    np.testing.assert_allclose(model.predict_log_proba(unseen_X), jll - logsumexp(jll)[:, None], atol=1e-12)
+    predicted = model.predict(unseen_X)
     assert predicted.dtype == np.int64
     np.testing.assert_array_equal(predicted, jll.argmax(axis=1))
     assert model.score(X, y) == pytest.approx(np.mean(model.predict(X) == y))
@@ -320,12 +320,12 @@ def test_fallback_is_the_vanishing_pseudo_count_limit():
     np.testing.assert_allclose(exact, nearly, atol=1e-6)
 
 
-def test_class_without_examples(test_X):
+def test_class_without_examples(unseen_X):
     X, y = make_data(missing_class=7)
     model = fit_ten(BernoulliNB(alpha=1.0), X, y)
     assert model.class_count_[7] == 0 and np.isneginf(model.class_log_prior_[7])
     np.testing.assert_allclose(model.feature_prob_[7], 0.5)
-    for features in (X, test_X, 1 - test_X):
+    for features in (X, unseen_X, 1 - unseen_X):
         assert (model.predict(features) != 7).all()
         assert (model.predict_proba(features)[:, 7] == 0).all()
     # alpha = beta = 0: 0/0 for the empty class is defined as 0.5, nothing is NaN
@@ -336,13 +336,13 @@ def test_class_without_examples(test_X):
             model.feature_log_prob_,
             model.feature_log_neg_prob_,
             model.class_log_prior_,
-            model.predict_joint_log_proba(test_X),
-            model.predict_log_proba(test_X),
-            model.predict_proba(test_X),
+            model.predict_joint_log_proba(unseen_X),
+            model.predict_log_proba(unseen_X),
+            model.predict_proba(unseen_X),
         ):
             assert not np.isnan(array).any()
         if prior == "empirical":
-            assert (model.predict(np.vstack([X, test_X])) != 7).all()
+            assert (model.predict(np.vstack([X, unseen_X])) != 7).all()
 
 
 # -- bad input ------------------------------------------------------------------------------

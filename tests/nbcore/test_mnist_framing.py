@@ -139,25 +139,25 @@ def png(image: np.ndarray) -> bytes:
 
 
 @pytest.fixture(scope="module")
-def test_set_through_upload_path(mnist) -> np.ndarray:
+def uploaded_test_set(mnist) -> np.ndarray:
     """MNIST's 10,000 test images as PNG bytes through the Draw page's upload path: uint8 (10000, 28, 28)."""
     return np.stack([mnist_frame(ink_from_upload(png(image))) for image in mnist["test_images"]])
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("threshold, prior", [(128, "empirical"), (1, "uniform")], ids=["textbook", "course note"])
-def test_upload_path_control_naive_bayes(mnist, test_set_through_upload_path, threshold, prior):
+def test_upload_path_control_naive_bayes(mnist, uploaded_test_set, threshold, prior):
     model = BernoulliNB(prior=prior).fit(binarize(mnist["train_images"], threshold), mnist["train_labels"])
     on_arrays = model.score(binarize(mnist["test_images"], threshold), mnist["test_labels"])
-    uploaded = model.score(binarize(test_set_through_upload_path, threshold), mnist["test_labels"])
+    uploaded = model.score(binarize(uploaded_test_set, threshold), mnist["test_labels"])
     assert abs(uploaded - on_arrays) <= 0.003, (uploaded, on_arrays)
 
 
 @pytest.mark.slow
-def test_upload_path_control_softmax(mnist, test_set_through_upload_path, tmp_path):
+def test_upload_path_control_softmax(mnist, uploaded_test_set, tmp_path):
     model, _ = load_or_train_softmax(mnist["train_images"], mnist["train_labels"], cache_dir=tmp_path)
     on_arrays = model.score(mnist["test_images"], mnist["test_labels"])
-    uploaded = model.score(test_set_through_upload_path, mnist["test_labels"])
+    uploaded = model.score(uploaded_test_set, mnist["test_labels"])
     assert abs(uploaded - on_arrays) <= 0.003, (uploaded, on_arrays)
 
 

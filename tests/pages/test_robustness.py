@@ -89,7 +89,7 @@ def data_dir(mnist_root, tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def test_images(data_dir):
+def mnist_test_split(data_dir):
     images, labels = nbcore.load_mnist(False, root=data_dir, download=False)
     return images, labels
 
@@ -251,8 +251,8 @@ def main_controls(app: AppTest) -> dict:
 @pytest.mark.slow
 @pytest.mark.parametrize("extreme", list(EXTREMES))
 @pytest.mark.parametrize("page", PAGES)
-def test_every_page_at_both_ends_of_every_control(page, extreme, test_images):
-    images, _ = test_images
+def test_every_page_at_both_ends_of_every_control(page, extreme, mnist_test_split):
+    images, _ = mnist_test_split
     for variant in PAGE_VARIANTS.get(page, [{}]):
         where = f"{page} at {extreme} {variant or ''}"
         app = run_clean(app_for(page, **EXTREMES[extreme], draw_frame=images[0], **variant), where)
@@ -330,8 +330,8 @@ def forget_softmax() -> None:
 
 
 @pytest.mark.slow
-def test_corrupted_softmax_cache_file_while_the_app_runs(data_dir, test_images, quiet_streamlit):
-    images, _ = test_images
+def test_corrupted_softmax_cache_file_while_the_app_runs(data_dir, mnist_test_split, quiet_streamlit):
+    images, _ = mnist_test_split
     forget_softmax()  # load from this module's models/ folder
     try:
         first = run_clean(app_for("pages/draw.py", draw_frame=images[0]), "draw")
@@ -364,8 +364,8 @@ def test_corrupted_softmax_cache_file_while_the_app_runs(data_dir, test_images, 
 
 
 @pytest.mark.slow
-def test_data_folder_deleted_while_the_app_runs(data_dir, tmp_path, monkeypatch, test_images):
-    images, _ = test_images
+def test_data_folder_deleted_while_the_app_runs(data_dir, tmp_path, monkeypatch, mnist_test_split):
+    images, _ = mnist_test_split
     folder = tmp_path / "vanishing"
     folder.mkdir()
     for entry in data_dir.iterdir():
