@@ -1,7 +1,7 @@
 // Reading a drawing in the page: nbcore.preprocess.model_input (crop, 20 px box, centre of mass, stroke
 // width), nbcore.inputs.InputForm (deskew, threshold) and both models' scores, written once in JS so that
 // the Draw canvas can predict while the pen moves. The server stays the truth: it reads the PNG sent at
-// pointer-up with nbcore. tests/test_live_reading.py runs this file in Chromium against nbcore.
+// pointer-up with nbcore. tests/e2e/test_live_reading.py runs this file in Chromium against nbcore.
 //
 // Every step copies the arithmetic of the Python it mirrors, not only its idea: Pillow's two-pass resampling
 // with float32 storage (Resample.c), scipy.ndimage's order-1 affine_transform in 'constant' mode and its grey

@@ -31,7 +31,7 @@ from .progress import ProgressCallback
 POLARITIES = ("light on dark", "dark on light")
 # load_digits' format: a bilevel 32x32 bitmap counted in 4x4 blocks. All its digits fill the bitmap's height
 # (8 blocks) and 4 of 1,797 its width (77 % are 6 blocks wide): each was put in a box 32 px tall and about
-# 20 px wide, whatever its own shape. MNIST's digits keep theirs; tests/test_handwriting.py measures both.
+# 20 px wide, whatever its own shape. MNIST's digits keep theirs; tests/nbcore/test_handwriting.py measures both.
 BITMAP, BLOCK, BITMAP_BOX_WIDTH = 32, 4, 20
 # how MNIST's digits are written in that format by the control: the box as above, or their own shape kept
 CONTROL_FORMATS = {"32x20 box": BITMAP_BOX_WIDTH, "shape kept": None}

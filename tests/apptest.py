@@ -1,24 +1,16 @@
 """The dashboard under AppTest: the whole app (frame, sidebar, navigation) opened at one page.
 
-Test modules import ``data_dir`` (an autouse fixture: NBCORE_DATA_DIR points at the real MNIST for the
-module) and open pages with ``open_page``; ``rerun`` runs an app again and checks it stayed clean.
+Test modules ask for the ``data_dir`` fixture (tests/conftest.py: NBCORE_DATA_DIR points at the real MNIST for
+the module) and open pages with ``open_page``; ``rerun`` runs an app again and checks it stayed clean.
 """
 
 from __future__ import annotations
 
-import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.conftest import REPO
 
 TIMEOUT = 240  # s, for a first run that loads MNIST and trains softmax
-
-
-@pytest.fixture(scope="module", autouse=True)
-def data_dir(mnist_root):
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("NBCORE_DATA_DIR", str(mnist_root))
-        yield mnist_root
 
 
 def app_at(page: str, query: dict[str, str] | None = None, **session) -> AppTest:

@@ -20,11 +20,16 @@ IN_CI = os.environ.get("CI", "").lower() == "true"
 E2E = REPO / "tests" / "e2e"
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest's own hook deselects by -m
 def pytest_collection_modifyitems(config, items) -> None:
     """Unit and AppTest tests first, then the browser and server tests of tests/e2e: a broken unit shows in
-    minutes, not after the browser tests (pytest collects tests/e2e/ before tests/test_*.py). Stable: each
-    group keeps its order."""
+    minutes, not after the browser tests (pytest collects tests/e2e/ before tests/lab/, tests/nbcore/, ...).
+    Stable: each group keeps its order. Every test of tests/e2e is marked ``browser`` and ``slow``."""
     items.sort(key=lambda item: Path(item.path).is_relative_to(E2E))
+    for item in items:
+        if Path(item.path).is_relative_to(E2E):
+            item.add_marker(pytest.mark.browser)
+            item.add_marker(pytest.mark.slow)
 
 
 def require(condition: bool, reason: str) -> None:
@@ -85,6 +90,15 @@ def small_mnist(mnist, monkeypatch):
     )
     monkeypatch.setattr(prepared_mnist, "mnist_splits", lambda: small)
     return small
+
+
+@pytest.fixture(scope="module")
+def data_dir(mnist_root):
+    """NBCORE_DATA_DIR set to the real MNIST's folder for a module (AppTest runs the app in this process):
+    a module of AppTest tests marks itself with ``pytestmark = pytest.mark.usefixtures("data_dir")``."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("NBCORE_DATA_DIR", str(mnist_root))
+        yield mnist_root
 
 
 SHARED_SMS = REPO.parent / "shared" / "sms-spam" / "SMSSpamCollection"

@@ -18,7 +18,7 @@ from streamlit.elements.lib.streamlit_plotly_theme import GRAY_90
 # so one figure stays readable in both; plain plotly (theme=None) shows it as #2a3f5f.
 # A Streamlit internal, kept on purpose: the public way to know the theme, st.context.theme.type, is documented
 # as possibly wrong on a session's first load and while the visitor switches theme (streamlit#11920), and would
-# make every figure depend on the session; tests/test_figures.py fails if the placeholder changes.
+# make every figure depend on the session; tests/lab/test_figures.py fails if the placeholder changes.
 TEXT_COLOUR = GRAY_90
 FONT: dict[str, Any] = dict(size=16, color=TEXT_COLOUR)
 AXIS_TEXT: dict[str, Any] = dict(

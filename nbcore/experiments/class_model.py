@@ -9,7 +9,7 @@ the digit each student meant, an anonymous id per student):
 
 Each drawing is read by a model that never saw its student (leave one student out). Counts are the
 fitted state, so the model without student s is the whole class's counts minus s's: one count per
-student, not one refit per student (``tests/test_class_model.py`` holds it equal to refitting).
+student, not one refit per student (``tests/nbcore/test_class_model.py`` holds it equal to refitting).
 A digit with fewer than ``MIN_DRAWINGS`` drawings gets a ``Shortage`` instead of an accuracy from the class's
 models; MNIST's model reads every drawing until those can be measured.
 

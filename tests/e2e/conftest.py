@@ -31,6 +31,14 @@ def e2e_tools() -> None:
     )
 
 
+@pytest.fixture(scope="session")
+def nginx_tools(e2e_tools) -> None:
+    """What the tests of replicas behind nginx need: Chromium, playwright and nginx."""
+    from devtools import replicas
+
+    require(replicas.nginx_binary() is not None, "nginx is missing (apt-get install -y nginx)")
+
+
 SHARED_SMS = REPO.parent / "shared" / "sms-spam" / "SMSSpamCollection"
 
 

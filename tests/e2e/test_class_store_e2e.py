@@ -218,7 +218,7 @@ def click_and_wait(page, button: str) -> None:
 
 
 # With Redis only: the period's browsers are what costs (about four minutes); SQLite's replicas share the same
-# pages and are held to the same store contract by tests/test_class_store.py and the polls test above.
+# pages and are held to the same store contract by tests/nbcore/test_class_store.py and the polls test above.
 @pytest.mark.parametrize("replica_store", ["redis"], indirect=True)
 def test_a_period_through_two_replicas(class_replicas, browser, replica_store, tmp_path):
     """A teacher and six students (two on phones) run a period through nginx and two replicas: join by QR code and
@@ -424,11 +424,6 @@ def test_students_pressing_new_class_cannot_lock_the_teacher_out(one_server):
     assert all(any(re.fullmatch(r"Class [A-Z0-9]{8}", text) for text in said) for said in students)
     teacher = press(10)
     assert any(re.fullmatch(r"Class [A-Z0-9]{8}", text) for text in teacher), teacher
-
-
-@pytest.fixture(scope="module")
-def nginx_tools(e2e_tools) -> None:
-    require(replicas.nginx_binary() is not None, "nginx is missing (apt-get install -y nginx)")
 
 
 def test_on_a_phone_the_send_form_is_within_a_screen_of_the_verdict(browser, base_url, app_data_dir):

@@ -24,16 +24,10 @@ import uuid
 import pytest
 
 from devtools import app_server, chromium, draw_page, page_checks, replicas
-from tests.conftest import require
 from tests.e2e.test_e2e import choose_input, drawn_seven_png, png_bytes, upload
 
 DIGITS = (1, 0, 7, 3)  # what sessions 0..3 draw; sessions 0, 1 on one replica, 2, 3 on the other
 RERUN_LINE = re.compile(r"^NBCORE_RERUN ", re.MULTILINE)
-
-
-@pytest.fixture(scope="module")
-def nginx_tools(e2e_tools) -> None:
-    require(replicas.nginx_binary() is not None, "nginx is missing (apt-get install -y nginx)")
 
 
 @pytest.fixture(scope="module")

@@ -63,7 +63,9 @@ def test_a_photo_too_large_says_so_in_view_and_leaves_the_list_for_the_next(brow
             files=[{"name": "photo.jpg", "mimeType": "image/jpeg", "buffer": os.urandom(TOO_LARGE_BYTES)}]
         )
         page.get_by_text("photo.jpg").wait_for()
-        page.wait_for_timeout(300)
+        page.wait_for_function(  # the size limit's message, once it is laid out and readable
+            f"() => ({SHOWN_TEXTS_JS})().some(item => item.shown && item.text.includes('MB or smaller'))"
+        )
         texts = shown_texts(page)
         assert any("MB or smaller" in text for text in texts), f"the size limit is not readable on screen: {texts}"
 
