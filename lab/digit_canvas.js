@@ -2,10 +2,11 @@
 // The Draw page's canvas (a Streamlit components-v2 module, after lab/digit_reading.js in the same module):
 // white ink on black, drawn with a mouse, pen or finger (pointer events). When a stroke ends, the whole canvas
 // goes to the server at once as a PNG data URL in the "drawing" state: no debounce, so the prediction starts
-// computing on pointer-up. While the pen moves, the drawing is also read here (readDrawing: both models, as
-// nbcore would) once per animation frame that has new ink, and the panel under the canvas shows the verdict,
-// both posteriors and the evidence map. The page's reading of the sent PNG, reported after its run (window event
-// "naive-bayes-lab-server-reading"), then takes the panel's place; the panel says so only when they disagree.
+// computing on pointer-up. While the pen moves, the drawing is also read here (readCanvas: both models, as
+// nbcore would, reading back only the part of the canvas the brush reached) once per animation frame that has
+// new ink, and the panel under the canvas shows the verdict, both posteriors and the evidence map. The page's
+// reading of the sent PNG, reported after its run (window event "naive-bayes-lab-server-reading"), then takes the
+// panel's place; the panel says so only when they disagree.
 // Without what the live reading needs (an old browser) or if it fails, the panel stays hidden and the pointer-up
 // path alone works as before.
 //
@@ -25,7 +26,7 @@ function liveSupported(canvas) {
 
 const format = (p) => p.toFixed(4);
 
-function liveReader(canvas, panel, context) {
+function liveReader(canvas, panel, context, region) {
   if (!panel || !liveSupported(canvas)) return null;
   const verdict = panel.querySelector(".live-verdict");
   const note = panel.querySelector(".live-note");
@@ -101,8 +102,7 @@ function liveReader(canvas, panel, context) {
     state.dirty = false;
     const started = performance.now();
     try {
-      const pixels = context.getImageData(0, 0, canvas.width, canvas.height).data;
-      const reading = readDrawing(pixels, canvas.width, canvas.height, state.models);
+      const reading = readCanvas(context, region, state.models);
       state.reading = reading;
       note.textContent = "";
       if (reading === null) {
@@ -186,13 +186,15 @@ function setUp(canvas, restore, panel) {
   // read back on every animation frame with ink: kept in memory, not on the GPU
   const context = canvas.getContext("2d", { willReadFrequently: true });
   const pad = { context, brush: 20, send: () => {}, last: null, live: null };
+  const region = new InkRegion(canvas.width, canvas.height);  // where the ink can be: what the live reading reads
   context.fillStyle = "#000";
   context.fillRect(0, 0, canvas.width, canvas.height);
-  pad.live = liveReader(canvas, panel, context);
+  pad.live = liveReader(canvas, panel, context, region);
   if (restore) {  // the drawing this session made before the page was left
     const image = new Image();
     image.onload = () => {
       context.drawImage(image, 0, 0);
+      region.addAll();
       if (pad.live) {
         pad.live.inked(null);
         pad.live.sent(restore);  // what the page reads and reports
@@ -207,6 +209,7 @@ function setUp(canvas, restore, panel) {
             (event.clientY - box.top) * canvas.height / box.height];
   };
   const paint = (points) => {
+    points.forEach((point) => region.add(point, pad.brush));
     context.strokeStyle = context.fillStyle = "#fff";
     context.lineCap = context.lineJoin = "round";
     context.lineWidth = pad.brush;
