@@ -38,12 +38,19 @@ function liveReader(canvas, panel, context, region) {
   };
   canvas.liveTimes = [];
 
+  let stopsOf = null, stops = null;  // the evidence scale's stops as [t, [r, g, b]], parsed once per look
+  const evidenceStops = () => {
+    if (stopsOf !== state.look) {
+      stopsOf = state.look;
+      stops = state.look.evidence.map(([t, colour]) => [t, colour.match(/\d+/g).map(Number)]);
+    }
+    return stops;
+  };
   const colourAt = (t) => {  // t in [0, 1] on the evidence map's colour scale
-    const stops = state.look.evidence;
+    const scale = evidenceStops();
     let i = 1;
-    while (i < stops.length - 1 && stops[i][0] < t) i++;
-    const [t0, c0] = stops[i - 1], [t1, c1] = stops[i];
-    const a = c0.match(/\d+/g).map(Number), b = c1.match(/\d+/g).map(Number);
+    while (i < scale.length - 1 && scale[i][0] < t) i++;
+    const [t0, a] = scale[i - 1], [t1, b] = scale[i];
     const f = t1 > t0 ? Math.min(Math.max((t - t0) / (t1 - t0), 0), 1) : 0;
     return a.map((v, k) => Math.round(v + (b[k] - v) * f));
   };
@@ -55,7 +62,7 @@ function liveReader(canvas, panel, context, region) {
     evidence.forEach((e, j) => {
       const clipped = Math.min(Math.max(e, -limit), limit);
       const [r, g, b] = colourAt((clipped + limit) / (2 * limit));
-      image.data.set([r, g, b, 255], 4 * j);
+      image.data[4 * j] = r; image.data[4 * j + 1] = g; image.data[4 * j + 2] = b; image.data[4 * j + 3] = 255;
     });
     ctx.putImageData(image, 0, 0);
   };
@@ -66,7 +73,7 @@ function liveReader(canvas, panel, context, region) {
     const slot = width / 10, bar = slot * 0.36, chart = height - 14;
     ctx.font = "11px sans-serif";
     ctx.textAlign = "center";
-    ctx.fillStyle = getComputedStyle(panel).color;
+    const textColour = getComputedStyle(panel).color;  // once: each call can make the browser restyle the page
     for (let digit = 0; digit < 10; digit++) {
       const x = digit * slot + slot * 0.12;
       [bayes, softmax].forEach((posterior, m) => {
@@ -74,7 +81,7 @@ function liveReader(canvas, panel, context, region) {
         ctx.fillStyle = state.look.models[m];
         ctx.fillRect(x + m * bar, chart - h, bar - 1, h);
       });
-      ctx.fillStyle = getComputedStyle(panel).color;
+      ctx.fillStyle = textColour;
       ctx.fillText(String(digit), digit * slot + slot / 2, height - 2);
     }
   };
