@@ -18,16 +18,25 @@
 const pads = new WeakMap();  // canvas element -> {context, brush, send, last, live}
 const TIMES_KEPT = 1000;  // the latest live updates' script times, on canvas.liveTimes (scripts/live_bench.py)
 
-function liveSupported(canvas) {
-  return typeof window.requestAnimationFrame === "function" && typeof window.atob === "function"
+function liveSupported(canvas, context) {
+  if (!(typeof window.requestAnimationFrame === "function" && typeof window.atob === "function"
     && typeof Float64Array === "function" && typeof canvas.getContext === "function"
-    && typeof CustomEvent === "function";
+    && typeof CustomEvent === "function")) return false;
+  // reading the canvas back, tried once here: a blank canvas is not read back, so the first real read can come
+  // long after the panel appears, and a browser that refuses it should never show the panel
+  try {
+    context.getImageData(0, 0, 1, 1);
+    return true;
+  } catch (error) {
+    console.warn("Live reading off: the canvas cannot be read back", error);
+    return false;
+  }
 }
 
 const format = (p) => p.toFixed(4);
 
 function liveReader(canvas, panel, context, region) {
-  if (!panel || !liveSupported(canvas)) return null;
+  if (!panel || !liveSupported(canvas, context)) return null;
   const verdict = panel.querySelector(".live-verdict");
   const note = panel.querySelector(".live-note");
   const evidenceCanvas = panel.querySelector(".live-evidence");
