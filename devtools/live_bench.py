@@ -1,6 +1,7 @@
 """The Draw canvas's live reading (issue 32): what it costs in the browser, and what it changes on the server.
 
     python -m devtools.live_bench [--before CHECKOUT] [--rounds 3] [--cpu-slowdown 1 4] [--parity 2000] [--parts 1 2 4]
+                                 [--readings 200]
 
 Parts (each prints a table):
 
@@ -17,6 +18,10 @@ Parts (each prints a table):
    recorded drawing sent, an alpha change and back, Clear; before and after. And the models' payload (what
    lab/live_models.py sends per settings change): JSON bytes, gzip'd, deflated (the websocket's compression, when on).
 4. parity: devtools/live_reading.measure_parity over ``--parity`` MNIST test digits drawn back (the test uses 400).
+5. the reading itself, before (``--before``'s lab/digit_reading.js) and after, in one blank Chromium page: ``--readings``
+   readings of a fixed drawing each, the two alternating (same page, same load), as the canvas makes them on each
+   live update (read the canvas back, frame, score both models; not the panel). Per drawing: p50 / p95 (ms) of each,
+   their ratios, and whether the two readings were identical (framed digit, posteriors, evidence) every time.
 
 Students per process at p95 <= 300 ms: devtools/load_protocol with ``--message-cache`` and ``--app`` (see
 docs/benchmarks.md). Needs Chromium, MNIST ($NBCORE_DATA_DIR or ../shared/mnist).
@@ -187,8 +192,11 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3, help="times each digit shape is drawn")
     parser.add_argument("--cpu-slowdown", type=float, nargs="+", default=[1.0, 4.0])
     parser.add_argument("--parity", type=int, default=2000, help="MNIST test digits drawn back for the parity table")
-    parser.add_argument("--parts", type=int, nargs="+", default=[1, 2, 4], help="1, 2 (with 3) and 4: which to run")
+    parser.add_argument("--parts", type=int, nargs="+", default=[1, 2, 4], help="1, 2 (with 3), 4, 5: which to run")
+    parser.add_argument("--readings", type=int, default=200, help="part 5: timed readings per drawing and code")
     args = parser.parse_args()
+    if 5 in args.parts and not args.before:
+        parser.error("part 5 compares with another checkout: give --before")
     chromium.exit_unless_browser()
     from playwright.sync_api import sync_playwright
 
@@ -208,6 +216,8 @@ def main() -> int:
                 print(f"\n4. parity over {args.parity} MNIST test digits drawn back, plus the recorded and test digits")
                 models = live_reading.parity_models(mnist, Path(scratch) / "softmax")
                 print(live_reading.measure_parity(browser, mnist, models, args.parity).table())
+            if 5 in args.parts:
+                print_reading_times(browser, mnist, Path(scratch), args)
         finally:
             browser.close()
     return 0
@@ -267,6 +277,103 @@ def print_runs_and_bytes(browser, data_dir: Path, scratch: Path, mnist: dict, ar
         f"\nmodels' payload per settings change: {sizes['json']:,} B as JSON, {sizes['gzip']:,} B gzip'd, "
         f"{sizes['deflate']:,} B deflated"
     )
+
+
+# ([drawing, n]) -> n timed readings of one drawing by the before code (window.before: the whole canvas read back,
+# as it did) and this checkout's (window.after: the brush's region, InkRegion), alternating which goes first; a
+# drawing is {"png": data URL} (a picture: the whole canvas is the region) or {"strokes", "brush"}
+TIME_READINGS_JS = """async ([drawing, n, warmUp]) => {
+    let canvas;
+    if (drawing.png) {
+        const blob = await (await fetch(drawing.png)).blob();
+        const bitmap = await createImageBitmap(blob, {colorSpaceConversion: 'none', premultiplyAlpha: 'none'});
+        canvas = document.createElement('canvas');
+        canvas.width = bitmap.width; canvas.height = bitmap.height;
+        canvas.getContext('2d', {willReadFrequently: true}).drawImage(bitmap, 0, 0);
+    } else {
+        canvas = (DRAW)([drawing.strokes, drawing.brush]);
+    }
+    const context = canvas.getContext('2d', {willReadFrequently: true});
+    const {width, height} = canvas;
+    const region = new window.after.InkRegion(width, height);
+    if (drawing.png) region.addAll(); else drawing.strokes.flat().forEach((point) => region.add(point, drawing.brush));
+    const readBefore = () => window.before.readDrawing(
+        context.getImageData(0, 0, width, height).data, width, height, window.beforeModels);
+    const readAfter = () => window.after.readCanvas(context, region, window.afterModels);
+    const parts = (r) => [r.made.frame, r.bayes.posterior, r.bayes.evidence, r.softmax.posterior];
+    const same = (a, b) => (a === null || b === null ? a === b : parts(a).every((x, j) => {
+        const y = parts(b)[j];
+        return x.length === y.length && x.every((v, i) => Object.is(v, y[i]));
+    }));
+    const times = {before: [], after: []};
+    let identical = true;
+    for (let i = 0; i < warmUp + n; i++) {
+        const order = i % 2 ? [['after', readAfter], ['before', readBefore]] : [['before', readBefore], ['after', readAfter]];
+        const got = {};
+        for (const [name, read] of order) {
+            const started = performance.now();
+            got[name] = read();
+            const took = performance.now() - started;
+            if (i >= warmUp) times[name].push(took);
+        }
+        identical = identical && same(got.before, got.after);
+    }
+    return {times, identical, region: [region.right - region.left, region.bottom - region.top]};
+}""".replace("(DRAW)", f"({live_reading.DRAW_JS})")
+WARM_UP = 30  # untimed readings of each code first: the JIT compiles both before the timing starts
+
+
+def reading_times(browser, before: Path, mnist: dict, cache: Path, readings: int) -> list[dict]:
+    """Part 5: per drawing, the before and after readings' times (ms) in one blank page, alternating."""
+    from lab.live_models import payload
+
+    form, bayes, softmax = live_reading.parity_models(mnist, cache)["T=128"]
+    page = browser.new_page()
+    try:
+        page.set_content("<!doctype html><html><body></body></html>")
+        modules = {
+            "before": (before / "lab" / "digit_reading.js", "readDrawing, decodeModels"),
+            "after": (live_reading.READING_JS, "readCanvas, InkRegion, decodeModels"),
+        }
+        for name, (code, exports) in modules.items():
+            page.add_script_tag(content=f"{code.read_text()}\nwindow.{name} = {{{exports}}};", type="module")
+        page.wait_for_function("() => window.before && window.after")
+        page.evaluate(
+            "sent => { window.beforeModels = window.before.decodeModels(sent);"
+            " window.afterModels = window.after.decodeModels(sent); }",
+            payload(bayes, softmax, form),
+        )
+        seven = next(item for item in RECORDED if item["digit"] == 7)
+        drawings = {
+            "recorded 7 (a picture: the whole canvas)": {"png": json.loads(seven["json_value"])["drawing"]},
+            "the tests' 7, brush 20 (strokes)": {"strokes": draw_page.DIGITS[7], "brush": 20},
+        }
+        rows = []
+        for label, drawing in drawings.items():
+            got = page.evaluate(TIME_READINGS_JS, [drawing, readings, WARM_UP])
+            row = {"drawing": label, "identical": got["identical"], "region": got["region"]}
+            for name in ("before", "after"):
+                row[name] = (percentile(got["times"][name], 50), percentile(got["times"][name], 95))
+            rows.append(row)
+        return rows
+    finally:
+        page.close()
+
+
+def print_reading_times(browser, mnist: dict, scratch: Path, args) -> None:
+    """Part 5."""
+    print(f"\n5. one reading (ms), {args.readings} per drawing and code, alternating, in one blank Chromium page")
+    rows = reading_times(browser, args.before.resolve(), mnist, scratch / "softmax", args.readings)
+    print(
+        "| drawing | region read (px) | before p50 / p95 | after p50 / p95 | before / after, p50 and p95 | identical |"
+    )
+    print("|---|---|---|---|---|---|")
+    for r in rows:
+        (b50, b95), (a50, a95) = r["before"], r["after"]
+        print(
+            f"| {r['drawing']} | {r['region'][0]} x {r['region'][1]} | {b50:.2f} / {b95:.2f} | {a50:.2f} / {a95:.2f} "
+            f"| {b50 / a50:.1f}x, {b95 / a95:.1f}x | {'yes' if r['identical'] else 'NO'} |"
+        )
 
 
 if __name__ == "__main__":

@@ -32,7 +32,7 @@ SCALE = CANVAS_BITMAP_SIDE // 28  # canvas px per MNIST pixel
 
 # the module's exports on window.reading; models decoded once per name
 _LOADER = """
-window.reading = {inkFromPixels, modelInput, asSeen, scoreBayes, scoreSoftmax, decodeModels, readDrawing, mnistFrame};
+window.reading = {modelInput, asSeen, scoreBayes, scoreSoftmax, decodeModels, readDrawing, readCanvas, InkRegion};
 window.models = {};
 window.readingReady = true;
 """
@@ -115,7 +115,8 @@ def form_name(form: InputForm) -> str:
 
 
 # ([drawing, names]) -> what the page reads from one drawing under each named model set: the posteriors, the
-# framed digit, and the canvas as the PNG the component would send
+# framed digit, and the canvas as the PNG the component would send; and the framed digit read as the canvas reads
+# it while the pen moves, from the part the brush reached only (InkRegion; a picture: the whole canvas)
 READ_JS = """async ([drawing, names]) => {
     let canvas;
     if (drawing.png) {
@@ -127,11 +128,17 @@ READ_JS = """async ([drawing, names]) => {
     } else {
         canvas = (DRAW)([drawing.strokes, drawing.brush]);
     }
-    const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+    const context = canvas.getContext('2d');
+    const pixels = context.getImageData(0, 0, canvas.width, canvas.height).data;
     const reading = window.reading;
-    const ink = reading.inkFromPixels(pixels, canvas.width, canvas.height);
-    const made = reading.modelInput(ink, canvas.width, canvas.height, window.models[names[0]].constants);
-    const out = {png: canvas.toDataURL('image/png'), frame: made && Array.from(made.frame), scores: {}};
+    const made = reading.modelInput(pixels, canvas.width, canvas.height, window.models[names[0]].constants);
+    const region = new reading.InkRegion(canvas.width, canvas.height);
+    if (drawing.png) region.addAll(); else drawing.strokes.flat().forEach((point) => region.add(point, drawing.brush));
+    const live = reading.readCanvas(context, region, window.models[names[0]]);
+    const out = {
+        png: canvas.toDataURL('image/png'), frame: made && Array.from(made.frame),
+        regionFrame: live && Array.from(live.made.frame), scores: {},
+    };
     if (made) {
         for (const name of names) {
             const models = window.models[name];
@@ -193,7 +200,8 @@ class Parity:
     largest: dict[tuple[str, str], float]  # largest |posterior difference| over all drawings and digits
     read: int = 0  # drawings with ink
     blank: int = 0
-    frames_differing: list[str] = field(default_factory=list)  # framed 28x28 digits not identical
+    frames_differing: list[str] = field(default_factory=list)  # framed 28x28 digits not identical (to nbcore's,
+    # or the brush's region's to the whole canvas's)
     actions: set[str] = field(default_factory=set)  # the stroke steps the drawings went through
 
     def table(self) -> str:
@@ -233,6 +241,8 @@ def measure_parity(browser, mnist: dict, models: dict, mnist_drawn: int) -> Pari
                     parity.frames_differing.append(f"{label} (blank to one of them only)")
                 parity.blank += 1
                 continue
+            if seen_in_page["regionFrame"] != seen_in_page["frame"]:
+                parity.frames_differing.append(f"{label} (read in the brush's region)")
             parity.read += 1
             parity.actions.add(made.stroke_action)
             if not np.array_equal(np.array(seen_in_page["frame"], np.uint8).reshape(28, 28), made.frame):

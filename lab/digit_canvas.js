@@ -2,10 +2,11 @@
 // The Draw page's canvas (a Streamlit components-v2 module, after lab/digit_reading.js in the same module):
 // white ink on black, drawn with a mouse, pen or finger (pointer events). When a stroke ends, the whole canvas
 // goes to the server at once as a PNG data URL in the "drawing" state: no debounce, so the prediction starts
-// computing on pointer-up. While the pen moves, the drawing is also read here (readDrawing: both models, as
-// nbcore would) once per animation frame that has new ink, and the panel under the canvas shows the verdict,
-// both posteriors and the evidence map. The page's reading of the sent PNG, reported after its run (window event
-// "naive-bayes-lab-server-reading"), then takes the panel's place; the panel says so only when they disagree.
+// computing on pointer-up. While the pen moves, the drawing is also read here (readCanvas: both models, as
+// nbcore would, reading back only the part of the canvas the brush reached) once per animation frame that has
+// new ink, and the panel under the canvas shows the verdict, both posteriors and the evidence map. The page's
+// reading of the sent PNG, reported after its run (window event "naive-bayes-lab-server-reading"), then takes the
+// panel's place; the panel says so only when they disagree.
 // Without what the live reading needs (an old browser) or if it fails, the panel stays hidden and the pointer-up
 // path alone works as before.
 //
@@ -17,16 +18,25 @@
 const pads = new WeakMap();  // canvas element -> {context, brush, send, last, live}
 const TIMES_KEPT = 1000;  // the latest live updates' script times, on canvas.liveTimes (devtools/live_bench.py)
 
-function liveSupported(canvas) {
-  return typeof window.requestAnimationFrame === "function" && typeof window.atob === "function"
+function liveSupported(canvas, context) {
+  if (!(typeof window.requestAnimationFrame === "function" && typeof window.atob === "function"
     && typeof Float64Array === "function" && typeof canvas.getContext === "function"
-    && typeof CustomEvent === "function";
+    && typeof CustomEvent === "function")) return false;
+  // reading the canvas back, tried once here: a blank canvas is not read back, so the first real read can come
+  // long after the panel appears, and a browser that refuses it should never show the panel
+  try {
+    context.getImageData(0, 0, 1, 1);
+    return true;
+  } catch (error) {
+    console.warn("Live reading off: the canvas cannot be read back", error);
+    return false;
+  }
 }
 
 const format = (p) => p.toFixed(4);
 
-function liveReader(canvas, panel, context) {
-  if (!panel || !liveSupported(canvas)) return null;
+function liveReader(canvas, panel, context, region) {
+  if (!panel || !liveSupported(canvas, context)) return null;
   const verdict = panel.querySelector(".live-verdict");
   const note = panel.querySelector(".live-note");
   const evidenceCanvas = panel.querySelector(".live-evidence");
@@ -37,12 +47,19 @@ function liveReader(canvas, panel, context) {
   };
   canvas.liveTimes = [];
 
+  let stopsOf = null, stops = null;  // the evidence scale's stops as [t, [r, g, b]], parsed once per look
+  const evidenceStops = () => {
+    if (stopsOf !== state.look) {
+      stopsOf = state.look;
+      stops = state.look.evidence.map(([t, colour]) => [t, colour.match(/\d+/g).map(Number)]);
+    }
+    return stops;
+  };
   const colourAt = (t) => {  // t in [0, 1] on the evidence map's colour scale
-    const stops = state.look.evidence;
+    const scale = evidenceStops();
     let i = 1;
-    while (i < stops.length - 1 && stops[i][0] < t) i++;
-    const [t0, c0] = stops[i - 1], [t1, c1] = stops[i];
-    const a = c0.match(/\d+/g).map(Number), b = c1.match(/\d+/g).map(Number);
+    while (i < scale.length - 1 && scale[i][0] < t) i++;
+    const [t0, a] = scale[i - 1], [t1, b] = scale[i];
     const f = t1 > t0 ? Math.min(Math.max((t - t0) / (t1 - t0), 0), 1) : 0;
     return a.map((v, k) => Math.round(v + (b[k] - v) * f));
   };
@@ -54,7 +71,7 @@ function liveReader(canvas, panel, context) {
     evidence.forEach((e, j) => {
       const clipped = Math.min(Math.max(e, -limit), limit);
       const [r, g, b] = colourAt((clipped + limit) / (2 * limit));
-      image.data.set([r, g, b, 255], 4 * j);
+      image.data[4 * j] = r; image.data[4 * j + 1] = g; image.data[4 * j + 2] = b; image.data[4 * j + 3] = 255;
     });
     ctx.putImageData(image, 0, 0);
   };
@@ -65,7 +82,7 @@ function liveReader(canvas, panel, context) {
     const slot = width / 10, bar = slot * 0.36, chart = height - 14;
     ctx.font = "11px sans-serif";
     ctx.textAlign = "center";
-    ctx.fillStyle = getComputedStyle(panel).color;
+    const textColour = getComputedStyle(panel).color;  // once: each call can make the browser restyle the page
     for (let digit = 0; digit < 10; digit++) {
       const x = digit * slot + slot * 0.12;
       [bayes, softmax].forEach((posterior, m) => {
@@ -73,7 +90,7 @@ function liveReader(canvas, panel, context) {
         ctx.fillStyle = state.look.models[m];
         ctx.fillRect(x + m * bar, chart - h, bar - 1, h);
       });
-      ctx.fillStyle = getComputedStyle(panel).color;
+      ctx.fillStyle = textColour;
       ctx.fillText(String(digit), digit * slot + slot / 2, height - 2);
     }
   };
@@ -101,8 +118,7 @@ function liveReader(canvas, panel, context) {
     state.dirty = false;
     const started = performance.now();
     try {
-      const pixels = context.getImageData(0, 0, canvas.width, canvas.height).data;
-      const reading = readDrawing(pixels, canvas.width, canvas.height, state.models);
+      const reading = readCanvas(context, region, state.models);
       state.reading = reading;
       note.textContent = "";
       if (reading === null) {
@@ -186,13 +202,15 @@ function setUp(canvas, restore, panel) {
   // read back on every animation frame with ink: kept in memory, not on the GPU
   const context = canvas.getContext("2d", { willReadFrequently: true });
   const pad = { context, brush: 20, send: () => {}, last: null, live: null };
+  const region = new InkRegion(canvas.width, canvas.height);  // where the ink can be: what the live reading reads
   context.fillStyle = "#000";
   context.fillRect(0, 0, canvas.width, canvas.height);
-  pad.live = liveReader(canvas, panel, context);
+  pad.live = liveReader(canvas, panel, context, region);
   if (restore) {  // the drawing this session made before the page was left
     const image = new Image();
     image.onload = () => {
       context.drawImage(image, 0, 0);
+      region.addAll();
       if (pad.live) {
         pad.live.inked(null);
         pad.live.sent(restore);  // what the page reads and reports
@@ -207,6 +225,7 @@ function setUp(canvas, restore, panel) {
             (event.clientY - box.top) * canvas.height / box.height];
   };
   const paint = (points) => {
+    points.forEach((point) => region.add(point, pad.brush));
     context.strokeStyle = context.fillStyle = "#fff";
     context.lineCap = context.lineJoin = "round";
     context.lineWidth = pad.brush;

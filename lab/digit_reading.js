@@ -37,7 +37,37 @@ const FILTERS = {
   }],
 };
 
+// The arrays a live update works in, kept from one animation frame to the next instead of allocated per frame:
+// name -> a typed array grown (doubled) when a longer one is asked for. `scratch` hands out a view of exactly
+// `length` elements; its contents are whatever the last user left (callers that need zeros fill them).
+// What leaves this file (framed digits, scores) is always a fresh array: callers keep those.
+const scratchArrays = new Map();
+function scratch(name, Type, length) {
+  let store = scratchArrays.get(name);
+  if (store === undefined || store.length < length) {
+    store = new Type(Math.max(length, store === undefined ? 0 : 2 * store.length));
+    scratchArrays.set(name, store);
+  }
+  return store.subarray(0, length);
+}
+
+// Resampling coefficients depend only on (filter, input size, output size): computed once per triple. The ink's
+// box changes size while the pen moves, so the cache is cleared when it gets large rather than grown forever.
+const tapsCache = new Map();
+const TAPS_KEPT = 512;
 function coefficients(inSize, outSize, filter) {
+  const key = `${filter} ${inSize} ${outSize}`;
+  let taps = tapsCache.get(key);
+  if (taps === undefined) {
+    if (tapsCache.size >= TAPS_KEPT) tapsCache.clear();
+    taps = computeCoefficients(inSize, outSize, filter);
+    tapsCache.set(key, taps);
+  }
+  return taps;
+}
+
+// Pillow's precompute_coeffs: per output pixel, the first input pixel it reads and the normalised weights
+function computeCoefficients(inSize, outSize, filter) {
   const [support0, kernel] = FILTERS[filter];
   const scale = inSize / outSize;
   const filterscale = Math.max(scale, 1.0);
@@ -61,13 +91,19 @@ function coefficients(inSize, outSize, filter) {
 }
 
 // Image.fromarray(float32 (height, width), "F").resize((outWidth, outHeight), filter): horizontal pass, then
-// vertical, each result stored as float32. Returns a Float32Array (outHeight * outWidth).
-export function resizeFloat(values, width, height, outWidth, outHeight, filter) {
-  let image = values instanceof Float32Array ? values : Float32Array.from(values);
+// vertical, each result stored as float32. `values`: a Float32Array (used as is) or numbers (stored as float32
+// first, as Pillow's mode "F" does). Returns a Float32Array (outHeight * outWidth): a view of the scratch array
+// `slot` (valid until the next resize into that slot), or `values` itself when both sizes are kept.
+export function resizeFloat(values, width, height, outWidth, outHeight, filter, slot = "resized") {
+  let image = values;
+  if (!(values instanceof Float32Array)) {
+    image = scratch(`${slot} input`, Float32Array, values.length);
+    image.set(values);
+  }
   let w = width;
   if (outWidth !== width) {
     const taps = coefficients(width, outWidth, filter);
-    const next = new Float32Array(outWidth * height);
+    const next = scratch(`${slot} horizontal`, Float32Array, outWidth * height);
     for (let xx = 0; xx < outWidth; xx++) {
       const [xmin, weights] = taps[xx];
       const count = weights.length;
@@ -82,7 +118,7 @@ export function resizeFloat(values, width, height, outWidth, outHeight, filter) 
   }
   if (outHeight !== height) {
     const taps = coefficients(height, outHeight, filter);
-    const next = new Float32Array(w * outHeight);
+    const next = scratch(slot, Float32Array, w * outHeight);
     for (let yy = 0; yy < outHeight; yy++) {
       const [ymin, weights] = taps[yy];
       for (let x = 0; x < w; x++) {
@@ -96,20 +132,44 @@ export function resizeFloat(values, width, height, outWidth, outHeight, filter) 
   return image;
 }
 
-// -- nbcore.preprocess -------------------------------------------------------------------------------------
-// ink_from_canvas: RGBA bytes (height * width * 4) -> luminance (height * width), float64
-export function inkFromPixels(rgba, width, height) {
-  const ink = new Float64Array(width * height);
-  for (let i = 0; i < ink.length; i++) {
-    const luminance = rgba[4 * i] * 0.299 + rgba[4 * i + 1] * 0.587 + rgba[4 * i + 2] * 0.114;
-    ink[i] = luminance * (rgba[4 * i + 3] / 255.0);
-  }
-  return ink;
+// -- nbcore.preprocess, straight from the canvas's bytes ----------------------------------------------------------
+// nbcore turns the whole canvas into a float64 luminance array (ink_from_canvas), then crops it (mnist_frame).
+// Here no canvas-sized array is made: one pass over the bytes finds the brightest ink and the ink's bounding box
+// (black or transparent pixels, most of the canvas, are ink 0 and skipped unconverted), then the cropped ink is
+// read from the bytes inside the box only. Outside the box mnist_frame uses nothing but the brightest value, so
+// the framed digit is the same, pixel for pixel; and the bytes need only cover the ink, not the whole canvas.
+
+// ink_from_canvas for one pixel (byte offset k of its red): luminance times opacity, float64
+function inkAt(rgba, k) {
+  const luminance = rgba[k] * 0.299 + rgba[k + 1] * 0.587 + rgba[k + 2] * 0.114;
+  return luminance * (rgba[k + 3] / 255.0);
 }
 
+// RGBA bytes (height * width * 4) -> {top: the brightest ink, row0, row1, col0, col1: the box of ink > level}
+// (row1 = -1 when no pixel is above the level). Black or transparent pixels are ink 0 exactly: skipped unread.
+function inkBox(rgba, width, height, level) {
+  let top = 0, row0 = height, row1 = -1, col0 = width, col1 = -1;
+  for (let y = 0, k = 0; y < height; y++) {
+    for (let x = 0; x < width; x++, k += 4) {
+      if (rgba[k + 3] === 0 || (rgba[k] | rgba[k + 1] | rgba[k + 2]) === 0) continue;
+      const ink = inkAt(rgba, k);
+      if (ink > top) top = ink;
+      if (ink > level) {
+        if (y < row0) row0 = y;
+        row1 = y;
+        if (x < col0) col0 = x;
+        if (x > col1) col1 = x;
+      }
+    }
+  }
+  return { top, row0, row1, col0, col1 };
+}
+
+// (row, column, total) of the intensity-weighted centre of a (height, width) image, as nbcore sums it
 function centreOfMass(image, width, height) {
   let total = 0.0, rows = 0.0, cols = 0.0;
-  const rowSums = new Float64Array(height), colSums = new Float64Array(width);
+  const rowSums = scratch("row sums", Float64Array, height).fill(0);
+  const colSums = scratch("column sums", Float64Array, width).fill(0);
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       rowSums[y] += image[y * width + x];
@@ -122,41 +182,42 @@ function centreOfMass(image, width, height) {
   return [rows / total, cols / total, total];
 }
 
-// mnist_frame: ink (height * width) -> uint8 (frame * frame) framed like MNIST, or null if there is no ink
-export function mnistFrame(ink, width, height, constants) {
-  const { frame: side, box: boxSide, inkLevel, minContrast } = constants;
-  let top = -Infinity;
-  for (const value of ink) top = Math.max(top, value);
-  if (top < minContrast) return null;
-  const level = inkLevel * 255;
-  let row0 = height, row1 = -1, col0 = width, col1 = -1;
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      if (ink[y * width + x] > level) {
-        row0 = Math.min(row0, y); row1 = Math.max(row1, y);
-        col0 = Math.min(col0, x); col1 = Math.max(col1, x);
-      }
-    }
-  }
-  const cropHeight = row1 - row0 + 1, cropWidth = col1 - col0 + 1;
-  const cropped = new Float32Array(cropHeight * cropWidth);
+// the ink inside its box, as float32 (cropHeight * cropWidth): what mnist_frame hands to Pillow
+function croppedInk(rgba, width, found) {
+  const cropHeight = found.row1 - found.row0 + 1, cropWidth = found.col1 - found.col0 + 1;
+  const cropped = scratch("cropped", Float32Array, cropHeight * cropWidth);
   for (let y = 0; y < cropHeight; y++) {
-    for (let x = 0; x < cropWidth; x++) cropped[y * cropWidth + x] = ink[(y + row0) * width + x + col0];
+    const k = 4 * ((y + found.row0) * width + found.col0);
+    for (let x = 0; x < cropWidth; x++) cropped[y * cropWidth + x] = inkAt(rgba, k + 4 * x);
   }
+  return cropped;
+}
+
+// ink_from_canvas then mnist_frame: RGBA bytes (height * width * 4) -> uint8 (frame * frame) framed like MNIST,
+// or null if there is no ink. The bytes may be any part of the canvas that holds all its ink (InkRegion).
+export function mnistFrame(rgba, width, height, constants) {
+  const { frame: side, box: boxSide, inkLevel, minContrast } = constants;
+  const found = inkBox(rgba, width, height, inkLevel * 255);
+  if (found.top < minContrast) return null;
+  const cropHeight = found.row1 - found.row0 + 1, cropWidth = found.col1 - found.col0 + 1;
   const scale = boxSide / Math.max(cropHeight, cropWidth);
   const newWidth = Math.max(1, roundHalfEven(cropWidth * scale));
   const newHeight = Math.max(1, roundHalfEven(cropHeight * scale));
-  const resized = resizeFloat(cropped, cropWidth, cropHeight, newWidth, newHeight, scale > 1 ? "lanczos" : "bicubic");
-  const box = Float64Array.from(resized, (value) => Math.min(Math.max(value, 0), 255));
-  let boxSum = 0.0;
-  for (const value of box) boxSum += value;
+  const resized = resizeFloat(
+    croppedInk(rgba, width, found), cropWidth, cropHeight, newWidth, newHeight, scale > 1 ? "lanczos" : "bicubic",
+  );
+  const box = scratch("box", Float64Array, resized.length);
+  let boxSum = 0.0, boxTop = 0;
+  for (let i = 0; i < box.length; i++) {
+    box[i] = Math.min(Math.max(resized[i], 0), 255);
+    boxSum += box[i];
+    boxTop = Math.max(boxTop, box[i]);
+  }
   if (boxSum <= 0) return null;
   const [rowOfMass, colOfMass] = centreOfMass(box, newWidth, newHeight);
   const centre = side / 2;
   const placeTop = Math.min(Math.max(roundHalfEven(centre - rowOfMass), 0), side - newHeight);
   const placeLeft = Math.min(Math.max(roundHalfEven(centre - colOfMass), 0), side - newWidth);
-  let boxTop = 0;
-  for (const value of box) boxTop = Math.max(boxTop, value);
   const factor = 255.0 / boxTop;
   const framed = new Uint8Array(side * side);
   for (let y = 0; y < newHeight; y++) {
@@ -168,22 +229,26 @@ export function mnistFrame(ink, width, height, constants) {
 }
 
 // -- nbcore.strokes ------------------------------------------------------------------------------------------
-// Zhang-Suen thinning of a 0/1 image (side * side), both sub-passes applied to the whole image at once
-export function skeleton(ink, side) {
-  const current = Uint8Array.from(ink);
-  const at = (y, x) => (y < 0 || x < 0 || y >= side || x >= side ? 0 : current[y * side + x]);
-  const remove = new Uint8Array(side * side);
+// Zhang-Suen thinning of a 0/1 image (side * side), both sub-passes applied to the whole image at once: the number
+// of skeleton pixels. It works on a copy with a border of zeros (past the edge is background), so that the eight
+// neighbours are read without bounds checks.
+export function skeletonLength(ink, side) {
+  const w = side + 2;
+  const current = scratch("skeleton", Uint8Array, w * w).fill(0);
+  const remove = scratch("skeleton removals", Uint8Array, w * w);
+  for (let y = 0; y < side; y++) for (let x = 0; x < side; x++) current[(y + 1) * w + x + 1] = ink[y * side + x];
   let changed = true;
   while (changed) {
     changed = false;
-    for (const firstPass of [true, false]) {
+    for (let pass = 0; pass < 2; pass++) {
+      const firstPass = pass === 0;
       remove.fill(0);
       let any = false;
-      for (let y = 0; y < side; y++) {
-        for (let x = 0; x < side; x++) {
-          if (!current[y * side + x]) continue;
-          const p2 = at(y - 1, x), p3 = at(y - 1, x + 1), p4 = at(y, x + 1), p5 = at(y + 1, x + 1);
-          const p6 = at(y + 1, x), p7 = at(y + 1, x - 1), p8 = at(y, x - 1), p9 = at(y - 1, x - 1);
+      for (let y = 1; y <= side; y++) {
+        for (let x = 1, i = y * w + 1; x <= side; x++, i++) {
+          if (!current[i]) continue;
+          const p2 = current[i - w], p3 = current[i - w + 1], p4 = current[i + 1], p5 = current[i + w + 1];
+          const p6 = current[i + w], p7 = current[i + w - 1], p8 = current[i - 1], p9 = current[i - w - 1];
           const count = p2 + p3 + p4 + p5 + p6 + p7 + p8 + p9;
           const transitions = (!p2 && p3) + (!p3 && p4) + (!p4 && p5) + (!p5 && p6) + (!p6 && p7) + (!p7 && p8)
             + (!p8 && p9) + (!p9 && p2);
@@ -191,7 +256,7 @@ export function skeleton(ink, side) {
             ? !(p2 && p4 && p6) && !(p4 && p6 && p8)
             : !(p2 && p4 && p8) && !(p2 && p6 && p8);
           if (count >= 2 && count <= 6 && transitions === 1 && keepShape) {
-            remove[y * side + x] = 1;
+            remove[i] = 1;
             any = true;
           }
         }
@@ -202,19 +267,20 @@ export function skeleton(ink, side) {
       }
     }
   }
-  return current;
+  let length = 0;
+  for (const value of current) length += value;
+  return length;
 }
 
 // stroke_width: grey mass / skeleton length in px, NaN without pixels >= the skeleton level
 export function strokeWidth(frame, side, constants) {
   let area = 0;
-  const ink = new Uint8Array(side * side);
+  const ink = scratch("skeleton input", Uint8Array, side * side);
   for (let i = 0; i < frame.length; i++) {
     area += frame[i];
     ink[i] = frame[i] >= constants.skeletonLevel ? 1 : 0;
   }
-  let length = 0;
-  for (const value of skeleton(ink, side)) length += value;
+  const length = skeletonLength(ink, side);
   return length > 0 ? area / 255.0 / Math.max(length, 1) : NaN;
 }
 
@@ -222,10 +288,11 @@ export function strokeWidth(frame, side, constants) {
 export function reshapeStroke(frame, side, change, constants) {
   if (change === 0) return Uint8Array.from(frame);
   const fineSide = side * constants.upsample;
-  let fine = Float64Array.from(resizeFloat(frame, side, side, fineSide, fineSide, "bilinear"));
+  let fine = scratch("reshaped a", Float64Array, fineSide * fineSide);
+  fine.set(resizeFloat(frame, side, side, fineSide, fineSide, "bilinear", "fine grid"));
+  let next = scratch("reshaped b", Float64Array, fine.length);
   const pick = change > 0 ? Math.max : Math.min;
   for (let step = 0; step < Math.abs(change); step++) {
-    const next = new Float64Array(fine.length);
     for (let y = 0; y < fineSide; y++) {
       for (let x = 0; x < fineSide; x++) {  // a cross; 'reflect' mode: past the edge is the edge pixel itself
         const here = fine[y * fineSide + x];
@@ -238,9 +305,9 @@ export function reshapeStroke(frame, side, change, constants) {
         );
       }
     }
-    fine = next;
+    [fine, next] = [next, fine];  // the two scratch grids take turns
   }
-  const coarse = resizeFloat(fine, fineSide, fineSide, side, side, "box");
+  const coarse = resizeFloat(fine, fineSide, fineSide, side, side, "box", "coarse grid");
   let top = 0;
   for (const value of coarse) top = Math.max(top, value);
   const out = new Uint8Array(side * side);
@@ -262,7 +329,7 @@ export function normaliseStroke(frame, side, constants) {
   const candidates = [frame, ...changes.map((change) => reshapeStroke(frame, side, change, constants))];
   let best = 0, bestDistance = Infinity, bestWidth = before;
   candidates.forEach((candidate, index) => {
-    const width = strokeWidth(candidate, side, constants);
+    const width = index === 0 ? before : strokeWidth(candidate, side, constants);  // the frame's is known
     const distance = Number.isFinite(width) ? Math.max(low - width, width - high, 0) : Infinity;
     if (distance < bestDistance) { best = index; bestDistance = distance; bestWidth = width; }
   });
@@ -272,9 +339,10 @@ export function normaliseStroke(frame, side, constants) {
   };
 }
 
-// model_input: ink -> {frame, widthBefore, widthAfter, action}, or null when blank
-export function modelInput(ink, width, height, constants) {
-  const framed = mnistFrame(ink, width, height, constants);
+// model_input: RGBA bytes (height * width * 4, all the canvas's ink) -> {frame, widthBefore, widthAfter, action},
+// or null when blank
+export function modelInput(rgba, width, height, constants) {
+  const framed = mnistFrame(rgba, width, height, constants);
   return framed === null ? null : normaliseStroke(framed, constants.frame, constants);
 }
 
@@ -420,8 +488,45 @@ export function decodeModels(payload) {
 
 // everything the page shows for one canvas: null while it is blank
 export function readDrawing(rgba, width, height, models) {
-  const made = modelInput(inkFromPixels(rgba, width, height), width, height, models.constants);
+  const made = modelInput(rgba, width, height, models.constants);
   if (made === null) return null;
   const seen = asSeen(made.frame, models.constants.frame, models.form);
   return { made, seen, bayes: scoreBayes(models.bayes, seen.features), softmax: scoreSoftmax(models.softmax, seen.image) };
+}
+
+// -- the part of the canvas that can hold ink ------------------------------------------------------------------
+// The canvas starts black and only the brush paints on it, so all ink lies within the brush's reach of the points
+// it painted at: the live reading reads back that rectangle only (mnistFrame gives the same digit for any part of
+// the canvas holding all its ink). Antialiasing tints pixels just past the shape's edge: over 216 drawings, a margin
+// of 1 px beyond the brush's radius framed every one as the whole canvas does and 0 px did not; 3 px leaves room.
+// tests/e2e/test_live_reading.py checks it on every drawing it reads.
+const ANTIALIAS_MARGIN = 3;  // px beyond the brush's radius
+
+// a rectangle [left, right) x [top, bottom) of a width x height canvas, empty until something is painted
+export class InkRegion {
+  constructor(width, height) {
+    this.width = width; this.height = height;
+    this.left = width; this.top = height; this.right = 0; this.bottom = 0;
+  }
+
+  // a point (canvas px) the brush painted at, `brush` px wide: a dot, or a joint of round-capped segments
+  add([x, y], brush) {
+    const reach = brush / 2 + ANTIALIAS_MARGIN;
+    this.left = Math.max(0, Math.min(this.left, Math.floor(x - reach)));
+    this.top = Math.max(0, Math.min(this.top, Math.floor(y - reach)));
+    this.right = Math.min(this.width, Math.max(this.right, Math.ceil(x + reach) + 1));
+    this.bottom = Math.min(this.height, Math.max(this.bottom, Math.ceil(y + reach) + 1));
+  }
+
+  // anything may be anywhere (a picture drawn onto the canvas)
+  addAll() {
+    this.left = 0; this.top = 0; this.right = this.width; this.bottom = this.height;
+  }
+}
+
+// readDrawing of a canvas's 2D context, reading back only `region` (an InkRegion): null while it is blank
+export function readCanvas(context, region, models) {
+  const width = region.right - region.left, height = region.bottom - region.top;
+  if (width <= 0 || height <= 0) return null;
+  return readDrawing(context.getImageData(region.left, region.top, width, height).data, width, height, models);
 }
