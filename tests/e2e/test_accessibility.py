@@ -269,6 +269,8 @@ CHART_NAMES_JS = """() => [...document.querySelectorAll('[data-testid="stPlotlyC
 
 
 LIVE_REGION = "p.nb-live-region[role=status][aria-live=polite]"
+# a JS predicate for chromium.run_after: the page's main part shows this text (a label, a caption)
+TEXT_SHOWN_JS = """() => (document.querySelector('[data-testid="stMain"]')?.innerText || '').includes(%r)"""
 
 
 def test_draws_live_region_says_each_new_verdict(page, base_url):
@@ -286,11 +288,14 @@ def test_draws_live_region_says_each_new_verdict(page, base_url):
         assert draw_page.read_prediction(page)[0] == str(digit)
         assert page.locator(LIVE_REGION).count() == 1  # the same region, not a second one
     # the keyboard's way in: a test image by number, and the region says what the models read
-    chromium.run_after(page, page.get_by_role("radio", name="Test image").click)
+    # (each of these runs can be Draw's fragment alone, which may never show "running": what it draws tells instead)
+    chromium.run_after(
+        page, page.get_by_role("radio", name="Test image").click, shown_js=TEXT_SHOWN_JS % "Test image (0 to 9,999)"
+    )
     draw_page.wait_for_prediction(page)
     number = page.get_by_label("Test image (0 to 9,999)")
     number.fill("3")
-    chromium.run_after(page, lambda: number.press("Enter"))
+    chromium.run_after(page, lambda: number.press("Enter"), shown_js=TEXT_SHOWN_JS % "Test image 3 of MNIST")
     said = page.locator(LIVE_REGION).text_content()
     caption = page.get_by_text("Test image 3 of MNIST: a handwritten").inner_text()
     truth = caption.rsplit(" ", 1)[-1].rstrip(".")
