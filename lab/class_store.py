@@ -22,7 +22,7 @@ from lab.figures import diagnostics, digits, export
 from lab.settings import Settings
 from nbcore.classroom import ClassStore, open_store, store_setting
 from nbcore.classroom.export import as_arrays
-from nbcore.classroom.store import UNAVAILABLE, Drawing, StoreUnavailable
+from nbcore.classroom.records import UNAVAILABLE, Drawing, StoreUnavailable
 from nbcore.experiments.class_model import ClassEvaluation, Curve, evaluate_class
 from nbcore.metrics import confusion_matrix
 

@@ -32,7 +32,8 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from lab import class_store
 from nbcore.classroom import CODE_RULE, Refused, class_code, student_id
-from nbcore.classroom.store import NOT_OPEN, ClassInfo
+from nbcore.classroom.records import ClassInfo
+from nbcore.classroom.store import NOT_OPEN
 
 CLASS_PARAM, KEY_PARAM = "class", "key"
 MINUTE, HOUR = 60.0, 3600.0

@@ -22,7 +22,7 @@ import streamlit as st
 from lab import class_period, class_store, classroom, display, focus, refresh, shell
 from lab.figures import charts
 from nbcore.classroom import Refused
-from nbcore.classroom.store import Tally
+from nbcore.classroom.records import Tally
 from nbcore.experiments import lesson
 
 QUERY_KEY = "lesson"

@@ -11,7 +11,8 @@ import json
 import math
 import sys
 
-from .classroom.store import KEEP_AFTER_END_SECONDS, KEEP_SECONDS, LONGEST_KEEP_SECONDS, MAX_PERIODS
+from .classroom.records import KEEP_AFTER_END_SECONDS, KEEP_SECONDS
+from .classroom.store import LONGEST_KEEP_SECONDS, MAX_PERIODS
 from .datasets.mnist import MnistDataError
 from .models.softmax import PRESETS
 from .prepared import mnist

@@ -8,7 +8,7 @@ import streamlit as st
 from lab import class_period, classroom, public_address, refresh, shell
 from lab.figures.join_code import qr_png
 from nbcore.classroom import KEEP_SECONDS
-from nbcore.classroom.store import KEEP_AFTER_END_SECONDS
+from nbcore.classroom.records import KEEP_AFTER_END_SECONDS
 
 REFRESH_SECONDS = 3  # how often the count of students and their steps look again
 teaching = classroom.teacher_class()

@@ -1,30 +1,26 @@
 """What a class shares, kept in one store every server process reads: classes, drawings, poll answers, presence.
 
-``store`` defines the records, the bounds and the interface (``ClassStore``); ``sqlite_store`` (the
-embedded default, one file in the data directory) and ``redis_store`` (several machines) implement it;
-``backends.open_store`` picks one from a setting. ``codes`` makes and checks class codes, teacher keys and
+``records`` defines what a class, a drawing and an answer are; ``store`` the bounds and the interface
+(``ClassStore``); ``sqlite_store`` (the embedded default, one file in the data directory) and ``redis_store``
+(several machines) implement it; ``backends.open_store`` picks one from a setting. ``codes`` makes and checks class codes, teacher keys and
 anonymous student ids; ``export`` turns drawings and answers into files (``.npz``, CSV).
 """
 
 from .backends import open_store, store_setting
 from .codes import CODE_RULE, class_code, new_code, new_teacher_key, student_id
-from .store import (
-    ENDED,
+from .records import (
     KEEP_AFTER_END_SECONDS,
     KEEP_SECONDS,
-    NOT_OPEN,
     OPERATOR,
-    PER_CLASS,
-    PER_STUDENT,
     Answer,
     ClassInfo,
-    ClassStore,
     Drawing,
     NewClass,
     Presence,
     Refused,
     Tally,
 )
+from .store import ENDED, NOT_OPEN, PER_CLASS, PER_STUDENT, ClassStore
 
 __all__ = [
     "CODE_RULE",

@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 
 import numpy as np
 
-from .store import FRAME_BYTES, FRAME_SHAPE, Answer, Drawing
+from .records import FRAME_BYTES, FRAME_SHAPE, Answer, Drawing
 
 
 @dataclass(frozen=True)

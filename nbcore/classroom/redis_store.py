@@ -25,17 +25,8 @@ from typing import Any
 
 import redis
 
-from .store import (
-    FRAME_BYTES,
-    KEEP_AFTER_END_SECONDS,
-    N_DIGITS,
-    Answer,
-    ClassInfo,
-    ClassStore,
-    Presence,
-    StoredDrawing,
-    failing_as_unavailable,
-)
+from .records import FRAME_BYTES, KEEP_AFTER_END_SECONDS, N_DIGITS, Answer, ClassInfo, Presence, StoredDrawing
+from .store import ClassStore, failing_as_unavailable
 
 HEADER = struct.Struct("<dB16s")  # sent_at, meant, student id
 POSTERIOR_BYTES = 8 * N_DIGITS

@@ -18,15 +18,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from .store import (
-    KEEP_AFTER_END_SECONDS,
-    Answer,
-    ClassInfo,
-    ClassStore,
-    Presence,
-    StoredDrawing,
-    failing_as_unavailable,
-)
+from .records import KEEP_AFTER_END_SECONDS, Answer, ClassInfo, Presence, StoredDrawing
+from .store import ClassStore, failing_as_unavailable
 
 SCHEMA_VERSION = 2
 BUSY_TIMEOUT_MS = 10_000

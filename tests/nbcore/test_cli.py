@@ -313,7 +313,8 @@ def test_class_new_refuses_an_address_students_cannot_open(url, class_store, cap
 
 def test_class_list_end_extend_and_export_a_period(class_store, tmp_path, capsys):
     from nbcore.classroom import OPERATOR
-    from nbcore.classroom.store import ENDED, Refused
+    from nbcore.classroom.records import Refused
+    from nbcore.classroom.store import ENDED
     from nbcore.experiments.class_drawings import load_drawings
 
     store = class_store

@@ -36,7 +36,7 @@ import nbcore.preprocess
 from lab import caching, class_store, links, settings, shell
 from lab.data import gaussian, lesson_answers, models, spam_filter
 from lab.data import mnist as shared_mnist
-from nbcore.classroom.store import Drawing
+from nbcore.classroom.records import Drawing
 from nbcore.datasets import sms
 from nbcore.features import OBSERVED_REGIONS
 from nbcore.models.softmax_cache import load_or_train_softmax
