@@ -5,7 +5,7 @@
                                     [--message-cache] [--app OTHER_CHECKOUT/app.py]
     python -m devtools.load_protocol --churn 500          # sessions opened and closed, memory after
     python -m devtools.load_protocol --students 60 --abuser flood paced clear-cache --server-cpus 1 --client-cpus 0
-    locust -f devtools/load_protocol/__main__.py --host http://HOST:PORT   # Locust's own UI/CLI, several machines
+    PYTHONPATH=. locust -f devtools/load_protocol/locustfile.py --host http://HOST:PORT   # Locust's own UI/CLI, several machines
 
 No browser: each student is a Locust user (gevent) holding one ``devtools.streamlit_client``
 session. It opens /draw, then repeats, thinking ``--think`` seconds (uniform) after each step:

@@ -63,3 +63,28 @@ def test_the_rerun_log_is_read_line_by_line_across_replicas(tmp_path):
     with open(second, "a") as replica:
         replica.write("aw ms=3.0 outcome=StopException scope=app\n")
     assert log.wait(1) == [("draw", 3.0, "StopException", "app")]
+
+
+def test_locust_finds_the_students_without_running_the_command_line():
+    """Locust imports a locustfile under its file's name: the entry must give the Student users, not parse argv."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[2]
+    found = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from locust.util.load_locustfile import load_locustfile; "
+            "users, _ = load_locustfile('devtools/load_protocol/locustfile.py'); print(sorted(users))",
+        ],
+        cwd=repo,
+        env={**os.environ, "PYTHONPATH": str(repo)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert found.returncode == 0, found.stderr
+    assert found.stdout.strip().splitlines()[-1] == "['Student']"
