@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 import plotly.graph_objects as go
+import pyarrow as pa
 import streamlit as st
 
 from lab import presentation
@@ -66,7 +67,8 @@ def chart(
     )
     if table is not None:
         label, columns = table
-        target.expander(label, icon=":material/table:").table(columns, hide_index=True)
+        # an Arrow table as it is: a dict would go through a pandas DataFrame on every run (Draw's stroke runs)
+        target.expander(label, icon=":material/table:").table(pa.table(columns), hide_index=True)
 
 
 def escape_markdown(text: str) -> str:

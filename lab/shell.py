@@ -61,14 +61,16 @@ def browser_title(page_title: str) -> str:
     return APP_NAME if page_title == "Home" else f"{page_title} · {APP_NAME}"
 
 
-def navigation_links() -> None:
-    """Every page as a link in the sidebar, under its section's name; Streamlit marks the current one (bold, shaded)
-    and the style sheet's script adds ``aria-current="page"`` to it (lab/presentation.py)."""
+def navigation_links(sections: dict[str, list]) -> None:
+    """Every page (``sections``: what ``st.navigation`` was given) as a link in the sidebar, under its section's
+    name; Streamlit marks the current one (bold, shaded) and the style sheet's script adds ``aria-current="page"``
+    to it (lab/presentation.py). The ``st.Page`` objects, not their paths: a path is resolved on disk per link and
+    per run."""
     with st.sidebar.container(key=presentation.NAVIGATION_KEY):
-        for section, pages in PAGES.items():
+        for section, pages in sections.items():
             st.markdown(f"**{section}**")
-            for path, title, icon in pages:
-                st.page_link(str(ROOT / path), label=title, icon=icon, width="stretch")
+            for page in pages:
+                st.page_link(page, width="stretch")
 
 
 def run(default_page: str = "pages/home.py") -> None:
@@ -86,18 +88,16 @@ def run(default_page: str = "pages/home.py") -> None:
             layout="wide",
             initial_sidebar_state="collapsed" if presenting else "auto",
         )
-        navigation = st.navigation(
-            {
-                section: [
-                    st.Page(str(ROOT / path), title=title, icon=icon, default=path == default_page)
-                    for path, title, icon in pages
-                ]
-                for section, pages in PAGES.items()
-            },
-            position="hidden",
-        )
+        sections = {
+            section: [
+                st.Page(str(ROOT / path), title=title, icon=icon, default=path == default_page)
+                for path, title, icon in pages
+            ]
+            for section, pages in PAGES.items()
+        }
+        navigation = st.navigation(sections, position="hidden")
         st.set_page_config(page_title=browser_title(navigation.title))
-        navigation_links()
+        navigation_links(sections)
         this_run.page = (navigation.url_path or navigation.title).replace(" ", "_")
         if navigation.title not in _WITHOUT_MODEL_SETTINGS and settings.sidebar().deskew:
             mnist.splits(deskew=True)  # every page's models need the deskewed images: made here, with a bar

@@ -27,7 +27,7 @@ from lab import (
     shell,
 )
 from lab.canvas import digit_canvas, report_server_reading, send_live_models
-from lab.data import mnist, models
+from lab.data import fixed_charts, mnist, models
 from lab.figures import charts, describe, digits
 from lab.settings import Settings, current_settings
 from nbcore.preprocess import (
@@ -197,14 +197,20 @@ def digit_and_verdict(
         # stroke only updates them, as every later one does; a hidden metric is the page's first for the same reason
         with explanation:
             st.markdown("**Evidence of each pixel**")
+            figure, title = fixed_charts.prepared(digits.blank_evidence_map)
             display.chart(
-                digits.blank_evidence_map(), key="draw_evidence", alt="The evidence map, empty until there is a digit"
+                figure,
+                key="draw_evidence",
+                alt="The evidence map, empty until there is a digit",
+                restyle=False,
+                prepared_title=title,
             )
             st.caption(
                 "Each pixel of your digit will be coloured here by how much it speaks for the predicted digit "
                 "(blue) or for the runner-up (red)."
             )
-            display.chart(charts.blank_posterior_comparison(("naive Bayes", "softmax")), key="draw_posteriors")
+            figure, title = fixed_charts.prepared(charts.blank_posterior_comparison, ("naive Bayes", "softmax"))
+            display.chart(figure, key="draw_posteriors", restyle=False, prepared_title=title)
             preload.hidden_metric("Prediction", "p = –")
         focus.apply("nb_focus_draw")
         rate_limit.settle_fragment_run()
