@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
-from lab import jobs
+from lab import jobs, runs
 
 # A background result read from disk takes well under a second: a progress bar for that would only flash
 # (and move what follows it), so a run waits this long in silence before it draws the bar.
@@ -85,7 +85,10 @@ class Results:
                 self._values.move_to_end(key)
                 return self._values[key]
             making = self._making.setdefault(key, threading.Lock())
-        with making:
+        if not making.acquire(blocking=False):
+            with runs.waiting():  # another session is making it: this run's turn goes to another meanwhile
+                making.acquire()
+        try:
             with self._lock:
                 if key in self._values:  # made by the session this one waited for
                     return self._values[key]
@@ -101,6 +104,8 @@ class Results:
                 while self.max_entries is not None and len(self._values) > self.max_entries:
                     self._values.popitem(last=False)
             return value
+        finally:
+            making.release()
 
     def forget(self, key: Hashable | None = None) -> None:
         """Drop the result of ``key`` (every result when ``key`` is None)."""
@@ -224,11 +229,15 @@ class BackgroundResource:
         job = self.job(*arguments)
         # in every run, so that what follows keeps its place (a canvas that moved would be re-made)
         slot = st.sidebar.empty() if self._in_sidebar else st.empty()
-        concurrent.futures.wait([job.future], timeout=QUIET_WAIT)
+        with runs.waiting():  # another session's run may draw meanwhile
+            concurrent.futures.wait([job.future], timeout=QUIET_WAIT)
         if not job.future.done():
             label = self._label(*arguments) if callable(self._label) else self._label
             slot.progress(0.0, text=f"{label}…")
-            job.wait(lambda fraction, message: slot.progress(min(max(fraction, 0.0), 1.0), text=f"{label}: {message}"))
+            with runs.waiting():
+                job.wait(
+                    lambda fraction, message: slot.progress(min(max(fraction, 0.0), 1.0), text=f"{label}: {message}")
+                )
             slot.empty()
         error = job.future.exception()
         if error is not None:

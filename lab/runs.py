@@ -1,4 +1,4 @@
-"""What every script run passes through around the frame: the session's run budget, then its timing line.
+"""What every script run passes through around the frame: the session's run budget, its turn, its timing line.
 
 A whole run (``shell.run``) enters ``whole_run()``; a run of one fragment alone (a stroke on Draw reruns
 only Draw's fragment, skipping ``shell.run``) enters it through ``fragment(page)``. Both first count
@@ -6,6 +6,12 @@ the run against the session's budget (``lab/rate_limit.py``: a session flooding 
 before any work), and with ``NBCORE_LOG_RERUN_MS=1`` write one line per run on stderr,
 ``NBCORE_RERUN page=… ms=… outcome=… scope=app|fragment``, which load tests and benchmarks read for the
 server's own time per run.
+
+Turns: at most ``RUNS_AT_ONCE`` runs of this process draw at a time; the others wait for a turn, asleep.
+Python runs one thread at a time, so thirty script threads at once only take turns at the interpreter lock:
+each switch costs time, and the event loop, which sends what the runs drew, gets a thirtieth of the
+interpreter. A run gives its turn back while it sleeps: past its run budget (``lab/rate_limit.py``) and while
+it waits for a background job (``waiting()``, ``lab/caching.py``).
 """
 
 from __future__ import annotations
@@ -25,6 +31,41 @@ from lab import rate_limit
 
 # set while a whole run is drawn in this script thread: a fragment's function called inside it is part of that run
 _whole_run = threading.local()
+# Two, not one: a run that computes for seconds (a new threshold's features) leaves a turn to everyone else.
+# Measured with devtools/load_protocol (docs/benchmarks-load.md).
+RUNS_AT_ONCE = 2
+_turns = threading.BoundedSemaphore(RUNS_AT_ONCE)
+_holding = threading.local()  # .turn: this script thread holds a turn
+
+
+@contextlib.contextmanager
+def _turn() -> Iterator[None]:
+    """Hold one of the process's turns for the enclosed drawing (a fragment inside a whole run shares its turn)."""
+    if getattr(_holding, "turn", False):
+        yield
+        return
+    _turns.acquire()
+    _holding.turn = True
+    try:
+        yield
+    finally:
+        _holding.turn = False
+        _turns.release()
+
+
+@contextlib.contextmanager
+def waiting() -> Iterator[None]:
+    """Give this run's turn to another while the enclosed code waits without computing; take it back after."""
+    if not getattr(_holding, "turn", False):
+        yield
+        return
+    _holding.turn = False
+    _turns.release()
+    try:
+        yield
+    finally:
+        _turns.acquire()
+        _holding.turn = True
 
 
 @dataclass
@@ -45,7 +86,8 @@ def whole_run() -> Iterator[Run]:
     _whole_run.active = True
     try:
         rate_limit.check_run()
-        yield run
+        with _turn():
+            yield run
     except BaseException as error:  # st.stop() and an interrupted rerun arrive as exceptions too
         outcome = type(error).__name__
         raise
@@ -62,17 +104,21 @@ def fragment(page: str, run_every: float | None = None):
     def decorate(function):
         @functools.wraps(function)
         def counted(*args, **kwargs):
-            rate_limit.check_fragment_run()
-            if not _logging() or getattr(_whole_run, "active", False):
+            if getattr(_whole_run, "active", False):  # part of the whole run: counted, timed and in its turn there
                 return function(*args, **kwargs)
+            rate_limit.check_fragment_run()
             started, outcome = time.perf_counter(), "ok"
             try:
-                return function(*args, **kwargs)
+                with _turn():
+                    result = function(*args, **kwargs)
+                rate_limit.settle_fragment_run()  # out of its turn: it may sleep, all it drew on screen
+                return result
             except BaseException as error:
                 outcome = type(error).__name__
                 raise
             finally:
-                _write_line(page, outcome, time.perf_counter() - started, scope="fragment")
+                if _logging():
+                    _write_line(page, outcome, time.perf_counter() - started, scope="fragment")
 
         return st.fragment(counted, run_every=run_every)
 

@@ -22,7 +22,6 @@ from lab import (
     live_region,
     model_view,
     preload,
-    rate_limit,
     send_form,
     shell,
 )
@@ -213,7 +212,6 @@ def digit_and_verdict(
             display.chart(figure, key="draw_posteriors", restyle=False, prepared_title=title)
             preload.hidden_metric("Prediction", "p = –")
         focus.apply("nb_focus_draw")
-        rate_limit.settle_fragment_run()
         return
 
     framed = frame  # what the class store keeps: framed like MNIST, never deskewed
@@ -293,8 +291,7 @@ def digit_and_verdict(
         drawn_png = st.session_state.get("draw_png")  # None for a frame given otherwise (a test image, a test)
         if not uploading and made_from is not None and drawn_png:  # the canvas shows this in place of its own
             report_server_reading(drawn_png, posterior, softmax_posterior)
-    focus.apply("nb_focus_draw")
-    rate_limit.settle_fragment_run()  # past the run budget, a scribbler's next stroke waits here, all on screen
+    focus.apply("nb_focus_draw")  # past the run budget, a scribbler's next stroke waits after this (lab/runs.py)
 
 
 digit_and_verdict(settings, model, softmax, joined)

@@ -62,3 +62,51 @@ def test_nothing_is_written_unless_asked(monkeypatch, capsys):
     with runs.whole_run():
         pass
     assert "NBCORE_RERUN" not in capsys.readouterr().err
+
+
+def _concurrency_of(work, threads: int = 6) -> int:
+    """How many of ``threads`` threads were inside ``work(inside, leave)`` at once, at most."""
+    import threading
+
+    lock, inside, most = threading.Lock(), [0], [0]
+    released = threading.Event()
+
+    def enter() -> None:
+        with lock:
+            inside[0] += 1
+            most[0] = max(most[0], inside[0])
+
+    def leave() -> None:
+        released.wait(5)
+        with lock:
+            inside[0] -= 1
+
+    started = [threading.Thread(target=work, args=(enter, leave)) for _ in range(threads)]
+    for thread in started:
+        thread.start()
+    threading.Event().wait(0.3)  # every thread has asked for its turn by now
+    released.set()
+    for thread in started:
+        thread.join(10)
+    assert not any(thread.is_alive() for thread in started)
+    return most[0]
+
+
+def test_at_most_runs_at_once_runs_draw_at_a_time_and_a_fragment_shares_its_runs_turn():
+    def whole_run_with_a_fragment(enter, leave) -> None:
+        with runs.whole_run():
+            with runs._turn():  # a fragment's function inside the whole run: no second turn (no deadlock)
+                enter()
+                leave()
+
+    assert runs.RUNS_AT_ONCE == 2
+    assert _concurrency_of(whole_run_with_a_fragment) == runs.RUNS_AT_ONCE
+
+
+def test_a_run_that_waits_gives_its_turn_to_others():
+    def waits_for_a_job(enter, leave) -> None:
+        with runs.whole_run(), runs.waiting():
+            enter()
+            leave()
+
+    assert _concurrency_of(waits_for_a_job) == 6
