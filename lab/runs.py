@@ -10,8 +10,8 @@ server's own time per run.
 Turns: at most ``RUNS_AT_ONCE`` runs of this process draw at a time; the others wait for a turn, asleep.
 Python runs one thread at a time, so thirty script threads at once only take turns at the interpreter lock:
 each switch costs time, and the event loop, which sends what the runs drew, gets a thirtieth of the
-interpreter. A run gives its turn back while it sleeps: past its run budget (``lab/rate_limit.py``) and while
-it waits for a background job (``waiting()``, ``lab/caching.py``).
+interpreter. A run gives its turn back while it waits without computing (``waiting()``): past its run budget
+(``lab/rate_limit.py``), for a background job, for a shared result another session is making (``lab/caching.py``).
 """
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ from lab import rate_limit
 
 # set while a whole run is drawn in this script thread: a fragment's function called inside it is part of that run
 _whole_run = threading.local()
-# Two, not one: a run that computes for seconds (a new threshold's features) leaves a turn to everyone else.
-# Measured with devtools/load_protocol (docs/benchmarks-load.md).
+# Two, not one: a run that computes for seconds (a new threshold's features) leaves a turn to everyone else. One
+# turn served about 120 students within a 300 ms p95, two about 105 (devtools/load_protocol, docs/benchmarks-load.md).
 RUNS_AT_ONCE = 2
 _turns = threading.BoundedSemaphore(RUNS_AT_ONCE)
 _holding = threading.local()  # .turn: this script thread holds a turn
