@@ -6,11 +6,15 @@
 
 from __future__ import annotations
 
+import base64
 import os
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -95,15 +99,36 @@ def run_after(
 ) -> None:
     """Do ``action()`` (a click, a key) and wait until the script run it causes has ended.
 
-    The run has begun once the page has said "running", or once ``shown_js`` (a JS predicate for
-    what the run puts on the page) holds; then wait until the page is idle. Both signals are needed:
-    for 100-200 ms after the action the page still says "notRunning" (the server has not started the
-    run), and a run of a few ms (a fragment's) can start and end within one render, so that the page
-    never says "running" at all (11 of 40 input switches on Draw).
+    The run has ended once the page has received its ``script_finished`` message (the page's websocket
+    frames, read through the DevTools protocol), or has begun once the page has said "running" or
+    ``shown_js`` (a JS predicate for what the run puts on the page) holds; then wait until the page is
+    idle. The message is needed because for 100-200 ms after the action the page still says
+    "notRunning" (the server has not started the run), and a run of a few ms (a fragment's) can start
+    and end within one render, so that the page never says "running" at all (11 of 40 input switches on
+    Draw; a lesson's Reveal once in a fresh-clone CI run).
     """
-    page.evaluate(RUN_STARTED_JS)
-    action()
-    page.wait_for_function(run_begun_js(shown_js), timeout=timeout * 1000, polling=50)
+    finished: list[bool] = []
+
+    def on_frame(event: dict) -> None:
+        frame = event["response"]
+        message = ForwardMsg.FromString(base64.b64decode(frame["payloadData"])) if frame["opcode"] == 2 else None
+        if message is not None and message.WhichOneof("type") == "script_finished":
+            finished.append(True)
+
+    devtools = page.context.new_cdp_session(page)
+    try:
+        devtools.on("Network.webSocketFrameReceived", on_frame)
+        devtools.send("Network.enable")
+        page.evaluate(RUN_STARTED_JS)
+        finished.clear()
+        action()
+        begun, deadline = run_begun_js(shown_js), time.monotonic() + timeout
+        while not finished and not page.evaluate(begun):
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"no script run began within {timeout:.0f} s of the action")
+            page.wait_for_timeout(50)  # Playwright delivers the frames' events while it waits
+    finally:
+        devtools.detach()
     wait_for_run(page, timeout=timeout, charts=charts)
 
 
