@@ -112,7 +112,11 @@ def run_after(
     def on_frame(event: dict) -> None:
         frame = event["response"]
         message = ForwardMsg.FromString(base64.b64decode(frame["payloadData"])) if frame["opcode"] == 2 else None
-        if message is not None and message.WhichOneof("type") == "script_finished":
+        if (
+            message is not None
+            and message.WhichOneof("type") == "script_finished"
+            and message.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN  # another run follows at once
+        ):
             finished.append(True)
 
     devtools = page.context.new_cdp_session(page)
