@@ -1,7 +1,7 @@
 """nbcore: data sets, naive Bayes and its comparison models, experiments; no user interface inside.
 
 Layout: ``nbcore.datasets`` (MNIST, the SMS collection, iris: find, verify, load),
-``nbcore.models`` (one naive Bayes family on one base, the XOR chain network, softmax
+``nbcore.models`` (one naive Bayes family on one base, its mixture of styles fitted by EM, the XOR chain network, softmax
 regression and its weights cache), ``nbcore.experiments`` (MNIST evaluation and learning
 curves, the spam experiment, XOR, the lesson's questions, the class's model), ``nbcore.features``
 (binarized pixels, the packed scorer input, PCA), ``nbcore.prepared`` (the slow results kept in the
@@ -17,10 +17,12 @@ from .datasets.sms import SpamDataError, load_sms
 from .features import PackedBinary, binarize
 from .models.base import NotFittedError
 from .models.chain import ChainBayesNet
+from .models.mixture import BernoulliMixtureNB
 from .models.naive_bayes import BernoulliNB, GaussianNB, MultinomialNB
 from .models.softmax import SoftmaxRegression
 
 __all__ = [
+    "BernoulliMixtureNB",
     "BernoulliNB",
     "ChainBayesNet",
     "GaussianNB",

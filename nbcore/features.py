@@ -109,6 +109,14 @@ class PackedBinary:
     def __len__(self) -> int:
         return self.n_samples
 
+    def to_dense(self) -> np.ndarray:
+        """The 0/1 features unpacked again: uint8 (n_samples, n_features)."""
+        n_groups = self.selector.shape[1] // 256
+        packed = np.zeros((self.n_samples, n_groups), dtype=np.uint8)
+        rows = np.repeat(np.arange(self.n_samples), np.diff(self.selector.indptr))
+        packed[rows, self.selector.indices // 256] = self.selector.indices % 256
+        return np.unpackbits(packed, axis=1, count=self.n_features)
+
 
 def byte_table(weights: np.ndarray) -> np.ndarray:
     """Weights (n_features, k) -> look-up table float64 (n_groups * 256, k).

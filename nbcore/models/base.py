@@ -313,6 +313,15 @@ class BaseNaiveBayes(ClassifierMixin, ABC):
         Returns self; ValueError (the model unchanged) for bad hyperparameters or input.
         """
         self._check_params()
+        X, y, classes = self._checked_training_data(X, y)
+        return self._count_batch(X, y, classes)
+
+    def _classes_of(self, y: np.ndarray) -> np.ndarray:
+        """The classes a fit on checked labels ``y`` learns: sorted, at least two (ValueError otherwise)."""
+        return check_classes(np.unique(y))
+
+    def _checked_training_data(self, X, y) -> tuple:
+        """``(X, y, classes)`` checked for a new fit; on a ValueError a fitted model stays as it was."""
         fitted = hasattr(self, "classes_")
         if fitted:  # validate against no fitted n_features_in_, keep the old fit if the input is bad
             kept = {name: getattr(self, name) for name in ("classes_", "n_features_in_")}
@@ -322,13 +331,13 @@ class BaseNaiveBayes(ClassifierMixin, ABC):
             X = self._check_X(X, training=True)
             y = check_labels(y, X.shape[0])
             check_n_samples_and_features(X.shape)
-            classes = check_classes(np.unique(y))
+            classes = self._classes_of(y)
         except ValueError:
             if fitted:
                 for name, value in kept.items():
                     setattr(self, name, value)
             raise
-        return self._count_batch(X, y, classes)
+        return X, y, classes
 
     def partial_fit(self, X, y, classes=None):
         """Add one batch to the counts and re-derive; equal to one ``fit`` on all batches so far.

@@ -46,6 +46,37 @@ def _check_count_matrix(X, what: str, nonnegative: bool = True):
     return X
 
 
+def binarized(X, threshold: float):
+    """X binarized at ``threshold`` (x >= threshold): uint8 0/1 (n, n_features) or a 0/1 CSR array.
+
+    X may be any finite numbers, an image stack (n, h, w) (flattened), or a sparse matrix when threshold > 0.
+    """
+    if isinstance(X, PackedBinary):
+        raise ValueError(
+            "a PackedBinary holds features already binarized: score it with a model whose threshold is None"
+        )
+    if scipy.sparse.issparse(X):
+        if threshold <= 0:
+            raise ValueError(
+                f"a sparse X can only be binarized at a threshold > 0 (got {threshold!r}): "
+                "at 0 or below its zeros would all become 1"
+            )
+        X = _check_count_matrix(X, "numbers", nonnegative=False)
+        if not X.has_canonical_format:  # duplicate entries add up before they are compared
+            X = X.copy()
+            X.sum_duplicates()
+        on = X.data >= threshold
+        binary = scipy.sparse.csr_array((on.astype(np.float64), X.indices, X.indptr), shape=X.shape)
+        binary.eliminate_zeros()
+        return binary
+    X = as_numbers(X)
+    if X.ndim < 2:
+        check_2d(X)  # an image stack (n, h, w) is flattened below
+    if X.dtype.kind == "f" and not np.all(np.isfinite(X)):
+        raise ValueError("X must hold finite numbers (found NaN or infinity)")
+    return (X.reshape(X.shape[0], -1) >= threshold).view(np.uint8)
+
+
 class BernoulliNB(BaseNaiveBayes):
     """Naive Bayes over 0/1 features, with a Beta(alpha, beta) prior on every feature probability.
 
@@ -106,38 +137,11 @@ class BernoulliNB(BaseNaiveBayes):
         return tags
 
     # -- fitting ----------------------------------------------------------------------------
-    def _binarized(self, X):
-        """X binarized at ``threshold`` (x >= threshold): uint8 0/1 (n, n_features) or a 0/1 CSR array."""
-        if isinstance(X, PackedBinary):
-            raise ValueError(
-                "a PackedBinary holds features already binarized: score it with a model whose threshold is None"
-            )
-        if scipy.sparse.issparse(X):
-            if self.threshold <= 0:
-                raise ValueError(
-                    f"a sparse X can only be binarized at a threshold > 0 (got {self.threshold!r}): "
-                    "at 0 or below its zeros would all become 1"
-                )
-            X = _check_count_matrix(X, "numbers", nonnegative=False)
-            if not X.has_canonical_format:  # duplicate entries add up before they are compared
-                X = X.copy()
-                X.sum_duplicates()
-            on = X.data >= self.threshold
-            binary = scipy.sparse.csr_array((on.astype(np.float64), X.indices, X.indptr), shape=X.shape)
-            binary.eliminate_zeros()
-            return binary
-        X = as_numbers(X)
-        if X.ndim < 2:
-            check_2d(X)  # an image stack (n, h, w) is flattened below
-        if X.dtype.kind == "f" and not np.all(np.isfinite(X)):
-            raise ValueError("X must hold finite numbers (found NaN or infinity)")
-        return (X.reshape(X.shape[0], -1) >= self.threshold).view(np.uint8)
-
     def _check_X(self, X, training: bool):
         """For fitting: a 0/1 array or CSR array. For scoring: a PackedBinary or CSR array (a dense array is
         packed here; packing checks the 0/1 values in the same pass). With a threshold, X is binarized first."""
         if self.threshold is not None:
-            X = self._binarized(X)
+            X = binarized(X, self.threshold)
         if isinstance(X, PackedBinary):
             if training:
                 raise ValueError("fit needs the 0/1 features as an array; a PackedBinary is for scoring only")
