@@ -1,1 +1,2 @@
-"""Models: the naive Bayes family on one base (with its mixture of styles, fitted by EM), the XOR chain network, softmax regression and its disk cache."""
+"""Models: the naive Bayes family on one base (its mixture of styles fitted by EM among them), the XOR chain
+network, softmax regression and its disk cache."""

@@ -66,7 +66,16 @@ class BernoulliMixtureNB(BaseNaiveBayes):
 
     _count_names = ("component_count_", "feature_count_")
     # Everything but the class prior changes what EM converges to: a new value needs a new fit.
-    _refit_params = ("n_components", "alpha", "beta", "threshold", "max_iter", "tol", "unlabeled_weight", "random_state")
+    _refit_params = (
+        "n_components",
+        "alpha",
+        "beta",
+        "threshold",
+        "max_iter",
+        "tol",
+        "unlabeled_weight",
+        "random_state",
+    )
     beta_: float
 
     def __init__(
@@ -192,7 +201,8 @@ class BernoulliMixtureNB(BaseNaiveBayes):
         self.lower_bounds_: list[float] = []
         self.converged_ = False
         previous = -np.inf
-        for self.n_iter_ in range(1, self.max_iter + 1):
+        for iteration in range(1, self.max_iter + 1):
+            self.n_iter_ = iteration
             log_likelihood, counts = self._e_step(blocks, unlabeled, weight)
             self.lower_bounds_.append(float((log_likelihood + self._log_prior_density()) / total_weight))
             self.class_count_, self.component_count_, self.feature_count_ = counts
