@@ -13,6 +13,8 @@ Shapes: ``X`` is (n_samples, n_features) of 0/1; ``classes_`` as in ``nbcore.mod
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 import scipy.sparse
 from scipy.special import logsumexp
@@ -163,6 +165,13 @@ class BernoulliMixtureNB(BaseNaiveBayes):
 
         Returns self; ValueError (the model unchanged) for bad hyperparameters or input.
         """
+        for _ in self.fit_steps(X, y):
+            pass
+        return self
+
+    def fit_steps(self, X, y) -> Iterator[int]:
+        """``fit`` one EM iteration at a time: yields each iteration's number once its M-step is done, the model
+        then holding that iteration's parameters (for progress, or to watch accuracy along EM's way)."""
         self._check_params()
         X, y, classes = self._checked_training_data(X, y)
         unlabeled = self._unlabeled(y)
@@ -177,8 +186,7 @@ class BernoulliMixtureNB(BaseNaiveBayes):
         extra = X[unlabeled] if self.unlabeled_weight > 0 else X[:0]
         extra = extra[_canonical_order(extra)]
         self._initialize(blocks, np.random.default_rng(self.random_state))
-        self._run_em([block.astype(np.float32) for block in blocks], extra.astype(np.float32))
-        return self
+        yield from self._run_em([block.astype(np.float32) for block in blocks], extra.astype(np.float32))
 
     def _initialize(self, blocks: list[np.ndarray], rng: np.random.Generator) -> None:
         """Counts whose derived probabilities put style k of class c halfway between one of the class's images
@@ -194,12 +202,12 @@ class BernoulliMixtureNB(BaseNaiveBayes):
         self.feature_count_ = np.stack(starts) * self.component_count_[:, :, None]
         self._derive_from_counts()
 
-    def _run_em(self, blocks: list[np.ndarray], unlabeled: np.ndarray) -> None:
-        """EM from the current parameters: ``blocks`` float32 (n_c, n_features) per class, ``unlabeled`` float32."""
+    def _run_em(self, blocks: list[np.ndarray], unlabeled: np.ndarray) -> Iterator[int]:
+        """EM from the current parameters: ``blocks`` float32 (n_c, n_features) per class, ``unlabeled`` float32;
+        yields each iteration's number after its M-step."""
         weight = float(self.unlabeled_weight)
         total_weight = sum(len(block) for block in blocks) + weight * len(unlabeled)
         self.lower_bounds_: list[float] = []
-        self.converged_ = False
         previous = -np.inf
         for iteration in range(1, self.max_iter + 1):
             self.n_iter_ = iteration
@@ -207,11 +215,12 @@ class BernoulliMixtureNB(BaseNaiveBayes):
             self.lower_bounds_.append(float((log_likelihood + self._log_prior_density()) / total_weight))
             self.class_count_, self.component_count_, self.feature_count_ = counts
             self._derive_from_counts()  # the M-step: MAP probabilities from the soft counts
-            if abs(self.lower_bounds_[-1] - previous) < self.tol:
-                self.converged_ = True
+            self.lower_bound_ = self.lower_bounds_[-1]
+            self.converged_ = abs(self.lower_bound_ - previous) < self.tol
+            yield iteration
+            if self.converged_:
                 break
-            previous = self.lower_bounds_[-1]
-        self.lower_bound_ = self.lower_bounds_[-1]
+            previous = self.lower_bound_
 
     def _e_step(self, blocks: list[np.ndarray], unlabeled: np.ndarray, weight: float):
         """The log-likelihood of the data under the current parameters and the expected (soft) counts:
