@@ -1,4 +1,4 @@
-"""Command line: ``python -m nbcore evaluate ...``, ``evaluate-handwriting``, ``prepare [--no-download]``,
+"""Command line: ``python -m nbcore evaluate ...``, ``evaluate-handwriting``, ``mixture ...``, ``prepare [--no-download]``,
 ``class new|list|extend|end|export|evaluate|report``.
 
 The benchmarks against scikit-learn are development tools: ``python -m devtools.benchmarks``.
@@ -14,6 +14,7 @@ import sys
 from .classroom.records import KEEP_AFTER_END_SECONDS, KEEP_SECONDS
 from .classroom.store import LONGEST_KEEP_SECONDS, MAX_PERIODS
 from .datasets.mnist import MnistDataError
+from .experiments.mixture import COMPONENT_GRID, MAX_COMPONENTS, SEEDS, UNLABELED_WEIGHTS
 from .models.softmax import PRESETS
 from .prepared import mnist
 
@@ -55,25 +56,7 @@ def _json_safe(value):
 def _add_evaluate(commands) -> None:
     parser = commands.add_parser("evaluate", help="train on 60k MNIST images, evaluate on the 10k test images")
     parser.add_argument("--model", choices=["bernoulli", "softmax"], default="bernoulli")
-    parser.add_argument(
-        "--threshold",
-        type=_number_in(0, 256, integer=True),
-        default=128,
-        help="binarize: pixel >= T is ink, 0..256 (default 128)",
-    )
-    parser.add_argument("--prior", choices=["empirical", "uniform"], default="empirical")
-    parser.add_argument(
-        "--alpha",
-        type=_number_in(0, MAX_PSEUDO_COUNT),
-        default=1.0,
-        help="pseudo-count for 'pixel on', 0..1e6 (default 1)",
-    )
-    parser.add_argument(
-        "--beta",
-        type=_number_in(0, MAX_PSEUDO_COUNT),
-        default=None,
-        help="pseudo-count for 'pixel off', 0..1e6 (default: alpha)",
-    )
+    _add_model_settings(parser)
     parser.add_argument(
         "--preset",
         choices=list(PRESETS),
@@ -85,11 +68,6 @@ def _add_evaluate(commands) -> None:
         type=_number_in(0, MAX_SEED, integer=True),
         default=0,
         help="softmax: seed of the minibatch shuffling, 0..2**32-1 (default 0)",
-    )
-    parser.add_argument(
-        "--deskew",
-        action="store_true",
-        help="deskew every training and test image first (second moments, nbcore.deskew)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -206,6 +184,106 @@ def _run_evaluate(args) -> dict:
     return evaluate_bernoulli(
         splits, threshold=args.threshold, prior=args.prior, alpha=args.alpha, beta=args.beta, deskew=args.deskew
     )
+
+
+def _add_model_settings(parser) -> None:
+    """The naive Bayes settings: --threshold, --prior, --alpha, --beta, --deskew."""
+    parser.add_argument(
+        "--threshold",
+        type=_number_in(0, 256, integer=True),
+        default=128,
+        help="binarize: pixel >= T is ink, 0..256 (default 128)",
+    )
+    parser.add_argument("--prior", choices=["empirical", "uniform"], default="empirical")
+    parser.add_argument(
+        "--alpha",
+        type=_number_in(0, MAX_PSEUDO_COUNT),
+        default=1.0,
+        help="pseudo-count for 'pixel on', 0..1e6 (default 1)",
+    )
+    parser.add_argument(
+        "--beta",
+        type=_number_in(0, MAX_PSEUDO_COUNT),
+        default=None,
+        help="pseudo-count for 'pixel off', 0..1e6 (default: alpha)",
+    )
+    parser.add_argument(
+        "--deskew",
+        action="store_true",
+        help="deskew every training and test image first (second moments, nbcore.deskew)",
+    )
+
+
+def _add_mixture(commands) -> None:
+    parser = commands.add_parser(
+        "mixture",
+        help="naive Bayes with K styles per digit, fitted by EM: test accuracy and held-out log p(x|y) per K and "
+        "seed; with --labels, a few labelled digits and the rest unlabeled at each --unlabeled-weight",
+    )
+    _add_model_settings(parser)
+    parser.add_argument(
+        "--components",
+        type=_number_in(1, MAX_COMPONENTS, integer=True),
+        nargs="+",
+        default=None,
+        help=f"styles per digit K, 1..{MAX_COMPONENTS} (default: {' '.join(map(str, COMPONENT_GRID))})",
+    )
+    parser.add_argument(
+        "--seeds",
+        type=_number_in(0, MAX_SEED, integer=True),
+        nargs="+",
+        default=list(SEEDS),
+        help="EM's random starts (default: 0 1 2)",
+    )
+    parser.add_argument(
+        "--labels",
+        type=_number_in(1, 6000, integer=True),
+        nargs="+",
+        default=None,
+        help="labelled training images per digit; every other training image is unlabeled (the unlabeled-data table)",
+    )
+    parser.add_argument(
+        "--unlabeled-weight",
+        type=_number_in(0, MAX_PSEUDO_COUNT),
+        nargs="+",
+        default=list(UNLABELED_WEIGHTS),
+        help="λ: how much an unlabeled image counts, 0 = the labelled images alone "
+        f"(default: {' '.join(f'{weight:g}' for weight in UNLABELED_WEIGHTS)})",
+    )
+    parser.add_argument(
+        "--unlabeled-components",
+        type=_number_in(1, MAX_COMPONENTS, integer=True),
+        default=1,
+        help="styles per digit in the unlabeled-data table (default 1)",
+    )
+
+
+def _run_mixture(args) -> str:
+    """The components table, and the unlabeled-data table when --labels is given, as text."""
+    from .experiments import mixture as experiment
+
+    splits = mnist.deskewed_splits(_stderr_progress_bar) if args.deskew else mnist.mnist_splits()
+    beta = args.alpha if args.beta is None else args.beta
+    settings = experiment.MixtureSettings(args.threshold, args.alpha, beta, args.prior, args.deskew)
+    settings.model(1, 0)._check_params()  # a bad value is one sentence before minutes of fitting
+    tables = []
+    if args.components is not None or args.labels is None:
+        components = COMPONENT_GRID if args.components is None else args.components
+        scores = experiment.components_table(settings, splits, components, args.seeds, _stderr_progress_bar)
+        tables.append(experiment.format_components_table(scores))
+    if args.labels is not None:
+        rows = experiment.unlabeled_table(
+            settings,
+            splits,
+            args.labels,
+            args.unlabeled_weight,
+            args.seeds,
+            args.unlabeled_components,
+            _stderr_progress_bar,
+        )
+        tables.append(experiment.format_unlabeled_table(rows))
+    _stderr_progress_bar(1.0, "done")
+    return "\n\n".join(tables)
 
 
 def _add_weight(parser) -> None:
@@ -570,6 +648,7 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     _add_evaluate(commands)
     _add_class(commands)
+    _add_mixture(commands)
     prepare = commands.add_parser(
         "prepare",
         help="make everything the dashboard needs in the data directory ($NBCORE_DATA_DIR), so that no page "
@@ -592,6 +671,9 @@ def main(argv: list[str] | None = None) -> int:
             return _run_class(args)
         if args.command == "prepare":
             return _run_prepare(download=not args.no_download)
+        if args.command == "mixture":
+            print(_run_mixture(args))
+            return 0
         if args.command == "evaluate-handwriting":
             from .handwriting import (
                 classifiers_by_deskew,

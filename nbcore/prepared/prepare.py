@@ -23,9 +23,11 @@ from ..progress import ProgressCallback
 from .disk import Outcome, folder_of
 from .results import (
     DeskewedMnist,
+    MixtureCurve,
     NaiveBayesLearningCurve,
     SmoothingCurve,
     SoftmaxLearningCurve,
+    UnlabeledDigits,
     VarSmoothingCurve,
     on_deskewed,
 )
@@ -69,6 +71,10 @@ class _Preparation:
                 title = on_deskewed(f"Smoothing curve ({preset})", deskew)
                 steps.append((title, partial(self.smoothing_curve, settings, deskew)))
         steps.append(("Gaussian naive Bayes", self.gaussian))
+        # Beyond naive at the textbook's settings, Deskew off (the page's usual case; about a minute): other
+        # settings fit on the page, behind a progress bar
+        steps.append(("Mixture of styles (textbook)", partial(self.mixture_curve, PUBLISHED_SETTINGS["textbook"])))
+        steps.append(("Unlabeled digits (textbook)", partial(self.unlabeled, PUBLISHED_SETTINGS["textbook"])))
         return steps
 
     def mnist(self, progress: ProgressCallback) -> Outcome:
@@ -114,6 +120,12 @@ class _Preparation:
     def gaussian(self, progress: ProgressCallback) -> Outcome:
         return VarSmoothingCurve(self.formed[False]).get(self.folder).outcome
 
+    def mixture_curve(self, settings: NaiveBayesSettings, progress: ProgressCallback) -> Outcome:
+        return MixtureCurve(self.formed[False], **asdict(settings)).get(self.folder, progress).outcome
+
+    def unlabeled(self, settings: NaiveBayesSettings, progress: ProgressCallback) -> Outcome:
+        return UnlabeledDigits(self.formed[False], **asdict(settings)).get(self.folder, progress).outcome
+
 
 def _within_step(progress: ProgressCallback | None, number: int, steps: int, prefix: str) -> ProgressCallback:
     """A step's progress callback: ``progress`` of the whole, the step's share of it, its message after ``prefix``."""
@@ -135,7 +147,8 @@ def prepare(
 
     MNIST (found, verified, decoded), the SMS Spam Collection (found and checked), deskewed MNIST, softmax
     regression's weights and learning curve (Deskew off and on), naive Bayes' learning and smoothing curves
-    (each preset, Deskew off and on) and Gaussian naive Bayes (MNIST as published: its page has no Deskew).
+    (each preset, Deskew off and on), Gaussian naive Bayes (MNIST as published: its page has no Deskew) and
+    the mixture of styles with the unlabeled-digits curves (the textbook's settings, Deskew off).
     What is there and whole is loaded, not computed again. ``progress(fraction of all steps, "[step/steps]
     title: message")``; ``report(outcome)`` after each step. Raises MnistDataError when MNIST cannot be had;
     a missing SMS collection is the outcome "missing", its problem saying what to do.
