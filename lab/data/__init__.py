@@ -2,6 +2,7 @@
 
 * ``mnist``: MNIST as published and as the models see it, and the features for each input form;
 * ``models``: naive Bayes and softmax regression for the sidebar's settings, their scores and curves;
+* ``mixtures``: naive Bayes with styles (fitted by EM) for the sidebar's settings, and the unlabeled-digit curves;
 * ``gaussian``: iris, and Gaussian naive Bayes on MNIST (the Gaussian NB page);
 * ``spam_filter``: the SMS Spam Collection and its experiments (the Spam filter page);
 * ``lesson_answers``: the guided lesson's measured answers.

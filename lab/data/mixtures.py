@@ -1,0 +1,78 @@
+"""Beyond naive: mixtures of naive Bayes styles for the sidebar's settings, and the unlabeled-digit curves.
+
+Every figure is measured by ``nbcore.experiments.mixture`` on MNIST in the settings' input form. The curve over
+the K grid (every K's model with it) and the unlabeled-digit curves are read from what ``python -m nbcore
+prepare`` kept (the textbook's settings, Deskew off), else fitted once per server behind a progress bar; a K
+off the grid is fitted once per server and settings, about a second per EM iteration at K = 50.
+"""
+
+from __future__ import annotations
+
+from lab.caching import background
+from lab.data import data_dir, mnist
+from lab.settings import Settings
+from nbcore.experiments import mixture as experiment
+from nbcore.models.mixture import BernoulliMixtureNB
+from nbcore.prepared.disk import folder_of
+from nbcore.prepared.results import MixtureCurve, PreparedMixtures, UnlabeledCurves, UnlabeledDigits, on_deskewed
+
+SEED = 0  # EM's random start for every mixture the pages show (the command line compares seeds)
+
+
+def supported(settings: Settings) -> bool:
+    """Whether a mixture can be fitted at these settings: EM needs both pseudo-counts above 0."""
+    return settings.alpha > 0 and settings.beta > 0
+
+
+def _curve_label(settings: Settings) -> str:
+    return on_deskewed("Fitting 1 to 50 styles per digit", settings.deskew)
+
+
+@background(_curve_label, "nbcore-mixture", max_entries=8)
+def curve(settings: Settings, progress) -> PreparedMixtures:
+    """Test accuracy and held-out log p(x | y) for every K of the grid, and each K's fitted mixture."""
+    return (
+        MixtureCurve(
+            mnist.loaded(settings.deskew), settings.threshold, settings.alpha, settings.beta, settings.prior, seed=SEED
+        )
+        .get(folder_of(data_dir()), progress)
+        .value
+    )
+
+
+def _fit_label(settings: Settings, n_components: int) -> str:
+    return on_deskewed(f"Fitting {n_components} styles per digit", settings.deskew)
+
+
+@background(_fit_label, "nbcore-mixture-fit", max_entries=16)
+def _fitted(settings: Settings, n_components: int, progress) -> BernoulliMixtureNB:
+    features = mnist.features(settings.input_form)
+    model = experiment.MixtureSettings(
+        settings.threshold, settings.alpha, settings.beta, settings.prior, settings.deskew
+    ).model(n_components, SEED)
+    for iteration in model.fit_steps(features.train, mnist.loaded(settings.deskew).train_labels):
+        progress(iteration / model.max_iter, f"EM iteration {iteration}")
+    return model
+
+
+def model(settings: Settings, n_components: int) -> BernoulliMixtureNB:
+    """The mixture of ``n_components`` styles per digit at these settings: the curve's own when K is on its grid."""
+    if n_components in experiment.COMPONENT_GRID:
+        return curve(settings).models[n_components]
+    return _fitted(settings, n_components)
+
+
+def _unlabeled_label(settings: Settings) -> str:
+    return on_deskewed("Fitting with unlabeled digits", settings.deskew)
+
+
+@background(_unlabeled_label, "nbcore-unlabeled", max_entries=8)
+def unlabeled(settings: Settings, progress) -> UnlabeledCurves:
+    """Test accuracy with 1, 10 or 100 labelled digits per class and the rest unlabeled at each weight λ."""
+    return (
+        UnlabeledDigits(
+            mnist.loaded(settings.deskew), settings.threshold, settings.alpha, settings.beta, settings.prior, seed=SEED
+        )
+        .get(folder_of(data_dir()), progress)
+        .value
+    )

@@ -1,0 +1,64 @@
+"""The choice of generative model on the pages that generate or fill in digits: naive Bayes, or the mixture of
+styles with K styles per digit. Both choices live in the link (``?model=mixture&components=20``) under the
+names every page shares.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+import nbcore
+from lab import links
+from lab.data import mixtures, models
+from lab.settings import Settings
+from nbcore.experiments.mixture import MAX_COMPONENTS
+
+MODEL_KEY, COMPONENTS_KEY = "model", "components"
+NAIVE, MIXTURE = "naive", "mixture"
+MODEL_NAMES = {NAIVE: "Naive Bayes", MIXTURE: "Mixture of styles"}
+DEFAULT_COMPONENTS = 10
+NEEDS_SMOOTHING = (
+    "The mixture of styles needs α and β above 0: a style that never saw ink at a pixel could never explain "
+    "a digit with ink there, and EM stalls. Move α and β in the sidebar above 0 to see it."
+)
+
+
+def components_slider(label: str = "Styles per digit K") -> int:
+    """The number of styles per digit, 1 to 50, in the link as ``components``."""
+    return int(
+        links.widget(
+            st.slider,
+            label,
+            COMPONENTS_KEY,
+            DEFAULT_COMPONENTS,
+            min_value=1,
+            max_value=MAX_COMPONENTS,
+            help="How many ways to write each digit the model may learn. 1 is naive Bayes; 1, 2, 5, 10, 20 and 50 "
+            "are ready at the textbook's settings, others are fitted when first asked for (seconds).",
+        )
+    )
+
+
+def generative_model(settings: Settings) -> tuple[str, nbcore.BernoulliNB | nbcore.BernoulliMixtureNB]:
+    """The model choice (a radio, and K when it is the mixture) and the chosen fitted model: ``(name, model)``.
+
+    At α = 0 or β = 0 the mixture cannot be fitted: the page says so and shows naive Bayes.
+    """
+    choice = links.widget(
+        st.radio,
+        "Model",
+        MODEL_KEY,
+        NAIVE,
+        options=tuple(MODEL_NAMES),
+        format_func=MODEL_NAMES.get,
+        horizontal=True,
+        help="Naive Bayes: every pixel an independent coin given the digit. Mixture of styles: first a style "
+        "of the digit, then every pixel an independent coin given the style.",
+    )
+    if choice == NAIVE:
+        return NAIVE, models.model(settings)
+    n_components = components_slider()
+    if not mixtures.supported(settings):
+        st.warning(NEEDS_SMOOTHING + " Naive Bayes is shown meanwhile.", icon=":material/info:")
+        return NAIVE, models.model(settings)
+    return MIXTURE, mixtures.model(settings, n_components)
