@@ -191,11 +191,11 @@ def unlabeled_table(
 
 def format_components_table(rows: Sequence[MixtureScore]) -> str:
     """The components table as aligned text: one line per K and seed, then each K's mean."""
-    lines = [f"{'K':>3}  {'seed':>4}  {'test accuracy':>13}  {'mean log p(x|y)':>15}  {'iterations':>10}  {'fit s':>6}"]
+    lines = [f"{'K':>3}  {'seed':>4}  {'test accuracy':>13}  {'mean log p(x|y)':>15}  {'iterations':>11}  {'fit s':>6}"]
     for row in rows:
         lines.append(
             f"{row.n_components:>3}  {row.seed:>4}  {row.test_accuracy:>13.4f}  {row.mean_test_loglik:>15.2f}  "
-            f"{row.n_iter:>10}{'' if row.converged else '*':1}  {row.fit_seconds:>5.1f}"
+            f"{row.n_iter:>10}{' ' if row.converged else '*'}  {row.fit_seconds:>6.1f}"
         )
     if any(not row.converged for row in rows):
         lines.append("* stopped at max_iter before the objective settled")
