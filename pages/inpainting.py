@@ -3,8 +3,8 @@
 import numpy as np
 import streamlit as st
 
-from lab import display, links
-from lab.data import mnist, models
+from lab import display, links, model_choice
+from lab.data import mnist
 from lab.figures import charts, digits, notation
 from lab.settings import current_settings
 from nbcore.features import OBSERVED_REGIONS, observed_region
@@ -12,14 +12,24 @@ from nbcore.features import OBSERVED_REGIONS, observed_region
 EXAMPLES_PER_DIGIT = 3
 
 settings = current_settings()
-model = models.model(settings)
 splits = mnist.splits()
 
 st.title("Inpainting: guess the hidden pixels")
-st.markdown(
-    "Show the model part of an image. It first infers the digit from the visible pixels, "
-    "p(y | seen), then fills in each hidden pixel as p(xⱼ = 1 | seen) = Σ_y p(xⱼ = 1 | y) · p(y | seen)."
-)
+intro = st.container()  # the words for the model chosen below
+name, model = model_choice.generative_model(settings)
+mixture = name == model_choice.MIXTURE
+if mixture:
+    intro.markdown(
+        "Show the model part of an image. The mixture of styles first infers the digit *and the way it is "
+        "written* from the visible pixels, p(y, k | seen), then fills in each hidden pixel as "
+        "p(xⱼ = 1 | seen) = Σ_y Σ_k p(xⱼ = 1 | y, k) · p(y, k | seen). Only the styles that agree with the seen "
+        "part paint the hidden part, so the fill is sharper than naive Bayes' one average picture per digit."
+    )
+else:
+    intro.markdown(
+        "Show the model part of an image. It first infers the digit from the visible pixels, "
+        "p(y | seen), then fills in each hidden pixel as p(xⱼ = 1 | seen) = Σ_y p(xⱼ = 1 | y) · p(y | seen)."
+    )
 
 sources = ["A test image"] + (["My drawing"] if st.session_state.get("draw_frame") is not None else [])
 controls = st.columns([1.2, 1, 1.2])
@@ -86,6 +96,12 @@ st.caption(
     caption
     + (f" (the image is {notation.with_article(truth_label)})." if truth_label is not None else ".")
     + f" Every panel shows the image as the model sees it: {notation.as_the_model_sees(settings.input_form)}."
+    + (
+        f" Filled in by the mixture of {model.n_components} styles per digit, each style weighted by how well it "
+        "explains the seen pixels."
+        if mixture
+        else ""
+    )
 )
 display.chart(
     charts.class_bars(class_posterior, "p(y | observed pixels)", "probability", highlight=guess),

@@ -3,20 +3,29 @@
 import numpy as np
 import streamlit as st
 
-from lab import display, links
-from lab.data import mnist, models
+from lab import display, links, model_choice
+from lab.data import mnist
 from lab.figures import digits, notation
 from lab.settings import current_settings
 
 settings = current_settings()
-model = models.model(settings)
 splits = mnist.splits()
 
 st.title("Generated digits")
-st.markdown(
-    "Naive Bayes is a *generative* model: it can write digits. Pick a digit y, then flip 784 independent "
-    "coins, pixel i coming up ink with probability P(xᵢ = 1 | y)."
-)
+intro = st.container()  # the words for the model chosen below
+name, model = model_choice.generative_model(settings)
+mixture = name == model_choice.MIXTURE
+if mixture:
+    intro.markdown(
+        f"The mixture of styles is a *generative* model too, in two steps. Pick a digit y, then one of its "
+        f"{model.n_components} styles k (a way of writing it) with probability p(k | y), then flip 784 independent "
+        "coins, pixel i coming up ink with probability P(xᵢ = 1 | y, k)."
+    )
+else:
+    intro.markdown(
+        "Naive Bayes is a *generative* model: it can write digits. Pick a digit y, then flip 784 independent "
+        "coins, pixel i coming up ink with probability P(xᵢ = 1 | y)."
+    )
 
 controls = st.columns([1, 1, 1])
 with controls[0]:
@@ -33,9 +42,11 @@ real_as_seen = mnist.features(settings.input_form).train[real].reshape(count, 28
 
 mean_column, grids = st.columns([1, 3], gap="large")
 with mean_column:
+    # the model's mean image of the digit: for the mixture, its styles' pictures averaged by their weights
+    mean_image = model.class_feature_prob_[digit] if mixture else model.feature_prob_[digit]
     display.chart(
         digits.single_image(
-            model.feature_prob_[digit].reshape(28, 28),
+            mean_image.reshape(28, 28),
             f"P(xᵢ = 1 | {digit})",
             value_name="probability",
             colorscale="gray",
@@ -45,6 +56,8 @@ with mean_column:
         ),
         key="samples_mean",
     )
+    if mixture:
+        st.caption(f"The average of the {model.n_components} styles' pictures, each weighted by p(k | {digit}).")
 with grids:
     columns = min(count, 8)
     # numbered titles only ("1" … "16"): longer ones ran into each other on a phone and at 150 % zoom
@@ -76,8 +89,16 @@ with grids:
         f"model learns from and samples in: {notation.as_the_model_sees(settings.input_form)}."
     )
 
-st.info(
-    "Why the samples look like noise sprinkled on a blurry digit: the model has no notion that pixels of a "
-    "stroke come together. Every pixel is drawn on its own, so the samples get the *average* ink in the right "
-    "places but never a connected pen stroke. That independence is the 'naive' in naive Bayes."
-)
+if mixture:
+    st.info(
+        "Why these samples look more like handwriting: each one first picks a style, one way of writing "
+        f"{notation.with_article(digit)}, and takes its ink from that style's picture alone, so the strokes of one "
+        "way of writing come together instead of being averaged with every other way. Within a style the pixels "
+        "are still independent coins, so some speckle remains: the mixture is naive inside each style."
+    )
+else:
+    st.info(
+        "Why the samples look like noise sprinkled on a blurry digit: the model has no notion that pixels of a "
+        "stroke come together. Every pixel is drawn on its own, so the samples get the *average* ink in the right "
+        "places but never a connected pen stroke. That independence is the 'naive' in naive Bayes."
+    )

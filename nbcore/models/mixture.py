@@ -20,6 +20,7 @@ import scipy.sparse
 from scipy.special import logsumexp
 
 from ..features import PackedBinary, check_binary
+from . import blas
 from .base import PRIORS, BaseNaiveBayes, check_labels, check_n_features, check_number
 from .naive_bayes import binarized
 
@@ -211,7 +212,8 @@ class BernoulliMixtureNB(BaseNaiveBayes):
         previous = -np.inf
         for iteration in range(1, self.max_iter + 1):
             self.n_iter_ = iteration
-            log_likelihood, counts = self._e_step(blocks, unlabeled, weight)
+            with blas.single_thread():  # nbcore.models.blas: thin products, a busy machine
+                log_likelihood, counts = self._e_step(blocks, unlabeled, weight)
             self.lower_bounds_.append(float((log_likelihood + self._log_prior_density()) / total_weight))
             self.class_count_, self.component_count_, self.feature_count_ = counts
             self._derive_from_counts()  # the M-step: MAP probabilities from the soft counts
@@ -319,6 +321,13 @@ class BernoulliMixtureNB(BaseNaiveBayes):
         """p(x_j = 1 | y = c, k): float64 (n_classes, n_components, n_features)."""
         self._check_fitted()
         return np.exp(self.feature_log_prob_)
+
+    @property
+    def class_feature_prob_(self) -> np.ndarray:
+        """p(x_j = 1 | y = c) = Σₖ p(k | c) p(x_j = 1 | c, k), each class's mean image over its styles: float64
+        (n_classes, n_features), the counterpart of ``BernoulliNB.feature_prob_`` (and equal to it when K = 1)."""
+        self._check_fitted()
+        return np.einsum("ck,ckj->cj", self.component_weights_, self.feature_prob_)
 
     def sample(self, n: int, y, rng: np.random.Generator | int | None = None) -> np.ndarray:
         """Draw ``n`` images of class ``y``: each a style from the class's weights, then every pixel from that

@@ -17,8 +17,7 @@ Why NumPy, not torch: measured on this machine (2 cores, no GPU), float32, the
 default preset took 0.87 s with NumPy (OpenBLAS, 1 thread) and 4.5 s with torch
 (1 thread; 19 s with 2); one full-batch product (60000, 784) @ (784, 10) took
 31 ms in NumPy and 84 ms in torch. Training runs with BLAS limited to one thread
-(through threadpoolctl, when installed): the products here are thin, and two
-OpenBLAS threads were 2-10x slower than one whenever the other core was busy.
+(``nbcore.models.blas``).
 float32 gives the same course-note accuracies as float64 (0.8938 / 0.9000 with both).
 
 Determinism: the seed only drives the minibatch shuffling (weights start at zero),
@@ -28,7 +27,6 @@ use it.
 
 from __future__ import annotations
 
-import contextlib
 import math
 from dataclasses import dataclass, fields, replace
 
@@ -36,6 +34,7 @@ import numpy as np
 
 from ..features import as_numbers, check_2d
 from ..progress import ProgressCallback
+from . import blas
 from .base import (
     ClassifierMixin,
     check_classes,
@@ -44,11 +43,6 @@ from .base import (
     check_n_samples_and_features,
     class_positions,
 )
-
-try:
-    from threadpoolctl import threadpool_limits
-except ImportError:  # optional: without it BLAS keeps its own thread count
-    threadpool_limits = None
 
 OPTIMIZERS = ("gd", "adam")
 SCHEDULES = ("constant", "cosine")
@@ -119,13 +113,6 @@ def pixel_features(X) -> np.ndarray:
     return X.astype(np.float32, copy=False)
 
 
-def _blas_single_thread():
-    """Limit BLAS to one thread while training (see the module docstring for the measurement)."""
-    if threadpool_limits is None:
-        return contextlib.nullcontext()
-    return threadpool_limits(1, user_api="blas")
-
-
 class SoftmaxRegression(ClassifierMixin):
     """p(y = c | x) = softmax(coef_ @ x + intercept_)[c], fitted by minimising the mean cross-entropy.
 
@@ -193,7 +180,7 @@ class SoftmaxRegression(ClassifierMixin):
         check_n_samples_and_features(features.shape)
         classes = check_classes(np.unique(labels) if classes is None else classes)
         class_index = class_positions(classes, labels)
-        with _blas_single_thread():
+        with blas.single_thread():
             weights = self._train(features, class_index, len(classes), settings, progress)
         self.classes_ = classes
         self.coef_ = np.ascontiguousarray(weights[:-1].T)
