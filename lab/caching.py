@@ -118,6 +118,11 @@ class Results:
     def __len__(self) -> int:
         return len(self._values)
 
+    def peek(self, key: Hashable) -> Any | None:
+        """The stored result of ``key``, or None: nothing is made or waited for."""
+        with self._lock:
+            return self._values.get(key)
+
 
 def _bound(signature: inspect.Signature, args: tuple, kwargs: dict) -> tuple:
     """The arguments as one positional tuple, defaults filled in, so that ``f(1)``, ``f(1, False)`` and
@@ -246,6 +251,11 @@ class BackgroundResource:
                 st.error(f"{self._stop_on[1]} {error}")
                 st.stop()
         return job.future.result()
+
+    def done(self, *args, **kwargs) -> bool:
+        """Whether the work for these arguments has finished without an error (nothing is started)."""
+        job = self.jobs.peek(self.arguments(*args, **kwargs))
+        return job is not None and job.future.done() and job.future.exception() is None
 
     def result(self, *args, **kwargs):
         """The result without a progress bar (waits silently), for other shared functions: a page has called first."""

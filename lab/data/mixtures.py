@@ -56,8 +56,9 @@ def _fitted(settings: Settings, n_components: int, progress) -> BernoulliMixture
 
 
 def model(settings: Settings, n_components: int) -> BernoulliMixtureNB:
-    """The mixture of ``n_components`` styles per digit at these settings: the curve's own when K is on its grid."""
-    if n_components in experiment.COMPONENT_GRID:
+    """The mixture of ``n_components`` styles per digit at these settings: the curve's own when the curve is at
+    hand and holds K, else fitted for K alone (seconds, behind a progress bar)."""
+    if n_components in experiment.COMPONENT_GRID and curve_ready(settings):
         return curve(settings).models[n_components]
     return _fitted(settings, n_components)
 
