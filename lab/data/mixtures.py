@@ -28,16 +28,22 @@ def _curve_label(settings: Settings) -> str:
     return on_deskewed("Fitting 1 to 50 styles per digit", settings.deskew)
 
 
+def _curve_result(settings: Settings) -> MixtureCurve:
+    return MixtureCurve(
+        mnist.loaded(settings.deskew), settings.threshold, settings.alpha, settings.beta, settings.prior, seed=SEED
+    )
+
+
 @background(_curve_label, "nbcore-mixture", max_entries=8)
 def curve(settings: Settings, progress) -> PreparedMixtures:
     """Test accuracy and held-out log p(x | y) for every K of the grid, and each K's fitted mixture."""
-    return (
-        MixtureCurve(
-            mnist.loaded(settings.deskew), settings.threshold, settings.alpha, settings.beta, settings.prior, seed=SEED
-        )
-        .get(folder_of(data_dir()), progress)
-        .value
-    )
+    return _curve_result(settings).get(folder_of(data_dir()), progress).value
+
+
+def curve_ready(settings: Settings) -> bool:
+    """Whether ``curve(settings)`` is at hand: prepared in the data folder, or made by this server already.
+    Pages ask before they start a fit of every K (a minute or more) that no one asked for."""
+    return curve.done(settings) or _curve_result(settings).is_prepared(folder_of(data_dir()))
 
 
 def _fit_label(settings: Settings, n_components: int) -> str:
