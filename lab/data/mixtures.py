@@ -73,13 +73,18 @@ def _unlabeled_label(settings: Settings) -> str:
     return on_deskewed("Fitting with unlabeled digits", settings.deskew)
 
 
+def _unlabeled_result(settings: Settings) -> UnlabeledDigits:
+    return UnlabeledDigits(
+        mnist.loaded(settings.deskew), settings.threshold, settings.alpha, settings.beta, settings.prior, seed=SEED
+    )
+
+
 @background(_unlabeled_label, "nbcore-unlabeled", max_entries=8)
 def unlabeled(settings: Settings, progress) -> UnlabeledCurves:
     """Test accuracy with 1, 10 or 100 labelled digits per class and the rest unlabeled at each weight λ."""
-    return (
-        UnlabeledDigits(
-            mnist.loaded(settings.deskew), settings.threshold, settings.alpha, settings.beta, settings.prior, seed=SEED
-        )
-        .get(folder_of(data_dir()), progress)
-        .value
-    )
+    return _unlabeled_result(settings).get(folder_of(data_dir()), progress).value
+
+
+def unlabeled_ready(settings: Settings) -> bool:
+    """Whether ``unlabeled(settings)`` is at hand (prepared, or made by this server already)."""
+    return unlabeled.done(settings) or _unlabeled_result(settings).is_prepared(folder_of(data_dir()))
