@@ -380,7 +380,12 @@ def parser() -> argparse.ArgumentParser:
     )
     made.add_argument("--replicas", nargs="+", type=positive_int, default=[1, 2], help="replica counts (default 1 2)")
     made.add_argument("--students", type=positive_int, default=60, help="scripted students (default 60)")
-    made.add_argument("--steps", type=positive_int, default=4, help="the teacher's Nexts (default 4, at most 9)")
+    made.add_argument(
+        "--steps",
+        type=positive_int,
+        default=4,
+        help="the teacher's Nexts (default 4, at most one fewer than the steps)",
+    )
     made.add_argument("--idle", type=float, default=30.0, help="seconds of each idle window (default 30)")
     made.add_argument("--stores", nargs="+", choices=STORES, default=["sqlite"], help="class stores (default sqlite)")
     made.add_argument("--log-dir", type=Path, default=REPO / "test-artifacts" / "pace-bench", help="the servers' logs")
@@ -392,8 +397,10 @@ def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
     """The checked arguments (``SystemExit`` with a sentence for bad ones)."""
     made = parser()
     args = made.parse_args(argv)
-    if args.steps > 9:  # the lesson has 10 steps: the teacher starts on step 1
-        made.error(f"--steps {args.steps}: at most 9 (the lesson has 10 steps)")
+    from lab.lesson_steps import STEPS
+
+    if args.steps > len(STEPS) - 1:  # the teacher starts on step 1
+        made.error(f"--steps {args.steps}: at most {len(STEPS) - 1} (the lesson has {len(STEPS)} steps)")
     if not 1 <= args.idle <= 600:
         made.error(f"--idle {args.idle}: give 1 to 600 seconds")
     if args.students > 2000:

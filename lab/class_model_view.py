@@ -1,6 +1,7 @@
 """The class gallery's section on the class's model: a naive Bayes trained on the class's drawings beside
-MNIST's, its accuracies leave one student out, P(x | y) and the curve of accuracy against drawings per digit.
-No student is named. The results are kept in ``lab/class_store.py``; this lays them out."""
+MNIST's (and, with K above 1, the class's mixture of K styles per digit), its accuracies leave one student out,
+P(x | y) and the curve of accuracy against drawings per digit. No student is named. The results are kept in
+``lab/class_store.py``; this lays them out."""
 
 from __future__ import annotations
 
@@ -9,15 +10,18 @@ import streamlit as st
 
 from lab import class_store, display, links, refresh
 from lab.class_gallery import plural
-from lab.data import models
+from lab.data import mixtures, models
 from lab.figures import class_model
+from lab.model_choice import NEEDS_SMOOTHING
 from lab.settings import Settings, current_settings
-from nbcore.experiments.class_model import DEFAULT_WEIGHT, MIN_DRAWINGS, MODEL_NAMES, ClassEvaluation
+from nbcore.experiments.class_model import DEFAULT_WEIGHT, MIN_DRAWINGS, MIXTURE, ClassEvaluation
 
 MODEL_REFRESH_SECONDS = 10  # measured again at most this often, and only when the drawings have changed
 WEIGHTS = (0, 1, 3, 10, 30, 100, 300, 1000, 3000, 10000)  # MNIST digits one class drawing counts as
+COMPONENTS_KEY = "class_components"  # the class's mixture: styles per digit, in the link
+MAX_COMPONENTS = 10  # a class's few hundred drawings per digit support no more; each K is one EM fit per student
 PAIR_ROW_PX = 130  # a row of P(x | y) tiles: square tiles at a projector's width, less blank space on a phone
-SHORT_NAMES = {"mnist": "MNIST's", "class": "class's", "mnist_plus_class": "MNIST + class"}
+SHORT_NAMES = {"mnist": "MNIST's", "class": "class's", MIXTURE: "class's mixture", "mnist_plus_class": "MNIST + class"}
 
 
 def percent(value: float | None) -> str:
@@ -55,8 +59,11 @@ def section(code: str) -> None:
             int(DEFAULT_WEIGHT),
         ),
     )
-    evaluation = class_store.class_evaluation(snapshot, settings, float(weight))
-    names = {**MODEL_NAMES, "mnist_plus_class": f"MNIST + the class ×{weight:,}"}
+    components = components_slider(settings)
+    if components > 1:  # fitted here first, where its spinner shows (class_evaluation then finds it made)
+        class_store.class_mixture_readings(snapshot, settings, components)
+    evaluation = class_store.class_evaluation(snapshot, settings, float(weight), components)
+    names = {**evaluation.names, "mnist_plus_class": f"MNIST + the class ×{weight:,}"}
     with st.container(horizontal=True):
         for name, score in evaluation.models.items():
             st.metric(names[name][:1].upper() + names[name][1:], percent(score.accuracy))
@@ -73,6 +80,8 @@ def section(code: str) -> None:
     )
     if evaluation.shortage is not None:
         st.info(evaluation.shortage.sentence(), icon=":material/info:")
+    if evaluation.components_note is not None:
+        st.info(evaluation.components_note, icon=":material/info:")
     with st.expander("Each digit", icon=":material/table:"):
         st.table(per_digit_table(evaluation), hide_index=True)
 
@@ -88,6 +97,28 @@ def section(code: str) -> None:
     )
     smoothing_note(evaluation.drawings_per_digit, settings)
     class_curve(snapshot, settings)
+
+
+def components_slider(settings: Settings) -> int:
+    """The class's mixture's styles per digit K (1: the class's model alone), in the link as ``class_components``;
+    the K to evaluate: 1, with a sentence, when α or β is 0 (EM needs both above 0)."""
+    components = int(
+        links.widget(
+            st.slider,
+            "The class's mixture: styles per digit K",
+            COMPONENTS_KEY,
+            1,
+            min_value=1,
+            max_value=MAX_COMPONENTS,
+            help="Above 1, a mixture of K naive Bayes styles per digit also learns from the class's drawings (EM), "
+            "read like the class's model: each student by a mixture fitted without them. 1 is the class's model "
+            "alone, which is that mixture with one style. A new K takes seconds for a full class.",
+        )
+    )
+    if components > 1 and not mixtures.supported(settings):
+        st.info(NEEDS_SMOOTHING + " The class's model alone is shown meanwhile.", icon=":material/info:")
+        return 1
+    return components
 
 
 def smoothing_note(drawings_per_digit: np.ndarray, settings: Settings) -> None:

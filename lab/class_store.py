@@ -23,7 +23,13 @@ from lab.settings import Settings
 from nbcore.classroom import ClassStore, open_store, store_setting
 from nbcore.classroom.export import as_arrays
 from nbcore.classroom.records import UNAVAILABLE, Drawing, StoreUnavailable
-from nbcore.experiments.class_model import ClassEvaluation, Curve, evaluate_class
+from nbcore.experiments.class_model import (
+    ClassEvaluation,
+    Curve,
+    class_features,
+    evaluate_class,
+    mixture_leave_one_student_out,
+)
 from nbcore.metrics import confusion_matrix
 
 LOG = logging.getLogger(__name__)
@@ -82,11 +88,37 @@ def class_model_settings(settings: Settings) -> Settings:
     return replace(settings, deskew=False)
 
 
-@shared(max_entries=64, key=lambda snapshot, settings, weight: (snapshot.code, snapshot.ids, settings, weight))
-def class_evaluation(snapshot: ClassSnapshot, settings: Settings, weight: float) -> ClassEvaluation:
+MIXTURE_SEED = 0  # EM's random start for the class's mixture, as the command line's (class evaluate --components)
+
+
+@shared(
+    spinner="Fitting the class's mixture of styles, once for each student left out…",
+    max_entries=32,
+    key=lambda snapshot, settings, components: (snapshot.code, snapshot.ids, settings, components),
+)
+def class_mixture_readings(snapshot: ClassSnapshot, settings: Settings, components: int) -> np.ndarray:
+    """Each drawing's digit as read by the class's mixture of ``components`` (> 1) styles per digit, fitted on the
+    other students' drawings: int64 (n,), -1 with fewer than two students. One EM fit per student (2 to 5 s for
+    ``load_digits()`` as a class of 20 at 2 to 10 styles: docs/class-model.md); kept apart from the weight, which
+    it does not depend on, so the weight slider never refits it. ``settings`` without deskew, α and β above 0."""
+    mnist_model = models.model(settings)
+    features, _ = class_features(snapshot.frames, mnist_model, settings.threshold)
+    return mixture_leave_one_student_out(
+        features, snapshot.meant, snapshot.students, mnist_model, components, MIXTURE_SEED
+    )
+
+
+@shared(
+    max_entries=64,
+    key=lambda snapshot, settings, weight, components: (snapshot.code, snapshot.ids, settings, weight, components),
+)
+def class_evaluation(
+    snapshot: ClassSnapshot, settings: Settings, weight: float, components: int = 1
+) -> ClassEvaluation:
     """The three models on a class's drawings, leave one student out, without the curve (a second at most for a
-    full class); ``settings`` without deskew, MNIST + the class at ``weight``. Made again only when the drawings
-    (their ids), the settings or the weight change."""
+    full class); ``settings`` without deskew, MNIST + the class at ``weight``; with ``components`` > 1 the class's
+    mixture of that many styles per digit too (``class_mixture_readings``; α and β above 0). Made again only when
+    the drawings (their ids), the settings, the weight or the styles change."""
     return evaluate_class(
         snapshot.frames,
         snapshot.meant,
@@ -95,6 +127,9 @@ def class_evaluation(snapshot: ClassSnapshot, settings: Settings, weight: float)
         weight=weight,
         threshold=settings.threshold,
         curve=False,
+        seed=MIXTURE_SEED,
+        components=components,
+        mixture_readings=class_mixture_readings(snapshot, settings, components) if components > 1 else None,
     )
 
 

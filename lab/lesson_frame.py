@@ -1,6 +1,6 @@
 """The guided lesson's frame: what a step is, the step in the link, Back and Next, predict-then-reveal questions.
 
-A step's words are data (``Step``, ``Question``; the ten steps are in ``lab/lesson_steps.py``); what it
+A step's words are data (``Step``, ``Question``; the steps are in ``lab/lesson_steps.py``); what it
 measures and shows is the page's (``pages/lesson.py``). The step lives in the link (``?lesson=3``), so
 a teacher can hand out any step. A question's committed answer lives in ``st.session_state`` until
 "Answer again".
@@ -34,10 +34,12 @@ REFRESH_SECONDS = 3  # how often the teacher's counts and a waiting student's pa
 
 @dataclass(frozen=True)
 class Link:
-    """A link to one of the lab's pages (a path in ``shell.PAGES``) and its label."""
+    """A link to one of the lab's pages (a path in ``shell.PAGES``), its label, and the page's settings it opens
+    with (``query``: (name, value) pairs of the page's link, such as ``(("model", "mixture"),)``)."""
 
     page: str
     label: str
+    query: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -193,7 +195,7 @@ def follow_up(step: Step) -> None:
     """The step's "Try this" with a link to the page where the student can do it, further links, and its sources."""
     st.markdown(f":material/science: **Try this:** {step.try_this}")
     for link in (step.try_page, *step.more):
-        shell.page_link(link.page, link.label)
+        shell.page_link(link.page, link.label, dict(link.query) or None)
     st.caption("Read more: " + "; ".join(step.sources) + ".")
 
 

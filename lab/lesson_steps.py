@@ -1,4 +1,4 @@
-"""The guided lesson's ten steps as data: what each says and asks, in order; ``pages/lesson.py`` measures and shows.
+"""The guided lesson's eleven steps as data: what each says and asks, in order; ``pages/lesson.py`` measures and shows.
 
 Texts are ``str.format`` templates: the fields in braces are what the page measured for the sidebar's
 settings (``{threshold}``, ``{truth:.4f}``, ...), so every number a student reads is measured, never typed
@@ -9,11 +9,15 @@ from __future__ import annotations
 
 from lab.lesson_frame import Link, Question, Step
 
-TITLE = "Lesson: naive Bayes in ten steps"
+TITLE = "Lesson: naive Bayes in eleven steps"
 COUNT_STOPS = (0, 1, 3, 10, 30, 100, 300, 1000, 3000, 10000)  # answers to "how many of the 10,000 test images"
 CONFIDENT = 0.99  # the calibration question's "at least this sure"
 FEW_IMAGES = 100  # the learning-curve size the last question asks about (one of LEARNING_CURVE_SIZES)
 SETTINGS_NOTE = "the sidebar's T = {threshold}, α = {alpha:g}, β = {beta:g}, {prior} prior"
+STYLES_PER_DIGIT = 10  # K of the styles question (a K of the prepared mixture curve)
+STYLES_DIGIT = 7  # the digit whose styles the step shows
+# the mixture's own page, opened from the lesson: 20 styles per digit (a K of the prepared curve)
+MIXTURE_LINK = (("model", "mixture"), ("components", "20"))
 
 
 def _steps_of(start: float, step: float, count: int) -> tuple[float, ...]:
@@ -42,7 +46,11 @@ MNIST_PAPER = (
     "[LeCun, Bottou, Bengio & Haffner (1998), “Gradient-based learning applied to document "
     "recognition”](https://doi.org/10.1109/5.726791)"
 )
-ALL_SOURCES = (D2L, COURSE_NOTE[0].upper() + COURSE_NOTE[1:], CS188, NG_JORDAN, MNIST_PAPER)
+BISHOP = (
+    "[Bishop (2006), *Pattern Recognition and Machine Learning*, section 9.3.3 “Mixtures of Bernoulli "
+    "distributions”](https://www.microsoft.com/en-us/research/publication/pattern-recognition-machine-learning/)"
+)
+ALL_SOURCES = (D2L, COURSE_NOTE[0].upper() + COURSE_NOTE[1:], CS188, NG_JORDAN, BISHOP, MNIST_PAPER)
 
 DATA = Step(
     title="The data",
@@ -346,6 +354,52 @@ VERSUS_SOFTMAX = Step(
     sources=(NG_JORDAN, COURSE_NOTE),
 )
 
+STYLES = Step(
+    title=f"How many ways to write a {STYLES_DIGIT}?",
+    texts={
+        "body": (
+            "A {digit} is written with a bar across its stem or without, upright or slanted. Naive Bayes keeps one "
+            "picture per digit, above: the average of every way of writing it. A *mixture of styles* keeps K "
+            "pictures per digit, one per way of writing it (a style), each with a weight p(k | y). To write a digit "
+            "it first picks a style, then flips that style's pixel coins; to read one it asks which digit *and "
+            "style* explain the pixels best. EM finds the styles by counting, as naive Bayes does, with each "
+            "training image counted into its digit's styles in proportion to how well each explains it, over and "
+            "over until the counts settle. With K = 1 it is naive Bayes."
+        ),
+    },
+    questions=(
+        Question(
+            key="styles",
+            prompt=(
+                "Give naive Bayes {components} styles per digit, found by EM from the same training images. "
+                "Which test accuracy will it reach?"
+            ),
+            kind="choice",
+            options=("lower", "between", "upper"),  # nbcore.experiments.lesson.ACCURACY_BANDS
+            # templates: the page fills in the accuracies it measured (lab.lesson_frame.Question.show shows them)
+            shown_as={
+                "lower": "no better than naive Bayes' {bayes:.2%}",
+                "between": "between naive Bayes' {bayes:.2%} and softmax regression's {softmax:.2%}",
+                "upper": "softmax regression's {softmax:.2%} or more",
+            },
+            reveal=(
+                "With {components} styles per digit the mixture reads {mixture:.2%} of the test images right: "
+                "naive Bayes {bayes:.2%}, softmax regression {softmax:.2%}. EM settled in {iterations} iterations, "
+                "told only which digit each training image is, never how it was written. Above: the {components} "
+                "styles of {digit}, heaviest first, and the test accuracies. Within a style every pixel is still "
+                "its own coin: the model is naive inside each style, no longer across them."
+            ),
+        ),
+    ),
+    try_this=(
+        "generate digits from 20 styles per digit and compare them with naive Bayes' speckled ones, then let the "
+        "styles fill in a hidden half."
+    ),
+    try_page=Link("pages/samples.py", "Samples: digits written by 20 styles per digit", MIXTURE_LINK),
+    more=(Link("pages/inpainting.py", "Inpainting: the hidden half filled in from the styles", MIXTURE_LINK),),
+    sources=(BISHOP,),
+)
+
 CLASS_MODEL = Step(
     title="Your class's own handwriting",
     texts={
@@ -384,4 +438,16 @@ CLASS_MODEL = Step(
     sources=(NG_JORDAN,),
 )
 
-STEPS = (DATA, COUNTING, IMAGES, LOGS, SMOOTHING, EVIDENCE, GENERATING, INDEPENDENCE, VERSUS_SOFTMAX, CLASS_MODEL)
+STEPS = (
+    DATA,
+    COUNTING,
+    IMAGES,
+    LOGS,
+    SMOOTHING,
+    EVIDENCE,
+    GENERATING,
+    INDEPENDENCE,
+    VERSUS_SOFTMAX,
+    STYLES,
+    CLASS_MODEL,
+)

@@ -44,13 +44,15 @@ def generative_model(settings: Settings) -> tuple[str, nbcore.BernoulliNB | nbco
 
     At α = 0 or β = 0 the mixture cannot be fitted: the page says so and shows naive Bayes.
     """
+    # the options are shown as their link values ("naive", "mixture"), their names under them: Streamlit keeps a
+    # radio's shown option in the link, so a name there would make the link ?model=Mixture+of+styles
     choice = links.widget(
         st.radio,
         "Model",
         MODEL_KEY,
         NAIVE,
         options=tuple(MODEL_NAMES),
-        format_func=MODEL_NAMES.get,
+        captions=tuple(MODEL_NAMES.values()),
         horizontal=True,
         help="Naive Bayes: every pixel an independent coin given the digit. Mixture of styles: first a style "
         "of the digit, then every pixel an independent coin given the style.",

@@ -99,6 +99,15 @@ def _add_class_evaluate(actions) -> None:
         help="with --load-digits: only the first N digits (default: all 1,797)",
     )
     _add_weight(evaluate)
+    evaluate.add_argument(
+        "--components",
+        type=_number_in(1, MAX_COMPONENTS, integer=True),
+        default=1,
+        metavar="K",
+        help=f"styles per digit of the class's mixture, 1..{MAX_COMPONENTS}: above 1, a mixture of K naive Bayes "
+        "styles per digit (EM, seed 0) is also trained on the class's drawings, leaving out each student in turn, "
+        "and read as a fourth model (default 1: the class's model alone, which is that mixture at K = 1)",
+    )
     evaluate.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -117,7 +126,9 @@ def _run_class_evaluate(args) -> int:
         drawings = load_drawings(args.frames)
     splits = mnist.mnist_splits()
     mnist_model = BernoulliNB(alpha=1.0).fit(binarize(splits.train_images, 128), splits.train_labels)
-    evaluation = evaluate_class(drawings.frames, drawings.labels, drawings.students, mnist_model, weight=args.weight)
+    evaluation = evaluate_class(
+        drawings.frames, drawings.labels, drawings.students, mnist_model, weight=args.weight, components=args.components
+    )
     if args.json:
         print(json.dumps(_json_safe(evaluation.as_dict()), allow_nan=False))
     else:

@@ -97,8 +97,8 @@ st.caption(
     + (f" (the image is {notation.with_article(truth_label)})." if truth_label is not None else ".")
     + f" Every panel shows the image as the model sees it: {notation.as_the_model_sees(settings.input_form)}."
     + (
-        f" Filled in by the mixture of {model.n_components} styles per digit, each style weighted by how well it "
-        "explains the seen pixels."
+        f" Filled in by the mixture of {model.n_components} style{'s' if model.n_components != 1 else ''} per "
+        "digit, each style weighted by how well it explains the seen pixels."
         if mixture
         else ""
     )

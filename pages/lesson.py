@@ -14,10 +14,10 @@ import math
 import numpy as np
 import streamlit as st
 
-from lab import class_store, classroom, display, focus, lesson_steps
+from lab import class_store, classroom, display, focus, lesson_steps, model_choice
 from lab import lesson_frame as frame
-from lab.data import lesson_answers, mnist, models
-from lab.figures import charts, class_model, digits, notation, regions, style
+from lab.data import lesson_answers, mixtures, mnist, models
+from lab.figures import charts, class_model, digits, notation, regions, style, styles
 from lab.settings import SMOOTHING_STOPS, current_settings
 from nbcore.classroom import Refused
 from nbcore.experiments import lesson, xor
@@ -35,7 +35,7 @@ features = mnist.features(settings.input_form)
 test_features = features.test
 
 
-# -- the ten steps ----------------------------------------------------------------------------------------------------
+# -- the steps ----------------------------------------------------------------------------------------------------------
 def step_data(step: frame.Step) -> None:
     first_of_each = np.array([int(np.flatnonzero(splits.train_labels == digit)[0]) for digit in range(10)])
     raw = splits.train_images[first_of_each]
@@ -362,6 +362,79 @@ def step_versus_softmax(step: frame.Step) -> None:
         )
 
 
+def step_styles(step: frame.Step) -> None:
+    digit, components = lesson_steps.STYLES_DIGIT, lesson_steps.STYLES_PER_DIGIT
+    display.chart(
+        digits.single_image(
+            model.feature_prob_[digit].reshape(28, 28),
+            f"Naive Bayes' one picture of {digit}: P(xᵢ = 1 | {digit})",
+            value_name="probability",
+            colorscale="gray",
+            zrange=(0, 1),
+            colorbar_title="p",
+            height=LESSON_IMAGE_HEIGHT,
+            hover_format=".3f",
+        ),
+        key="lesson_styles_naive",
+    )
+    st.markdown(step.text("body", digit=digit))
+    if not mixtures.supported(settings):
+        st.info(model_choice.NEEDS_SMOOTHING, icon=":material/info:")
+        return
+    softmax = models.softmax(deskew=settings.deskew)
+    measured = {"bayes": result.test_accuracy, "softmax": softmax.test_accuracy}
+    asked = step.question("styles")
+    # the options name the accuracies measured now, for the sidebar's settings
+    question = dataclasses.replace(
+        asked, shown_as={option: str(label).format(**measured) for option, label in dict(asked.shown_as).items()}
+    )
+    answer = frame.ask(question, components=components)
+    if answer is None:
+        return
+    mixture = mixtures.model(settings, components)  # the prepared curve's at the textbook's settings
+    measured_mixture = mixtures.scores(settings, components)
+    index = int(np.flatnonzero(mixture.classes_ == digit)[0])
+    display.chart(
+        styles.style_maps(mixture.feature_prob_[index], mixture.component_weights_[index], digit),
+        key="lesson_styles_maps",
+        alt=f"The {components} styles of {digit} the mixture learned, each a picture of P(xᵢ = 1 | {digit}, k)",
+    )
+    if mixtures.curve_ready(settings):  # every K of the curve; else the three models alone (no fit of every K)
+        curve = mixtures.curve(settings)
+        accuracy_chart = charts.curves(
+            curve.components,
+            {"mixture of styles": curve.test_accuracy},
+            "styles per digit K",
+            "test accuracy",
+            "Test accuracy by styles per digit (K = 1 is naive Bayes)",
+            log_x=True,
+            marked={"mixture of styles": components},
+            references={"softmax regression": softmax.test_accuracy},
+        )
+    else:
+        accuracy_chart = charts.accuracy_bars(
+            {
+                "naive Bayes": measured["bayes"],
+                f"mixture, K = {components}": measured_mixture.test_accuracy,
+                "softmax regression": measured["softmax"],
+            },
+            "Test accuracy",
+        )
+    display.chart(accuracy_chart, key="lesson_styles_accuracy")
+    frame.feedback(
+        lesson.grade_choice(
+            str(answer), lesson.accuracy_band(measured_mixture.test_accuracy, measured["bayes"], measured["softmax"])
+        ),
+        question.reveal.format(
+            components=components,
+            digit=digit,
+            mixture=measured_mixture.test_accuracy,
+            iterations=measured_mixture.n_iter,
+            **measured,
+        ),
+    )
+
+
 def step_class_model(step: frame.Step) -> None:
     st.markdown(step.text("body"))
     mnist_prob = models.model(class_store.class_model_settings(settings)).feature_prob_
@@ -421,6 +494,7 @@ LAYOUTS = (
     step_generating,
     step_independence,
     step_versus_softmax,
+    step_styles,
     step_class_model,
 )
 STEPS = lesson_steps.STEPS

@@ -17,9 +17,11 @@ name, model = model_choice.generative_model(settings)
 mixture = name == model_choice.MIXTURE
 if mixture:
     intro.markdown(
-        f"The mixture of styles is a *generative* model too, in two steps. Pick a digit y, then one of its "
-        f"{model.n_components} styles k (a way of writing it) with probability p(k | y), then flip 784 independent "
-        "coins, pixel i coming up ink with probability P(xᵢ = 1 | y, k)."
+        "The mixture of styles is a *generative* model too, in two steps. Pick a digit y, then a style k, a way of "
+        f"writing it ({model.n_components} per digit"
+        + ("; with one it is naive Bayes itself" if model.n_components == 1 else "")
+        + "), with probability p(k | y), then flip 784 independent coins, pixel i coming up ink with probability "
+        "P(xᵢ = 1 | y, k)."
     )
 else:
     intro.markdown(
@@ -57,7 +59,11 @@ with mean_column:
         key="samples_mean",
     )
     if mixture:
-        st.caption(f"The average of the {model.n_components} styles' pictures, each weighted by p(k | {digit}).")
+        st.caption(
+            f"The average of the {model.n_components} styles' pictures, each weighted by p(k | {digit})."
+            if model.n_components > 1
+            else "With one style per digit, its picture is naive Bayes' own."
+        )
 with grids:
     columns = min(count, 8)
     # numbered titles only ("1" … "16"): longer ones ran into each other on a phone and at 150 % zoom

@@ -8,7 +8,9 @@ off the grid is fitted once per server and settings, about a second per EM itera
 
 from __future__ import annotations
 
-from lab.caching import background
+from dataclasses import dataclass
+
+from lab.caching import background, shared
 from lab.data import data_dir, mnist
 from lab.settings import Settings
 from nbcore.experiments import mixture as experiment
@@ -67,6 +69,36 @@ def model(settings: Settings, n_components: int) -> BernoulliMixtureNB:
     if n_components in experiment.COMPONENT_GRID and curve_ready(settings):
         return curve(settings).models[n_components]
     return _fitted(settings, n_components)
+
+
+@dataclass(frozen=True)
+class Measured:
+    """What a mixture does on the test images: accuracy, mean log p(x | y) in nats, and EM's iterations."""
+
+    test_accuracy: float
+    mean_test_loglik: float
+    n_iter: int
+
+
+def scores(settings: Settings, n_components: int) -> Measured:
+    """What ``model(settings, n_components)`` does on the test images: the curve's figures when the curve is at
+    hand and holds K, else those of the mixture fitted for K alone (behind its progress bar), scored once."""
+    if n_components in experiment.COMPONENT_GRID and curve_ready(settings):
+        measured = curve(settings)
+        at = measured.components.index(n_components)
+        return Measured(
+            float(measured.test_accuracy[at]), float(measured.mean_test_loglik[at]), int(measured.n_iter[at])
+        )
+    _fitted(settings, n_components)  # waits behind the fit's progress bar while EM runs
+    return _scored(settings, n_components)
+
+
+@shared("Scoring the mixture on the test images…", max_entries=16)
+def _scored(settings: Settings, n_components: int) -> Measured:
+    fitted = _fitted.result(settings, n_components)
+    features = mnist.features(settings.input_form)
+    accuracy, loglik = experiment.score_mixture(fitted, features.test, mnist.loaded(settings.deskew).test_labels)
+    return Measured(accuracy, loglik, int(fitted.n_iter_))
 
 
 def _unlabeled_label(settings: Settings) -> str:

@@ -5,11 +5,14 @@ the digit each student meant, an anonymous id per student):
 
 * ``mnist``: MNIST's model, trained on MNIST's 60,000 training digits only;
 * ``class``: the class's model, trained with ``partial_fit`` on the class's drawings;
-* ``mnist_plus_class``: MNIST's counts plus the class's counts times ``weight``.
+* ``mnist_plus_class``: MNIST's counts plus the class's counts times ``weight``;
+* ``class_mixture`` (``MIXTURE``, only when asked for with ``components`` K > 1): the class's own drawings
+  again, as a ``BernoulliMixtureNB`` of K styles per digit fitted by EM (at K = 1 it is the class's model).
 
 Each drawing is read by a model that never saw its student (leave one student out). Counts are the
 fitted state, so the model without student s is the whole class's counts minus s's: one count per
 student, not one refit per student (``tests/nbcore/test_class_model.py`` holds it equal to refitting).
+EM's soft counts cannot be subtracted, so the mixture is fitted once per student left out.
 A digit with fewer than ``MIN_DRAWINGS`` drawings gets a ``Shortage`` instead of an accuracy from the class's
 models; MNIST's model reads every drawing until those can be measured.
 
@@ -18,12 +21,14 @@ The drawings are checked and loaded by ``class_drawings``; ``class_report`` puts
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..features import PackedBinary, binarize
+from ..models.mixture import BernoulliMixtureNB
 from ..models.naive_bayes import BernoulliNB
 from .class_drawings import check_drawings, join_words
 from .evaluate import DIGITS
@@ -32,9 +37,25 @@ MIN_DRAWINGS = 5  # drawings of a digit below which its accuracy is not given
 DEFAULT_WEIGHT = 100.0  # how many MNIST digits one class drawing counts as in ``mnist_plus_class``
 DEFAULT_THRESHOLD = 128
 MODEL_NAMES = {"mnist": "MNIST's model", "class": "the class's model", "mnist_plus_class": "MNIST + the class"}
+MIXTURE = "class_mixture"  # the class's mixture of styles: a model of its own when components > 1
 CURVE_SIZES = (1, 2, 3, 4, 5, 7, 10, 15, 20, 30, 50, 70, 100, 150, 200, 300, 500)
 CURVE_REPEATS = 3
 CURVE_FOLDS = 10
+
+try:
+    from threadpoolctl import threadpool_limits
+except ImportError:  # optional: without it BLAS keeps its own thread count
+    threadpool_limits = None
+
+
+def model_names(components: int = 1) -> dict[str, str]:
+    """Each model's name in words, in the order an evaluation holds them: MODEL_NAMES, with the class's mixture
+    of ``components`` styles per digit after the class's model when ``components`` > 1."""
+    if components <= 1:
+        return dict(MODEL_NAMES)
+    names = {name: MODEL_NAMES[name] for name in ("mnist", "class")}
+    names[MIXTURE] = f"the class's mixture ({components} styles per digit)"
+    return names | {"mnist_plus_class": MODEL_NAMES["mnist_plus_class"]}
 
 
 # -- counts and models -------------------------------------------------------------------------
@@ -146,6 +167,107 @@ def leave_one_student_out(
     return readings
 
 
+# -- the class's mixture of styles, leave one student out ----------------------------------------
+def check_components(components, template: BernoulliNB | None = None) -> int:
+    """``components`` (styles per digit of the class's mixture) as an int if it is a whole number >= 1, else
+    ValueError with a sentence; also when it is above 1 and ``template``'s alpha or beta is 0 (EM needs both)."""
+    if isinstance(components, bool) or not isinstance(components, (int, np.integer)) or components < 1:
+        raise ValueError(
+            f"components (styles per digit of the class's mixture) must be a whole number of 1 or more, "
+            f"got {components!r}; 1 is the class's model alone"
+        )
+    components = int(components)
+    if components > 1 and template is not None:
+        beta = template.alpha if template.beta is None else template.beta
+        if not (template.alpha > 0 and beta > 0):
+            raise ValueError(
+                f"the class's mixture needs alpha and beta above 0 (got alpha = {template.alpha:g}, beta = "
+                f"{beta:g}): a style that never saw ink at a pixel could never explain a drawing with ink there"
+            )
+    return components
+
+
+def _one_blas_thread():
+    """BLAS held to one thread while EM runs: its products are thin, and on a shared 2-core machine whose other
+    core was busy, two OpenBLAS threads made a leave-one-student-out pass at 10 styles per digit on
+    ``load_digits()`` 3.5x slower than one (7.2 s against 2.1 s; alike on an idle core), as ``models/softmax.py``
+    measured for its own training."""
+    return contextlib.nullcontext() if threadpool_limits is None else threadpool_limits(1, user_api="blas")
+
+
+def mixture_leave_one_student_out(
+    features: np.ndarray,
+    labels: np.ndarray,
+    students: np.ndarray,
+    template: BernoulliNB,
+    components: int,
+    seed: int = 0,
+) -> np.ndarray:
+    """Each drawing's digit as read by the class's mixture of ``components`` styles per digit fitted (EM,
+    ``random_state=seed``) on every other student's drawings: int64 (n,), -1 everywhere with fewer than two
+    students. ``features`` 0/1 (n, n_features), ``labels`` (n,), ``students`` (n,) ids; the mixture takes
+    ``template``'s alpha, beta and prior (both pseudo-counts above 0). One EM fit per student.
+
+    A digit no other student drew is not among that fit's classes, so it is never read: as the class's model
+    with an empirical prior. A digit with fewer other drawings than styles starts several styles from the same
+    drawing (seeds are drawn with replacement), and those stay alike: see ``components_note``.
+    """
+    components = check_components(components, template)
+    readings = np.full(len(students), -1, np.int64)
+    ids, positions = np.unique(students, return_inverse=True)
+    if len(ids) < 2:
+        return readings
+    with _one_blas_thread():
+        for index in range(len(ids)):
+            rows = positions == index
+            model = BernoulliMixtureNB(
+                n_components=components,
+                alpha=template.alpha,
+                beta=template.beta,
+                prior=template.prior,
+                random_state=seed,
+            )
+            model.fit(features[~rows], labels[~rows])
+            readings[rows] = model.predict(features[rows])
+    return readings
+
+
+def fewest_to_learn_from(labels: np.ndarray, students: np.ndarray, digits: np.ndarray) -> tuple[int, int] | None:
+    """(drawings, digit): the fewest drawings of one of ``digits`` (bool (10,)) that a leave-one-student-out
+    model learns from when it reads a student who drew that digit, counting only digits other students drew
+    too; None when there is no such digit."""
+    ids, positions = np.unique(students, return_inverse=True)
+    per_student = np.zeros((len(ids), 10), np.int64)
+    np.add.at(per_student, (positions, labels), 1)
+    others = per_student.sum(axis=0) - per_student
+    usable = (per_student > 0) & (others > 0) & np.asarray(digits, bool)[None, :]
+    if not usable.any():
+        return None
+    fewest = np.where(usable, others, np.iinfo(np.int64).max).min(axis=0)
+    digit = int(np.argmin(fewest))
+    return int(fewest[digit]), digit
+
+
+def components_note(labels: np.ndarray, students: np.ndarray, digits: np.ndarray, components: int) -> str | None:
+    """A sentence when ``components`` styles per digit are more than the drawings can support: some model, reading
+    a student, has fewer drawings of one of ``digits`` (bool (10,)) from the others than it has styles. None
+    otherwise (and at ``components`` = 1)."""
+    found = fewest_to_learn_from(labels, students, digits) if components > 1 else None
+    if found is None or found[0] >= components:
+        return None
+    fewest, digit = found
+    advice = (
+        "1 style per digit (the class's model) is all these drawings support"
+        if fewest == 1
+        else f"{fewest} styles per digit or fewer give every style a drawing of its own"
+    )
+    return (
+        f"{components} styles per digit is more than the class's drawings can support: with one student left out, "
+        f"the mixture can have as few as {fewest} drawing{'s' if fewest != 1 else ''} of {digit} to learn from, "
+        f"so some of its styles start from the same drawing and stay alike. {advice[:1].upper() + advice[1:]}."
+    )
+
+
 # -- the curve: accuracy against class drawings per digit ---------------------------------------
 @dataclass(frozen=True)
 class Curve:
@@ -245,6 +367,23 @@ def accuracy_curve(
 
 
 # -- the evaluation ----------------------------------------------------------------------------
+def class_features(
+    frames: np.ndarray, mnist_model: BernoulliNB, threshold: int | None = None
+) -> tuple[np.ndarray, int]:
+    """(0/1 features uint8 (n, 784), the threshold): uint8 frames (n, 28, 28) binarized as every model reads them,
+    at ``threshold``, which must agree with ``mnist_model``'s own when it has one (DEFAULT_THRESHOLD when both are
+    None); ValueError when they differ."""
+    own = mnist_model.threshold
+    if own is not None:  # x >= T on integer pixels is x >= ceil(T)
+        if threshold is not None and threshold != int(np.ceil(own)):
+            raise ValueError(f"threshold {threshold} differs from the MNIST model's own, {own}")
+        threshold = int(np.ceil(own))
+    threshold = DEFAULT_THRESHOLD if threshold is None else threshold
+    frames = np.asarray(frames)
+    features = binarize(frames, threshold) if len(frames) else np.zeros((0, 784), np.uint8)
+    return features, threshold
+
+
 @dataclass(frozen=True)
 class Shortage:
     """Why some accuracy is not given: ``digits`` {digit: drawings} with fewer than ``minimum`` drawings
@@ -306,13 +445,16 @@ class ModelScore:
 
 @dataclass(frozen=True)
 class ClassEvaluation:
-    """The three models on one class. ``drawings_per_digit`` int64 (10,), ``students`` how many sent
-    drawings, ``weight`` the class's weight in MNIST + the class, ``threshold``, ``alpha`` and ``prior`` the
-    settings of all three, ``minimum`` drawings a digit needs, ``measured`` bool (10,) digits with enough drawings, ``models`` {name: ModelScore} in
-    MODEL_NAMES' order, ``shortage`` None when everything was measured, ``curve`` None when it cannot be drawn,
-    ``class_feature_prob`` float64 (10, 784) P(x_j = 1 | y) of the class's model on every drawing, and
-    ``curve_note`` a sentence saying why there is no curve (None when there is one, or when ``shortage``
-    already says why)."""
+    """The three models (four with the class's mixture) on one class. ``drawings_per_digit`` int64 (10,),
+    ``students`` how many sent drawings, ``weight`` the class's weight in MNIST + the class, ``threshold``,
+    ``alpha`` and ``prior`` the settings of all of them, ``minimum`` drawings a digit needs, ``measured`` bool
+    (10,) digits with enough drawings, ``models`` {name: ModelScore} in model_names' order, ``shortage`` None
+    when everything was measured, ``curve`` None when it cannot be drawn, ``class_feature_prob`` float64
+    (10, 784) P(x_j = 1 | y) of the class's model on every drawing, ``curve_note`` a sentence saying why there
+    is no curve (None when there is one, or when ``shortage`` already says why), ``components`` the styles per
+    digit of the class's mixture (1: no mixture, ``models`` holds the three models only; above 1 it holds
+    ``MIXTURE`` too) and ``components_note`` a sentence when the drawings cannot support that many styles
+    (the module's ``components_note``)."""
 
     drawings_per_digit: np.ndarray
     students: int
@@ -327,6 +469,13 @@ class ClassEvaluation:
     curve: Curve | None
     class_feature_prob: np.ndarray
     curve_note: str | None = None
+    components: int = 1
+    components_note: str | None = None
+
+    @property
+    def names(self) -> dict[str, str]:
+        """Each model's name in words (``model_names``), the mixture's with its styles per digit."""
+        return model_names(self.components)
 
     def as_dict(self) -> dict:
         """Everything but the per-drawing arrays as plain JSON-ready values (NaN for an unmeasured digit)."""
@@ -340,9 +489,11 @@ class ClassEvaluation:
             "prior": self.prior,
             "minimum_per_digit": self.minimum,
             "measured_digits": np.flatnonzero(self.measured).tolist(),
+            "components": self.components,
+            "components_note": self.components_note,
             "models": {
                 name: {
-                    "name": MODEL_NAMES[name],
+                    "name": self.names[name],
                     "accuracy": score.accuracy,
                     "correct": score.correct,
                     "read": score.read,
@@ -394,6 +545,8 @@ def evaluate_class(
     minimum: int = MIN_DRAWINGS,
     curve: bool = True,
     seed: int = 0,
+    components: int = 1,
+    mixture_readings: np.ndarray | None = None,
 ) -> ClassEvaluation:
     """The three models read a class's drawings, each student's by models that never saw that student.
 
@@ -401,19 +554,30 @@ def evaluate_class(
     ``threshold`` when it has one; DEFAULT_THRESHOLD when both are None); its alpha, beta and prior are the
     class's models' too. Digits with fewer than ``minimum`` drawings are left out of the accuracies and
     named in ``shortage``; ``curve=False`` skips the curve (most of the time this takes).
+
+    ``components`` K > 1 adds a fourth model, the class's mixture of K styles per digit (``MIXTURE``), read
+    leave-one-student-out like the class's model (``mixture_leave_one_student_out``, EM seeded with ``seed``;
+    alpha and beta above 0). ``mixture_readings``: its readings, if already made by that function on these
+    drawings at this threshold, K and seed (a page keeps them apart from the weight); else they are made here.
+    K = 1 is the evaluation without the mixture, the class's model being that mixture already.
     """
     drawings = check_drawings(frames, labels, students)
     weight = check_weight(weight)
-    own = mnist_model.threshold
-    if own is not None:  # x >= T on integer pixels is x >= ceil(T)
-        if threshold is not None and threshold != int(np.ceil(own)):
-            raise ValueError(f"threshold {threshold} differs from the MNIST model's own, {own}")
-        threshold = int(np.ceil(own))
-    threshold = DEFAULT_THRESHOLD if threshold is None else threshold
-    features = binarize(drawings.frames, threshold) if len(drawings.labels) else np.zeros((0, 784), np.uint8)
+    components = check_components(components, mnist_model)
+    features, threshold = class_features(drawings.frames, mnist_model, threshold)
     labels = drawings.labels
     counts = count_students(features, labels, drawings.students, mnist_model)
     readings = leave_one_student_out(features, drawings.students, counts, mnist_model, weight)
+    if components > 1:
+        if mixture_readings is None:
+            mixture_readings = mixture_leave_one_student_out(
+                features, labels, drawings.students, mnist_model, components, seed
+            )
+        elif np.shape(mixture_readings) != labels.shape:
+            raise ValueError(
+                f"mixture_readings must hold one reading per drawing, {labels.shape}, got {np.shape(mixture_readings)}"
+            )
+        readings = {**readings, MIXTURE: np.asarray(mixture_readings, np.int64)}
     per_digit = np.bincount(labels, minlength=10).astype(np.int64)
     measured = per_digit >= minimum
     n_students = len(counts.students)
@@ -429,7 +593,7 @@ def evaluate_class(
             mnist_rows if name == "mnist" else measured_rows,
             usable=name == "mnist" or comparable,
         )
-        for name in MODEL_NAMES
+        for name in model_names(components)
     }
     short = {int(digit): int(per_digit[digit]) for digit in np.flatnonzero(~measured)}
     shortage = Shortage(short, minimum, n_students) if short or n_students < 2 else None
@@ -457,4 +621,6 @@ def evaluate_class(
         accuracy_curve_,
         counts.whole.feature_prob_,
         curve_note,
+        components,
+        components_note(labels, drawings.students, measured, components) if comparable else None,
     )

@@ -204,3 +204,13 @@ def neighbour_dependence(features: np.ndarray, labels: np.ndarray, digit: int) -
     dependence = np.full((28, 28), np.nan)
     dependence[:, :-1] = np.where(left_on > 0, both_given_left - right.mean(axis=0), np.nan)
     return dependence
+
+
+# -- step 10: styles per digit ------------------------------------------------------------------------------------
+ACCURACY_BANDS = ("lower", "between", "upper")
+
+
+def accuracy_band(accuracy: float, lower: float, upper: float) -> str:
+    """Where a measured ``accuracy`` lies against two others, ``lower`` <= ``upper``: "lower" (at most ``lower``),
+    "upper" (at least ``upper``, when not at most ``lower``) or "between"; one of ``ACCURACY_BANDS``."""
+    return "lower" if accuracy <= lower else "upper" if accuracy >= upper else "between"

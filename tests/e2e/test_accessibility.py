@@ -26,6 +26,7 @@ import pytest
 from playwright.sync_api import expect
 
 from devtools import app_server, chromium, draw_page, page_checks
+from lab import lesson_steps
 from nbcore.classroom import open_store
 from tests.e2e.test_screens import URL_PATHS, open_path
 
@@ -81,6 +82,19 @@ def answer_and_reveal(page, button_name: str) -> None:
 
 def answered_and_revealed(visit: Visit, path: str) -> None:
     visit.query = join_query(visit.query, "lesson=2")
+    opened(visit, path)
+    answer_and_reveal(visit.page, "Reveal")
+
+
+def the_mixture_of_styles(visit: Visit, path: str) -> None:
+    """Samples or Inpainting with the mixture of styles chosen in the link (its K slider, its own words)."""
+    visit.query = join_query(visit.query, "model=mixture&components=20")
+    opened(visit, path)
+
+
+def the_styles_step_revealed(visit: Visit, path: str) -> None:
+    """The lesson's styles step, its question answered and revealed: the style maps and the accuracy by K."""
+    visit.query = join_query(visit.query, f"lesson={lesson_steps.STEPS.index(lesson_steps.STYLES) + 1}")
     opened(visit, path)
     answer_and_reveal(visit.page, "Reveal")
 
@@ -163,6 +177,8 @@ STATES: dict[str, Callable[[Visit, str], None]] = {
     "the teacher's class page": the_teachers_class_page,
     "an ended class": an_ended_class,
     "a student following the teacher": a_student_following_the_teacher,
+    "the mixture of styles": the_mixture_of_styles,
+    "the styles step revealed": the_styles_step_revealed,
 }
 
 # (URL path, state, theme, screen): one row, one case.
@@ -189,6 +205,10 @@ CASES = [
     ("teach", "an ended class", LIGHT, PROJECTOR),
     ("draw", "an ended class", LIGHT, PHONE),
     ("lesson", "a student following the teacher", LIGHT, PHONE),
+    ("samples", "the mixture of styles", LIGHT, PHONE),
+    ("inpainting", "the mixture of styles", PRESENTER, PROJECTOR),
+    ("lesson", "the styles step revealed", LIGHT, LAPTOP),
+    ("lesson", "the styles step revealed", PRESENTER, PROJECTOR),
 ]
 
 
@@ -384,7 +404,7 @@ def test_the_focus_stays_near_the_control_used(page, base_url, app_data_dir):
         f"button st-key-lesson_reveal_{name}"
     )
 
-    open_path(page, base_url, "lesson", "?lesson=10")
+    open_path(page, base_url, "lesson", f"?lesson={len(lesson_steps.STEPS)}")  # the last step: Start again
     restart = page.locator(".st-key-lesson_restart_bottom button")
     assert press(page, restart).startswith("button st-key-lesson_next_bottom"), page.evaluate(FOCUSED_JS)
     assert "lesson=1" in page.url

@@ -38,7 +38,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 import nbcore
 from devtools import app_server, chromium, draw_page, page_checks
-from lab import shell
+from lab import lesson_steps, shell
 from lab.shell import PAGES
 from tests.conftest import REPO
 from tests.e2e.conftest import ARTIFACTS
@@ -253,7 +253,7 @@ def test_the_keyboard_reaches_every_control_of_draw_and_charts_add_no_tab_stops(
     assert page.locator(".modebar-btn").count() == 0, "a chart shows its toolbar (8 tab stops each)"
 
 
-LESSON_STEPS = 9
+LESSON_STEPS = len(lesson_steps.STEPS)
 PAGE_LINKS_JS = """() => [...document.querySelectorAll('[data-testid="stMain"] [data-testid="stPageLink"]')]
     .map(link => link.innerText.replace(/\\s+/g, ' ').trim())"""
 

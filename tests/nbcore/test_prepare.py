@@ -28,9 +28,11 @@ PREPARED_FILES = {
     "prepared/curve-bernoulli-": 4,  # the textbook and course-note presets, Deskew off and on
     "prepared/smoothing-curve-": 4,
     "prepared/gaussian-mnist-": 1,  # its page has no Deskew setting
+    "prepared/mixture-curve-": 1,  # the textbook's settings, Deskew off
+    "prepared/mixture-unlabeled-": 1,
     "models/softmax-": 2,  # on MNIST and on deskewed MNIST
 }
-STEPS = 16  # MNIST and the SMS collection, then one step per file above
+STEPS = 18  # MNIST and the SMS collection, then one step per file above
 
 
 def result_files(root: Path) -> dict[str, os.stat_result]:
@@ -111,6 +113,7 @@ sys.path.insert(0, {repo!r})
 from streamlit.testing.v1 import AppTest
 import nbcore.deskew, nbcore.files
 from nbcore.experiments import evaluate
+from nbcore.models.mixture import BernoulliMixtureNB
 from nbcore.models.naive_bayes import GaussianNB
 from nbcore.models.softmax import SoftmaxRegression
 from lab.shell import PAGES
@@ -130,6 +133,7 @@ MANY = 1000  # the iris page fits GaussianNB on 150 flowers, Draw deskews one dr
 refuse(SoftmaxRegression, "fit", "softmax trained", lambda self, X, *a, **k: len(X) > MANY)
 refuse(GaussianNB, "fit", "GaussianNB fitted on MNIST", lambda self, X, *a, **k: len(X) > MANY)
 refuse(nbcore.deskew, "deskew_all", "MNIST deskewed", lambda images, *a, **k: len(images) > MANY)
+refuse(BernoulliMixtureNB, "fit_steps", "mixture fitted on MNIST", lambda self, X, *a, **k: len(X) > MANY)
 refuse(evaluate, "learning_curve", "learning curve computed")
 refuse(evaluate, "smoothing_curve", "smoothing curve computed")
 original_read = nbcore.files.read_checked_arrays

@@ -14,11 +14,12 @@ from streamlit.testing.v1 import AppTest
 
 from lab import class_store, classroom, display
 from lab.figures import export, style
+from lab.model_choice import NEEDS_SMOOTHING
 from nbcore import __main__ as cli
 from nbcore.classroom import class_code, codes, open_store
 from nbcore.classroom.export import as_arrays
 from nbcore.classroom.store import NOT_OPEN, TEACHER_ONLY
-from nbcore.experiments.class_model import evaluate_class
+from nbcore.experiments.class_model import MIXTURE, evaluate_class
 from nbcore.features import binarize
 from nbcore.metrics import class_errors, confusion_matrix
 from nbcore.models.naive_bayes import BernoulliNB
@@ -380,3 +381,47 @@ def test_the_class_model_section_at_extreme_settings_and_weights(mnist):
         rerun(teacher)
         assert f"MNIST + the class ×{weight:,}" in {item.label for item in teacher.metric}
     assert titled(teacher, "P(xᵢ = 1 | y): the class's model above MNIST's")
+
+
+@pytest.mark.slow
+def test_the_class_model_section_with_the_class_mixture_from_the_link(mnist):
+    """``?class_components=3``: the class's mixture of 3 styles per digit is a fourth model, read as evaluate_class
+    reads it on the same drawings; K = 10 is more than these drawings support and the page says so; with α = 0 the
+    page says the mixture needs smoothing and shows the class's model alone."""
+    code, key, sent = class_of_mnist_digits(mnist, {digit: 2 for digit in range(10)}, n_students=3)
+    frames, meant = mnist["test_images"][sent], mnist["test_labels"][sent].astype(np.int64)
+    students = np.repeat([1, 2, 3], len(sent) // 3)
+
+    def expected(components: int):
+        return evaluate_class(
+            frames, meant, students, textbook_mnist_model(mnist), threshold=128, curve=False, components=components
+        )
+
+    teacher = open_page("pages/gallery.py", {"class": code, "key": key, "class_components": "3"})
+    assert teacher.slider(key="class_components").value == 3
+    three = expected(3)
+    mixture = three.models[MIXTURE]
+    shown = {item.label: item.value for item in teacher.metric}
+    assert shown["The class's mixture (3 styles per digit)"] == f"{mixture.accuracy:.0%}"
+    assert shown["The class's model"] == f"{three.models['class'].accuracy:.0%}"
+    assert shown["MNIST + the class ×100"] == f"{three.models['mnist_plus_class'].accuracy:.0%}"
+    assert f"the class's mixture (3 styles per digit) {mixture.correct} of 60;" in caption_with(teacher, "Read right")
+    [table] = [item.value for item in teacher.table if "class's mixture" in item.value]
+    assert list(table["class's mixture"]) == [f"{value:.0%}" for value in mixture.per_digit]
+    assert three.components_note is None  # each model learns a digit from 4 drawings: 3 styles fit
+    assert not [item for item in teacher.info if "styles per digit is more than" in item.value]
+
+    teacher.slider(key="class_components").set_value(10)
+    rerun(teacher)
+    ten = expected(10)
+    assert ten.components_note is not None and "as few as 4 drawings of 0" in ten.components_note
+    assert [item.value for item in teacher.info if "styles per digit is more than" in item.value] == [
+        ten.components_note
+    ]
+    shown = {item.label: item.value for item in teacher.metric}
+    assert shown["The class's mixture (10 styles per digit)"] == f"{ten.models[MIXTURE].accuracy:.0%}"
+
+    unsmoothed = open_page("pages/gallery.py", {"class": code, "key": key, "class_components": "3"}, alpha=0.0)
+    assert any(item.value.startswith(NEEDS_SMOOTHING) for item in unsmoothed.info)
+    labels = {item.label for item in unsmoothed.metric}
+    assert "The class's model" in labels and not [label for label in labels if "mixture" in label]

@@ -15,7 +15,7 @@ from tests.apptest import rerun
 from tests.conftest import REPO
 
 TIMEOUT = 180
-N_STEPS = 10
+N_STEPS = 11
 NOTICE = "lesson step was not understood"
 
 
@@ -29,7 +29,7 @@ def test_parse_step_reads_one_step_number_in_range(values, expected):
     "values",
     [
         ["0"],
-        ["11"],
+        ["12"],
         ["-1"],
         ["3.0"],
         [" 3"],
@@ -141,7 +141,7 @@ def test_the_steps_data_is_whole():
     pages = {path for section in shell.PAGES.values() for path, _, _ in section}
     assert len(lesson_steps.STEPS) == N_STEPS
     keys = [question.key for step in lesson_steps.STEPS for question in step.questions]
-    assert len(keys) == len(set(keys)) == 10
+    assert len(keys) == len(set(keys)) == 11
     for step in lesson_steps.STEPS:
         assert {link.page for link in (step.try_page, *step.more)} <= pages and step.sources and "body" in step.texts
         for question in step.questions:
@@ -244,7 +244,7 @@ def test_a_link_opens_its_step_and_the_last_step_starts_again():
     assert step_shown(rerun(app)) == 1 and app.query_params["lesson"] == "1"
 
 
-@pytest.mark.parametrize("hostile", ["abc", "0", "11", "3.5", "<b>7</b>", "x" * 10_000])
+@pytest.mark.parametrize("hostile", ["abc", "0", "12", "3.5", "<b>7</b>", "x" * 10_000])
 def test_a_link_with_a_bad_step_gives_step_one_and_a_notice(hostile):
     app = open_lesson({"lesson": hostile})
     assert step_shown(app) == 1

@@ -11,13 +11,14 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from lab import class_period, class_store, settings
+from lab import class_period, class_store, lesson_steps, settings
 from nbcore.experiments.class_model import DEFAULT_WEIGHT
 from tests.apptest import open_page, rerun
 
 pytestmark = pytest.mark.usefixtures("data_dir", "class_store_file")
 
 STEP = "2"  # the class prior: one question, options "digit 0" ... "digit 9"
+CLASS_MODEL_STEP = str(lesson_steps.STEPS.index(lesson_steps.CLASS_MODEL) + 1)
 
 
 def student(code: str, who: int) -> AppTest:
@@ -88,7 +89,7 @@ def test_a_student_cannot_reveal_and_alone_the_lesson_reveals_by_itself(mnist):
 
 @pytest.mark.slow
 def test_the_class_model_step_reads_the_class_drawings_and_works_alone(mnist):
-    alone = open_page("pages/lesson.py", {"lesson": "10"})
+    alone = open_page("pages/lesson.py", {"lesson": CLASS_MODEL_STEP})
     assert any("open the lesson through your class's link" in item.value for item in alone.info)
     made = class_store.class_store().create_class()
     code = made.info.code
@@ -105,14 +106,14 @@ def test_the_class_model_step_reads_the_class_drawings_and_works_alone(mnist):
                 posterior,
             )
     learner = open_page(
-        "pages/lesson.py", {"class": code, "lesson": "10"}, browser_memory_student={"value": f"{50:032x}"}
+        "pages/lesson.py", {"class": code, "lesson": CLASS_MODEL_STEP}, browser_memory_student={"value": f"{50:032x}"}
     )
     assert not learner.info  # every model measured: the question is asked
     learner.radio(key="lesson_answer_class_model").set_value("class")
     learner.button(key="lesson_reveal_class_model").click()
     rerun(learner)
     assert not truth_in(learner)
-    teacher = open_page("pages/lesson.py", {"class": code, "key": made.teacher_key, "lesson": "10"})
+    teacher = open_page("pages/lesson.py", {"class": code, "key": made.teacher_key, "lesson": CLASS_MODEL_STEP})
     teacher.button(key="lesson_reveal_class_class_model").click()
     rerun(teacher)
     said = truth_in(rerun(learner))

@@ -234,6 +234,7 @@ PAGE_CONTROLS = {
     "compare_batch": (0, links.COUNTER_MAX),
     "samples_seed": (0, links.COUNTER_MAX),
     "deskew_batch": (0, links.COUNTER_MAX),
+    "class_components": (1, 10),  # the teacher's gallery, with a class: tests/pages/test_gallery.py
 }
 # other page choices worth combining with extreme settings (each a session_state preset)
 PAGE_VARIANTS = {
@@ -300,6 +301,7 @@ def test_every_shared_cache_returns_read_only_arrays(data_dir, quiet_streamlit):
         "lesson_answers.neighbour_dependence": (form, 1),
         "class_store._class_store": ("", folder),  # holds no arrays: how to reach the classes' file
         "class_store.class_evaluation": (drawn, settings.TEXTBOOK, 100.0),
+        "class_store.class_mixture_readings": (drawn, settings.TEXTBOOK, 2),
         "class_store._class_curve": (drawn, settings.TEXTBOOK),
         "class_store._gallery_view": ("ROBUSTCLASS", (1, 1, 1), None, (sent,)),
     }

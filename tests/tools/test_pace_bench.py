@@ -19,7 +19,7 @@ def test_the_defaults_are_sixty_students_one_process_and_two_replicas(bench):
 
 
 @pytest.mark.parametrize(
-    "argv", [["--steps", "10"], ["--idle", "0.5"], ["--replicas", "0"], ["--students", "x"], ["--stores", "mysql"]]
+    "argv", [["--steps", "11"], ["--idle", "0.5"], ["--replicas", "0"], ["--students", "x"], ["--stores", "mysql"]]
 )
 def test_bad_arguments_stop_with_a_sentence(bench, argv, capsys):
     with pytest.raises(SystemExit) as stopped:
