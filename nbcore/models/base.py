@@ -248,7 +248,7 @@ class BaseNaiveBayes(ClassifierMixin, ABC):
         if not hasattr(self, "classes_"):
             return self
         try:
-            self._check_refit_params(old)
+            self._check_refit_params(old, self._fixed_by_the_fit())
             self._check_params()
         except ValueError:
             super().set_params(**old)
@@ -258,9 +258,13 @@ class BaseNaiveBayes(ClassifierMixin, ABC):
 
     _refit_params: tuple[str, ...] = ()
 
-    def _check_refit_params(self, fitted_with: dict) -> None:
-        """ValueError if a parameter the counts depend on differs from ``fitted_with``'s value."""
-        for name in self._refit_params:
+    def _fixed_by_the_fit(self) -> tuple[str, ...]:
+        """The parameters this fitted model's counts depend on: ``_refit_params``."""
+        return self._refit_params
+
+    def _check_refit_params(self, fitted_with: dict, fixed: tuple[str, ...]) -> None:
+        """ValueError if a parameter of ``fixed`` differs from ``fitted_with``'s value."""
+        for name in fixed:
             if getattr(self, name) != fitted_with[name]:
                 raise ValueError(
                     f"{name} changes what the counts are of: this {type(self).__name__} was fitted with "
@@ -277,7 +281,7 @@ class BaseNaiveBayes(ClassifierMixin, ABC):
         """
         self._check_fitted()
         clone = type(self)(**{**self.get_params(), **params})
-        clone._check_refit_params(self.get_params())
+        clone._check_refit_params(self.get_params(), self._fixed_by_the_fit())
         clone._check_params()
         for name in ("classes_", "class_count_", *self._count_names):
             view = getattr(self, name).view()

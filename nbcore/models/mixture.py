@@ -25,6 +25,7 @@ from .base import PRIORS, BaseNaiveBayes, check_labels, check_n_features, check_
 from .naive_bayes import binarized
 
 UNLABELED = -1  # the label of an image whose digit is not given
+FIT_FORMAT = 2  # bump when a change to EM changes what a fit gives: prepared fits name it in their keys
 # The symmetric Dirichlet prior on each class's style weights: one pseudo-image per style, so that a style
 # nothing is counted into keeps a small weight rather than a log weight of -inf.
 STYLE_PSEUDO_COUNT = 1.0
@@ -53,14 +54,15 @@ class BernoulliMixtureNB(BaseNaiveBayes):
     EM starts each style from a different image of its class (half that image, half the class's mean, chosen
     with ``random_state`` among the class's images in an order of their contents, so the data's order does not
     matter) and stops after ``max_iter`` iterations or when the objective rises by less than ``tol`` per
-    image. The objective (``lower_bounds_``, one per iteration, never falling) is the mean log p(x, y) of the
+    image. The objective (``lower_bounds_``, one per iteration, never falling beyond float32 rounding) is the mean log p(x, y) of the
     labelled images plus ``unlabeled_weight`` times the log p(x) of the unlabeled ones, plus the log prior
     density of the parameters, over the weighted number of images. ``unlabeled_weight=0`` fits on the
     labelled images alone. With ``n_components=1`` and no unlabeled image the model is ``BernoulliNB``'s.
 
     Fitted state: the soft counts ``class_count_`` (n_classes,), ``component_count_`` (n_classes, K) and
     ``feature_count_`` (n_classes, K, n_features), all float64; derived: ``component_weights_``,
-    ``feature_log_prob_``, ``feature_log_neg_prob_``, ``class_log_prior_``. EM's record, named as in
+    ``feature_log_prob_``, ``feature_log_neg_prob_``, ``class_log_prior_``; ``unlabeled_count_``, the weighted
+    number of unlabeled images counted (when above 0, ``prior`` too needs a new fit). EM's record, named as in
     scikit-learn's mixtures: ``n_iter_``, ``converged_``, ``lower_bound_`` and ``lower_bounds_``.
 
     Input: 0/1 features as ``BernoulliNB`` takes them (a dense array, a sparse 0/1 matrix, for scoring a
@@ -151,7 +153,23 @@ class BernoulliMixtureNB(BaseNaiveBayes):
 
     def _classes_of(self, y: np.ndarray) -> np.ndarray:
         """The classes of the labelled images (a label of -1 marks an unlabeled one)."""
-        return super()._classes_of(y[~self._unlabeled(y)])
+        labelled = y[~self._unlabeled(y)]
+        if len(np.unique(labelled)) < 2:
+            raise ValueError(
+                f"BernoulliMixtureNB needs labelled images of at least 2 classes, found {len(labelled)} labelled "
+                f"image(s) of {len(np.unique(labelled))} class(es) (a label of -1 marks an unlabeled image)"
+            )
+        return super()._classes_of(labelled)
+
+    def with_params(self, **params):
+        """As ``BaseNaiveBayes.with_params``; the clone knows how many unlabeled images were counted."""
+        clone = super().with_params(**params)
+        clone.unlabeled_count_ = self.unlabeled_count_
+        return clone
+
+    def _fixed_by_the_fit(self) -> tuple[str, ...]:
+        """With unlabeled images counted, the class prior weighed them in every E-step: it is fixed by the fit too."""
+        return self._refit_params + (("prior",) if getattr(self, "unlabeled_count_", 0.0) > 0 else ())
 
     @staticmethod
     def _unlabeled(y: np.ndarray) -> np.ndarray:
@@ -186,19 +204,23 @@ class BernoulliMixtureNB(BaseNaiveBayes):
             blocks.append(block[_canonical_order(block)])
         extra = X[unlabeled] if self.unlabeled_weight > 0 else X[:0]
         extra = extra[_canonical_order(extra)]
+        self.unlabeled_count_ = float(self.unlabeled_weight) * len(extra)
         self._initialize(blocks, np.random.default_rng(self.random_state))
         yield from self._run_em([block.astype(np.float32) for block in blocks], extra.astype(np.float32))
 
     def _initialize(self, blocks: list[np.ndarray], rng: np.random.Generator) -> None:
         """Counts whose derived probabilities put style k of class c halfway between one of the class's images
-        (a different one per style where the class has enough) and the class's mean image."""
+        (a different one per style where the class has enough distinct ones) and the class's mean image."""
         n_components = self.n_components
         class_sizes = np.array([len(block) for block in blocks], dtype=np.float64)
         self.class_count_ = class_sizes
         self.component_count_ = np.repeat(class_sizes[:, None] / n_components, n_components, axis=1)
         starts = []
         for block in blocks:
-            seeds = rng.choice(len(block), size=n_components, replace=len(block) < n_components)
+            # among distinct images (equal rows are neighbours in the canonical order): two styles started from
+            # copies of one image would stay alike through every iteration
+            distinct = np.flatnonzero(np.r_[True, np.any(block[1:] != block[:-1], axis=1)])
+            seeds = rng.choice(distinct, size=n_components, replace=len(distinct) < n_components)
             starts.append((block[seeds] + block.mean(axis=0)) / 2)
         self.feature_count_ = np.stack(starts) * self.component_count_[:, :, None]
         self._derive_from_counts()

@@ -23,7 +23,7 @@ from ..experiments import evaluate, mixture
 from ..experiments.gaussian import VAR_SMOOTHING_GRID, var_smoothing_curve
 from ..features import PackedBinary
 from ..inputs import InputForm
-from ..models.mixture import BernoulliMixtureNB
+from ..models.mixture import FIT_FORMAT, BernoulliMixtureNB
 from ..models.naive_bayes import BernoulliNB, GaussianNB
 from ..models.softmax import PRESETS
 from ..models.softmax_cache import CACHE_FORMAT as SOFTMAX_FORMAT
@@ -292,6 +292,7 @@ def restore_mixture(params: dict, classes: np.ndarray, counts: Mapping[str, np.n
     for name in ("class_count_", *BernoulliMixtureNB._count_names):
         setattr(model, name, counts[name])
     model.n_features_in_ = counts["feature_count_"].shape[-1]
+    model.unlabeled_count_ = 0.0  # the prepared curve's fits count labelled images only
     model._derive_from_counts()
     return model
 
@@ -330,6 +331,7 @@ class MixtureCurve(PreparedResult[PreparedMixtures]):
     def parameters(self) -> dict:
         return {
             "result": "mixture curve",
+            "fit_format": FIT_FORMAT,
             "threshold": int(self.threshold),
             "alpha": float(self.alpha),
             "beta": float(self.beta),
@@ -432,6 +434,7 @@ class UnlabeledDigits(PreparedResult[UnlabeledCurves]):
     def parameters(self) -> dict:
         return {
             "result": "unlabeled digits",
+            "fit_format": FIT_FORMAT,
             "threshold": int(self.threshold),
             "alpha": float(self.alpha),
             "beta": float(self.beta),

@@ -539,22 +539,41 @@ def test_set_params_refuses_what_em_depends_on_and_rederives_the_prior():
     assert model.prior == "uniform"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="with unlabeled images the class prior weighs their soft counts in every E-step, so it changes what "
-    "EM converges to; set_params(prior=...) still re-derives from the old counts (prior is not a refit parameter)",
-)
-def test_set_params_prior_after_a_fit_with_unlabeled_images_is_refused_or_a_fresh_fit():
+def test_the_prior_is_fixed_by_a_fit_that_counted_unlabeled_images():
+    """With unlabeled images the class prior weighs their soft counts in every E-step: a new prior needs a new fit,
+    so set_params and with_params refuse it; without them it is re-derived as before."""
     X, y = binary_data(120, 10, 0)
-    y = hide_labels(y, 40)
-    model = BernoulliMixtureNB(n_components=2, random_state=0).fit(X, y)
-    try:
+    model = BernoulliMixtureNB(n_components=2, random_state=0).fit(X, hide_labels(y, 40))
+    assert model.unlabeled_count_ == 80.0
+    with pytest.raises(ValueError, match="prior"):
         model.set_params(prior="uniform")
-    except ValueError:
-        return  # refused: a new fit is needed, as for the other parameters EM depends on
-    fresh = BernoulliMixtureNB(n_components=2, prior="uniform", random_state=0).fit(X, y)
-    np.testing.assert_allclose(model.predict_joint_log_proba(X), fresh.predict_joint_log_proba(X), rtol=0, atol=1e-8)
+    assert model.prior == "empirical"
+    with pytest.raises(ValueError, match="prior"):
+        model.with_params(prior="uniform")
+    with pytest.raises(ValueError, match="prior"):
+        model.with_params(alpha=1.0).set_params(prior="uniform")  # the clone knows what was counted
+    labelled_only = BernoulliMixtureNB(n_components=2, unlabeled_weight=0.0, random_state=0).fit(X, hide_labels(y, 40))
+    assert labelled_only.unlabeled_count_ == 0.0
+    labelled_only.set_params(prior="uniform")  # nothing unlabeled was counted: re-derived, no refit
+
+
+def test_styles_start_from_distinct_images_so_copies_cannot_tie_two_styles():
+    """A class of 30 copies of one image and 70 of its opposite: every seed separates the two styles (a start from
+    two copies of one image would keep both styles at the average forever)."""
+    pattern = np.array([[1] * 4 + [0] * 4, [0] * 4 + [1] * 4], dtype=np.uint8)
+    X = np.vstack([np.repeat(pattern, [30, 70], axis=0), np.eye(8, dtype=np.uint8)])
+    y = np.r_[np.zeros(100, dtype=int), np.ones(8, dtype=int)]
+    for seed in range(6):
+        styles = BernoulliMixtureNB(n_components=2, random_state=seed).fit(X, y).feature_prob_[0][:, [0, 7]]
+        assert np.abs(styles[0] - styles[1]).min() > 0.9, (seed, styles)
+
+
+def test_no_labelled_class_pair_is_said_in_words():
+    X, y = binary_data(30, 5, 0)
+    with pytest.raises(ValueError, match=r"found 0 labelled image\(s\) of 0 class\(es\).*-1 marks an unlabeled"):
+        BernoulliMixtureNB(n_components=2).fit(X, np.full(30, -1))
+    with pytest.raises(ValueError, match=r"found 10 labelled image\(s\) of 1 class"):
+        BernoulliMixtureNB(n_components=2).fit(X, np.r_[np.zeros(10, dtype=int), np.full(20, -1)])
 
 
 # -- fit one iteration at a time ------------------------------------------------------------------------------
