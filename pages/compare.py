@@ -160,8 +160,20 @@ else:
     )
 
 with mixture_note:
+    ready = mixtures.model_ready(settings, MIXTURE_COMPONENTS) and mixtures.model_ready(settings, 1)
     if not mixtures.supported(settings):
         st.info(model_choice.NEEDS_SMOOTHING + " The table leaves it out meanwhile.", icon=":material/info:")
+    elif not ready and not st.button(
+        f"Fit the mixture of styles ({MIXTURE_COMPONENTS} per digit) at these settings",
+        icon=":material/play_arrow:",
+        key="compare_fit_mixture",
+        help="It is prepared at the textbook's settings. Here EM takes a few seconds, once for everyone on "
+        "this server.",
+    ):
+        st.caption(
+            "The mixture of styles (naive Bayes with several ways of writing each digit) is prepared at the "
+            "textbook's settings; at these settings it is fitted when you ask for it."
+        )
     else:
         mixture = mixtures.scores(settings, MIXTURE_COMPONENTS)
         summary[f"Mixture of styles ({MIXTURE_COMPONENTS} per digit, same settings)"] = [

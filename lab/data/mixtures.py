@@ -71,6 +71,12 @@ def model(settings: Settings, n_components: int) -> BernoulliMixtureNB:
     return _fitted(settings, n_components)
 
 
+def model_ready(settings: Settings, n_components: int) -> bool:
+    """Whether ``model(settings, n_components)`` is at hand without a fit (prepared, or made by this server)."""
+    on_curve = n_components in experiment.COMPONENT_GRID and curve_ready(settings)
+    return on_curve or _fitted.done(settings, n_components)
+
+
 @dataclass(frozen=True)
 class Measured:
     """What a mixture does on the test images: accuracy, mean log p(x | y) in nats, and EM's iterations."""

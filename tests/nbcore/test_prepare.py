@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from lab.lesson_steps import STEPS
 from lab.shell import PAGES
 from nbcore.experiments import evaluate
 from nbcore.files import read_checked_arrays
@@ -166,7 +167,8 @@ for pages in PAGES.values():
     for page, _title, _icon in pages:
         open_page(page)
         open_page(page, {{"deskew": "on"}})
-for step in range(2, 11):
+from lab.lesson_steps import STEPS
+for step in range(2, len(STEPS) + 1):
     open_page("pages/lesson.py", query={{"lesson": str(step)}})
     open_page("pages/lesson.py", query={{"lesson": str(step), "deskew": "on"}})
 for page in ("pages/compare.py", "pages/smoothing.py"):  # the sidebar's other preset, the course note's
@@ -194,7 +196,7 @@ def test_a_fresh_process_after_prepare_draws_every_page_without_training(prepare
     start_up, *pages, summary = reports
     # naive Bayes counted, Deskew off and on; one result each for Smoothing, Gaussian NB and the spam filter
     assert start_up == {"ready at start-up": [True, True, True, 2, 1, 1, 1, 1, 1]}
-    assert len(pages) == 2 * sum(len(group) for group in PAGES.values()) + 2 * 9 + 2 * 2
+    assert len(pages) == 2 * sum(len(group) for group in PAGES.values()) + 2 * (len(STEPS) - 1) + 2 * 2
     assert [page for page in pages if page["problems"]] == []
     for page in pages:  # a page without model settings has no Deskew control
         assert page["deskew"] in ([], [bool(page["query"] and page["query"].get("deskew") == "on")]), page
