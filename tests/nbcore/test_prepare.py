@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from lab.lesson_steps import STEPS
+from lab.lesson_steps import STEPS as LESSON_STEPS
 from lab.shell import PAGES
 from nbcore.experiments import evaluate
 from nbcore.files import read_checked_arrays
@@ -196,7 +196,7 @@ def test_a_fresh_process_after_prepare_draws_every_page_without_training(prepare
     start_up, *pages, summary = reports
     # naive Bayes counted, Deskew off and on; one result each for Smoothing, Gaussian NB and the spam filter
     assert start_up == {"ready at start-up": [True, True, True, 2, 1, 1, 1, 1, 1]}
-    assert len(pages) == 2 * sum(len(group) for group in PAGES.values()) + 2 * (len(STEPS) - 1) + 2 * 2
+    assert len(pages) == 2 * sum(len(group) for group in PAGES.values()) + 2 * (len(LESSON_STEPS) - 1) + 2 * 2
     assert [page for page in pages if page["problems"]] == []
     for page in pages:  # a page without model settings has no Deskew control
         assert page["deskew"] in ([], [bool(page["query"] and page["query"].get("deskew") == "on")]), page
