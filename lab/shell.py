@@ -37,6 +37,7 @@ PAGES = {
         ("pages/inpainting.py", "Inpainting", ":material/extension:"),
         ("pages/compare.py", "Compare", ":material/balance:"),
         ("pages/deskew.py", "Deskew", ":material/rotate_right:"),
+        ("pages/mixture.py", "Beyond naive", ":material/category:"),
     ],
     "Beyond MNIST": [
         ("pages/gaussian.py", "Gaussian NB", ":material/bar_chart:"),

@@ -189,6 +189,19 @@ def unlabeled_table(
     return rows
 
 
+HELPED, HURT, NO_CHANGE = "helped", "hurt", "made no difference"
+NO_CHANGE_BAND = 0.005  # a change in test accuracy smaller than this (50 of 10,000 images) is no change
+
+
+def unlabeled_effect(alone: float, with_unlabeled: float) -> str:
+    """What the unlabeled digits did to test accuracy: ``HELPED``, ``HURT`` or ``NO_CHANGE`` (within
+    ``NO_CHANGE_BAND``), from the accuracy with the labelled digits alone and with the unlabeled ones."""
+    change = with_unlabeled - alone
+    if abs(change) < NO_CHANGE_BAND:
+        return NO_CHANGE
+    return HELPED if change > 0 else HURT
+
+
 def format_components_table(rows: Sequence[MixtureScore]) -> str:
     """The components table as aligned text: one line per K and seed, then each K's mean."""
     lines = [f"{'K':>3}  {'seed':>4}  {'test accuracy':>13}  {'mean log p(x|y)':>15}  {'iterations':>11}  {'fit s':>6}"]
