@@ -101,6 +101,20 @@ def data_dir(mnist_root):
         yield mnist_root
 
 
+@pytest.fixture(scope="session")
+def prepared_mixtures(mnist_root) -> Path:
+    """The Beyond naive results ``prepare`` keeps (the textbook's settings, Deskew off) in mnist_root: read, or
+    computed once (about a minute) and kept there for every later run; the folder."""
+    from nbcore.datasets.mnist import MnistSplits, load_mnist_splits
+    from nbcore.prepared.disk import folder_of
+    from nbcore.prepared.prepare import mixture_results
+
+    splits = MnistSplits(*load_mnist_splits(root=mnist_root, download=False))
+    for result in mixture_results(splits):
+        result.get(folder_of(mnist_root))
+    return mnist_root
+
+
 SHARED_SMS = REPO.parent / "shared" / "sms-spam" / "SMSSpamCollection"
 
 

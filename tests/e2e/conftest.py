@@ -43,8 +43,9 @@ SHARED_SMS = REPO.parent / "shared" / "sms-spam" / "SMSSpamCollection"
 
 
 @pytest.fixture(scope="session")
-def app_data_dir(mnist_root, tmp_path_factory) -> Path:
-    """The server's NBCORE_DATA_DIR: mnist_root, plus the SMS Spam Collection for the Spam filter page.
+def app_data_dir(mnist_root, prepared_mixtures, tmp_path_factory) -> Path:
+    """The server's NBCORE_DATA_DIR: mnist_root (with the Beyond naive page's prepared results), plus the SMS Spam
+    Collection for the Spam filter page.
 
     When mnist_root lacks SMSSpamCollection and ../shared/sms-spam has it, a scratch folder with
     symlinks to mnist_root's entries and a copy of the collection is used instead (nothing is

@@ -20,7 +20,7 @@ from nbcore.features import observed_region
 from tests.apptest import open_page, rerun
 from tests.pages.test_pages_agree import array, figure, text_with, tiles
 
-pytestmark = pytest.mark.usefixtures("data_dir", "class_store_file")
+pytestmark = pytest.mark.usefixtures("data_dir", "class_store_file", "prepared_mixtures")
 
 MIXTURE = {"model": "mixture", "components": "20"}
 STYLES_STEP = str(lesson_steps.STEPS.index(lesson_steps.STYLES) + 1)

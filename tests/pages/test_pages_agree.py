@@ -26,6 +26,7 @@ from lab import settings, shell
 from lab.figures import style
 from nbcore.datasets.mnist import MnistSplits
 from nbcore.experiments import lesson
+from nbcore.experiments import mixture as mixture_experiment
 from nbcore.experiments.evaluate import SoftmaxScores, evaluate_bernoulli, impossible_true_class, score_softmax
 from nbcore.explain import likelihood_product
 from nbcore.features import observed_region
@@ -326,6 +327,30 @@ def check_lesson(ref: Reference) -> None:
     assert f"With all 60,000: naive Bayes {ref.cli['test_accuracy']:.3f}" in shown
 
 
+def check_mixture(ref: Reference) -> None:
+    """K = 1 is the command line's naive Bayes; the styles shown are nbcore's mixture at K = 10, seed 0 (read from
+    the prepared curve, or fitted on the page's button where nothing was prepared); the unlabeled panel's figures
+    are nbcore's fits."""
+    app = open_with("pages/mixture.py", ref.deskew)
+    fit = [button for button in app.button if button.key == "mixture_fit_model"]
+    if fit:  # these settings are not prepared: the page fits K = 10 when asked
+        fit[0].click()
+        app = rerun(app)
+    mixture = nbcore.BernoulliMixtureNB(n_components=10, random_state=0).fit(
+        ref.train_features, ref.formed.train_labels
+    )
+    weights = np.sort(mixture.component_weights_[7])[::-1]
+    titles = [item["text"] for item in figure(app, "mixture_styles")["layout"]["annotations"]]
+    assert titles[: len(weights)] == [f"{weight:.0%}" for weight in weights]
+    if not ref.deskew:  # the textbook's settings: curve and unlabeled panel prepared
+        assert f"K = 1 is naive Bayes: {accuracy(ref.cli['test_accuracy'])}." in text_with(app, "K = 1 is naive Bayes")
+        settings = mixture_experiment.MixtureSettings(128, 1.0, 1.0, "empirical")
+        alone = mixture_experiment.fit_with_unlabeled(settings, ref.formed, 10, 0.0, 0)
+        with_unlabeled = mixture_experiment.fit_with_unlabeled(settings, ref.formed, 10, 1.0, 0)
+        shown = text_with(app, "Here the unlabeled digits")
+        assert f"{alone.test_accuracy:.4f} with the labelled digits alone, {with_unlabeled.test_accuracy:.4f}" in shown
+
+
 CHECKS: dict[str, Callable] = {
     "pages/home.py": check_home,
     "pages/heatmaps.py": check_heatmaps,
@@ -334,6 +359,7 @@ CHECKS: dict[str, Callable] = {
     "pages/inpainting.py": check_inpainting,
     "pages/compare.py": check_compare,
     "pages/deskew.py": check_deskew,
+    "pages/mixture.py": check_mixture,
     "pages/draw.py": check_draw,
     "pages/gaussian.py": check_gaussian,
     "pages/lesson.py": check_lesson,
@@ -347,8 +373,10 @@ def test_every_page_is_checked_or_shows_no_mnist_number():
 @pytest.mark.slow
 @pytest.mark.parametrize("deskew", [False, True], ids=["deskew off", "deskew on"])
 @pytest.mark.parametrize("page", list(CHECKS))
-def test_page_numbers_agree_with_nbcore_for_the_same_settings(page, deskew, reference, mnist):
+def test_page_numbers_agree_with_nbcore_for_the_same_settings(page, deskew, reference, mnist, request):
     ref = reference(deskew)
+    if page in ("pages/mixture.py", "pages/compare.py", "pages/lesson.py"):  # they read the prepared mixtures
+        request.getfixturevalue("prepared_mixtures")
     if page == "pages/deskew.py":
         check_deskew(ref, reference(not deskew))
     elif page == "pages/draw.py":
