@@ -184,9 +184,15 @@ STATES: dict[str, Callable[[Visit, str], None]] = {
 # (URL path, state, theme, screen): one row, one case.
 CASES = [
     *[(path, "opened", LIGHT, LAPTOP) for path in URL_PATHS],
-    *[(path, "opened", DARK, LAPTOP) for path in ("", "heatmaps", "draw", "compare", "spam", "lesson", "gallery")],
-    *[(path, "opened", PRESENTER, PROJECTOR) for path in ("", "heatmaps", "draw", "compare", "lesson", "gallery")],
-    *[(path, "opened", LIGHT, PHONE) for path in ("", "heatmaps", "draw", "lesson")],
+    *[
+        (path, "opened", DARK, LAPTOP)
+        for path in ("", "heatmaps", "draw", "compare", "mixture", "spam", "lesson", "gallery")
+    ],
+    *[
+        (path, "opened", PRESENTER, PROJECTOR)
+        for path in ("", "heatmaps", "draw", "compare", "mixture", "lesson", "gallery")
+    ],
+    *[(path, "opened", LIGHT, PHONE) for path in ("", "heatmaps", "draw", "mixture", "lesson")],
     ("draw", "after a stroke", LIGHT, LAPTOP),
     ("draw", "after a stroke", DARK, LAPTOP),
     ("draw", "after a stroke", PRESENTER, PROJECTOR),
