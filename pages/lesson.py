@@ -408,6 +408,7 @@ def step_styles(step: frame.Step) -> None:
             "test accuracy",
             "Test accuracy by styles per digit (K = 1 is naive Bayes)",
             log_x=True,
+            tick_every_x=True,
             marked={"mixture of styles": components},
             references={"softmax regression": softmax.test_accuracy},
         )

@@ -124,13 +124,15 @@ def curves(
     marked: dict[str, float] | None = None,
     references: dict[str, float] | None = None,
     height: int = 370,
+    tick_every_x: bool = False,
 ) -> go.Figure:
     """Named series over a shared x (log-scaled if ``log_x``), in the class colours, and three kinds of mark.
 
     ``marker_x``: a vertical dashed line there; ``current[name]`` puts a star for that series on the line
     (a value measured off the curve, e.g. at α ≠ β when x is α = β; non-finite values get none; on a log
     axis an x ≤ 0 is drawn at the smallest x). ``marked[name]``: a star on that series at its nearest x.
-    ``references``: named horizontal dashed lines across the x range.
+    ``references``: named horizontal dashed lines across the x range. ``tick_every_x``: a tick labelled at each x
+    (a short grid such as K = 1, 2, 5, 10, 20, 50), not the axis's own.
     """
     figure = go.Figure()
     xs = np.asarray(x, dtype=np.float64)
@@ -184,6 +186,8 @@ def curves(
         )
     if log_x:
         figure.update_xaxes(type="log", exponentformat="power", dtick=1)
+    if tick_every_x:
+        figure.update_xaxes(tickvals=xs, ticktext=[f"{value:g}" for value in xs])
     figure.update_xaxes(title=x_title)
     figure.update_yaxes(title=y_title)
     return style(figure, height=height, title=title, legend_below=True)
