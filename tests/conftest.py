@@ -104,14 +104,21 @@ def data_dir(mnist_root):
 @pytest.fixture(scope="session")
 def prepared_mixtures(mnist_root) -> Path:
     """The Beyond naive results ``prepare`` keeps (the textbook's settings, Deskew off) in mnist_root: read, or
-    computed once (about a minute) and kept there for every later run; the folder."""
+    computed once (about a minute) and kept there for every later run; the folder. CI's streams share mnist_root
+    and start together: a lock file lets one of them compute while the others wait, then read."""
+    import fcntl
+
     from nbcore.datasets.mnist import MnistSplits, load_mnist_splits
     from nbcore.prepared.disk import folder_of
     from nbcore.prepared.prepare import mixture_results
 
-    splits = MnistSplits(*load_mnist_splits(root=mnist_root, download=False))
-    for result in mixture_results(splits):
-        result.get(folder_of(mnist_root))
+    folder = folder_of(mnist_root)
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / ".mixtures.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        splits = MnistSplits(*load_mnist_splits(root=mnist_root, download=False))
+        for result in mixture_results(splits):
+            result.get(folder)
     return mnist_root
 
 
