@@ -34,10 +34,11 @@ from streamlit.testing.v1 import AppTest
 import nbcore
 import nbcore.preprocess
 from lab import caching, class_store, links, settings, shell
-from lab.data import gaussian, lesson_answers, models, spam_filter
+from lab.data import gaussian, lesson_answers, mixtures, models, spam_filter
 from lab.data import mnist as shared_mnist
 from nbcore.classroom.records import Drawing
 from nbcore.datasets import sms
+from nbcore.experiments.mixture import MAX_COMPONENTS
 from nbcore.features import OBSERVED_REGIONS
 from nbcore.models.softmax_cache import load_or_train_softmax
 from nbcore.preprocess import ink_from_canvas, mnist_frame
@@ -235,6 +236,8 @@ PAGE_CONTROLS = {
     "samples_seed": (0, links.COUNTER_MAX),
     "deskew_batch": (0, links.COUNTER_MAX),
     "class_components": (1, 10),  # the teacher's gallery, with a class: tests/pages/test_gallery.py
+    "components": (1, MAX_COMPONENTS),
+    "mixture_seed": (0, links.COUNTER_MAX),
 }
 # other page choices worth combining with extreme settings (each a session_state preset)
 PAGE_VARIANTS = {
@@ -270,7 +273,7 @@ def test_every_page_at_both_ends_of_every_control(page, extreme, mnist_test_spli
 
 
 @pytest.mark.slow
-def test_every_shared_cache_returns_read_only_arrays(data_dir, quiet_streamlit):
+def test_every_shared_cache_returns_read_only_arrays(data_dir, prepared_mixtures, quiet_streamlit):
     for page in ("pages/compare.py", "pages/gaussian.py", "pages/spam.py"):  # fill most caches the app's way
         run_clean(app_for(page), page)
     folder = str(nbcore.default_data_dir())
@@ -280,7 +283,7 @@ def test_every_shared_cache_returns_read_only_arrays(data_dir, quiet_streamlit):
     drawn = class_store.ClassSnapshot(  # a class of two students, five drawings each
         "ROBUSTCLASS", tuple(range(10)), test[0][:10], test[1][:10], np.repeat([1, 2], 5)
     )
-    modules = (shared_mnist, models, gaussian, spam_filter, lesson_answers, class_store)
+    modules = (shared_mnist, models, mixtures, gaussian, spam_filter, lesson_answers, class_store)
     calls = {  # module.name -> arguments; background resources are checked through their results
         "mnist._published": (folder,),
         "mnist._deskewed": (folder,),
@@ -292,6 +295,10 @@ def test_every_shared_cache_returns_read_only_arrays(data_dir, quiet_streamlit):
         "models._softmax": ("default",),
         "models.softmax_learning_curve": (False,),
         "models.bernoulli_learning_curve": (settings.TEXTBOOK,),
+        "mixtures.curve": (settings.TEXTBOOK,),
+        "mixtures._fitted": (settings.TEXTBOOK, 3),
+        "mixtures._scored": (settings.TEXTBOOK, 3),
+        "mixtures.unlabeled": (settings.TEXTBOOK,),
         "gaussian.iris": (),
         "gaussian._gaussian_mnist": (folder, False),
         "spam_filter._sms": (folder,),
