@@ -1,4 +1,5 @@
-"""Command line: ``python -m devtools.benchmarks naive-bayes [--repeats N]``, ``python -m devtools.benchmarks softmax [--repeats N]``."""
+"""Command line: ``python -m devtools.benchmarks naive-bayes [--repeats N]``, ``softmax [--repeats N]``,
+``mixture [--repeats N] [--no-prepare]``."""
 
 from __future__ import annotations
 
@@ -34,12 +35,21 @@ def main(argv: list[str] | None = None) -> int:
     softmax.add_argument(
         "--repeats", type=repeats_count, default=3, help=f"fits of ours, 1..{MAX_REPEATS}; the median time is reported"
     )
+    mixture = commands.add_parser(
+        "mixture", help="EM per iteration against its matrix products alone; whole fits; what prepare adds"
+    )
+    mixture.add_argument("--repeats", type=repeats_count, default=3, help=f"1..{MAX_REPEATS}")
+    mixture.add_argument("--no-prepare", action="store_true", help="leave out the prepared results' time and size")
     args = parser.parse_args(argv)
     try:
         if args.command == "naive-bayes":
             from .naive_bayes import run_bench
 
             run_bench(repeats=args.repeats)
+        elif args.command == "mixture":
+            from .mixture import run_bench_mixture
+
+            run_bench_mixture(repeats=args.repeats, prepare=not args.no_prepare)
         else:
             from .softmax import run_bench_softmax
 

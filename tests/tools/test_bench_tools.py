@@ -88,3 +88,19 @@ def test_locust_finds_the_students_without_running_the_command_line():
     )
     assert found.returncode == 0, found.stderr
     assert found.stdout.strip().splitlines()[-1] == "['Student']"
+
+
+@pytest.mark.slow
+def test_the_mixture_benchmark_times_em_against_its_products_alone(small_mnist, capsys):
+    """On a slice of MNIST: every K's iteration and floor measured, the ratio theirs, both fits scored."""
+    from devtools.benchmarks.mixture import FIT_COMPONENTS, ITERATION_COMPONENTS, run_bench_mixture
+
+    figures = run_bench_mixture(repeats=1, iterations=2, prepare=False)
+    for n_components in ITERATION_COMPONENTS:
+        em, floor, ratio = figures[f"iteration_k{n_components}"]
+        assert em > 0 and floor > 0 and ratio == em / floor
+    for n_components in FIT_COMPONENTS:
+        seconds, iterations, accuracy = figures[f"fit_k{n_components}"]
+        assert iterations >= 1 and 0.5 < accuracy <= 1.0
+    printed = capsys.readouterr().out
+    assert "its products alone" in printed and "Whole fit" in printed and "prepare adds" not in printed
