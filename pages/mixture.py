@@ -1,9 +1,13 @@
-"""Beyond naive: a few styles per digit, fitted by EM, and what unlabeled digits do to the model."""
+"""Beyond naive: a few styles per digit, fitted by EM, and what unlabeled digits do to the model.
+
+The unlabeled-digit panel's verdict is also said in a polite live region (lab/live_region.py), so that a screen
+reader announces it when another number of labels or λ is chosen.
+"""
 
 import numpy as np
 import streamlit as st
 
-from lab import display, links, model_choice
+from lab import display, links, live_region, model_choice
 from lab.data import mixtures, mnist, models
 from lab.figures import charts, digits, notation, styles
 from lab.settings import current_settings
@@ -193,10 +197,12 @@ def unlabeled_digits() -> None:
         alt="Test accuracy after each EM iteration with the unlabeled digits, and with the labelled digits alone",
     )
     effect = experiment.unlabeled_effect(alone, with_unlabeled)
-    st.markdown(
-        f"**Here the unlabeled digits {effect}**: {alone:.4f} with the labelled digits alone, {with_unlabeled:.4f} "
+    verdict = (
+        f"Here the unlabeled digits {effect}: {alone:.4f} with the labelled digits alone, {with_unlabeled:.4f} "
         f"with them ({with_unlabeled - alone:+.4f}) after {iterations} EM iterations."
     )
+    st.markdown(f"**{verdict.split(':', 1)[0]}**:{verdict.split(':', 1)[1]}")
+    live_region.announce(verdict, key="mixture_unlabeled_announcement")  # a new choice's verdict, read out
     verdicts = {
         count: experiment.unlabeled_effect(
             float(measured.test_accuracy[index, measured.weights.index(0.0)]),

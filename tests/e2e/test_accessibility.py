@@ -329,6 +329,21 @@ def test_draws_live_region_says_each_new_verdict(page, base_url):
     assert draw_page.read_prediction(page)[0] in said and truth.isdigit()
 
 
+def test_the_unlabeled_verdict_is_said_when_the_choice_changes(page, base_url):
+    """Beyond naive: the unlabeled panel's verdict is in a live region, and a keyboard choice of other labels per
+    class makes it say the new one (hurt at 10 labelled digits, helped at 1, as the prepared figures have it)."""
+    open_path(page, base_url, "mixture")
+    region = page.locator(LIVE_REGION)
+    expect(region).to_have_text(re.compile(r"^Here the unlabeled digits hurt: "), timeout=60_000)
+    one = page.get_by_role("radiogroup", name="Labelled digits per class").get_by_role("radio", name="1", exact=True)
+    one.focus()
+    chromium.run_after(
+        page, lambda: page.keyboard.press("Enter"), shown_js=TEXT_SHOWN_JS % "1 labelled digits per class"
+    )
+    expect(region).to_have_text(re.compile(r"^Here the unlabeled digits helped: "), timeout=60_000)
+    assert page.locator(LIVE_REGION).count() == 1
+
+
 def add_drawings(data_dir, code: str, meant: list[int]) -> None:
     """Drawings of a plain 1 sent to class ``code`` straight through the server's store, meant as ``meant``."""
     store = open_store("", data_dir=data_dir)
