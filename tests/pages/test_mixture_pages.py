@@ -14,9 +14,10 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from lab import class_store, lesson_steps, model_choice, settings
-from lab.data import mixtures, models
+from lab.data import mixtures, mnist, models
 from nbcore.experiments import lesson
 from nbcore.features import observed_region
+from nbcore.models.mixture import BernoulliMixtureNB
 from tests.apptest import open_page, rerun
 from tests.pages.test_pages_agree import array, figure, text_with, tiles
 
@@ -220,3 +221,31 @@ def test_a_class_answers_the_styles_question_and_the_teacher_reveals():
     assert f"the mixture reads {accuracy:.2%}" in said
     assert said.startswith("**Right.**" if truth == "upper" else "**Not quite.**")  # the class's most common answer
     assert feedback_texts(rerun(learner))  # the reveal reaches the students
+
+
+@pytest.mark.slow
+def test_compare_fits_the_mixture_at_unprepared_settings_only_when_asked(monkeypatch):
+    """At a threshold nothing prepared, Compare offers the fit and starts none; its button fits K = 10 (and K = 1,
+    which the caption compares with) once, then the column is nbcore's fit scored on the test images."""
+    fits: list[int] = []
+    original = BernoulliMixtureNB.fit_steps
+
+    def counted(self, X, y):
+        fits.append(self.n_components)
+        return original(self, X, y)
+
+    monkeypatch.setattr(BernoulliMixtureNB, "fit_steps", counted)
+    query = {"threshold": "192"}
+    app = open_page("pages/compare.py", query)
+    assert fits == [] and not [name for name in app.table[0].value.columns if str(name).startswith("Mixture")]
+    next(button for button in app.button if button.key == "compare_fit_mixture").click()
+    rerun(app)
+    assert sorted(fits) == [1, 10]
+    at_192 = dataclasses.replace(TEXTBOOK, threshold=192)
+    model = mixtures.model(at_192, 10)
+    features = mnist.features(at_192.input_form)
+    accuracy = model.score(features.test, mnist.loaded().test_labels)
+    [column] = [name for name in app.table[0].value.columns if str(name).startswith("Mixture of styles")]
+    assert app.table[0].value[column].tolist()[1] == f"{accuracy:.4f}"
+    rerun(open_page("pages/compare.py", query))  # made once for the server: shown again without a fit
+    assert sorted(fits) == [1, 10]
