@@ -15,6 +15,7 @@ from nbcore.experiments import mixture as experiment
 
 SAMPLES = 8
 MIXTURE = "mixture of styles"
+NAIVE_MARK, CHOSEN_MARK = "naive Bayes (K = 1)", "chosen K = {x:g}"  # the stars' legend entries on the curves over K
 
 settings = current_settings()
 splits = mnist.splits(settings.deskew)
@@ -62,8 +63,10 @@ def accuracy_and_likelihood(n_components: int) -> None:
                 tick_every_x=True,
                 marker_x=1,
                 current={MIXTURE: float(curve.test_accuracy[0])},
-                current_label="naive Bayes (K = 1)",
+                current_label=NAIVE_MARK,
                 marked=marked,
+                marked_label=CHOSEN_MARK,
+                stars_named=False,
                 references={"softmax regression": softmax.test_accuracy},
             ),
             key="mixture_accuracy",
@@ -81,8 +84,10 @@ def accuracy_and_likelihood(n_components: int) -> None:
                 tick_every_x=True,
                 marker_x=1,
                 current={MIXTURE: float(curve.mean_test_loglik[0])},
-                current_label="naive Bayes (K = 1)",
+                current_label=NAIVE_MARK,
                 marked=marked,
+                marked_label=CHOSEN_MARK,
+                stars_named=False,
             ),
             key="mixture_loglik",
             alt="Mean log p(x | y) of the 10,000 test images for each number of styles per digit",
@@ -101,7 +106,7 @@ def accuracy_and_likelihood(n_components: int) -> None:
 def styles_and_samples(n_components: int) -> None:
     """One digit's styles, then samples from the mixture beside naive Bayes's and real digits."""
     st.subheader("The styles of one digit")
-    digit = links.widget(st.selectbox, "Digit", "mixture_digit", 7, options=range(10))
+    digit = links.widget(st.selectbox, "Digit", "mixture_digit", 7, options=range(10), width=200)
     if not mixtures.model_ready(settings, n_components) and not fit_button(
         f"Fit {n_components} styles per digit at these settings",
         "mixture_fit_model",
@@ -112,7 +117,13 @@ def styles_and_samples(n_components: int) -> None:
     fitted = mixtures.model(settings, n_components)
     index = int(np.flatnonzero(fitted.classes_ == digit)[0])
     display.chart(
-        styles.style_maps(fitted.feature_prob_[index], fitted.component_weights_[index], digit),
+        styles.style_maps(
+            fitted.feature_prob_[index],
+            fitted.component_weights_[index],
+            digit,
+            columns=5 if n_components <= 10 else 10,
+            height_per_row=150 if n_components <= 10 else 105,
+        ),
         key="mixture_styles",
         alt=f"The {n_components} styles of {digit}, each a picture of P(xᵢ = 1 | {digit}, style), heaviest first",
     )
@@ -125,21 +136,61 @@ def styles_and_samples(n_components: int) -> None:
     real = rng.choice(np.flatnonzero(splits.train_labels == digit), size=SAMPLES, replace=False)
     real_seen = mnist.features(settings.input_form).train[real].reshape(SAMPLES, 28, 28)
     numbers = [str(i + 1) for i in range(SAMPLES)]
-    for images, title, key in (
-        (from_mixture, f"From the mixture ({n_components} styles per digit)", "mixture_samples"),
-        (from_naive, "From naive Bayes (one picture per digit)", "mixture_naive_samples"),
-        (real_seen, "Real training images, as the models see them", "mixture_real"),
+    # side by side, four to a row: the three compared at a glance, and on a phone (stacked) digits big enough to see
+    for column, images, title, key, alt in zip(
+        st.columns(3),
+        (from_mixture, from_naive, real_seen),
+        (f"From the mixture, K = {n_components}", "From naive Bayes", "Real training images"),
+        ("mixture_samples", "mixture_naive_samples", "mixture_real"),
+        (
+            f"{SAMPLES} digits {digit} sampled from the mixture of {n_components} styles per digit",
+            f"{SAMPLES} digits {digit} sampled from naive Bayes, every pixel drawn on its own",
+            f"{SAMPLES} real training images of {notation.with_article(digit)}, as the models see them",
+        ),
+        strict=True,
     ):
-        display.chart(
-            digits.image_grid(images * 255, numbers, columns=SAMPLES, zrange=(0, 255), height_per_row=130, title=title),
-            key=key,
-        )
+        with column:
+            display.chart(
+                digits.image_grid(images * 255, numbers, columns=4, zrange=(0, 255), height_per_row=85, title=title),
+                key=key,
+                alt=alt,
+            )
     st.caption(
         f"Each sample from the mixture first picks a style of {notation.with_article(digit)} by its weight, then "
         "draws every pixel from that style: the strokes of one way of writing come together. Within a style the "
         "pixels are still independent coins, so some speckle stays. Images as the models see them: "
         f"{notation.as_the_model_sees(settings.input_form)}."
     )
+
+
+def why_here(effect: str, labels: int, alone: float, weight: float, by_weight: dict[float, float]) -> str:
+    """Why the unlabeled digits helped or hurt in this case, in words from its numbers: ``effect`` (HELPED, HURT or
+    NO_CHANGE), ``labels`` per class, the accuracy with the labels ``alone``, the λ chosen and the accuracy at every λ
+    above 0."""
+    per_class = f"{labels} labelled digit{'s' if labels != 1 else ''} per class"
+    if effect == experiment.NO_CHANGE:
+        return (
+            f"The change is under {experiment.NO_CHANGE_BAND * len(splits.test_labels):,.0f} of the "
+            f"{len(splits.test_labels):,} test images."
+        )
+    if effect == experiment.HELPED:
+        return (
+            f"With {per_class} the labelled model alone is poor, so one blob of images per class, found among the "
+            "unlabeled digits, is a better guess than the labels give."
+        )
+    reason = (
+        f"With {per_class} the labels already know the digits better than one blob per class does, and the "
+        "unlabeled digits pull each class toward a cluster of handwriting that is not its digit."
+    )
+    other = min(by_weight) if weight > min(by_weight) else max(by_weight)
+    if other == weight:
+        return reason
+    accuracy = by_weight[other]
+    if other < weight:
+        how = "A smaller λ limits the harm" if accuracy > by_weight[weight] else "A smaller λ does not help here"
+    else:
+        how = "A larger λ does more harm" if accuracy < by_weight[weight] else "A larger λ does no more harm here"
+    return f"{reason} {how}: at λ = {other:g}, {accuracy:.4f} ({accuracy - alone:+.4f})."
 
 
 def unlabeled_digits() -> None:
@@ -197,9 +248,11 @@ def unlabeled_digits() -> None:
         alt="Test accuracy after each EM iteration with the unlabeled digits, and with the labelled digits alone",
     )
     effect = experiment.unlabeled_effect(alone, with_unlabeled)
+    by_weight = {value: float(measured.test_accuracy[row, measured.weights.index(value)]) for value in weights}
     verdict = (
         f"Here the unlabeled digits {effect}: {alone:.4f} with the labelled digits alone, {with_unlabeled:.4f} "
-        f"with them ({with_unlabeled - alone:+.4f}) after {iterations} EM iterations."
+        f"with them ({with_unlabeled - alone:+.4f}) after {iterations} EM iterations. "
+        + why_here(effect, labels, alone, weight, by_weight)
     )
     st.markdown(f"**{verdict.split(':', 1)[0]}**:{verdict.split(':', 1)[1]}")
     live_region.announce(verdict, key="mixture_unlabeled_announcement")  # a new choice's verdict, read out

@@ -125,6 +125,8 @@ def curves(
     references: dict[str, float] | None = None,
     height: int = 370,
     tick_every_x: bool = False,
+    marked_label: str = "{x:g}",
+    stars_named: bool = True,
 ) -> go.Figure:
     """Named series over a shared x (log-scaled if ``log_x``), in the class colours, and three kinds of mark.
 
@@ -133,6 +135,8 @@ def curves(
     axis an x ≤ 0 is drawn at the smallest x). ``marked[name]``: a star on that series at its nearest x.
     ``references``: named horizontal dashed lines across the x range. ``tick_every_x``: a tick labelled at each x
     (a short grid such as K = 1, 2, 5, 10, 20, 50), not the axis's own.
+    A star's legend entry is its series' name, then ``current_label`` or ``marked_label`` (``{x}``: the x marked);
+    ``stars_named=False`` leaves the name out (a chart of one series, whose stars say what they mark alone).
     """
     figure = go.Figure()
     xs = np.asarray(x, dtype=np.float64)
@@ -167,12 +171,14 @@ def curves(
         )
         if marked and name in marked:
             position = int(np.argmin(np.abs(np.log(xs) - np.log(marked[name])) if log_x else np.abs(xs - marked[name])))
-            figure.add_trace(star(name, xs[position], values[position], f"{name}: {xs[position]:g}"))
+            label = marked_label.format(x=xs[position])
+            figure.add_trace(star(name, xs[position], values[position], f"{name}: {label}" if stars_named else label))
     if shown_x is not None:
         figure.add_vline(x=shown_x, line_dash="dash", line_color="#555")
         for name, value in (current or {}).items():
             if np.isfinite(value):
-                figure.add_trace(star(name, shown_x, value, f"{name}, {current_label}"))
+                label = f"{name}, {current_label}" if stars_named else current_label
+                figure.add_trace(star(name, shown_x, value, label))
     for name, level in (references or {}).items():
         figure.add_trace(
             go.Scatter(

@@ -12,6 +12,13 @@ from lab.figures import digits
 from lab.figures.style import INK_SCALE
 
 
+def weight_label(weight: float) -> str:
+    """A style's weight p(k | y) as its picture's title: "38%", and "<1%" for a style EM left nearly empty (a weight
+    that would round to "0%" is still a weight)."""
+    label = f"{weight:.0%}"
+    return "<1%" if label == "0%" else label
+
+
 def style_order(weights: np.ndarray) -> np.ndarray:
     """The styles' positions, heaviest first (ties in their own order): int64 (K,)."""
     return np.argsort(-np.asarray(weights, dtype=np.float64), kind="stable")
@@ -32,7 +39,7 @@ def style_maps(
     count = len(weights)
     return digits.image_grid(
         pictures[order],
-        [f"{weights[k]:.0%}" for k in order],
+        [weight_label(weights[k]) for k in order],
         columns=min(columns, count),
         value_name="P(xᵢ = 1 | y, k)",
         colorscale=INK_SCALE,

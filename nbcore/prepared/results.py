@@ -312,8 +312,8 @@ class PreparedMixtures:
 @dataclass(frozen=True, eq=False)
 class MixtureCurve(PreparedResult[PreparedMixtures]):
     """``BernoulliMixtureNB`` at these settings for every K of ``components`` (seed ``seed``) on ``splits``,
-    scored on the test images; the fitted soft counts are kept, so the page restores every K's model (about
-    30 s to compute for the default grid, 5.5 MB of counts)."""
+    scored on the test images; the fitted soft counts are kept, so the page restores every K's model (40 to
+    50 s to compute for the default grid on this machine, 5.5 MB of counts)."""
 
     name = "mixture-curve"
     title = "Mixture of styles"
@@ -412,7 +412,7 @@ class UnlabeledCurves:
 
 @dataclass(frozen=True, eq=False)
 class UnlabeledDigits(PreparedResult[UnlabeledCurves]):
-    """``mixture.unlabeled_table`` at these settings, one seed, one style per digit (about 25 s)."""
+    """``mixture.unlabeled_table`` at these settings, one seed, one style per digit (30 to 60 s on this machine)."""
 
     name = "mixture-unlabeled"
     title = "Unlabeled digits"

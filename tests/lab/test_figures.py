@@ -6,7 +6,7 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
-from lab.figures import charts, diagnostics, digits, notation, regions, style
+from lab.figures import charts, diagnostics, digits, notation, regions, style, styles
 
 
 def test_class_heatmaps_share_one_colour_scale_with_a_colour_bar_and_equal_aspect():
@@ -122,6 +122,42 @@ def test_curves_marks_on_and_off_the_curve():
     assert list(by_name) == ["test", "test: 1", "test, current", "baseline"]  # no star for a nan value
     assert by_name["test: 1"].y[0] == 0.8 and by_name["test, current"].x[0] == 0.5
     assert list(by_name["baseline"].x) == [0.01, 10] and figure.layout.shapes[0].x0 == 0.5
+
+
+def test_curves_stars_can_say_what_they_mark_alone():
+    """With one series, ``stars_named=False`` leaves the series' name out of the stars' legend entries, which then
+    read ``current_label`` and ``marked_label`` (its ``{x}`` the x marked): "chosen K = 10", not "mixture: 10"."""
+    figure = charts.curves(
+        [1, 2, 5, 10],
+        {"mixture": [0.84, 0.88, 0.91, 0.93]},
+        "K",
+        "accuracy",
+        "title",
+        log_x=True,
+        marker_x=1,
+        current={"mixture": 0.84},
+        current_label="naive Bayes (K = 1)",
+        marked={"mixture": 10},
+        marked_label="chosen K = {x:g}",
+        stars_named=False,
+    )
+    assert [trace.name for trace in figure.data] == ["mixture", "chosen K = 10", "naive Bayes (K = 1)"]
+    named = charts.curves([1, 2], {"s": [0.1, 0.2]}, "x", "y", "t", marked={"s": 2}, marked_label="at {x:g}")
+    assert [trace.name for trace in named.data] == ["s", "s: at 2"]
+
+
+def test_style_maps_put_the_heaviest_style_first_and_title_each_with_its_weight():
+    """Each style's picture under its weight p(k | y), heaviest first; a weight that would round to 0% reads "<1%"."""
+    weights = np.array([0.2, 0.003, 0.5, 0.297])
+    pictures = np.arange(4, dtype=float)[:, None] * np.ones((4, 784)) / 4  # style k: every pixel k / 4
+    figure = styles.style_maps(pictures, weights, digit=7)
+    titles = [item.text for item in figure.layout.annotations]
+    assert titles == ["50%", "30%", "20%", "<1%"]
+    mosaic = np.asarray(figure.data[0].z, dtype=float)
+    firsts = [value for value in mosaic[style.TITLE_ROWS] if np.isfinite(value)][::28]  # each tile's first pixel
+    assert firsts == [0.5, 0.75, 0.0, 0.25]
+    assert list(styles.style_order([0.1, 0.3, 0.3])) == [1, 2, 0]  # ties keep their order
+    assert [styles.weight_label(value) for value in (0.38, 0.006, 0.0049, 0.0)] == ["38%", "1%", "<1%", "<1%"]
 
 
 def contrast(foreground: str, background: str) -> float:

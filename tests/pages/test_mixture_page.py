@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from lab import model_choice, settings
 from lab.data import mixtures
+from lab.figures import styles
 from nbcore.experiments import mixture as experiment
 from nbcore.models.mixture import BernoulliMixtureNB
 from tests.apptest import open_page, rerun
@@ -41,7 +42,7 @@ def test_the_page_opens_at_ten_styles_and_a_link_chooses_twenty():
 
     twenty = open_page(PAGE, {"components": "20", "mixture_digit": "1"})
     weights = sorted(curve.models[20].component_weights_[1], reverse=True)
-    assert style_titles(twenty) == [f"{weight:.0%}" for weight in weights]
+    assert style_titles(twenty) == [styles.weight_label(weight) for weight in weights]
     assert not link_notices(twenty)
 
 
@@ -72,6 +73,30 @@ def test_unlabeled_digits_are_said_to_help_or_hurt_as_measured(labels):
         assert effect == experiment.HELPED  # the panel shows a case where they help ...
     if labels == 100:
         assert effect == experiment.HURT  # ... and one where they hurt
+
+
+@pytest.mark.parametrize(("labels", "weight"), [(1, "1"), (100, "1"), (100, "0.01")])
+def test_the_verdict_says_why_from_the_numbers(labels, weight):
+    """After helped or hurt, the verdict says why in this case: the labelled model too poor (helped), or the labels
+    knowing better than one blob per class (hurt), then what the other end of λ does, with its measured accuracy."""
+    app = open_page(PAGE, {"unlabeled_labels": str(labels), "unlabeled_weight": weight})
+    measured = mixtures.unlabeled.result(TEXTBOOK)
+    row = measured.labels_per_digit.index(labels)
+    at = {value: float(measured.test_accuracy[row, measured.weights.index(value)]) for value in measured.weights}
+    chosen = float(weight)
+    effect = experiment.unlabeled_effect(at[0.0], at[chosen])
+    shown = text_with(app, "Here the unlabeled digits")
+    if effect == experiment.HELPED:
+        assert "the labelled model alone is poor" in shown
+    if effect == experiment.HURT:
+        assert "the labels already know the digits better than one blob per class" in shown
+        smallest, largest = min(measured.weights[1:]), max(measured.weights)
+        other = smallest if chosen > smallest else largest
+        assert f"at λ = {other:g}, {at[other]:.4f} ({at[other] - at[0.0]:+.4f})." in shown
+        if other < chosen and at[other] > at[chosen]:
+            assert "A smaller λ limits the harm" in shown  # down-weighting recovers part of it, as measured
+    if labels == 100 and chosen == 1.0:
+        assert effect == experiment.HURT  # the case the panel must not hide
 
 
 @pytest.mark.slow

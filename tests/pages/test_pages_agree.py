@@ -23,7 +23,7 @@ from streamlit.testing.v1 import AppTest
 
 import nbcore
 from lab import settings, shell
-from lab.figures import style
+from lab.figures import style, styles
 from nbcore.datasets.mnist import MnistSplits
 from nbcore.experiments import lesson
 from nbcore.experiments import mixture as mixture_experiment
@@ -341,7 +341,7 @@ def check_mixture(ref: Reference) -> None:
     )
     weights = np.sort(mixture.component_weights_[7])[::-1]
     titles = [item["text"] for item in figure(app, "mixture_styles")["layout"]["annotations"]]
-    assert titles[: len(weights)] == [f"{weight:.0%}" for weight in weights]
+    assert titles[: len(weights)] == [styles.weight_label(weight) for weight in weights]
     if not ref.deskew:  # the textbook's settings: curve and unlabeled panel prepared
         assert f"K = 1 is naive Bayes: {accuracy(ref.cli['test_accuracy'])}." in text_with(app, "K = 1 is naive Bayes")
         settings = mixture_experiment.MixtureSettings(128, 1.0, 1.0, "empirical")
