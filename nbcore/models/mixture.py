@@ -22,7 +22,7 @@ from scipy.special import logsumexp
 from ..features import PackedBinary, check_binary
 from . import blas
 from .base import PRIORS, BaseNaiveBayes, check_labels, check_n_features, check_number
-from .naive_bayes import binarized
+from .naive_bayes import binarized, checked_observation
 
 UNLABELED = -1  # the label of an image whose digit is not given
 FIT_FORMAT = 2  # bump when a change to EM changes what a fit gives: prepared fits name it in their keys
@@ -370,11 +370,7 @@ class BernoulliMixtureNB(BaseNaiveBayes):
         pixels keep their value) and p(y | observed) (float64 (n_classes,)), from the posterior over (y, k).
         """
         self._check_fitted()
-        x = check_binary(np.asarray(x).reshape(1, -1))[0]
-        observed_mask = np.asarray(observed_mask)
-        if observed_mask.shape != x.shape or observed_mask.dtype != bool:
-            raise ValueError(f"observed_mask must be a bool array of shape {x.shape}")
-        check_n_features(x.shape[0], self.n_features_in_, type(self).__name__)
+        x, observed_mask = checked_observation(x, observed_mask, self.n_features_in_, type(self).__name__)
         terms = np.where(x == 1, self.feature_log_prob_, self.feature_log_neg_prob_)[:, :, observed_mask]
         scores = terms.sum(axis=2) + np.log(self.component_weights_) + self.class_log_prior_[:, None]
         posterior = np.exp(scores - logsumexp(scores))  # (n_classes, n_components)

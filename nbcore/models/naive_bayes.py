@@ -77,6 +77,16 @@ def binarized(X, threshold: float):
     return (X.reshape(X.shape[0], -1) >= threshold).view(np.uint8)
 
 
+def checked_observation(x, observed_mask, n_features: int, model: str) -> tuple[np.ndarray, np.ndarray]:
+    """``inpaint``'s input checked: (0/1 features (n_features,), bool mask (n_features,)), else ValueError."""
+    x = check_binary(np.asarray(x).reshape(1, -1))[0]
+    observed_mask = np.asarray(observed_mask)
+    if observed_mask.shape != x.shape or observed_mask.dtype != bool:
+        raise ValueError(f"observed_mask must be a bool array of shape {x.shape}")
+    check_n_features(x.shape[0], n_features, model)
+    return x, observed_mask
+
+
 class BernoulliNB(BaseNaiveBayes):
     """Naive Bayes over 0/1 features, with a Beta(alpha, beta) prior on every feature probability.
 
@@ -284,11 +294,7 @@ class BernoulliNB(BaseNaiveBayes):
         (float64 (n_classes,)), using p(x_j | obs) = sum_c p(x_j | c) p(c | obs).
         """
         self._check_fitted()
-        x = check_binary(np.asarray(x).reshape(1, -1))[0]
-        observed_mask = np.asarray(observed_mask)
-        if observed_mask.shape != x.shape or observed_mask.dtype != bool:
-            raise ValueError(f"observed_mask must be a bool array of shape {x.shape}")
-        check_n_features(x.shape[0], self.n_features_in_, type(self).__name__)
+        x, observed_mask = checked_observation(x, observed_mask, self.n_features_in_, type(self).__name__)
         # The rule of predict_proba: if every class is impossible, keep the classes with the
         # fewest impossible observed pixels (never one with prior 0), ranked by the rest.
         terms = self.pixel_log_likelihoods(x)[:, observed_mask]

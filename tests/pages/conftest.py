@@ -13,3 +13,19 @@ def class_store_file(tmp_path_factory):
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("NBCORE_CLASS_STORE", f"sqlite:///{path}")
         yield path
+
+
+@pytest.fixture
+def mixture_fits(monkeypatch) -> list[int]:
+    """Every ``BernoulliMixtureNB`` fit started during the test, as its K, in order (the fit itself runs)."""
+    from nbcore.models.mixture import BernoulliMixtureNB
+
+    fits: list[int] = []
+    original = BernoulliMixtureNB.fit_steps
+
+    def counted(self, X, y):
+        fits.append(self.n_components)
+        return original(self, X, y)
+
+    monkeypatch.setattr(BernoulliMixtureNB, "fit_steps", counted)
+    return fits

@@ -14,7 +14,6 @@ from lab import model_choice, settings
 from lab.data import mixtures
 from lab.figures import styles
 from nbcore.experiments import mixture as experiment
-from nbcore.models.mixture import BernoulliMixtureNB
 from tests.apptest import open_page, rerun
 from tests.pages.test_pages_agree import figure, text_with
 
@@ -100,16 +99,9 @@ def test_the_verdict_says_why_from_the_numbers(labels, weight):
 
 
 @pytest.mark.slow
-def test_settings_nothing_prepared_fit_only_when_asked(monkeypatch):
-    """At the course note's threshold the page offers its three fits and starts none; one button fits its part."""
-    fits: list[int] = []
-    original = BernoulliMixtureNB.fit_steps
-
-    def counted(self, X, y):
-        fits.append(self.n_components)
-        return original(self, X, y)
-
-    monkeypatch.setattr(BernoulliMixtureNB, "fit_steps", counted)
+def test_settings_nothing_prepared_fit_only_when_asked(mixture_fits):
+    """At a threshold nothing prepared (64) the page offers its three fits and starts none; one button fits its part."""
+    fits = mixture_fits
     app = open_page(PAGE, {"threshold": "64", "components": "3"})
     keys = {button.key for button in app.button}
     assert {"mixture_fit_curve", "mixture_fit_model", "mixture_fit_unlabeled"} <= keys

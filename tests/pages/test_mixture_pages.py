@@ -17,7 +17,6 @@ from lab import class_store, lesson_steps, model_choice, settings
 from lab.data import mixtures, mnist, models
 from nbcore.experiments import lesson
 from nbcore.features import observed_region
-from nbcore.models.mixture import BernoulliMixtureNB
 from tests.apptest import open_page, rerun
 from tests.pages.test_pages_agree import array, figure, text_with, tiles
 
@@ -224,17 +223,10 @@ def test_a_class_answers_the_styles_question_and_the_teacher_reveals():
 
 
 @pytest.mark.slow
-def test_compare_fits_the_mixture_at_unprepared_settings_only_when_asked(monkeypatch):
+def test_compare_fits_the_mixture_at_unprepared_settings_only_when_asked(mixture_fits):
     """At a threshold nothing prepared, Compare offers the fit and starts none; its button fits K = 10 (and K = 1,
     which the caption compares with) once, then the column is nbcore's fit scored on the test images."""
-    fits: list[int] = []
-    original = BernoulliMixtureNB.fit_steps
-
-    def counted(self, X, y):
-        fits.append(self.n_components)
-        return original(self, X, y)
-
-    monkeypatch.setattr(BernoulliMixtureNB, "fit_steps", counted)
+    fits = mixture_fits
     query = {"threshold": "192"}
     app = open_page("pages/compare.py", query)
     assert fits == [] and not [name for name in app.table[0].value.columns if str(name).startswith("Mixture")]
