@@ -29,7 +29,8 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
-from lab import jobs, runs
+from lab import i18n, jobs, runs
+from lab.i18n import _
 
 # A background result read from disk takes well under a second: a progress bar for that would only flash
 # (and move what follows it), so a run waits this long in silence before it draws the bar.
@@ -157,7 +158,7 @@ class SharedFunction:
         return self.results.get(key, lambda: self._make(arguments))
 
     def _make(self, arguments: tuple):
-        waiting = st.spinner(self._spinner) if self._spinner and not _computing.get() else contextlib.nullcontext()
+        waiting = st.spinner(_(self._spinner)) if self._spinner and not _computing.get() else contextlib.nullcontext()
         token = _computing.set(True)
         try:
             with waiting:
@@ -237,18 +238,23 @@ class BackgroundResource:
         with runs.waiting():  # another session's run may draw meanwhile
             concurrent.futures.wait([job.future], timeout=QUIET_WAIT)
         if not job.future.done():
-            label = self._label(*arguments) if callable(self._label) else self._label
+            label = self._label(*arguments) if callable(self._label) else _(self._label)
             slot.progress(0.0, text=f"{label}…")
+
+            # the label and how much is done, in the reader's language: nbcore's step messages are the command line's
+            def show(fraction: float, _message: str) -> None:
+                done = min(max(fraction, 0.0), 1.0)
+                slot.progress(done, text=_("{task}: {percent} done").format(task=label, percent=i18n.percent(done)))
+
             with runs.waiting():
-                job.wait(
-                    lambda fraction, message: slot.progress(min(max(fraction, 0.0), 1.0), text=f"{label}: {message}")
-                )
+                job.wait(show)
             slot.empty()
         error = job.future.exception()
         if error is not None:
             self.jobs.forget(arguments)
             if self._stop_on is not None and isinstance(error, self._stop_on[0]):
-                st.error(f"{self._stop_on[1]} {error}")
+                # the reason in the reader's language; the error's own words (what to run) are the command line's
+                st.error(_("{sentence} The server says: {reason}").format(sentence=_(self._stop_on[1]), reason=error))
                 st.stop()
         return job.future.result()
 

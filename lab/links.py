@@ -22,6 +22,9 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
+from lab import i18n
+from lab.i18n import _
+
 LOCK_PARAM = "lock"
 _NAME = re.compile(r"[a-z][a-z0-9_]{0,31}")
 _MAX_LOCKS = 20
@@ -70,7 +73,8 @@ def control(label: str, key: str, default) -> dict:
     # a fragment's rerun draws its controls again: a dict, so no repeats
     st.session_state.setdefault(_BOUND, {})[key] = (label, default)
     is_locked = locked(key)
-    return dict(label=f"{label} (locked)" if is_locked else label, key=key, bind="query-params", disabled=is_locked)
+    shown = _("{control} (locked)").format(control=label) if is_locked else label
+    return dict(label=shown, key=key, bind="query-params", disabled=is_locked)
 
 
 def end_run() -> None:
@@ -86,9 +90,11 @@ def end_run() -> None:
     ]
     if ignored:
         st.toast(
-            "The link's value for "
-            + ", ".join(f"“{label}”" for label in ignored)
-            + " could not be used, so the default is shown.",
+            i18n.ngettext(
+                "The link's value for {controls} could not be used, so the default is shown.",
+                "The link's values for {controls} could not be used, so the defaults are shown.",
+                len(ignored),
+            ).format(controls=_(", ").join(_("“{control}”").format(control=label) for label in ignored)),
             icon=":material/link_off:",
             duration="infinite",
         )  # stays until closed: a page can take seconds to draw under it
@@ -120,33 +126,34 @@ def sidebar_tools(settings_keys: tuple[str, ...], teachers_only: tuple[str, ...]
         left, right = st.columns(2)
         if page_defaults:  # a page without choices of its own gets no button (a disabled one is hard to read)
             left.button(
-                "Reset this page",
+                _("Reset this page"),
                 icon=":material/restart_alt:",
                 on_click=_reset,
                 args=(page_defaults,),
                 width="stretch",
                 key="links_reset_page",
-                help="This page's own choices back to their defaults (the model settings stay).",
+                help=_("This page's own choices back to their defaults (the model settings stay)."),
             )
         right.button(
-            "Reset all",
+            _("Reset all"),
             icon=":material/history:",
             on_click=_reset,
             args=(defaults,),
             width="stretch",
             key="links_reset_all",
-            help="Everything back to the textbook settings and page defaults.",
+            help=_("Everything back to the textbook settings and page defaults."),
         )
-        with st.popover("Copy link for students", icon=":material/link:", width="stretch"):
+        with st.popover(_("Copy link for students"), icon=":material/link:", width="stretch"):
             lock = st.multiselect(
-                "Lock for students",
+                _("Lock for students"),
                 list(bound),
                 format_func=lambda key: bound[key][0],
                 key="links_lock_choice",
-                help="Locked controls show their value but cannot be moved.",
+                help=_("Locked controls show their value but cannot be moved."),
+                placeholder=_("Choose controls to lock"),
             )
             st.code(share_link(lock, teachers_only), language=None, wrap_lines=True)
-            st.caption("The link opens this page with every setting as it is now.")
+            st.caption(_("The link opens this page with every setting as it is now."))
 
 
 def share_link(lock: list[str], teachers_only: tuple[str, ...] = ()) -> str:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from lab import links
+from lab import i18n, language, links
+from lab.i18n import _
 
 STATE_KEY = "presenter"  # the toggle's key, and its name in the link (?presenter=true)
 # the sidebar container of the page links (lab/shell.py), in the page as CSS class st-key-lab_navigation
@@ -116,8 +117,12 @@ function addWhatIsMissing() {
   }
   for (const scroller of document.querySelectorAll('[data-testid="stTable"] > div')) {
     const scrolls = scroller.scrollWidth > scroller.clientWidth + 1;
-    mark(scroller, scrolls ? { tabindex: "0", role: "region", "aria-label": "Table, scrolls sideways" }
+    mark(scroller, scrolls ? { tabindex: "0", role: "region", "aria-label": window.__nbTableLabel }
                            : { tabindex: null, role: null, "aria-label": null });
+  }
+  for (const choice of document.querySelectorAll('.st-key-LANGUAGE_KEY button')) {
+    const tag = (window.__nbLanguageNames || {})[choice.textContent.trim()];
+    if (tag) mark(choice, { lang: tag });
   }
 }
 function schedule() {
@@ -128,6 +133,10 @@ function schedule() {
 }
 export default function ({ data }) {
   document.body.classList.toggle("nb-presenter", Boolean(data.presenting));
+  // WCAG 3.1.1 and 3.1.2: the page's language, and each language's name in the sidebar's choice in its own
+  document.documentElement.lang = data.lang;
+  window.__nbLanguageNames = data.languageNames;
+  window.__nbTableLabel = data.tableLabel;
   if (!window.__nbObserver) {
     window.__nbObserver = new MutationObserver(schedule);
     window.__nbObserver.observe(document.body, { childList: true, subtree: true });
@@ -137,7 +146,7 @@ export default function ({ data }) {
   schedule();
 }
 """
-_JS = _JS.replace("NAVIGATION_KEY", NAVIGATION_KEY)
+_JS = _JS.replace("NAVIGATION_KEY", NAVIGATION_KEY).replace("LANGUAGE_KEY", language.PARAM)
 _style = st.components.v2.component("naive_bayes_lab_style", css=_CSS, js=_JS, isolate_styles=False)
 
 
@@ -151,16 +160,24 @@ def presenter_mode() -> bool:
 def sidebar_toggle() -> None:
     """The presenter-mode switch in the sidebar (in the link as ?presenter=true)."""
     st.sidebar.toggle(
-        help="Larger type, high contrast and the sidebar folded away, for a projector. "
-        "A link with ?presenter=true opens in it.",
-        **links.control("Presenter mode", STATE_KEY, False),
+        help=_(
+            "Larger type, high contrast and the sidebar folded away, for a projector. "
+            "A link with ?presenter=true opens in it."
+        ),
+        **links.control(_("Presenter mode"), STATE_KEY, False),
     )
 
 
 def apply_style(presenting: bool) -> None:
     """Mount the app's style sheet (in the sidebar, where it takes no room), marked for presenting or not."""
     with st.sidebar:
-        _style(key="lab_style", data={"presenting": presenting}, width="content", height="content")
+        data = {
+            "presenting": presenting,
+            "lang": i18n.current().tag,
+            "languageNames": language.names(),
+            "tableLabel": _("Table, scrolls sideways"),
+        }
+        _style(key="lab_style", data=data, width="content", height="content")
 
 
 def chart_font_px() -> int | None:

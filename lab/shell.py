@@ -12,8 +12,10 @@ from pathlib import Path
 
 import streamlit as st
 
-from lab import class_period, classroom, links, preload, presentation, runs, settings
+from lab import class_period, classroom, language, links, preload, presentation, runs, settings
 from lab.data import mnist
+from lab.display import escape_markdown
+from lab.i18n import N_, _
 
 ROOT = Path(__file__).resolve().parents[1]
 # the browser tab's icon, served by this server: the Material icon Streamlit would fetch from Google's font
@@ -21,45 +23,45 @@ ROOT = Path(__file__).resolve().parents[1]
 FAVICON = Path(__file__).resolve().parent / "favicon.png"
 
 # section -> (page file relative to the repository, title, Material icon: bundled with Streamlit, so
-# it shows on lab PCs without an emoji font)
+# it shows on lab PCs without an emoji font); section names and titles in English, shown in the reader's language
 PAGES = {
-    "Teaching": [
-        ("pages/teach.py", "Your class", ":material/co_present:"),
-        ("pages/lesson.py", "Guided lesson", ":material/school:"),
-        ("pages/gallery.py", "Class gallery", ":material/groups:"),
+    N_("Teaching"): [
+        ("pages/teach.py", N_("Your class"), ":material/co_present:"),
+        ("pages/lesson.py", N_("Guided lesson"), ":material/school:"),
+        ("pages/gallery.py", N_("Class gallery"), ":material/groups:"),
     ],
-    "Naive Bayes on MNIST": [
-        ("pages/home.py", "Home", ":material/home:"),
-        ("pages/heatmaps.py", "Heatmaps", ":material/grid_on:"),
-        ("pages/draw.py", "Draw", ":material/draw:"),
-        ("pages/smoothing.py", "Smoothing", ":material/tune:"),
-        ("pages/samples.py", "Samples", ":material/casino:"),
-        ("pages/inpainting.py", "Inpainting", ":material/extension:"),
-        ("pages/compare.py", "Compare", ":material/balance:"),
-        ("pages/deskew.py", "Deskew", ":material/rotate_right:"),
-        ("pages/mixture.py", "Beyond naive", ":material/category:"),
+    N_("Naive Bayes on MNIST"): [
+        ("pages/home.py", N_("Home"), ":material/home:"),
+        ("pages/heatmaps.py", N_("Heatmaps"), ":material/grid_on:"),
+        ("pages/draw.py", N_("Draw"), ":material/draw:"),
+        ("pages/smoothing.py", N_("Smoothing"), ":material/tune:"),
+        ("pages/samples.py", N_("Samples"), ":material/casino:"),
+        ("pages/inpainting.py", N_("Inpainting"), ":material/extension:"),
+        ("pages/compare.py", N_("Compare"), ":material/balance:"),
+        ("pages/deskew.py", N_("Deskew"), ":material/rotate_right:"),
+        ("pages/mixture.py", N_("Beyond naive"), ":material/category:"),
     ],
-    "Beyond MNIST": [
-        ("pages/gaussian.py", "Gaussian NB", ":material/bar_chart:"),
-        ("pages/spam.py", "Spam filter", ":material/mail:"),
-        ("pages/xor.py", "XOR exercise", ":material/call_split:"),
+    N_("Beyond MNIST"): [
+        ("pages/gaussian.py", N_("Gaussian NB"), ":material/bar_chart:"),
+        ("pages/spam.py", N_("Spam filter"), ":material/mail:"),
+        ("pages/xor.py", N_("XOR exercise"), ":material/call_split:"),
     ],
 }
 
 # Pages with no MNIST naive Bayes of their own: the model settings would be controls that change nothing
 # there (and Gaussian NB has a class prior of its own). Their values stay in the session for the others.
 WITHOUT_MODEL_SETTINGS = ("pages/gaussian.py", "pages/spam.py", "pages/xor.py", "pages/teach.py")
-_WITHOUT_MODEL_SETTINGS = {
-    title for pages in PAGES.values() for path, title, _ in pages if path in WITHOUT_MODEL_SETTINGS
-}
+
+APP_NAME = N_("Naive Bayes Lab")
+HOME = "pages/home.py"
 
 
-APP_NAME = "Naive Bayes Lab"
-
-
-def browser_title(page_title: str) -> str:
-    """The browser tab's title for a page: "Draw · Naive Bayes Lab" (WCAG 2.4.2: each page its own title)."""
-    return APP_NAME if page_title == "Home" else f"{page_title} · {APP_NAME}"
+def browser_title(path: str, page_title: str) -> str:
+    """The browser tab's title for the page file ``path`` titled ``page_title`` (in the reader's language):
+    "Draw · Naive Bayes Lab" (WCAG 2.4.2: each page its own title), the app's name alone at Home."""
+    if path == HOME:
+        return _(APP_NAME)
+    return _("{page} · {app}").format(page=page_title, app=_(APP_NAME))
 
 
 def navigation_links(sections: dict[str, list]) -> None:
@@ -69,7 +71,7 @@ def navigation_links(sections: dict[str, list]) -> None:
     per run."""
     with st.sidebar.container(key=presentation.NAVIGATION_KEY):
         for section, pages in sections.items():
-            st.markdown(f"**{section}**")
+            st.markdown(f"**{escape_markdown(section)}**")
             for page in pages:
                 st.page_link(page, width="stretch")
 
@@ -81,6 +83,7 @@ def run(default_page: str = "pages/home.py") -> None:
     """
     with runs.whole_run() as this_run:  # first: a session flooding reruns is stopped before any work
         links.begin_run()
+        language.choose()
         presenting = presentation.presenter_mode()
         # the icon before the navigation: st.navigation would make the page's Material icon the tab's, which the
         # browser fetches from Google's font server (missing offline); the title once the page is known
@@ -89,19 +92,21 @@ def run(default_page: str = "pages/home.py") -> None:
             layout="wide",
             initial_sidebar_state="collapsed" if presenting else "auto",
         )
-        sections = {
-            section: [
-                st.Page(str(ROOT / path), title=title, icon=icon, default=path == default_page)
-                for path, title, icon in pages
-            ]
-            for section, pages in PAGES.items()
-        }
-        navigation = st.navigation(sections, position="hidden")
-        st.set_page_config(page_title=browser_title(navigation.title))
+        paths, sections = {}, {}
+        for section, pages in PAGES.items():
+            sections[_(section)] = []
+            for path, title, icon in pages:
+                page = st.Page(str(ROOT / path), title=_(title), icon=icon, default=path == default_page)
+                paths[id(page)] = path
+                sections[_(section)].append(page)
+        navigation = st.navigation(sections, position="hidden")  # one of the pages above
+        path = paths[id(navigation)]
+        st.set_page_config(page_title=browser_title(path, navigation.title))
         navigation_links(sections)
-        this_run.page = (navigation.url_path or navigation.title).replace(" ", "_")
-        if navigation.title not in _WITHOUT_MODEL_SETTINGS and settings.sidebar().deskew:
+        this_run.page = Path(path).stem
+        if path not in WITHOUT_MODEL_SETTINGS and settings.sidebar().deskew:
             mnist.splits(deskew=True)  # every page's models need the deskewed images: made here, with a bar
+        language.selector()
         presentation.sidebar_toggle()
         presentation.apply_style(presenting)
         preload.preload_elements()
@@ -125,11 +130,13 @@ def class_badge(joined: classroom.Membership, on_lesson: bool) -> None:
     ended = classroom.ended_sentence(joined.info)
     with st.container(horizontal=True, vertical_alignment="center", key="class_badge", gap="small"):
         if isinstance(joined, classroom.TeacherClass):
-            st.markdown(f":material/co_present: **Teaching class {code}**" + (f" · {ended}" if ended else ""))
-            page_link("pages/teach.py", "Your class page", query_params={classroom.CLASS_PARAM: code})
+            badge = _("Teaching class {code}").format(code=code)
+            st.markdown(f":material/co_present: **{badge}**" + (f" · {ended}" if ended else ""))
+            page_link("pages/teach.py", _("Your class page"), query_params={classroom.CLASS_PARAM: code})
         else:
-            st.markdown(f":material/groups: **Class {code}**" + (f" · {ended}" if ended else ""))
-            st.button("Leave class", icon=":material/logout:", key="class_leave", on_click=classroom.leave_class)
+            badge = _("Class {code}").format(code=code)
+            st.markdown(f":material/groups: **{badge}**" + (f" · {ended}" if ended else ""))
+            st.button(_("Leave class"), icon=":material/logout:", key="class_leave", on_click=classroom.leave_class)
             if not on_lesson:
                 class_period.heartbeat(joined)
 
@@ -141,7 +148,7 @@ def page_path(path: str) -> str:
 
 def page_link(path: str, label: str, query_params: dict[str, str] | None = None) -> None:
     """A link to the page file ``path`` (as in ``PAGES``) with its icon."""
-    icon = next(icon for pages in PAGES.values() for page, _, icon in pages if page == path)
+    icon = next(icon for pages in PAGES.values() for page, _title, icon in pages if page == path)
     st.page_link(page_path(path), label=label, icon=icon, query_params=query_params)
 
 

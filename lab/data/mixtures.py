@@ -12,11 +12,12 @@ from dataclasses import dataclass
 
 from lab.caching import background, shared
 from lab.data import data_dir, mnist
+from lab.i18n import N_, _, ngettext
 from lab.settings import Settings
 from nbcore.experiments import mixture as experiment
 from nbcore.models.mixture import BernoulliMixtureNB
 from nbcore.prepared.disk import folder_of
-from nbcore.prepared.results import MixtureCurve, PreparedMixtures, UnlabeledCurves, UnlabeledDigits, on_deskewed
+from nbcore.prepared.results import MixtureCurve, PreparedMixtures, UnlabeledCurves, UnlabeledDigits
 
 SEED = 0  # EM's random start for every mixture the pages show (the command line compares seeds)
 
@@ -27,7 +28,9 @@ def supported(settings: Settings) -> bool:
 
 
 def _curve_label(settings: Settings) -> str:
-    return on_deskewed("Fitting 1 to 50 styles per digit", settings.deskew)
+    if settings.deskew:
+        return _("Fitting 1 to 50 styles per digit on deskewed MNIST")
+    return _("Fitting 1 to 50 styles per digit")
 
 
 def _curve_result(settings: Settings) -> MixtureCurve:
@@ -49,7 +52,15 @@ def curve_ready(settings: Settings) -> bool:
 
 
 def _fit_label(settings: Settings, n_components: int) -> str:
-    return on_deskewed(f"Fitting {n_components} styles per digit", settings.deskew)
+    if settings.deskew:
+        message = ngettext(
+            "Fitting {k} style per digit on deskewed MNIST",
+            "Fitting {k} styles per digit on deskewed MNIST",
+            n_components,
+        )
+    else:
+        message = ngettext("Fitting {k} style per digit", "Fitting {k} styles per digit", n_components)
+    return message.format(k=n_components)
 
 
 @background(_fit_label, "nbcore-mixture-fit", max_entries=16)
@@ -99,7 +110,7 @@ def scores(settings: Settings, n_components: int) -> Measured:
     return _scored(settings, n_components)
 
 
-@shared("Scoring the mixture on the test images…", max_entries=16)
+@shared(N_("Scoring the mixture on the test images…"), max_entries=16)
 def _scored(settings: Settings, n_components: int) -> Measured:
     fitted = _fitted.result(settings, n_components)
     features = mnist.features(settings.input_form)
@@ -108,7 +119,9 @@ def _scored(settings: Settings, n_components: int) -> Measured:
 
 
 def _unlabeled_label(settings: Settings) -> str:
-    return on_deskewed("Fitting with unlabeled digits", settings.deskew)
+    if settings.deskew:
+        return _("Fitting with unlabeled digits on deskewed MNIST")
+    return _("Fitting with unlabeled digits")
 
 
 def _unlabeled_result(settings: Settings) -> UnlabeledDigits:

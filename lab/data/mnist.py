@@ -21,6 +21,7 @@ import numpy as np
 import nbcore
 from lab.caching import background, shared
 from lab.data import data_dir, without_data_dir
+from lab.i18n import N_
 from lab.jobs import BackgroundJob, ProgressCallback
 from lab.settings import THRESHOLDS
 from nbcore.datasets.mnist import MnistSplits
@@ -90,7 +91,7 @@ def take_prefetched(folder: str) -> MnistPrefetch | None:
     return job if job.data_dir == folder else None
 
 
-@background("Preparing MNIST", "nbcore-load", stop_on=(nbcore.MnistDataError, "MNIST is not available."))
+@background(N_("Preparing MNIST"), "nbcore-load", stop_on=(nbcore.MnistDataError, N_("MNIST is not available.")))
 def _published(folder: str, progress) -> MnistSplits:
     """Both splits from ``folder``: the load begun at start-up (app.py's lifespan) if it is of this folder, else a
     new one."""
@@ -104,7 +105,7 @@ def _published(folder: str, progress) -> MnistSplits:
         raise nbcore.MnistDataError(f"{without_data_dir(error, folder)} {WHAT_TO_SET}") from error
 
 
-@background("Deskewing MNIST", "nbcore-deskew", in_sidebar=True)
+@background(N_("Deskewing MNIST"), "nbcore-deskew", in_sidebar=True)
 def _deskewed(folder: str, progress) -> MnistSplits:
     """Both splits as the models see them with deskew on (labels as published): kept in ``folder`` by
     ``python -m nbcore prepare``, else made now and kept there."""
@@ -126,7 +127,7 @@ def loaded(deskew: bool = False) -> MnistSplits:
     return _deskewed.result(data_dir()) if deskew else _published.result(data_dir())
 
 
-@shared("Binarizing MNIST…", max_entries=2 * len(THRESHOLDS))
+@shared(N_("Binarizing MNIST…"), max_entries=2 * len(THRESHOLDS))
 def features(form: InputForm) -> Features:
     """Naive Bayes' features of both splits in ``form``, made once per server and form."""
     train, test = form.split_features(loaded(form.deskew))

@@ -18,6 +18,7 @@ import numpy as np
 import nbcore
 from lab.caching import background, shared
 from lab.data import data_dir, mnist
+from lab.i18n import N_, _
 from lab.settings import TEXTBOOK, THRESHOLDS, Settings, current_settings
 from nbcore.experiments import evaluate
 from nbcore.experiments.evaluate import BernoulliScores, SoftmaxScores
@@ -30,7 +31,7 @@ CURVE_ALPHAS = evaluate.SMOOTHING_CURVE_ALPHAS  # alpha = beta of the smoothing 
 
 
 # -- naive Bayes -------------------------------------------------------------------------------------
-@shared("Counting pixels…", max_entries=2 * len(THRESHOLDS))
+@shared(N_("Counting pixels…"), max_entries=2 * len(THRESHOLDS))
 def counted_model(form: InputForm) -> nbcore.BernoulliNB:
     """BernoulliNB fitted (counted) on the training features of ``form``; smoothing is applied per settings.
 
@@ -69,7 +70,7 @@ def smoothing_curve(settings: Settings) -> dict[str, np.ndarray]:
     return _smoothing_curve(settings.input_form, settings.prior)
 
 
-@shared("Scoring MNIST for every α…", max_entries=16)
+@shared(N_("Scoring MNIST for every α…"), max_entries=16)
 def _smoothing_curve(form: InputForm, prior: str) -> dict[str, np.ndarray]:
     features = mnist.features(form)
     curve = results.SmoothingCurve(
@@ -94,7 +95,7 @@ def _zero_smoothing(form: InputForm, prior: str) -> dict[str, float]:
     return evaluate.impossible_true_class(unsmoothed, mnist.features(form).test_packed, mnist.loaded().test_labels)
 
 
-@shared("Learning curve for naive Bayes…", max_entries=32)
+@shared(N_("Learning curve for naive Bayes…"), max_entries=32)
 def bernoulli_learning_curve(settings: Settings) -> dict[str, np.ndarray]:
     """Naive Bayes (these settings) test accuracy over training-set sizes and seeds: kept in the data folder,
     else computed (about a second) and kept there."""
@@ -114,7 +115,7 @@ class TrainedSoftmax:
 
 
 def _softmax_label(preset: str, deskew: bool) -> str:
-    return "Softmax regression" + (" on deskewed MNIST" if deskew else "")
+    return _("Softmax regression on deskewed MNIST") if deskew else _("Softmax regression")
 
 
 @background(_softmax_label, "nbcore-softmax", max_entries=4, in_sidebar=True)
@@ -142,7 +143,7 @@ def softmax_training(preset: str = "default", deskew: bool = False) -> dict:
 
 
 def _learning_curve_label(deskew: bool) -> str:
-    return "Learning curve" + (" on deskewed MNIST" if deskew else "")
+    return _("Learning curve on deskewed MNIST") if deskew else _("Learning curve")
 
 
 @background(_learning_curve_label, "nbcore-curve", max_entries=2)

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from devtools import chromium
-from lab import presentation, shell
+from lab import i18n, presentation, shell
 from lab.figures import charts, describe, diagnostics, style
 from tests.conftest import REPO
 
@@ -67,9 +67,16 @@ def test_the_harness_finds_the_navigation_where_the_shell_puts_it():
 
 
 def test_every_page_has_its_own_browser_title():
-    titles = [shell.browser_title(title) for pages in shell.PAGES.values() for _, title, _ in pages]
-    assert len(set(titles)) == len(titles)
-    assert shell.browser_title("Draw") == "Draw · Naive Bayes Lab" and shell.browser_title("Home") == "Naive Bayes Lab"
+    for code in i18n.languages():
+        with i18n.speaking(code):
+            titles = [
+                shell.browser_title(path, i18n._(title)) for pages in shell.PAGES.values() for path, title, _ in pages
+            ]
+            assert len(set(titles)) == len(titles), code
+    assert shell.browser_title("pages/draw.py", "Draw") == "Draw · Naive Bayes Lab"
+    assert shell.browser_title("pages/home.py", "Home") == "Naive Bayes Lab"
+    with i18n.speaking("es"):
+        assert shell.browser_title("pages/draw.py", i18n._("Draw")) == "Dibujar · Laboratorio de Bayes ingenuo"
 
 
 def test_a_curves_words_come_from_its_numbers():
