@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 import pyarrow as pa
 import streamlit as st
 
-from lab import presentation
+from lab import i18n, presentation
 from lab.figures import describe, style
 
 # no mode bar (it covered chart titles and legends on phones and added 8 tab stops per chart),
@@ -26,8 +26,10 @@ _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|~:$])")
 def prepared(figure: go.Figure, font_px: int | None) -> tuple[go.Figure, str | None]:
     """``figure`` made ready to show, in place, and its title: a plain title is taken out (the page shows it in
     bold above the chart, where it wraps to the chart's width) and in presenter mode (``font_px``) every text is
-    enlarged. Once per figure: a cache that keeps a prepared figure keeps its title beside it."""
+    enlarged. Numbers on its axes and in its hover texts are written as the reader writes them (0,84 in Spanish).
+    Once per figure: a cache that keeps a prepared figure keeps its title beside it."""
     title = style.take_title(figure)
+    figure.update_layout(separators=i18n.plotly_separators())
     if font_px:
         style.with_presenter_fonts(figure, font_px)
     return figure, title

@@ -20,7 +20,7 @@ import functools
 import gettext
 import io
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -84,6 +84,21 @@ def languages() -> dict[str, Language]:
 _current: contextvars.ContextVar[Language | None] = contextvars.ContextVar("language", default=None)
 
 
+# where a thread that was never given a language finds its reader's (a widget's callback, a fragment's run: each
+# starts in a thread of its own); lab/language.py sets it to read the session's choice
+def _no_reader() -> str | None:
+    return None
+
+
+_reader_language: Callable[[], str | None] = _no_reader
+
+
+def read_reader_language_with(resolve: Callable[[], str | None]) -> None:
+    """``resolve()`` names the reader's language where no run has activated one (None: English)."""
+    global _reader_language
+    _reader_language = resolve
+
+
 def activate(code: str) -> Language:
     """Make ``code`` (a key of ``languages()``; anything else means English) the language of this run."""
     language = languages().get(code) or languages()[SOURCE_LANGUAGE]
@@ -103,7 +118,10 @@ def speaking(code: str) -> Iterator[Language]:
 
 def current() -> Language:
     """The language of this run (English outside one)."""
-    return _current.get() or languages()[SOURCE_LANGUAGE]
+    language = _current.get()
+    if language is None:
+        language = activate(_reader_language() or SOURCE_LANGUAGE)
+    return language
 
 
 def best_match(requested: str | None) -> str | None:
@@ -147,9 +165,10 @@ def integer(value: int) -> str:
 
 
 def percent(fraction: float, places: int = 0) -> str:
-    """``fraction`` (0.843) as a percentage in the reader's form: 84.3 %, 84,3 %."""
-    pattern = "#,##0" + ("." + "0" * places if places > 0 else "") + "%"
-    return numbers.format_percent(fraction, format=pattern, locale=current().locale)
+    """``fraction`` (0.843) as a percentage in the reader's form, its sign where the locale puts it: 84.3%, 84,3 %."""
+    locale = current().locale
+    pattern = locale.percent_formats[None].pattern.replace("#,##0", "#,##0" + ("." + "0" * places if places else ""), 1)
+    return numbers.format_percent(fraction, format=pattern, locale=locale)
 
 
 def plotly_separators() -> str:

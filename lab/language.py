@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from lab import i18n
 from lab.i18n import _
@@ -31,8 +32,20 @@ def choose() -> i18n.Language:
 
 
 def activate() -> i18n.Language:
-    """Make this session's chosen language current (a fragment's run starts without it)."""
-    return i18n.activate(str(st.session_state.get(PARAM, i18n.SOURCE_LANGUAGE)))
+    """Make this session's chosen language current."""
+    return i18n.activate(_session_language() or i18n.SOURCE_LANGUAGE)
+
+
+def _session_language() -> str | None:
+    """The session's chosen language, or None outside a session's thread (a job's thread, the command line)."""
+    # no public way to ask whether this thread runs a session's script (st.session_state outside one warns)
+    if get_script_run_ctx(suppress_warning=True) is None:
+        return None
+    return st.session_state.get(PARAM)
+
+
+# a widget's callback and a fragment's run each start in a thread that no run has given a language
+i18n.read_reader_language_with(_session_language)
 
 
 def selector() -> None:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from lab import language, rate_limit
+from lab import rate_limit
 
 # set while a whole run is drawn in this script thread: a fragment's function called inside it is part of that run
 _whole_run = threading.local()
@@ -107,7 +107,6 @@ def fragment(page: str, run_every: float | None = None):
             if getattr(_whole_run, "active", False):  # part of the whole run: counted, timed and in its turn there
                 return function(*args, **kwargs)
             rate_limit.check_fragment_run()
-            language.activate()  # a fragment's run is a thread of its own: it starts in English
             started, outcome = time.perf_counter(), "ok"
             try:
                 with _turn():

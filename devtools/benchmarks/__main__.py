@@ -1,5 +1,5 @@
 """Command line: ``python -m devtools.benchmarks naive-bayes [--repeats N]``, ``softmax [--repeats N]``,
-``mixture [--repeats N] [--no-prepare]``."""
+``mixture [--repeats N] [--no-prepare]``, ``languages [--repeats N]``."""
 
 from __future__ import annotations
 
@@ -40,6 +40,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     mixture.add_argument("--repeats", type=repeats_count, default=3, help=f"1..{MAX_REPEATS}")
     mixture.add_argument("--no-prepare", action="store_true", help="leave out the prepared results' time and size")
+    languages = commands.add_parser(
+        "languages", help="the catalogues' coverage; a page's run in each language and the share spent translating"
+    )
+    languages.add_argument(
+        "--repeats", type=repeats_count, default=9, help=f"runs per page and language, 1..{MAX_REPEATS}"
+    )
     args = parser.parse_args(argv)
     try:
         if args.command == "naive-bayes":
@@ -50,6 +56,10 @@ def main(argv: list[str] | None = None) -> int:
             from .mixture import run_bench_mixture
 
             run_bench_mixture(repeats=args.repeats, prepare=not args.no_prepare)
+        elif args.command == "languages":
+            from .languages import run_bench_languages
+
+            run_bench_languages(repeats=args.repeats)
         else:
             from .softmax import run_bench_softmax
 

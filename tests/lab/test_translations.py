@@ -155,7 +155,7 @@ def test_numbers_are_written_as_each_reader_writes_them():
 
 
 def test_counts_take_each_languages_plural_forms():
-    one, many = "{n} student joined", "{n} students joined"
+    one, many = "Fitting {k} style per digit", "Fitting {k} styles per digit"
     assert i18n.ngettext(one, many, 1) == one and i18n.ngettext(one, many, 2) == many
     with i18n.speaking("zh"):
         assert i18n.ngettext(one, many, 1) == i18n.ngettext(one, many, 2)  # Chinese has one form
