@@ -8,6 +8,9 @@ The models come in the ``data`` of a companion element (``send_live_models``, ``
 canvas's fragment: sent once per settings change, never with a stroke or a Clear.
 After each run the page reports its own reading (``report_server_reading``) and the component shows it in place
 of its own, saying so only when the two disagree.
+
+Every word the component shows or says (the canvas's accessible name, the verdict, the note) comes from here in the
+reader's language (``words``), with the reader's BCP 47 tag for its numbers: the JS holds no sentence of its own.
 """
 
 from __future__ import annotations
@@ -20,8 +23,9 @@ import streamlit as st
 from plotly.colors import get_colorscale
 
 import nbcore
-from lab import live_models
+from lab import i18n, live_models
 from lab.figures.style import DIVERGING_SCALE, MODEL_COLOURS
+from lab.i18n import _
 from nbcore.inputs import InputForm
 from nbcore.preprocess import CANVAS_BITMAP_SIDE
 
@@ -33,8 +37,8 @@ LOOK = {"models": list(MODEL_COLOURS), "evidence": get_colorscale(DIVERGING_SCAL
 
 _digit_canvas = st.components.v2.component(
     "naive_bayes_lab_digit_canvas",
-    html=f'<canvas class="digit-canvas" width="{SIZE}" height="{SIZE}" role="img" '
-    f'aria-label="Drawing canvas: draw one digit with the mouse, a pen or a finger"></canvas>'
+    # the canvas's accessible name comes with the data, in the reader's language (lab/digit_canvas.js sets it)
+    html=f'<canvas class="digit-canvas" width="{SIZE}" height="{SIZE}" role="img"></canvas>'
     '<div class="live-reading" hidden>'
     '<p class="live-verdict" aria-hidden="true"></p>'
     '<div class="live-figures" aria-hidden="true">'
@@ -77,6 +81,20 @@ def drawing_tag(drawing: str) -> str:
     return f"{len(drawing)}:{drawing[-32:]}"
 
 
+def words() -> dict[str, str]:
+    """What the canvas component shows and says, in the reader's language; lab/digit_canvas.js fills the
+    placeholders ({bayes}: a digit, {bayes_p}: a probability it writes with the reader's tag)."""
+    return {
+        "canvas": _("Drawing canvas: draw one digit with the mouse, a pen or a finger"),
+        "prompt": _("As you draw, both models read your digit here."),
+        "live": _("Live: naive Bayes {bayes} (p = {bayes_p}), softmax {softmax} (p = {softmax_p})"),
+        "server": _("Server: naive Bayes {bayes} (p = {bayes_p}), softmax {softmax} (p = {softmax_p})"),
+        "differs": _(
+            "Showing the server's reading; your browser read naive Bayes {bayes}, softmax {softmax} while you drew."
+        ),
+    }
+
+
 def digit_canvas(brush_width: int, key: str, restore: str | None = None) -> str | None:
     """Show the canvas; the drawing as a PNG data URL, or None while nothing is drawn.
 
@@ -89,7 +107,13 @@ def digit_canvas(brush_width: int, key: str, restore: str | None = None) -> str 
     shown = isinstance(st.session_state.get(key), Mapping)
     result = _digit_canvas(
         key=key,
-        data={"brush": brush_width, "restore": None if shown else restore, "look": LOOK},
+        data={
+            "brush": brush_width,
+            "restore": None if shown else restore,
+            "look": LOOK,
+            "words": words(),
+            "tag": i18n.current().tag,
+        },
         default={"drawing": None},
         on_drawing_change=lambda: None,
         width="content",

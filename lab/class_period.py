@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from lab import class_store, classroom, runs
+from lab import class_store, classroom, i18n, runs
+from lab.i18n import _, ngettext
 from nbcore.classroom import KEEP_SECONDS, ClassInfo, Refused
 from nbcore.classroom.export import answers_csv, drawings_npz
 
@@ -21,37 +22,53 @@ WARN_BEFORE_SECONDS = 15 * 60  # the teacher's page warns this long before a cla
 CHECK_IN_SECONDS = 30  # a student's "still here" at most this often when nothing changed
 HERE_SECONDS = 120  # a student seen within this long is "here now"
 FOLLOW_SECONDS = 2  # how often a student's lesson looks for the teacher's step
-_OUTCOME = "class_period_outcome"  # session: the sentence of the teacher's last action
+_OUTCOME = "class_period_outcome"  # session: the teacher's last action and how it went, said when shown
 
 
-def _act(teaching: classroom.TeacherClass, action: str, done: str, **arguments) -> None:
-    """Call the store's teacher-only ``action`` for this class; keep ``done`` (or the refusal) for the page."""
+def _act(teaching: classroom.TeacherClass, action: str, **arguments) -> None:
+    """Call the store's teacher-only ``action`` for this class; keep what came of it for the page, in words only
+    when the page shows it (a button's callback runs before the run has chosen the reader's language)."""
     try:
         getattr(class_store.class_store(), action)(teaching.info.code, teaching.key, **arguments)
     except Refused as refused:
         st.session_state[_OUTCOME] = ("warning", str(refused))
     else:
-        st.session_state[_OUTCOME] = ("success", done)
+        st.session_state[_OUTCOME] = ("success", (action, arguments.get("step")))
+
+
+def _done_sentence(action: str, step: int | None) -> str:
+    """What the teacher's ``action`` did, in a sentence."""
+    if action == "extend":
+        hours = KEEP_SECONDS // 3600
+        return ngettext("Kept {hours} hour longer.", "Kept {hours} hours longer.", hours).format(
+            hours=i18n.integer(hours)
+        )
+    if action == "end":
+        return _(
+            "The class has ended: students can no longer send or answer. Everything it holds is kept for you to "
+            "download."
+        )
+    if action == "new_period":
+        return _("A new period has started with the same code: drawings and answers start empty.")
+    if action == "delete_class":
+        return _("The class and everything it held are deleted.")
+    return _("Students follow your step.") if step else _("Students move on their own.")
 
 
 def extend(teaching: classroom.TeacherClass) -> None:
-    _act(teaching, "extend", f"Kept {KEEP_SECONDS // 3600} hours longer.")
+    _act(teaching, "extend")
 
 
 def end(teaching: classroom.TeacherClass) -> None:
-    _act(
-        teaching,
-        "end",
-        "The class has ended: students can no longer send or answer. Everything it holds is kept for you to download.",
-    )
+    _act(teaching, "end")
 
 
 def new_period(teaching: classroom.TeacherClass) -> None:
-    _act(teaching, "new_period", "A new period has started with the same code: drawings and answers start empty.")
+    _act(teaching, "new_period")
 
 
 def delete(teaching: classroom.TeacherClass) -> None:
-    _act(teaching, "delete_class", "The class and everything it held are deleted.")
+    _act(teaching, "delete_class")
     if st.session_state.get(_OUTCOME, ("",))[0] == "success":
         for key in ("teacher_code", "teacher_key"):
             st.session_state.pop(key, None)
@@ -59,7 +76,7 @@ def delete(teaching: classroom.TeacherClass) -> None:
 
 
 def set_pace(teaching: classroom.TeacherClass, step: int | None) -> None:
-    _act(teaching, "set_pace", "Students follow your step." if step else "Students move on their own.", step=step)
+    _act(teaching, "set_pace", step=step)
 
 
 def pace_button(teaching: classroom.TeacherClass, lead_from: int, key: str) -> None:
@@ -67,7 +84,7 @@ def pace_button(teaching: classroom.TeacherClass, lead_from: int, key: str) -> N
     or *Let students move on their own*, whichever the class is not doing now."""
     if teaching.info.pace is not None:
         st.button(
-            "Let students move on their own",
+            _("Let students move on their own"),
             icon=":material/lock_open:",
             key=f"{key}_free",
             on_click=set_pace,
@@ -75,18 +92,26 @@ def pace_button(teaching: classroom.TeacherClass, lead_from: int, key: str) -> N
         )
     else:
         st.button(
-            "Lead: students follow my step",
+            _("Lead: students follow my step"),
             icon=":material/arrow_forward:",
             key=f"{key}_lead",
             on_click=set_pace,
             args=(teaching, lead_from),
-            help=f"Students go to step {lead_from}; then your Back and Next on the lesson move everyone.",
+            help=_("Students go to step {step}; then your Back and Next on the lesson move everyone.").format(
+                step=lead_from
+            ),
         )
 
 
 def last_outcome() -> tuple[str, str] | None:
-    """("success" | "warning", sentence) of the teacher's last action, once."""
-    return st.session_state.pop(_OUTCOME, None)
+    """("success" | "warning", sentence) of the teacher's last action, once, in the reader's language."""
+    outcome = st.session_state.pop(_OUTCOME, None)
+    if outcome is None:
+        return None
+    kind, what = outcome
+    if kind == "success" and isinstance(what, tuple):
+        return kind, _done_sentence(*what)
+    return kind, classroom.nbcore_sentence(str(what))
 
 
 def minutes_left(teaching: classroom.TeacherClass) -> float | None:

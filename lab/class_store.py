@@ -15,10 +15,11 @@ from pathlib import Path
 import numpy as np
 import plotly.graph_objects as go
 
-from lab import display, presentation
+from lab import display, i18n, presentation
 from lab.caching import background, shared
 from lab.data import data_dir, models
 from lab.figures import diagnostics, digits, export
+from lab.i18n import N_, _
 from lab.settings import Settings
 from nbcore.classroom import ClassStore, open_store, store_setting
 from nbcore.classroom.export import as_arrays
@@ -92,7 +93,7 @@ MIXTURE_SEED = 0  # EM's random start for the class's mixture, as the command li
 
 
 @shared(
-    spinner="Fitting the class's mixture of styles, once for each student left out…",
+    spinner=N_("Fitting the class's mixture of styles, once for each student left out…"),
     max_entries=32,
     key=lambda snapshot, settings, components: (snapshot.code, snapshot.ids, settings, components),
 )
@@ -102,7 +103,7 @@ def class_mixture_readings(snapshot: ClassSnapshot, settings: Settings, componen
     ``load_digits()`` as a class of 20 at 2 to 10 styles: docs/class-model.md); kept apart from the weight, which
     it does not depend on, so the weight slider never refits it. ``settings`` without deskew, α and β above 0."""
     mnist_model = models.model(settings)
-    features, _ = class_features(snapshot.frames, mnist_model, settings.threshold)
+    features, unused_rows = class_features(snapshot.frames, mnist_model, settings.threshold)
     return mixture_leave_one_student_out(
         features, snapshot.meant, snapshot.students, mnist_model, components, MIXTURE_SEED
     )
@@ -133,9 +134,10 @@ def class_evaluation(
     )
 
 
-@background("The class's curve", "nbcore-class-curve", max_entries=8)
+@background(N_("The class's curve"), "nbcore-class-curve", max_entries=8)
 def _class_curve(snapshot: ClassSnapshot, settings: Settings, progress) -> tuple[Curve | None, str | None]:
-    """(the curve of accuracy against class drawings per digit, or None; the sentence why there is none)."""
+    """(the curve of accuracy against class drawings per digit, or None; the sentence why there is none, in
+    English: ``lab/class_model_view.py`` says it in the reader's language)."""
     evaluation = evaluate_class(
         snapshot.frames, snapshot.meant, snapshot.students, models.model(settings), threshold=settings.threshold
     )
@@ -165,7 +167,8 @@ STUDENT_LABEL = 5  # hex digits of the anonymous id shown on a tile: enough to t
 @dataclass(frozen=True)
 class GalleryView:
     """The gallery's slow parts: the newest ``GALLERY_SHOWN`` drawings as PNG tiles (bytes, newest first) with
-    their captions, and the two confusion figures (naive Bayes', softmax's). Shared: never change a figure."""
+    their captions, and the two confusion figures (naive Bayes', softmax's). Shared: never change a figure. Its
+    texts are in one reader's language (``_gallery_view`` keeps one per language)."""
 
     tiles: tuple[bytes, ...]
     tile_width: int  # px
@@ -174,27 +177,34 @@ class GalleryView:
     confusions: tuple[tuple[go.Figure, str | None], ...]  # (figure, its title), display.prepared
 
 
-@shared(max_entries=16, key=lambda code, version, font_px, _drawings: (code, version, font_px))
-def _gallery_view(code: str, version: tuple[int, int, int], font_px: int | None, _drawings) -> GalleryView:
-    newest = _drawings[::-1][:GALLERY_SHOWN]
-    shown, every = as_arrays(newest), as_arrays(_drawings)
-    tiles, captions = digits.drawing_tiles(shown.frames, shown.meant, shown.bayes, shown.softmax)
-    figures = tuple(
-        display.prepared(diagnostics.meant_confusion(confusion_matrix(every.meant, read), name), font_px)
-        for read, name in ((every.bayes, "naive Bayes"), (every.softmax, "softmax"))
-    )
-    return GalleryView(
-        tuple(export.png_bytes(tile) for tile in tiles),
-        tiles[0].shape[1] if tiles else 0,
-        tuple(f"#{d.id} · {d.student[:STUDENT_LABEL]} · {text}" for d, text in zip(newest, captions)),
-        tuple(digits.drawing_descriptions(shown.meant, shown.bayes, shown.softmax)),
-        figures,
-    )
+# the figures' titles, axes and hover texts and the tiles' captions are in the reader's language: one view per language
+@shared(
+    max_entries=16,
+    key=lambda code, version, font_px, _drawings, language: (code, version, font_px, language),
+)
+def _gallery_view(
+    code: str, version: tuple[int, int, int], font_px: int | None, _drawings, language: str = i18n.SOURCE_LANGUAGE
+) -> GalleryView:
+    with i18n.speaking(language):
+        newest = _drawings[::-1][:GALLERY_SHOWN]
+        shown, every = as_arrays(newest), as_arrays(_drawings)
+        tiles, captions = digits.drawing_tiles(shown.frames, shown.meant, shown.bayes, shown.softmax)
+        figures = tuple(
+            display.prepared(diagnostics.meant_confusion(confusion_matrix(every.meant, read), name), font_px)
+            for read, name in ((every.bayes, _("naive Bayes")), (every.softmax, "softmax"))
+        )
+        return GalleryView(
+            tuple(export.png_bytes(tile) for tile in tiles),
+            tiles[0].shape[1] if tiles else 0,
+            tuple(f"#{d.id} · {d.student[:STUDENT_LABEL]} · {text}" for d, text in zip(newest, captions)),
+            tuple(digits.drawing_descriptions(shown.meant, shown.bayes, shown.softmax)),
+            figures,
+        )
 
 
 def gallery_view(code: str, drawings: Sequence[Drawing]) -> GalleryView:
     """What the teacher's gallery shows of these drawings; built again only when they change (a refresh every few
-    seconds with nothing new costs the store's read), per chart text size (presenter mode or not)."""
+    seconds with nothing new costs the store's read), per chart text size (presenter mode or not) and per language."""
     ids = [drawing.id for drawing in drawings]
     version = (len(ids), sum(ids), ids[-1] if ids else 0)  # any send or removal changes one of them
-    return _gallery_view(code, version, presentation.chart_font_px(), tuple(drawings))
+    return _gallery_view(code, version, presentation.chart_font_px(), tuple(drawings), i18n.current().code)

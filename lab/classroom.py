@@ -23,17 +23,16 @@ import os
 import re
 import time
 from dataclasses import dataclass
-from datetime import datetime
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import numpy as np
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from lab import class_store
-from nbcore.classroom import CODE_RULE, Refused, class_code, student_id
-from nbcore.classroom.records import ClassInfo
-from nbcore.classroom.store import NOT_OPEN
+from lab import class_store, i18n, language
+from lab.i18n import N_, _
+from nbcore.classroom import CODE_RULE, ENDED, Refused, class_code, student_id
+from nbcore.classroom.records import UNAVAILABLE, ClassInfo
+from nbcore.classroom.store import NOT_OPEN, TEACHER_ONLY
 
 CLASS_PARAM, KEY_PARAM = "class", "key"
 MINUTE, HOUR = 60.0, 3600.0
@@ -45,9 +44,66 @@ NEW_CLASSES_PER_SESSION = 2  # an hour: a teacher makes one a period; a second f
 NEW_CLASSES_PER_SESSION_WITH_PASSPHRASE = 10  # an hour: a teacher preparing several groups
 NEW_CLASSES_PER_ADDRESS = 200  # an hour: sixty students behind one address pressing twice stay well under it
 PASSPHRASE_SETTING = "NBCORE_TEACHER_PASSPHRASE"
-BROWSER_PENDING = "Your browser has not answered yet: wait a second, then send again."
-TOO_FAST = "Too many tries from here in the last minute: wait a minute, then try again."
+BROWSER_PENDING = N_("Your browser has not answered yet: wait a second, then send again.")
+TOO_FAST = N_("Too many tries from here in the last minute: wait a minute, then try again.")
 ADDRESS = re.compile(r"[0-9A-Fa-f:.]{2,45}")
+
+# nbcore's sentences (the store's refusals, the command line's too), in the reader's language where a page shows them
+_NBCORE_SENTENCES = {
+    UNAVAILABLE: N_("The class store is not answering right now; the rest of the lab works. Try again in a minute."),
+    NOT_OPEN: N_("There is no open class with this code: check it with your teacher."),
+    ENDED: N_("This class has ended: ask your teacher for the new code."),
+    TEACHER_ONLY: N_("Only this class's teacher can do that: open the page through the teacher link."),
+    CODE_RULE: N_("4 to 12 letters A–Z or digits 0–9"),
+}
+# nbcore's refusals that name a class or a number: (their English form, the message with the same placeholders)
+_NBCORE_PATTERNS = (
+    (
+        r"Class (?P<code>\S+) already exists: choose another code\.",
+        N_("Class {code} already exists: choose another code."),
+    ),
+    (
+        r"This server holds (?P<count>\d+) open classes, as many as it keeps: try again later\.",
+        N_("This server holds {count} open classes, as many as it keeps: try again later."),
+    ),
+    (
+        r"Class (?P<code>\S+) holds (?P<count>\d+) periods, as many as it keeps: make a new class\.",
+        N_("Class {code} holds {count} periods, as many as it keeps: make a new class."),
+    ),
+    (
+        r"Class (?P<code>\S+)'s gallery holds (?P<count>\d+) drawings, as many as it keeps: ask your teacher to make "
+        r"room\.",
+        N_("Class {code}'s gallery holds {count} drawings, as many as it keeps: ask your teacher to make room."),
+    ),
+    (
+        r"Class (?P<code>\S+) has (?P<count>\d+) students, as many as it keeps: ask your teacher\.",
+        N_("Class {code} has {count} students, as many as it keeps: ask your teacher."),
+    ),
+    (r"A class code is (?P<rule>.+)\.", N_("A class code is {rule}.")),
+)
+
+
+def nbcore_sentence(text: str) -> str:
+    """One of nbcore's sentences (a refusal, ``NOT_OPEN``, ``CODE_RULE``) or of this module's (``TOO_FAST``) in the
+    reader's language; any other text as it is."""
+    if text in _NBCORE_SENTENCES:
+        return _(_NBCORE_SENTENCES[text])
+    for pattern, message in _NBCORE_PATTERNS:
+        found = re.fullmatch(pattern, text)
+        if found:
+            fields = found.groupdict()
+            if "count" in fields:
+                fields["count"] = i18n.integer(int(fields["count"]))
+            if "rule" in fields:
+                fields["rule"] = nbcore_sentence(fields["rule"])
+            return _(message).format(**fields)
+    return _(text) if text else text
+
+
+def refusal(refused: BaseException) -> str:
+    """What a page says for a refusal (``Refused``, a drawing's ``ValueError``): its sentence in the reader's language."""
+    return nbcore_sentence(str(refused))
+
 
 _browser_memory = st.components.v2.component(
     "naive_bayes_lab_browser_memory",
@@ -142,19 +198,13 @@ def now() -> float:
     return time.time()
 
 
-def local_time(seconds: float) -> str:
-    """``seconds`` since the epoch as hh:mm in the browser's time zone (the server's if it is not known)."""
-    try:
-        zone = ZoneInfo(st.context.timezone) if st.context.timezone else None
-    except (ZoneInfoNotFoundError, ValueError):
-        zone = None
-    return datetime.fromtimestamp(seconds, tz=zone).strftime("%H:%M")
-
-
 def ended_sentence(info: ClassInfo) -> str | None:
-    """ "Class X ended at 14:05." for an ended class, None while it is open."""
+    """ "Class X ended at 14:05." for an ended class (the reader's time zone and form, the day when not today),
+    None while it is open."""
     ended = info.ended(now())
-    return None if ended is None else f"Class {info.code} ended at {local_time(ended)}."
+    if ended is None:
+        return None
+    return _("Class {code} ended at {time}.").format(code=info.code, time=language.clock(ended))
 
 
 def join_from_link() -> Membership | None:
@@ -166,7 +216,7 @@ def join_from_link() -> Membership | None:
         if found is None:
             found = _linked_student_class()
     except Refused as refused:  # the store is down: the page works without its class
-        st.warning(str(refused), icon=":material/cloud_off:")
+        st.warning(refusal(refused), icon=":material/cloud_off:")
         found = None
     st.session_state[_MEMBERSHIP] = found
     if found is not None and st.query_params.get(CLASS_PARAM) != found.info.code:
@@ -206,11 +256,13 @@ def _linked_student_class() -> StudentClass | None:
         raw = st.query_params.get(CLASS_PARAM)
         code = class_code(raw)
         if code is None:
-            st.caption(":material/info: The class code in this link was ignored: it is not a class code.")
+            st.caption(":material/info: " + _("The class code in this link was ignored: it is not a class code."))
             del st.query_params[CLASS_PARAM]
         elif st.session_state.get("class_code") not in (None, code):
             st.info(
-                f"This link opened class {code}: you have left class {st.session_state['class_code']}.",
+                _("This link opened class {code}: you have left class {previous}.").format(
+                    code=code, previous=st.session_state["class_code"]
+                ),
                 icon=":material/swap_horiz:",
             )
         if code is not None:
@@ -225,13 +277,15 @@ def join(raw: object) -> StudentClass | str:
     """Join the class whose code a student typed: the class, or a sentence why not (misses are budgeted)."""
     code = class_code(raw)
     if code is None:
-        return f"That is not a class code: a class code is {CODE_RULE}, like XK4P9QRT."
+        return _("That is not a class code: a class code is {rule}, like {example}.").format(
+            rule=nbcore_sentence(CODE_RULE), example="XK4P9QRT"
+        )
     try:
         joined = _checked_student_class(code, quiet=True)
     except Refused as refused:
-        return str(refused)
+        return refusal(refused)
     if joined is None:
-        return st.session_state.pop("class_refusal", NOT_OPEN)
+        return st.session_state.pop("class_refusal", None) or nbcore_sentence(NOT_OPEN)
     st.session_state["class_code"] = code
     return joined
 
@@ -256,13 +310,13 @@ def _checked_student_class(code: str, quiet: bool = False) -> StudentClass | Non
 
     # spent miss budgets refuse hits too: otherwise a guesser would still tell a hit from a miss
     if first and not within_budget(*misses, cost=0):
-        refuse(TOO_FAST, ":material/timer:")
+        refuse(_(TOO_FAST), ":material/timer:")
         return None
     info = class_store.class_store().class_info(code)
     if info is None:  # never made, or deleted: one sentence for both
         if first:
             within_budget(*misses)
-        refuse(NOT_OPEN, ":material/link_off:")
+        refuse(nbcore_sentence(NOT_OPEN), ":material/link_off:")
         return None
     st.session_state["class_checked"] = code
     return StudentClass(info, student_id(browser_memory("student", create_secret=True)))
@@ -273,18 +327,18 @@ def send_drawing(
 ) -> str:
     """Send one drawing of this student to their class; the sentence to show. Raises Refused with one."""
     if joined.student is None:
-        raise Refused(BROWSER_PENDING)
+        raise Refused(_(BROWSER_PENDING))
     code = joined.info.code
     ended = ended_sentence(joined.info)
     if ended:
-        raise Refused(f"{ended} Your drawings stay with your teacher.")
+        raise Refused(_("{ended} Your drawings stay with your teacher.").format(ended=ended))
     if not within_budget(
         (f"send:student:{code}:{joined.student}", SENDS_PER_STUDENT, MINUTE),
         ("send:address:" + client_address(), SENDS_PER_ADDRESS, MINUTE),
     ):
-        raise Refused(TOO_FAST)
+        raise Refused(_(TOO_FAST))
     class_store.class_store().add_drawing(code, joined.student, frame, meant, bayes_posterior, softmax_posterior)
-    return f"Sent: your {meant} is in class {code}'s gallery."
+    return _("Sent: your {digit} is in class {code}'s gallery.").format(digit=meant, code=code)
 
 
 # -- the teacher --------------------------------------------------------------------------------
@@ -311,7 +365,7 @@ def _checked_teacher_class() -> TeacherClass | None:
     if linked_key or held:  # a wrong key: budgeted like a wrong code
         within_budget(("miss:address:" + client_address(), MISSES_PER_ADDRESS, MINUTE))
         st.warning(
-            "This teacher link does not open a class: the class was deleted or the link is incomplete.",
+            _("This teacher link does not open a class: the class was deleted or the link is incomplete."),
             icon=":material/link_off:",
         )
     return None
@@ -333,13 +387,13 @@ def new_class(passphrase: str = "") -> TeacherClass | str:
     expected = os.environ.get(PASSPHRASE_SETTING, "")
     if expected:
         if not within_budget(("miss:session:" + _session(), MISSES_PER_SESSION, MINUTE), cost=0):
-            return TOO_FAST
+            return _(TOO_FAST)
         if not hmac.compare_digest(passphrase.encode("utf-8", "replace"), expected.encode("utf-8", "replace")):
             within_budget(
                 ("miss:session:" + _session(), MISSES_PER_SESSION, MINUTE),
                 ("miss:address:" + client_address(), MISSES_PER_ADDRESS, MINUTE),
             )
-            return "That is not the passphrase for making classes on this server: ask whoever runs it."
+            return _("That is not the passphrase for making classes on this server: ask whoever runs it.")
         budgets = [("new:session:" + _session(), NEW_CLASSES_PER_SESSION_WITH_PASSPHRASE, HOUR)]
     else:
         budgets = [
@@ -347,14 +401,14 @@ def new_class(passphrase: str = "") -> TeacherClass | str:
             ("new:address:" + client_address(), NEW_CLASSES_PER_ADDRESS, HOUR),
         ]
     if not within_budget(*budgets):
-        return (
+        return _(
             "This browser (or its network address) made as many classes as it may this hour: use one of them "
             "(its teacher link), or start the server with a passphrase for teachers."
         )
     try:
         made = class_store.class_store().create_class()
     except Refused as refused:
-        return str(refused)
+        return refusal(refused)
     st.session_state["teacher_code"], st.session_state["teacher_key"] = made.info.code, made.teacher_key
     st.query_params[CLASS_PARAM] = made.info.code
     browser_memory(f"teacher-{made.info.code}", remember=made.teacher_key)  # now: the next full run may be far
@@ -391,10 +445,10 @@ def send_answer(taking: LessonClass, question: str, answer: str) -> bool:
     """Record this student's answer to ``question`` in their class: True if it counts (before the reveal,
     replacing an earlier one), False if it came after the reveal (kept apart); Refused with why."""
     if taking.student is None:
-        raise Refused(BROWSER_PENDING)
+        raise Refused(_(BROWSER_PENDING))
     if not within_budget(
         (f"answer:student:{taking.code}:{taking.student}", ANSWERS_PER_STUDENT, MINUTE),
         ("answer:address:" + client_address(), ANSWERS_PER_ADDRESS, MINUTE),
     ):
-        raise Refused(TOO_FAST)
+        raise Refused(_(TOO_FAST))
     return class_store.class_store().answer(taking.code, taking.student, question, answer)

@@ -14,6 +14,9 @@
 // the stroke in progress and the listeners therefore live on the canvas element (set up once), and a call only
 // updates the brush and the sender. The models arrive separately (window.naiveBayesLabModels and the event
 // "naive-bayes-lab-models", from lab/canvas.py's send_live_models), once per settings change.
+// Its words (the canvas's accessible name, the verdict, the note) come in `data.words` in the reader's language
+// (lab/canvas.py's words(), placeholders such as {bayes} filled here) and its numbers are written for the reader's
+// BCP 47 tag (`data.tag`): no sentence is written in this file.
 
 const pads = new WeakMap();  // canvas element -> {context, brush, send, last, live}
 const TIMES_KEPT = 1000;  // the latest live updates' script times, on canvas.liveTimes (devtools/live_bench.py)
@@ -33,7 +36,16 @@ function liveSupported(canvas, context) {
   }
 }
 
-const format = (p) => p.toFixed(4);
+// a message from lab/canvas.py's words() with its {placeholders} filled
+const fill = (message, values) => message.replace(/\{(\w+)\}/g, (hole, name) => (name in values ? values[name] : hole));
+// a probability with 4 decimals as the reader writes it ("0.9876", "0,9876")
+function probabilityFormat(tag) {
+  try {
+    return new Intl.NumberFormat(tag || undefined, { minimumFractionDigits: 4, maximumFractionDigits: 4 });
+  } catch (error) {  // a tag this browser does not know
+    return new Intl.NumberFormat(undefined, { minimumFractionDigits: 4, maximumFractionDigits: 4 });
+  }
+}
 
 function liveReader(canvas, panel, context, region) {
   if (!panel || !liveSupported(canvas, context)) return null;
@@ -44,6 +56,10 @@ function liveReader(canvas, panel, context, region) {
   const state = {
     payload: null, models: null, look: null, dirty: false, scheduled: false, firstMove: null,
     reading: null, sentTag: null, inkSinceSent: false,
+    words: null, tag: null, format: probabilityFormat(undefined),
+    // what the panel says, to say again in another language: ["prompt"] or ["show", bayes, softmax, source], and
+    // the note's digits (null: no note)
+    view: null, noteArgs: null,
   };
   canvas.liveTimes = [];
 
@@ -95,14 +111,26 @@ function liveReader(canvas, panel, context, region) {
     }
   };
   const best = (posterior) => posterior.reduce((top, p, digit) => (p > posterior[top] ? digit : top), 0);
+  // source: "live" or "server", the words' key of the verdict's message
   const show = (bayes, softmax, source) => {
     const b = best(bayes), s = best(softmax);
-    verdict.textContent = `${source}: naive Bayes ${b} (p = ${format(bayes[b])}), softmax ${s} (p = ${format(softmax[s])})`;
+    state.view = ["show", bayes, softmax, source];
+    verdict.textContent = fill(state.words[source], {
+      bayes: String(b), bayes_p: state.format.format(bayes[b]),
+      softmax: String(s), softmax_p: state.format.format(softmax[s]),
+    });
     drawBars(bayes, softmax);
   };
+  const say = (noteArgs) => {  // the note: [naive Bayes' digit, softmax's] the browser read, or null for none
+    state.noteArgs = noteArgs;
+    note.textContent = noteArgs
+      ? fill(state.words.differs, { bayes: String(noteArgs[0]), softmax: String(noteArgs[1]) })
+      : "";
+  };
   const prompt = () => {
-    verdict.textContent = "As you draw, both models read your digit here.";
-    note.textContent = "";
+    state.view = ["prompt"];
+    verdict.textContent = state.words.prompt;
+    say(null);
     evidenceCanvas.getContext("2d").clearRect(0, 0, 28, 28);
     barsCanvas.getContext("2d").clearRect(0, 0, barsCanvas.width, barsCanvas.height);
   };
@@ -120,11 +148,11 @@ function liveReader(canvas, panel, context, region) {
     try {
       const reading = readCanvas(context, region, state.models);
       state.reading = reading;
-      note.textContent = "";
+      say(null);
       if (reading === null) {
         prompt();
       } else {
-        show(reading.bayes.posterior, reading.softmax.posterior, "Live");
+        show(reading.bayes.posterior, reading.softmax.posterior, "live");
         drawEvidence(reading.bayes.evidence);
       }
     } catch (error) {
@@ -151,20 +179,27 @@ function liveReader(canvas, panel, context, region) {
     // only the drawing last sent, and only while no ink came after it
     if (!state.models || !report || report.tag !== state.sentTag || state.inkSinceSent) return;
     const live = state.reading;
-    show(report.bayes, report.softmax, "Server");
+    show(report.bayes, report.softmax, "server");
     const differs = live && (best(live.bayes.posterior) !== best(report.bayes)
       || best(live.softmax.posterior) !== best(report.softmax));
-    note.textContent = differs
-      ? `Showing the server's reading; your browser read naive Bayes ${best(live.bayes.posterior)}, `
-        + `softmax ${best(live.softmax.posterior)} while you drew.`
-      : "";
+    say(differs ? [best(live.bayes.posterior), best(live.softmax.posterior)] : null);
   };
   window.addEventListener("naive-bayes-lab-server-reading", onServerReading);
 
   const api = {
     setLook(look) { state.look = look; },
+    // the words and number format of the reader's language; what the panel shows is said again in them
+    setWords(words, tag) {
+      const changed = state.words !== null && (tag !== state.tag
+        || Object.keys(words).some((name) => words[name] !== state.words[name]));
+      state.words = words;
+      if (tag !== state.tag) { state.tag = tag; state.format = probabilityFormat(tag); }
+      if (!changed || !state.view || panel.hidden) return;
+      if (state.view[0] === "prompt") prompt();
+      else { show(...state.view.slice(1)); say(state.noteArgs); }
+    },
     setModels(payload) {
-      if (payload === state.payload || !state.look) return;
+      if (payload === state.payload || !state.look || !state.words) return;
       state.payload = payload;
       if (!payload) { state.models = null; panel.hidden = true; return; }
       try {
@@ -278,8 +313,10 @@ export default function ({ parentElement, data, setStateValue }) {
   }
   pad.brush = data.brush;
   pad.send = setStateValue;
+  if (canvas.getAttribute("aria-label") !== data.words.canvas) canvas.setAttribute("aria-label", data.words.canvas);
   if (pad.live) {
     pad.live.setLook(data.look);
+    pad.live.setWords(data.words, data.tag);
     pad.live.setModels(window.naiveBayesLabModels || null);
   }
 }

@@ -21,6 +21,7 @@ import gettext
 import io
 import re
 from collections.abc import Callable, Iterator
+from decimal import Decimal
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -156,7 +157,13 @@ def decimal(value: float, places: int) -> str:
     """``value`` with ``places`` decimals in the reader's form: 0.8427, 0,8427; −192.16 with a true minus sign
     where the locale uses one."""
     pattern = "#,##0" + ("." + "0" * places if places > 0 else "")
-    return numbers.format_decimal(value, format=pattern, locale=current().locale)
+    return numbers.format_decimal(_rounded(value, places), format=pattern, locale=current().locale)
+
+
+def _rounded(value: float, places: int) -> Decimal:
+    """``value`` rounded as Python's own formatting rounds it (the float's exact value, half to even), so that every
+    language shows the digits English shows: Babel would round the float's shortest repr, 1.85 to 1.8 not 1.9."""
+    return Decimal(f"{value:.{max(places, 0)}f}")
 
 
 def integer(value: int) -> str:
@@ -168,7 +175,7 @@ def percent(fraction: float, places: int = 0) -> str:
     """``fraction`` (0.843) as a percentage in the reader's form, its sign where the locale puts it: 84.3%, 84,3 %."""
     locale = current().locale
     pattern = locale.percent_formats[None].pattern.replace("#,##0", "#,##0" + ("." + "0" * places if places else ""), 1)
-    return numbers.format_percent(fraction, format=pattern, locale=locale)
+    return numbers.format_percent(_rounded(fraction * 100, places) / 100, format=pattern, locale=locale)
 
 
 def plotly_separators() -> str:

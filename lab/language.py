@@ -1,9 +1,10 @@
 """Which language this session reads, chosen by the link, the browser or the reader, and kept like a setting.
 
 ``?lang=zh`` in the link wins; without it the browser's language (``st.context.locale``) if the lab speaks it,
-else English. The choice in the sidebar is bound to the link (``bind="query-params"``) like every setting, so a
-reload, a page change and *Copy link for students* keep it; it is not a setting a teacher can lock or that
-*Reset all* changes: each student can switch their own page.
+else English. The link carries the language whenever it is not the one the reader's browser alone would get, so a reload, a
+page change and *Copy link for students* keep a choice, and a teacher's link without one lets each student's
+browser choose. It is not a setting a teacher can lock or that *Reset all* changes: each student can switch their
+own page. (Not ``bind="query-params"``: Streamlit would write the choice as it is shown, ``?lang=Español``.)
 """
 
 from __future__ import annotations
@@ -27,8 +28,18 @@ def choose() -> i18n.Language:
         code = i18n.best_match(asked)
         if asked is not None and code is None:
             st.session_state[_REFUSED] = True
-        st.session_state[PARAM] = code or i18n.best_match(st.context.locale) or i18n.SOURCE_LANGUAGE
-    return activate()
+        st.session_state[PARAM] = code or _browsers_language()
+    language = activate()
+    if language.code != _browsers_language():
+        st.query_params[PARAM] = language.code
+    elif PARAM in st.query_params:
+        del st.query_params[PARAM]
+    return language
+
+
+def _browsers_language() -> str:
+    """The language the reader's browser alone would get: its own if the lab speaks it, else English."""
+    return i18n.best_match(st.context.locale) or i18n.SOURCE_LANGUAGE
 
 
 def activate() -> i18n.Language:
@@ -57,7 +68,6 @@ def selector() -> None:
         format_func=lambda code: languages[code].name,
         required=True,
         key=PARAM,
-        bind="query-params",
         help=_("The language of every page for you; each student can choose their own."),
     )
     if st.session_state.pop(_REFUSED, False):

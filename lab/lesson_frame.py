@@ -1,9 +1,11 @@
 """The guided lesson's frame: what a step is, the step in the link, Back and Next, predict-then-reveal questions.
 
-A step's words are data (``Step``, ``Question``; the steps are in ``lab/lesson_steps.py``); what it
-measures and shows is the page's (``pages/lesson.py``). The step lives in the link (``?lesson=3``), so
+A step's words are data (``Step``, ``Question``; the steps are in ``lab/lesson_steps.py``), marked for the
+catalogue and translated here where they are shown; what it measures and shows is the page's
+(``pages/lesson.py``). The step lives in the link (``?lesson=3``), so
 a teacher can hand out any step. A question's committed answer lives in ``st.session_state`` until
-"Answer again".
+"Answer again". An answer is kept, sent and counted as the option's value (``str(option)``), never as the words
+it is shown in, so students reading different languages count in one tally.
 
 Taken as a class (``take_part``: the page opened through a class's link), a student's answer goes to the
 class store, one per student and question, and the truth shows once the teacher reveals it; the
@@ -13,14 +15,15 @@ teacher's page shows how the class answered, live, and the button that reveals i
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import streamlit as st
 
-from lab import class_period, class_store, classroom, display, focus, refresh, shell
+from lab import class_period, class_store, classroom, display, focus, i18n, refresh, shell
 from lab.figures import charts
+from lab.i18n import _, ngettext
 from nbcore.classroom import Refused
 from nbcore.classroom.records import Tally
 from nbcore.experiments import lesson
@@ -34,8 +37,9 @@ REFRESH_SECONDS = 3  # how often the teacher's counts and a waiting student's pa
 
 @dataclass(frozen=True)
 class Link:
-    """A link to one of the lab's pages (a path in ``shell.PAGES``), its label, and the page's settings it opens
-    with (``query``: (name, value) pairs of the page's link, such as ``(("model", "mixture"),)``)."""
+    """A link to one of the lab's pages (a path in ``shell.PAGES``), its label (marked for the catalogue), and the
+    page's settings it opens with (``query``: (name, value) pairs of the page's link, such as
+    ``(("model", "mixture"),)``)."""
 
     page: str
     label: str
@@ -47,9 +51,12 @@ class Question:
     """A question the student answers before the measured truth shows.
 
     ``kind`` "choice": a radio over ``options``, nothing chosen at first; "guess": a select slider
-    starting at ``start``. An option is shown as ``shown_as.format(option)``, or ``shown_as[option]``
-    for a mapping. ``prompt`` and ``reveal`` are ``str.format`` templates the page fills with what it
-    measured.
+    starting at ``start``. The options are values (what is sent and counted); an option is shown as
+    ``shown_as(option)`` (a function, in the reader's language and form), or as the translation of
+    ``shown_as[option]`` for a mapping of texts marked for the catalogue, or as ``str(option)``.
+    ``prompt`` and ``reveal`` are ``str.format`` templates (marked for the catalogue) the page fills with
+    what it measured; ``class_reveal``, where given, is ``reveal`` worded for a class (the teacher's projected
+    page), where ``reveal`` speaks to one student ("you said").
     """
 
     key: str
@@ -57,16 +64,21 @@ class Question:
     kind: str
     options: tuple
     reveal: str
-    shown_as: str | Mapping[Any, str] = "{}"
+    shown_as: Callable[[Any], str] | Mapping[Any, str] | None = None
     start: Any = None
+    class_reveal: str | None = None
 
     def show(self, option) -> str:
-        return self.shown_as[option] if isinstance(self.shown_as, Mapping) else self.shown_as.format(option)
+        if isinstance(self.shown_as, Mapping):
+            return _(self.shown_as[option])
+        return str(option) if self.shown_as is None else self.shown_as(option)
 
 
 @dataclass(frozen=True)
 class Step:
-    """One step's words: its ``texts`` by role (``str.format`` templates), questions, "Try this" and sources."""
+    """One step's words: its ``texts`` by role (``str.format`` templates), questions, "Try this" and sources, each
+    marked for the catalogue and translated when shown. ``title_fields``: (name, value) pairs the title's template
+    is filled with."""
 
     title: str
     texts: Mapping[str, str]
@@ -75,12 +87,18 @@ class Step:
     sources: tuple[str, ...]
     questions: tuple[Question, ...] = ()
     more: tuple[Link, ...] = ()  # further pages to follow, after "Try this"
+    title_fields: tuple[tuple[str, Any], ...] = ()
 
     def question(self, key: str) -> Question:
         return next(question for question in self.questions if question.key == key)
 
     def text(self, role: str, **fields) -> str:
-        return self.texts[role].format(**fields)
+        """The text of ``role`` in the reader's language, filled with ``fields`` (numbers already written)."""
+        return _(self.texts[role]).format(**fields)
+
+    def heading(self) -> str:
+        """The step's title in the reader's language."""
+        return _(self.title).format(**dict(self.title_fields))
 
 
 # -- the frame of every step ----------------------------------------------------------------------------------
@@ -100,8 +118,11 @@ def requested_step(n_steps: int) -> int:
         return lesson.parse_step(st.query_params.get_all(QUERY_KEY), n_steps) or 1
     except ValueError:
         st.caption(
-            f":material/info: The link's lesson step was not understood (it should be a number from 1 to "
-            f"{n_steps}), so the lesson starts at step 1."
+            ":material/info: "
+            + _(
+                "The link's lesson step was not understood (it should be a number from 1 to {last}), so the lesson "
+                "starts at step 1."
+            ).format(last=n_steps)
         )
         go_to(1)
         return 1
@@ -113,16 +134,20 @@ def navigation(step: int, n_steps: int, place: str) -> None:
     with st.container(horizontal=True, vertical_alignment="center", key=f"lesson_nav_{place}"):
         if step > 1:
             st.button(
-                "Back", icon=":material/arrow_back:", on_click=go_to, args=(step - 1,), key=f"lesson_back_{place}"
+                _("Back"), icon=":material/arrow_back:", on_click=go_to, args=(step - 1,), key=f"lesson_back_{place}"
             )
-        st.markdown(f"**Step {step} of {n_steps}**")
+        st.markdown(_("**Step {step} of {count}**").format(step=step, count=n_steps))
         if step < n_steps:
             st.button(
-                "Next", icon=":material/arrow_forward:", on_click=go_to, args=(step + 1,), key=f"lesson_next_{place}"
+                _("Next"),
+                icon=":material/arrow_forward:",
+                on_click=go_to,
+                args=(step + 1,),
+                key=f"lesson_next_{place}",
             )
         else:
             st.button(
-                "Start again",
+                _("Start again"),
                 icon=":material/replay:",
                 on_click=start_again,
                 args=(place,),
@@ -151,12 +176,18 @@ def _lead(teaching: classroom.TeacherClass, step: int) -> None:
         class_period.set_pace(teaching, step)
         class_period.last_outcome()  # the sentence is for the class page; here the step itself shows it
     with st.container(horizontal=True, vertical_alignment="center", key="lesson_pace"):
-        moving = "follows your step" if leading else "moves on its own"
-        st.markdown(f":material/groups: Class {teaching.info.code} {moving}.")
+        moving = _("Class {code} follows your step.") if leading else _("Class {code} moves on its own.")
+        st.markdown(":material/groups: " + moving.format(code=teaching.info.code))
         class_period.pace_button(teaching, step, key="lesson_pace")
         room = class_period.room(teaching.info.code)
         on_this = room.on_step.get(step, 0)
-        st.caption(f"{on_this} of {room.here} student{'s' if room.here != 1 else ''} here are on this step.")
+        st.caption(
+            ngettext(
+                "{on_step} of {here} student here are on this step.",
+                "{on_step} of {here} students here are on this step.",
+                room.here,
+            ).format(on_step=i18n.integer(on_this), here=i18n.integer(room.here))
+        )
 
 
 def _follow(joined: classroom.StudentClass, step: int) -> int:
@@ -168,11 +199,11 @@ def _follow(joined: classroom.StudentClass, step: int) -> int:
         elif step > pace:
             step = pace
             st.info(
-                f"Your teacher leads the lesson: step {pace} is as far as the class has gone.",
+                _("Your teacher leads the lesson: step {step} is as far as the class has gone.").format(step=pace),
                 icon=":material/front_hand:",
             )
         elif step < pace:
-            st.caption(f":material/groups: The class is on step {pace}.")
+            st.caption(":material/groups: " + _("The class is on step {step}.").format(step=pace))
         if st.query_params.get(QUERY_KEY) != str(step):
             go_to(step)
     else:
@@ -193,10 +224,10 @@ def _follow_teacher(joined: classroom.StudentClass, step: int, pace: int | None)
 
 def follow_up(step: Step) -> None:
     """The step's "Try this" with a link to the page where the student can do it, further links, and its sources."""
-    st.markdown(f":material/science: **Try this:** {step.try_this}")
+    st.markdown(":material/science: " + _("**Try this:** {task}").format(task=_(step.try_this)))
     for link in (step.try_page, *step.more):
-        shell.page_link(link.page, link.label, dict(link.query) or None)
-    st.caption("Read more: " + "; ".join(step.sources) + ".")
+        shell.page_link(link.page, _(link.label), dict(link.query) or None)
+    st.caption(_("Read more: {sources}.").format(sources=_("; ").join(_(source) for source in step.sources)))
 
 
 # -- predict, then reveal ------------------------------------------------------------------------------------------
@@ -257,7 +288,8 @@ def _changing_key(key: str) -> str:
 
 
 def ask(question: Question, **fields) -> Any:
-    """Ask ``question`` (its prompt filled with ``fields``); the committed answer, or None until it is revealed.
+    """Ask ``question`` (its prompt, translated, filled with ``fields``: numbers already in the reader's form); the
+    committed answer (an option's value), or None until it is revealed.
 
     Alone, Reveal reveals. In a class, a student's answer waits for the teacher's reveal (and is locked from
     then on), and the teacher gets the class's most common answer once revealed. The caller then measures the
@@ -265,7 +297,7 @@ def ask(question: Question, **fields) -> Any:
     """
     taking = st.session_state.get(CLASS_KEY)
     st.session_state[_ASKED] = question
-    prompt = question.prompt.format(**fields)
+    prompt = _(question.prompt).format(**fields)
     with st.container(border=True, key=f"lesson_question_{question.key}"):
         if taking is not None and taking.teacher_key is not None:
             return _ask_the_class(question, prompt, taking)
@@ -291,27 +323,33 @@ def _stored_answer(question: Question, taking: classroom.LessonClass) -> Any:
 
 def _ask_inside(question: Question, prompt: str, taking: classroom.LessonClass | None) -> Any:
     key = question.key
-    st.markdown(f":material/quiz: **Predict, then reveal.** {prompt}")
+    st.markdown(":material/quiz: " + _("**Predict, then reveal.** {question}").format(question=prompt))
     committed = st.session_state.get(_committed_key(key))
     if committed is None and taking is not None and not st.session_state.get(_changing_key(key)):
         committed = _stored_answer(question, taking)
     if committed is not None:
         if taking is None:
-            st.markdown(f"Your answer: **{question.show(committed)}**")
+            st.markdown(_("Your answer: **{answer}**").format(answer=question.show(committed)))
             st.button(
-                "Answer again", icon=":material/undo:", key=f"lesson_again_{key}", on_click=_answer_again, args=(key,)
+                _("Answer again"),
+                icon=":material/undo:",
+                key=f"lesson_again_{key}",
+                on_click=_answer_again,
+                args=(key,),
             )
             return committed
         if key in _revealed(taking.code):
             late = st.session_state.get(_late_key(key), False)
-            st.markdown(
-                f"Your answer: **{question.show(committed)}**"
-                + (" (sent after the reveal: kept apart, not counted)" if late else " (locked at the reveal)")
+            said = (
+                _("Your answer: **{answer}** (sent after the reveal: kept apart, not counted)")
+                if late
+                else _("Your answer: **{answer}** (locked at the reveal)")
             )
+            st.markdown(said.format(answer=question.show(committed)))
             return committed
-        st.markdown(f"Your answer: **{question.show(committed)}**")
+        st.markdown(_("Your answer: **{answer}**").format(answer=question.show(committed)))
         st.button(
-            "Change my answer",
+            _("Change my answer"),
             icon=":material/undo:",
             key=f"lesson_again_{key}",
             on_click=_answer_again,
@@ -323,7 +361,7 @@ def _ask_inside(question: Question, prompt: str, taking: classroom.LessonClass |
     if question.kind == "choice":
         short = max(len(question.show(option)) for option in question.options) <= 12  # short options side by side
         st.radio(
-            "Your answer",
+            _("Your answer"),
             question.options,
             index=None,
             format_func=question.show,
@@ -333,13 +371,13 @@ def _ask_inside(question: Question, prompt: str, taking: classroom.LessonClass |
         )
     else:
         st.select_slider(
-            "Your guess", question.options, value=question.start, format_func=question.show, key=widget_key
+            _("Your guess"), question.options, value=question.start, format_func=question.show, key=widget_key
         )
     revealed = taking is not None and key in _revealed(taking.code)
     if revealed:
-        st.caption("Your teacher has revealed this one: an answer now is kept apart and does not change the count.")
+        st.caption(_("Your teacher has revealed this one: an answer now is kept apart and does not change the count."))
     st.button(
-        "Reveal" if taking is None else f"Send my answer to class {taking.code}",
+        _("Reveal") if taking is None else _("Send my answer to class {code}").format(code=taking.code),
         icon=":material/visibility:" if taking is None else ":material/send:",
         key=f"lesson_reveal_{key}",
         type="primary",
@@ -347,7 +385,7 @@ def _ask_inside(question: Question, prompt: str, taking: classroom.LessonClass |
         args=(key,),
     )
     if st.session_state.pop(f"lesson_unanswered_{key}", False):
-        st.caption("Choose an answer first: the lab reveals the truth only once you have committed to one.")
+        st.caption(_("Choose an answer first: the lab reveals the truth only once you have committed to one."))
     refused = st.session_state.pop(f"lesson_refused_{key}", None)
     if refused:
         st.warning(refused, icon=":material/block:")
@@ -360,8 +398,10 @@ def _await_reveal(code: str, key: str) -> None:
     if key in _revealed(code):
         st.rerun()
     st.caption(
-        f":material/hourglass_top: Sent to class {code}. Your teacher reveals the answer to everyone; "
-        "you can change yours until then."
+        ":material/hourglass_top: "
+        + _(
+            "Sent to class {code}. Your teacher reveals the answer to everyone; you can change yours until then."
+        ).format(code=code)
     )
 
 
@@ -369,11 +409,11 @@ def _ask_the_class(question: Question, prompt: str, taking: classroom.LessonClas
     """The teacher's side of a question: the class's answers live, Reveal to the class, then the most common answer
     (the chart, with the right answer marked, comes with ``feedback``)."""
     key = question.key
-    st.markdown(f":material/quiz: **Ask the class.** {prompt}")
+    st.markdown(":material/quiz: " + _("**Ask the class.** {question}").format(question=prompt))
     if key not in _revealed(taking.code):
         _class_answers(question, taking.code)
         st.button(
-            "Reveal to the class",
+            _("Reveal to the class"),
             icon=":material/visibility:",
             key=f"lesson_reveal_class_{key}",
             type="primary",
@@ -386,29 +426,32 @@ def _ask_the_class(question: Question, prompt: str, taking: classroom.LessonClas
     answered = [option for option in question.options if counts.get(str(option), 0) > 0]
     with st.container(horizontal=True):
         st.button(
-            "Reopen",
+            _("Reopen"),
             icon=":material/lock_open:",
             key=f"lesson_reopen_{key}",
             on_click=_teacher_act,
             args=(taking, "reopen", key),
-            help="Hide the truth again and let students answer (answers already counted stay).",
+            help=_("Hide the truth again and let students answer (answers already counted stay)."),
         )
-        with st.popover("Reset this question", icon=":material/restart_alt:"):
-            st.markdown("Delete every answer to this question and hide the truth again?")
+        with st.popover(_("Reset this question"), icon=":material/restart_alt:"):
+            st.markdown(_("Delete every answer to this question and hide the truth again?"))
             st.button(
-                "Yes, reset it",
+                _("Yes, reset it"),
                 key=f"lesson_reset_{key}",
                 on_click=_teacher_act,
                 args=(taking, "reset_question", key),
             )
     if not answered:
-        st.caption("Revealed to the class; no student answered before the reveal.")
+        st.caption(_("Revealed to the class; no student answered before the reveal."))
         return None
     most = max(answered, key=lambda option: counts[str(option)])
     total = sum(counts.values())
     st.markdown(
-        f"{total} student{'s' if total != 1 else ''} answered before the reveal; the most common answer, "
-        f"**{question.show(most)}**, was given by {counts[str(most)]}."
+        ngettext(
+            "{total} student answered before the reveal; the most common answer, **{answer}**, was given by {count}.",
+            "{total} students answered before the reveal; the most common answer, **{answer}**, was given by {count}.",
+            total,
+        ).format(total=i18n.integer(total), answer=question.show(most), count=i18n.integer(counts[str(most)]))
     )
     return most
 
@@ -424,15 +467,17 @@ def _teacher_act(taking: classroom.LessonClass, action: str, key: str) -> None:
 def class_answers_download(code: str, period: int) -> None:
     """The teacher's download of this period's answers: one row per student and question."""
     st.download_button(
-        "The class's answers as CSV",
+        _("The class's answers as CSV"),
         lambda: class_period.answers_file(code, period),
         file_name=f"class-{code}-p{period}-answers.csv",
         mime="text/csv",
         on_click="ignore",
         icon=":material/table:",
         key="lesson_answers_csv",
-        help="One row per student and question: student number, question, answer, time, and whether it came after "
-        "the reveal. No names or ids.",
+        help=_(
+            "One row per student and question: student number, question, answer, time, and whether it came after "
+            "the reveal. No names or ids."
+        ),
     )
 
 
@@ -460,23 +505,38 @@ def _answer_chart(question: Question, code: str, right: Any = None) -> None:
     tally = _tally(code, question.key)
     counted = sum(tally.counted.values())
     late = sum(tally.after_reveal.values())
-    title = f"Class {code}: {counted} student{'s' if counted != 1 else ''} answered" + (
-        " before the reveal" if right is not None else " so far"
-    )
+    if right is None:
+        title = ngettext(
+            "Class {code}: {count} student answered so far", "Class {code}: {count} students answered so far", counted
+        )
+        alt = _("How many students of class {code} gave each answer, {count} in all")
+    else:
+        title = ngettext(
+            "Class {code}: {count} student answered before the reveal",
+            "Class {code}: {count} students answered before the reveal",
+            counted,
+        )
+        alt = _("How many students of class {code} gave each answer, {count} in all; the right answer is {answer}")
+    # the bars in the options' order, counted by value: the same tally whatever language each student read
     labels = [question.show(option) for option in question.options]
     display.chart(
         charts.answer_counts(
             labels,
             [tally.counted.get(str(option), 0) for option in question.options],
-            title,
+            title.format(code=code, count=i18n.integer(counted)),
             right=None if right is None else question.options.index(right),
         ),
         key=f"lesson_class_answers_{question.key}",
-        alt=f"How many students of class {code} gave each answer, {counted} in all"
-        + ("" if right is None else f"; the right answer is {question.show(right)}"),
+        alt=alt.format(code=code, count=i18n.integer(counted), answer="" if right is None else question.show(right)),
     )
     if late:
-        st.caption(f"{late} more answered after the reveal: kept apart, not in the chart.")
+        st.caption(
+            ngettext(
+                "{count} more answered after the reveal: kept apart, not in the chart.",
+                "{count} more answered after the reveal: kept apart, not in the chart.",
+                late,
+            ).format(count=i18n.integer(late))
+        )
 
 
 @refresh.live("lesson", REFRESH_SECONDS)
@@ -493,26 +553,29 @@ def right_option(question: Question, verdict: lesson.Verdict) -> Any:
     return min(question.options, key=lambda option: abs(float(option) - float(verdict.truth)))
 
 
-# words the reveal texts address to one student with; the teacher's projected lesson speaks of the class
-CLASS_WORDING = {
-    "for your digit": "for the class's digit",
-    "you said": "the class's most common answer:",
-    "your guess was": "the class's most common guess was",
-}
+def _for_the_class() -> bool:
+    """Whether this page is a class's teacher's (projected: the lesson speaks of the class, not to one student)."""
+    taking = st.session_state.get(CLASS_KEY)
+    return taking is not None and taking.teacher_key is not None
+
+
+def revealed(question: Question, **fields) -> str:
+    """The measured truth of ``question``: its reveal, translated and filled with ``fields`` (numbers already in the
+    reader's form); on a class's teacher's page worded for the class ("the class's most common answer")."""
+    template = question.class_reveal if question.class_reveal is not None and _for_the_class() else question.reveal
+    return _(template).format(**fields)
 
 
 def feedback(verdict: lesson.Verdict, text: str) -> None:
-    """The measured truth in ``text``, framed by how close the committed answer was. To a class's teacher, the
-    class's answers with the right one marked, and the text worded for the class."""
+    """The measured truth in ``text`` (``revealed``), framed by how close the committed answer was. To a class's
+    teacher, the class's answers with the right one marked."""
     taking = st.session_state.get(CLASS_KEY)
     asked = st.session_state.get(_ASKED)
-    if taking is not None and taking.teacher_key is not None and isinstance(asked, Question):
+    if taking is not None and _for_the_class() and isinstance(asked, Question):
         _answer_chart(asked, taking.code, right=right_option(asked, verdict))
-        for said, spoken in CLASS_WORDING.items():
-            text = text.replace(said, spoken)
     if verdict.grade == "exact":
-        st.success(f"**Right.** {text}", icon=":material/check_circle:")
+        st.success(_("**Right.** {text}").format(text=text), icon=":material/check_circle:")
     elif verdict.grade == "close":
-        st.info(f"**Close.** {text}", icon=":material/near_me:")
+        st.info(_("**Close.** {text}").format(text=text), icon=":material/near_me:")
     else:
-        st.warning(f"**Not quite.** {text}", icon=":material/lightbulb:")
+        st.warning(_("**Not quite.** {text}").format(text=text), icon=":material/lightbulb:")

@@ -60,11 +60,32 @@ def widget(kind: Callable, label: str, key: str, default, **arguments):
     ``kind``'s own (``options``, ``help``, ...), never its starting value.
     """
     name = getattr(kind, "__name__", "")
+    if "format_func" in arguments:
+        _in_this_language(key, list(arguments["options"]), arguments["format_func"])
     if name in _STARTS_BY_INDEX:
         arguments["index"] = list(arguments["options"]).index(default)
     else:
         arguments["default" if name in _STARTS_BY_DEFAULT else "value"] = default
     return kind(**arguments, **control(label, key, default))
+
+
+def _in_this_language(key: str, options: list, format_func: Callable[[object], str]) -> None:
+    """A choice's value in the link as this reader's words for it, when the link wrote it in another language.
+
+    Streamlit writes a bound choice into the link as it shows it (``format_func``): a link made by a reader of
+    Chinese says ``draw_mode=上传图片``. Read by a reader of Spanish, that would be refused; it is the same option.
+    (Streamlit then leaves it out of the link until the control is moved: a bound parameter cannot be written.)"""
+    asked = st.query_params.get(key)
+    if asked is None or asked in {str(format_func(option)) for option in options}:
+        return
+    for code in i18n.languages():
+        with i18n.speaking(code):
+            found = next((option for option in options if str(format_func(option)) == asked), None)
+        if found is not None:
+            # the widget takes its first value from the link as the page was opened: the option is given here
+            st.session_state[key] = found
+            st.session_state[_REQUESTED][key] = str(found)  # used, as end_run will see
+            return
 
 
 def control(label: str, key: str, default) -> dict:

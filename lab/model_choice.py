@@ -10,31 +10,35 @@ import streamlit as st
 import nbcore
 from lab import links
 from lab.data import mixtures, models
+from lab.i18n import N_, _
 from lab.settings import Settings
 from nbcore.experiments.mixture import MAX_COMPONENTS
 
 MODEL_KEY, COMPONENTS_KEY = "model", "components"
 NAIVE, MIXTURE = "naive", "mixture"
-MODEL_NAMES = {NAIVE: "Naive Bayes", MIXTURE: "Mixture of styles"}
+MODEL_NAMES = {NAIVE: N_("Naive Bayes"), MIXTURE: N_("Mixture of styles")}  # translated where shown
 DEFAULT_COMPONENTS = 10
-NEEDS_SMOOTHING = (
+# marked for the catalogue; shown as _(NEEDS_SMOOTHING)
+NEEDS_SMOOTHING = N_(
     "The mixture of styles needs α and β above 0: a style that never saw ink at a pixel could never explain "
     "a digit with ink there, and EM stalls. Move α and β in the sidebar above 0 to see it."
 )
 
 
-def components_slider(label: str = "Styles per digit K") -> int:
-    """The number of styles per digit, 1 to 50, in the link as ``components``."""
+def components_slider(label: str | None = None) -> int:
+    """The number of styles per digit, 1 to 50, in the link as ``components`` (``label``: "Styles per digit K")."""
     return int(
         links.widget(
             st.slider,
-            label,
+            _("Styles per digit K") if label is None else label,
             COMPONENTS_KEY,
             DEFAULT_COMPONENTS,
             min_value=1,
             max_value=MAX_COMPONENTS,
-            help="How many ways to write each digit the model may learn. 1 is naive Bayes; 1, 2, 5, 10, 20 and 50 "
-            "are ready at the textbook's settings, others are fitted when first asked for (seconds).",
+            help=_(
+                "How many ways to write each digit the model may learn. 1 is naive Bayes; 1, 2, 5, 10, 20 and 50 "
+                "are ready at the textbook's settings, others are fitted when first asked for (seconds)."
+            ),
         )
     )
 
@@ -48,19 +52,23 @@ def generative_model(settings: Settings) -> tuple[str, nbcore.BernoulliNB | nbco
     # radio's shown option in the link, so a name there would make the link ?model=Mixture+of+styles
     choice = links.widget(
         st.radio,
-        "Model",
+        _("Model"),
         MODEL_KEY,
         NAIVE,
         options=tuple(MODEL_NAMES),
-        captions=tuple(MODEL_NAMES.values()),
+        captions=tuple(_(name) for name in MODEL_NAMES.values()),
         horizontal=True,
-        help="Naive Bayes: every pixel an independent coin given the digit. Mixture of styles: first a style "
-        "of the digit, then every pixel an independent coin given the style.",
+        help=_(
+            "Naive Bayes: every pixel an independent coin given the digit. Mixture of styles: first a style "
+            "of the digit, then every pixel an independent coin given the style."
+        ),
     )
     if choice == NAIVE:
         return NAIVE, models.model(settings)
     n_components = components_slider()
     if not mixtures.supported(settings):
-        st.warning(NEEDS_SMOOTHING + " Naive Bayes is shown meanwhile.", icon=":material/info:")
+        st.warning(
+            _("{reason} Naive Bayes is shown meanwhile.").format(reason=_(NEEDS_SMOOTHING)), icon=":material/info:"
+        )
         return NAIVE, models.model(settings)
     return MIXTURE, mixtures.model(settings, n_components)

@@ -6,7 +6,9 @@ import numpy as np
 import streamlit as st
 
 import nbcore
+from lab import i18n
 from lab.figures import digits, notation
+from lab.i18n import _
 from nbcore.inputs import InputForm
 from nbcore.preprocess import ModelInput
 from nbcore.strokes import MNIST_STROKE_RANGE, MNIST_STROKE_WIDTH, stroke_width
@@ -31,48 +33,76 @@ def show(
     made by ``form`` (framed, stroke step done, deskewed if on); ``made_from``: the ModelInput it came from (None
     for a frame given directly: then no plain-resize toggle).
     """
-    st.markdown("**What the model sees**")
+    st.markdown(_("**What the model sees**"))
     if made_from is not None and st.toggle(
-        "Plain resizing instead",
+        _("Plain resizing instead"),
         key="draw_plain_view",
-        help="What the models would get if the picture were only squeezed to 28×28, without MNIST's framing.",
+        help=_("What the models would get if the picture were only squeezed to 28×28, without MNIST's framing."),
     ):
         plain = form.prepare(made_from.plain[None])
         st.image(
             digits.pixel_picture(plain.features[0].reshape(28, 28) * 255, scale=PICTURE_SCALE),
-            alt="The picture merely squeezed to 28 × 28 pixels, ink or no ink",
+            alt=_("The picture merely squeezed to 28 × 28 pixels, ink or no ink"),
         )
         bayes_says = int(model.predict(plain.features)[0])
         softmax_says = int(softmax.predict(plain.images)[0])
         st.caption(
-            f"The whole picture squeezed to 28×28: no crop, no 20 px box, no centring, then "
-            f"{notation.as_the_model_sees(form)}: {int(plain.features[0].sum())} of 784 pixels. Given this, naive Bayes would say "
-            f"{bayes_says} and softmax {softmax_says}. MNIST's digits never look like this, so the models "
-            "have not learned it."
+            _(
+                "The whole picture squeezed to 28×28: no crop, no 20 px box, no centring, then {form}: {inked} of 784 "
+                "pixels. Given this, naive Bayes would say {bayes} and softmax {softmax}. MNIST's digits never look "
+                "like this, so the models have not learned it."
+            ).format(
+                form=notation.as_the_model_sees(form),
+                inked=i18n.integer(int(plain.features[0].sum())),
+                bayes=bayes_says,
+                softmax=softmax_says,
+            )
         )
         return
     st.image(
         digits.pixel_picture(features.reshape(28, 28) * 255, scale=PICTURE_SCALE),
-        alt="The digit as the model sees it: 28 × 28 pixels, ink or no ink",
+        alt=_("The digit as the model sees it: 28 × 28 pixels, ink or no ink"),
     )
-    st.caption(
-        f"Your digit, cropped, scaled to 20 px and centred by its centre of mass in 28×28 like MNIST, then "
-        f"{notation.as_the_model_sees(form)}: {int(features.sum())} of 784 pixels. {_stroke_sentence(frame, made_from)}"
-    )
+    framing = _(
+        "Your digit, cropped, scaled to 20 px and centred by its centre of mass in 28×28 like MNIST, then {form}: "
+        "{inked} of 784 pixels."
+    ).format(form=notation.as_the_model_sees(form), inked=i18n.integer(int(features.sum())))
+    st.caption(_sentences(framing, _stroke_sentence(frame, made_from)))
+
+
+def _px(width) -> str:
+    """A width in px (a number) with one decimal, in the reader's form."""
+    return i18n.decimal(float(width), 1)
 
 
 def _stroke_sentence(frame: np.ndarray, made_from: ModelInput | None) -> str:
     """The measured stroke width, and what the stroke step did to it."""
-    mnist_width = (
-        f"MNIST's: median {MNIST_STROKE_WIDTH:.1f} px, 80 % between {MNIST_STROKE_RANGE[0]:.1f} and "
-        f"{MNIST_STROKE_RANGE[1]:.1f} px"
+    mnist_width = _("MNIST's: median {median} px, 80 % between {low} and {high} px").format(
+        median=_px(MNIST_STROKE_WIDTH), low=_px(MNIST_STROKE_RANGE[0]), high=_px(MNIST_STROKE_RANGE[1])
     )
     if made_from is None or not np.isfinite(made_from.width_before):
         width = stroke_width(frame)
-        return f"Stroke width {width:.1f} px ({mnist_width})." if np.isfinite(width) else ""
-    if made_from.stroke_action == "kept":
-        return f"Stroke width {made_from.width_before:.1f} px, kept ({mnist_width})."
-    return (
-        f"Stroke width {made_from.width_before:.1f} px, {made_from.stroke_action} to "
-        f"{made_from.width_after:.1f} px ({mnist_width})."
-    )
+        if not np.isfinite(width):
+            return ""
+        return _("Stroke width {width} px ({mnist}).").format(width=_px(width), mnist=mnist_width)
+    before, after = _px(made_from.width_before), _px(made_from.width_after)
+    if made_from.stroke_action == "thinned":
+        return _("Stroke width {before} px, thinned to {after} px ({mnist}).").format(
+            before=before, after=after, mnist=mnist_width
+        )
+    if made_from.stroke_action == "thickened":
+        return _("Stroke width {before} px, thickened to {after} px ({mnist}).").format(
+            before=before, after=after, mnist=mnist_width
+        )
+    return _("Stroke width {before} px, kept ({mnist}).").format(before=before, mnist=mnist_width)
+
+
+def _sentences(*parts: str) -> str:
+    """Sentences one after another: a space after one that ends with a Latin mark, none after a full-width one
+    ("。", as Chinese writes; the same rule as lab/class_gallery.py's ``sentences``)."""
+    joined = ""
+    for part in parts:
+        if joined and part and not joined.endswith(("。", "！", "？", "：", "；")):
+            joined += " "
+        joined += part
+    return joined

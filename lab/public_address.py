@@ -15,6 +15,8 @@ import socket
 from dataclasses import dataclass
 from urllib.parse import urlencode, urlsplit
 
+from lab.i18n import _
+
 SETTING = "NBCORE_PUBLIC_URL"
 LOOPBACK_NAMES = ("localhost", "localhost.localdomain", "ip6-localhost")
 
@@ -22,7 +24,8 @@ LOOPBACK_NAMES = ("localhost", "localhost.localdomain", "ip6-localhost")
 @dataclass(frozen=True)
 class Address:
     """Where students reach the lab: ``base`` (``http://host:port``, no path) and ``source``, a sentence saying
-    which address this is; ``base`` is None when no address a student could open is known."""
+    which address this is (in the language of the run that asked); ``base`` is None when no address a student
+    could open is known."""
 
     base: str | None
     source: str
@@ -90,22 +93,28 @@ def student_address(page_url: str | None, configured: str | None = None, lan: st
         origin = _origin(configured)
         if origin is not None:
             base = _base(*origin)
-            return Address(base, f"The server's configured address ({SETTING}): {base}.")
+            return Address(
+                base, _("The server's configured address ({setting}): {address}.").format(setting=SETTING, address=base)
+            )
     page = _origin(page_url or "")
     if page is not None and not is_loopback(page[1]):
         base = _base(*page)
-        return Address(base, f"The address you opened this page with: {base}.")
+        return Address(base, _("The address you opened this page with: {address}.").format(address=base))
     scheme, port = (page[0], page[2]) if page is not None else ("http", None)
     found = lan if lan is not None else lan_address()
     if not found:
         return Address(
             None,
-            "You opened this page as localhost, which students' devices cannot open, and this computer has no "
-            f"address on a local network: set {SETTING} to the address students use, then start the server again.",
+            _(
+                "You opened this page as localhost, which students' devices cannot open, and this computer has no "
+                "address on a local network: set {setting} to the address students use, then start the server again."
+            ).format(setting=SETTING),
         )
     base = _base(scheme, found, port)
     return Address(
         base,
-        f"This computer's address on the local network ({found}), since you opened this page as localhost: "
-        f"students' devices must be on the same network (set {SETTING} to use another address).",
+        _(
+            "This computer's address on the local network ({address}), since you opened this page as localhost: "
+            "students' devices must be on the same network (set {setting} to use another address)."
+        ).format(address=found, setting=SETTING),
     )

@@ -11,7 +11,8 @@ import functools
 
 import streamlit as st
 
-from lab import runs
+from lab import i18n, runs
+from lab.i18n import _
 
 PAUSED_KEY = "live_paused"  # the switch's key: per session, not in the link (a shared link starts live)
 
@@ -40,10 +41,13 @@ def live(page: str, seconds: float):
 def controls(seconds: float) -> None:
     """The pause switch and *Refresh now* (a whole run: every live part of the page looks again)."""
     with st.container(horizontal=True, vertical_alignment="center", key="live_controls"):
+        every = i18n.integer(round(seconds)) if float(seconds).is_integer() else i18n.decimal(seconds, 1)
         st.toggle(
-            "Pause live updates",
+            _("Pause live updates"),
             key=PAUSED_KEY,
-            help=f"This page looks for new drawings and answers every {seconds:g} s or so. Paused, it changes only "
-            "when you press Refresh now.",
+            help=_(
+                "This page looks for new drawings and answers every {seconds} s or so. Paused, it changes only "
+                "when you press Refresh now."
+            ).format(seconds=every),
         )
-        st.button("Refresh now", icon=":material/refresh:", key="live_refresh_now")
+        st.button(_("Refresh now"), icon=":material/refresh:", key="live_refresh_now")

@@ -10,7 +10,8 @@ import hashlib
 import numpy as np
 import streamlit as st
 
-from lab import class_store, classroom
+from lab import class_store, classroom, i18n
+from lab.i18n import _, ngettext
 from nbcore.classroom import PER_STUDENT, Refused
 
 OWN_SHOWN = 10  # a student's newest drawings shown under the form
@@ -26,7 +27,7 @@ def show(
     code = joined.info.code
     ended = classroom.ended_sentence(joined.info)
     if ended:
-        st.info(f"{ended} Your drawings stay with your teacher.", icon=":material/event_busy:")
+        st.info(_("{ended} Your drawings stay with your teacher.").format(ended=ended), icon=":material/event_busy:")
     else:
         _send(joined, frame, bayes_posterior, softmax_posterior)
     try:
@@ -35,15 +36,18 @@ def show(
         own = ()  # the store is down: the form has said so on sending
     if own:
         st.caption(
-            f"You have sent {len(own)} drawing{'s' if len(own) != 1 else ''} to class {code} "
-            f"(the newest {PER_STUDENT} are kept):"
+            ngettext(
+                "You have sent {n} drawing to class {code} (the newest {kept} are kept):",
+                "You have sent {n} drawings to class {code} (the newest {kept} are kept):",
+                len(own),
+            ).format(n=i18n.integer(len(own)), code=code, kept=i18n.integer(PER_STUDENT))
         )
         newest = own[::-1][:OWN_SHOWN]
         st.image(
             [d.frame for d in newest],
             width=42,
             caption=[str(d.meant) for d in newest],
-            alt=[f"Your drawing of a {d.meant}" for d in newest],
+            alt=[_("Your drawing of a {digit}").format(digit=d.meant) for d in newest],
         )
 
 
@@ -53,20 +57,25 @@ def _send(
     code = joined.info.code
     with st.form("class_send", clear_on_submit=True, enter_to_submit=False, border=True):
         meant = st.segmented_control(
-            f"Send to class {code} (anonymous): the digit I meant", options=list(range(10)), key="class_meant"
+            _("Send to class {code} (anonymous): the digit I meant").format(code=code),
+            options=list(range(10)),
+            key="class_meant",
         )
-        sent = st.form_submit_button("Send to the class", icon=":material/send:", key="class_send_button")
+        sent = st.form_submit_button(_("Send to the class"), icon=":material/send:", key="class_send_button")
     if sent:
         digest = (code, hashlib.sha256(np.ascontiguousarray(frame).tobytes()).hexdigest(), meant)
         if meant is None:
-            st.warning("Pick the digit you meant, then send.", icon=":material/touch_app:")
+            st.warning(_("Pick the digit you meant, then send."), icon=":material/touch_app:")
         elif st.session_state.get("class_last_sent") == digest:
-            st.info(f"This {meant} is already in class {code}'s gallery.", icon=":material/done_all:")
+            st.info(
+                _("This {digit} is already in class {code}'s gallery.").format(digit=meant, code=code),
+                icon=":material/done_all:",
+            )
         else:
             try:
                 sentence = classroom.send_drawing(joined, frame, int(meant), bayes_posterior, softmax_posterior)
             except (Refused, ValueError) as refused:
-                st.warning(str(refused), icon=":material/block:")
+                st.warning(classroom.refusal(refused), icon=":material/block:")
             else:
                 st.session_state["class_last_sent"] = digest
                 st.success(sentence, icon=":material/check_circle:")

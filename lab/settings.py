@@ -12,12 +12,17 @@ from dataclasses import asdict, dataclass
 import streamlit as st
 
 from lab import links
+from lab.i18n import N_, _, pgettext
 from nbcore.experiments.evaluate import PUBLISHED_SETTINGS, SMOOTHING_CURVE_ALPHAS
 from nbcore.inputs import InputForm
 
 THRESHOLDS = (1, 64, 128, 192)
 # alpha and beta: the sidebar's stops, 0 then the smoothing curves' grid, so every stop is a point on the curve
 SMOOTHING_STOPS = (0.0, *SMOOTHING_CURVE_ALPHAS)
+# the class prior's values in words, and as a caption names the prior (translated where shown); the sidebar's radio
+# shows the values themselves, which are also the link's, and these names under them in another language
+PRIOR_NAMES = {"empirical": N_("empirical"), "uniform": N_("uniform")}
+PRIOR_PHRASES = {"empirical": N_("empirical prior"), "uniform": N_("uniform prior")}
 
 
 @dataclass(frozen=True)
@@ -58,18 +63,18 @@ def apply(settings: Settings) -> None:
 def sidebar() -> Settings:
     """Draw the model settings in the sidebar (each one in the link) and return them; they apply on every page."""
     with st.sidebar:
-        st.header("Model settings")
+        st.header(_("Model settings"))
         links.widget(
             st.select_slider,
-            "Binarization threshold (ink if pixel ≥ T)",
+            _("Binarization threshold (ink if pixel ≥ T)"),
             KEYS["threshold"],
             TEXTBOOK.threshold,
             options=THRESHOLDS,
-            help="128 is the textbook's choice; 1 means 'any ink' (the course note's).",
+            help=_("128 is the textbook's choice; 1 means 'any ink' (the course note's)."),
         )
         links.widget(
             st.select_slider,
-            "α: pseudo-count for 'pixel on'",
+            _("α: pseudo-count for 'pixel on'"),
             KEYS["alpha"],
             TEXTBOOK.alpha,
             options=SMOOTHING_STOPS,
@@ -77,7 +82,7 @@ def sidebar() -> Settings:
         )
         links.widget(
             st.select_slider,
-            "β: pseudo-count for 'pixel off'",
+            _("β: pseudo-count for 'pixel off'"),
             KEYS["beta"],
             TEXTBOOK.beta,
             options=SMOOTHING_STOPS,
@@ -85,42 +90,46 @@ def sidebar() -> Settings:
         )
         links.widget(
             st.radio,
-            "Class prior",
+            _("Class prior"),
             KEYS["prior"],
             TEXTBOOK.prior,
-            options=("empirical", "uniform"),
+            options=tuple(PRIOR_NAMES),
             horizontal=True,
-            help="Empirical: class frequencies in the training set. Uniform: 1/10 each.",
+            captions=_captions([prior_name(prior) for prior in PRIOR_NAMES], tuple(PRIOR_NAMES)),
+            help=_("Empirical: class frequencies in the training set. Uniform: 1/10 each."),
         )
         links.widget(
             st.radio,
-            "Deskew",
+            _("Deskew"),
             KEYS["deskew"],
             TEXTBOOK.deskew,
             options=(False, True),
             horizontal=True,
             format_func=_on_off,
-            help="On: every image is sheared upright by its second moments first; the training images too, "
-            "so both models are retrained (once per server, a few seconds). The published results are "
-            "with deskew off.",
+            captions=_captions([pgettext("deskew", "off"), pgettext("deskew", "on")], ("off", "on")),
+            help=_(
+                "On: every image is sheared upright by its second moments first; the training images too, "
+                "so both models are retrained (once per server, a few seconds). The published results are "
+                "with deskew off."
+            ),
         )
         presets_locked = any(links.locked(key) for key in KEYS.values())
         left, right = st.columns(2)
         left.button(
-            "Textbook",
+            _("Textbook"),
             on_click=apply,
             args=(TEXTBOOK,),
             width="stretch",
             disabled=presets_locked,
-            help="Reset to the textbook: T = 128, α = β = 1, empirical prior, no deskewing",
+            help=_("Reset to the textbook: T = 128, α = β = 1, empirical prior, no deskewing"),
         )
         right.button(
-            "Course note",
+            _("Course note"),
             on_click=apply,
             args=(COURSE_NOTE,),
             width="stretch",
             disabled=presets_locked,
-            help="T = 1, α = β = 1, uniform prior, no deskewing",
+            help=_("T = 1, α = β = 1, uniform prior, no deskewing"),
         )
         settings = current_settings()
         st.caption(
@@ -131,8 +140,27 @@ def sidebar() -> Settings:
 
 
 def _format_stop(value: float) -> str:
+    # also the stop's value in the link (Streamlit writes a select slider's shown option there): not localised
     return f"{value:g}"
 
 
 def _on_off(value: bool) -> str:
+    # also the value in the link (?deskew=on: Streamlit writes a radio's shown option there), so the same in every
+    # language; the reader's words are the radio's captions
     return "on" if value else "off"
+
+
+def _captions(names: list[str], shown: tuple[str, ...]) -> list[str] | None:
+    """A radio's options in the reader's words, under the ``shown`` ones (its link values), or None where they are
+    the same (English): a translated option would change the link, which must open the same page in any language."""
+    return None if tuple(names) == shown else names
+
+
+def prior_name(prior: str) -> str:
+    """The class prior's value as the reader reads it: "empirical", "uniform" ("empírica", "uniforme")."""
+    return _(PRIOR_NAMES[prior]) if prior in PRIOR_NAMES else prior
+
+
+def prior_phrase(prior: str) -> str:
+    """The class prior as a caption names it: "empirical prior", "uniform prior", in the reader's language."""
+    return _(PRIOR_PHRASES[prior]) if prior in PRIOR_PHRASES else prior

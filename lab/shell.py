@@ -92,7 +92,8 @@ def run(default_page: str = "pages/home.py") -> None:
             layout="wide",
             initial_sidebar_state="collapsed" if presenting else "auto",
         )
-        paths, sections = {}, {}
+        paths: dict[int, str] = {}
+        sections: dict[str, list] = {}
         for section, pages in PAGES.items():
             sections[_(section)] = []
             for path, title, icon in pages:

@@ -9,6 +9,8 @@ Without a pointer: "A test image" picks one of MNIST's test images by number (th
 user's way to a prediction), and a polite live region announces each new verdict (lab/live_region.py).
 """
 
+import re
+
 import numpy as np
 import streamlit as st
 
@@ -18,6 +20,7 @@ from lab import (
     classroom,
     display,
     focus,
+    i18n,
     links,
     live_region,
     model_view,
@@ -28,6 +31,7 @@ from lab import (
 from lab.canvas import digit_canvas, report_server_reading, send_live_models
 from lab.data import fixed_charts, mnist, models
 from lab.figures import charts, describe, digits
+from lab.i18n import N_, _, ngettext
 from lab.settings import Settings, current_settings
 from nbcore.preprocess import (
     UPLOAD_FORMATS,
@@ -38,7 +42,7 @@ from nbcore.preprocess import (
     read_upload,
 )
 
-INPUTS = ("Draw", "Upload a picture", "Test image")
+INPUTS = (N_("Draw"), N_("Upload a picture"), N_("Test image"))  # the values; the control shows them translated
 CONFIDENT = 0.99  # naive Bayes this sure while softmax reads another digit: say what that means
 
 settings = current_settings()
@@ -46,7 +50,7 @@ with st.sidebar:  # a new threshold's "Binarizing…" and "Counting pixels…" s
     model = models.model(settings)
 softmax = models.softmax(deskew=settings.deskew).model
 
-st.title("Draw a digit")
+st.title(_("Draw a digit"))
 joined = classroom.student_class()  # the class the frame found in the link, with the browser's student id
 if joined is not None:
     class_period.check_in(joined, None)
@@ -60,17 +64,58 @@ def clear_canvas() -> None:
     st.session_state.draw_png = None
 
 
+def upload_formats() -> str:
+    """nbcore's picture formats as the reader lists them: "PNG, JPEG, GIF, BMP, WebP or TIFF"."""
+    *first, last = re.split(r", | or ", UPLOAD_FORMATS)
+    return _("{formats} or {last}").format(formats=", ".join(first), last=last) if first else last
+
+
+# nbcore's messages for a picture or a drawing it cannot read (ImageInputError), word for word: each is matched in
+# what nbcore raised, its {details} taken from there, and said in the reader's language (any other as nbcore says it)
+IMAGE_PROBLEMS = (
+    N_("This file is not an image we can read ({formats})."),
+    N_("This image is damaged or truncated and cannot be read ({detail})."),
+    N_(
+        "This image is {width}x{height} pixels, too large to process (limit {limit} megapixels). "
+        "Please upload a smaller picture."
+    ),
+    N_("This image is too large to process (limit {limit} megapixels). Please upload a smaller picture."),
+    N_("The canvas sent a drawing that is not a PNG of a sensible size."),
+    N_("The canvas sent a drawing too large to process."),
+    N_("The canvas sent a damaged drawing ({detail})."),
+    N_("The canvas sent something that is not a PNG drawing."),
+)
+
+
+def image_problem(text: str) -> str:
+    """What went wrong with a picture or a drawing (nbcore's message ``text``), in the reader's language."""
+    for message in IMAGE_PROBLEMS:
+        pattern = re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>.+?)", re.escape(message))  # "{detail}" -> (?P<detail>.+?)
+        found = re.fullmatch(pattern, text, flags=re.DOTALL)
+        if found:
+            values = {
+                name: i18n.integer(int(value)) if value.isdigit() else value
+                for name, value in found.groupdict().items()
+            }
+            if "formats" in values:
+                values["formats"] = upload_formats()
+            return _(message).format(**values)
+    return text
+
+
 def uploaded_input() -> tuple[np.ndarray | None, ModelInput | None]:
     """The framed (28, 28) digit of the uploaded picture and how it was made, or (None, None) with a sentence why."""
     upload = st.file_uploader(
-        f"A photo or scan of one digit ({UPLOAD_FORMATS})",
+        _("A photo or scan of one digit ({formats})").format(formats=upload_formats()),
         key="draw_upload",
         on_change=focus.request,
         args=('.st-key-draw_upload [data-testid="stFileUploaderDropzone"] button',),  # not the page's top
     )
     st.caption(
-        f"Up to {st.get_option('server.maxUploadSize')} MB: crop a larger photo to the digit, or save it "
-        "smaller. Dark ink on light paper and light ink on dark both work."
+        _(
+            "Up to {size} MB: crop a larger photo to the digit, or save it smaller. Dark ink on light paper and "
+            "light ink on dark both work."
+        ).format(size=i18n.integer(st.get_option("server.maxUploadSize")))
     )
     if upload is None:
         st.session_state.pop("upload_outcome", None)  # a removed file's message goes with it
@@ -85,17 +130,21 @@ def uploaded_input() -> tuple[np.ndarray | None, ModelInput | None]:
         st.session_state.upload_id, st.session_state.upload_outcome = (upload.file_id, swap), outcome
     made_from, dark_ink, problem = st.session_state.upload_outcome
     if problem:
-        st.error(problem)
+        st.error(image_problem(problem))  # kept in nbcore's words, said in the language of this run
     elif made_from is None:
-        st.warning("No digit found in this picture: it looks blank.")
+        st.warning(_("No digit found in this picture: it looks blank."))
     else:
         with st.container(horizontal=True, vertical_alignment="center"):
-            st.caption(f"Read as {'dark ink on light paper' if dark_ink else 'light ink on a dark background'}.")
+            st.caption(
+                _("Read as dark ink on light paper.") if dark_ink else _("Read as light ink on a dark background.")
+            )
             st.toggle(
-                "Swap ink and paper",
+                _("Swap ink and paper"),
                 key="draw_swap_ink",
-                help="Ink is taken to be the part of the picture that covers less of its edges. If the digit "
-                "below looks like a filled block with a hole, that guess was wrong: swap.",
+                help=_(
+                    "Ink is taken to be the part of the picture that covers less of its edges. If the digit "
+                    "below looks like a filled block with a hole, that guess was wrong: swap."
+                ),
             )
     return (None if made_from is None else made_from.frame), made_from
 
@@ -111,17 +160,26 @@ def test_image_input() -> tuple[np.ndarray, None]:
     count = len(splits.test_labels)
     with st.container(horizontal=True, vertical_alignment="bottom"):
         index = links.widget(
-            st.number_input, f"Test image (0 to {count - 1:,})", "draw_test_image", 0, min_value=0, max_value=count - 1
+            st.number_input,
+            _("Test image (0 to {last})").format(last=i18n.integer(count - 1)),
+            "draw_test_image",
+            0,
+            min_value=0,
+            max_value=count - 1,
         )
         st.button(
-            "Next test image",
+            _("Next test image"),
             icon=":material/skip_next:",
             on_click=next_test_image,
             args=(count,),
             key="draw_test_next",
             disabled=links.locked("draw_test_image"),
         )
-    st.caption(f"Test image {int(index):,} of MNIST: a handwritten {int(splits.test_labels[int(index)])}.")
+    st.caption(
+        _("Test image {index} of MNIST: a handwritten {digit}.").format(
+            index=i18n.integer(int(index)), digit=int(splits.test_labels[int(index)])
+        )
+    )
     return splits.test_images[int(index)], None
 
 
@@ -136,21 +194,21 @@ def drawn_input() -> tuple[np.ndarray | None, ModelInput | None]:
     with st.container(horizontal=True, vertical_alignment="bottom"):
         links.widget(
             st.slider,
-            "Brush width",
+            _("Brush width"),
             "draw_brush",
             brush,
             min_value=8,
             max_value=40,
-            help=f"{brush} draws strokes as wide as MNIST's once framed.",
+            help=_("{brush} draws strokes as wide as MNIST's once framed.").format(brush=brush),
         )
-        st.button("Clear", icon=":material/ink_eraser:", on_click=clear_canvas, key="draw_clear")
+        st.button(_("Clear"), icon=":material/ink_eraser:", on_click=clear_canvas, key="draw_clear")
     if drawing is not None and drawing != st.session_state.get("draw_png"):
         try:
             made_from = model_input(ink_from_canvas_png(drawing))
             st.session_state.draw_frame = None if made_from is None else made_from.frame
             st.session_state.draw_input, st.session_state.draw_png = made_from, drawing
         except ImageInputError as error:
-            st.error(str(error))
+            st.error(image_problem(str(error)))
     frame, made_from = st.session_state.get("draw_frame"), st.session_state.get("draw_input")
     if made_from is not None and made_from.frame is not frame:  # a frame set directly (tests, Inpainting)
         made_from = None
@@ -171,10 +229,11 @@ def digit_and_verdict(
     with source:
         mode = links.widget(
             st.segmented_control,
-            "Input",
+            _("Input"),
             "draw_mode",
             INPUTS[0],
             options=INPUTS,
+            format_func=_,
             label_visibility="collapsed",
         )
         verdict = st.container(key="draw_verdict")
@@ -185,32 +244,34 @@ def digit_and_verdict(
         with verdict:  # first in the box on every run: the same live region stays, whatever the box shows
             live_region.announce("", key="draw_announcement")
         verdict.info(
-            "Upload a photo or scan of one digit to see what naive Bayes makes of it."
+            _("Upload a photo or scan of one digit to see what naive Bayes makes of it.")
             if uploading
-            else "Draw a digit on the black canvas"
-            + ("" if links.locked("draw_mode") else " (or upload a picture)")
-            + " to see what naive Bayes makes of it.",
+            else _("Draw a digit on the black canvas to see what naive Bayes makes of it.")
+            if links.locked("draw_mode")
+            else _("Draw a digit on the black canvas (or upload a picture) to see what naive Bayes makes of it."),
             icon=":material/upload:" if uploading else ":material/draw:",
         )
         # both charts stand empty where a stroke's charts go, so that the browser makes both plots now and the first
         # stroke only updates them, as every later one does; a hidden metric is the page's first for the same reason
         with explanation:
-            st.markdown("**Evidence of each pixel**")
+            st.markdown(_("**Evidence of each pixel**"))
             figure, title = fixed_charts.prepared(digits.blank_evidence_map)
             display.chart(
                 figure,
                 key="draw_evidence",
-                alt="The evidence map, empty until there is a digit",
+                alt=_("The evidence map, empty until there is a digit"),
                 restyle=False,
                 prepared_title=title,
             )
             st.caption(
-                "Each pixel of your digit will be coloured here by how much it speaks for the predicted digit "
-                "(blue) or for the runner-up (red)."
+                _(
+                    "Each pixel of your digit will be coloured here by how much it speaks for the predicted digit "
+                    "(blue) or for the runner-up (red)."
+                )
             )
-            figure, title = fixed_charts.prepared(charts.blank_posterior_comparison, ("naive Bayes", "softmax"))
+            figure, title = fixed_charts.prepared(charts.blank_posterior_comparison, (_("naive Bayes"), "softmax"))
             display.chart(figure, key="draw_posteriors", restyle=False, prepared_title=title)
-            preload.hidden_metric("Prediction", "p = –")
+            preload.hidden_metric(_("Prediction"), "p = –")
         focus.apply("nb_focus_draw")
         return
 
@@ -225,22 +286,26 @@ def digit_and_verdict(
 
     with verdict:
         live_region.announce(
-            f"Naive Bayes reads {predicted} (p = {posterior[predicted]:.4f}); softmax reads {softmax_predicted} "
-            f"(p = {softmax_posterior[softmax_predicted]:.4f}).",
+            _("Naive Bayes reads {bayes} (p = {bayes_p}); softmax reads {softmax} (p = {softmax_p}).").format(
+                bayes=predicted,
+                bayes_p=i18n.decimal(posterior[predicted], 4),
+                softmax=softmax_predicted,
+                softmax_p=i18n.decimal(softmax_posterior[softmax_predicted], 4),
+            ),
             key="draw_announcement",
         )
     with verdict, st.container(horizontal=True):
         st.metric(
-            "Naive Bayes prediction",
+            _("Naive Bayes prediction"),
             str(predicted),
-            f"p = {posterior[predicted]:.4f}",
+            f"p = {i18n.decimal(posterior[predicted], 4)}",
             delta_color="off",
             delta_arrow="off",
         )
         st.metric(
-            "Softmax prediction",
+            _("Softmax prediction"),
             str(softmax_predicted),
-            f"p = {softmax_posterior[softmax_predicted]:.4f}",
+            f"p = {i18n.decimal(softmax_posterior[softmax_predicted], 4)}",
             delta_color="off",
             delta_arrow="off",
         )
@@ -250,39 +315,56 @@ def digit_and_verdict(
     with explanation:
         if posterior[predicted] >= CONFIDENT and softmax_predicted != predicted:
             st.warning(
-                f"Naive Bayes is all but certain of a {predicted} while softmax reads a {softmax_predicted}. "
-                "It treats the 784 pixels as independent witnesses, so pixels that always go together are "
-                "counted again and again and its probabilities end up near 0 or 1 even when it is wrong.",
+                _(
+                    "Naive Bayes is all but certain of a {bayes} while softmax reads a {softmax}. It treats the 784 "
+                    "pixels as independent witnesses, so pixels that always go together are counted again and again "
+                    "and its probabilities end up near 0 or 1 even when it is wrong."
+                ).format(bayes=predicted, softmax=softmax_predicted),
                 icon=":material/warning:",
             )
-            shell.page_link("pages/compare.py", "How sure each model is, and how often rightly: Compare's calibration")
-        st.markdown(f"**Evidence of each pixel: {predicted} against the runner-up {runner_up}**")
+            shell.page_link(
+                "pages/compare.py", _("How sure each model is, and how often rightly: Compare's calibration")
+            )
+        st.markdown(
+            _("**Evidence of each pixel: {predicted} against the runner-up {runner_up}**").format(
+                predicted=predicted, runner_up=runner_up
+            )
+        )
         display.chart(
             digits.evidence_map(evidence, ink, predicted, runner_up),
             key="draw_evidence",
-            alt=f"Evidence map: each pixel of the framed digit coloured by how much it speaks for "
-            f"{predicted} (blue) or {runner_up} (red)",
+            alt=_(
+                "Evidence map: each pixel of the framed digit coloured by how much it speaks for {predicted} (blue) "
+                "or {runner_up} (red)"
+            ).format(predicted=predicted, runner_up=runner_up),
         )
         with np.errstate(invalid="ignore"):  # +inf and -inf pixels (no smoothing) have no sum
             total = float(evidence.sum())
         if np.isfinite(total):
             st.caption(
-                f"Blue pixels speak for {predicted}, red ones for the runner-up {runner_up}; "
-                f"they sum to {total:.2f} nats, the log-likelihood ratio of the two. A nat is the natural-log "
-                f"unit: +1 nat makes the data e ≈ 2.7 times likelier under {predicted}."
+                _(
+                    "Blue pixels speak for {predicted}, red ones for the runner-up {runner_up}; they sum to {total} "
+                    "nats, the log-likelihood ratio of the two. A nat is the natural-log unit: +1 nat makes the data "
+                    "e ≈ {e} times likelier under {predicted}."
+                ).format(predicted=predicted, runner_up=runner_up, total=i18n.decimal(total, 2), e=i18n.decimal(2.7, 1))
             )
         else:
-            ratio = "+∞" if total > 0 else "−∞" if total < 0 else "undefined (∞ − ∞)"
+            ratio = "+∞" if total > 0 else "−∞" if total < 0 else _("undefined (∞ − ∞)")
+            impossible = int(np.isinf(evidence).sum())
             st.caption(
-                f"Blue pixels speak for {predicted}, red ones for the runner-up {runner_up}; "
-                f"{int(np.isinf(evidence).sum())} pixels are impossible for one of them (no smoothing), so "
-                f"the log-likelihood ratio of the two is {ratio}."
+                ngettext(
+                    "Blue pixels speak for {predicted}, red ones for the runner-up {runner_up}; {n} pixel is "
+                    "impossible for one of them (no smoothing), so the log-likelihood ratio of the two is {ratio}.",
+                    "Blue pixels speak for {predicted}, red ones for the runner-up {runner_up}; {n} pixels are "
+                    "impossible for one of them (no smoothing), so the log-likelihood ratio of the two is {ratio}.",
+                    impossible,
+                ).format(predicted=predicted, runner_up=runner_up, n=i18n.integer(impossible), ratio=ratio)
             )
-        posteriors = {"naive Bayes": posterior, "softmax": softmax_posterior}
+        posteriors = {_("naive Bayes"): posterior, "softmax": softmax_posterior}
         display.chart(
             charts.posterior_comparison(posteriors),
             key="draw_posteriors",
-            table=("Both posteriors as a table", describe.posterior_rows(posteriors)),
+            table=(_("Both posteriors as a table"), describe.posterior_rows(posteriors)),
         )
     with source:
         if joined is not None and not testing:  # right under the canvas: on a phone, within a screen of the verdict

@@ -3,9 +3,10 @@
 import numpy as np
 import streamlit as st
 
-from lab import class_model_view, class_store, classroom, display, refresh, shell
-from lab.class_gallery import gallery_png, misread_table, plural, remove_sentence
+from lab import class_model_view, class_store, classroom, display, i18n, refresh, shell
+from lab.class_gallery import gallery_png, misread_table, remove_sentence, sentences
 from lab.figures import describe
+from lab.i18n import _, ngettext
 from nbcore.classroom import PER_CLASS, PER_STUDENT, Refused
 from nbcore.classroom.export import as_arrays, to_csv
 from nbcore.metrics import class_errors, confusion_matrix
@@ -13,7 +14,7 @@ from nbcore.metrics import class_errors, confusion_matrix
 REFRESH_SECONDS = 3
 SHOWN = class_store.GALLERY_SHOWN
 
-st.title("Class gallery")
+st.title(_("Class gallery"))
 teaching = classroom.teacher_class()
 
 
@@ -23,13 +24,15 @@ def live_gallery(code: str) -> None:
     try:
         drawings = class_store.class_store().drawings(code)
     except Refused as refused:  # the store is down: say so, look again at the next refresh
-        st.warning(str(refused), icon=":material/cloud_off:")
+        st.warning(classroom.refusal(refused), icon=":material/cloud_off:")
         return
     if not drawings:
-        st.metric("Drawings", 0)
+        st.metric(_("Drawings"), 0)
         st.info(
-            f"Nothing sent to class {code} yet. This page looks again every {REFRESH_SECONDS} s "
-            "(unless its live updates are paused).",
+            _(
+                "Nothing sent to class {code} yet. This page looks again every {seconds} s (unless its live updates "
+                "are paused)."
+            ).format(code=code, seconds=i18n.integer(REFRESH_SECONDS)),
             icon=":material/hourglass_empty:",
         )
         return
@@ -38,26 +41,55 @@ def live_gallery(code: str) -> None:
     softmax_confusion = confusion_matrix(arrays.meant, arrays.softmax)
     bayes_errors, softmax_errors = class_errors(bayes_confusion), class_errors(softmax_confusion)
     with st.container(horizontal=True):
-        st.metric("Drawings", len(drawings))
-        st.metric("Students", int(arrays.students.max()))
-        st.metric("Naive Bayes read right", f"{bayes_errors.accuracy:.0%}")
-        st.metric("Softmax read right", f"{softmax_errors.accuracy:.0%}")
+        st.metric(_("Drawings"), i18n.integer(len(drawings)))
+        st.metric(_("Students"), i18n.integer(int(arrays.students.max())))
+        st.metric(_("Naive Bayes read right"), i18n.percent(bayes_errors.accuracy))
+        st.metric(_("Softmax read right"), i18n.percent(softmax_errors.accuracy))
 
     view = class_store.gallery_view(code, drawings)  # tiles and figures, made again only when the drawings change
-    st.subheader("What the class drew")
+    st.subheader(_("What the class drew"))
     st.image(list(view.tiles), caption=list(view.captions), width=view.tile_width, alt=list(view.descriptions))
+    if len(drawings) <= SHOWN:
+        shown = _("Newest first.")
+    else:
+        shown = _("The newest {shown} of {total}.").format(shown=i18n.integer(SHOWN), total=i18n.integer(len(drawings)))
     st.caption(
-        ("Newest first. " if len(drawings) <= SHOWN else f"The newest {SHOWN} of {len(drawings)}. ")
-        + "Red frame and ✗: naive Bayes (NB) read another digit than the one meant; SM: softmax. "
-        "Each tile names its drawing (#) and its anonymous student."
+        sentences(
+            shown,
+            _(
+                "Red frame and ✗: naive Bayes (NB) read another digit than the one meant; SM: softmax. Each tile names "
+                "its drawing (#) and its anonymous student."
+            ),
+        )
     )
 
-    st.subheader("Meant vs read")
+    st.subheader(_("Meant vs read"))
+    count = len(drawings)
+    readers = (  # each model's chart: its text alternative, its table's label and the table's column names
+        (
+            ngettext(
+                "Confusion matrix of the digit meant against naive Bayes's reading, {n} drawing",
+                "Confusion matrix of the digit meant against naive Bayes's reading, {n} drawings",
+                count,
+            ),
+            _("Meant vs naive Bayes as a table"),
+            _("naive Bayes read"),
+        ),
+        (
+            ngettext(
+                "Confusion matrix of the digit meant against softmax's reading, {n} drawing",
+                "Confusion matrix of the digit meant against softmax's reading, {n} drawings",
+                count,
+            ),
+            _("Meant vs softmax as a table"),
+            _("softmax read"),
+        ),
+    )
     with st.container(horizontal=True):
-        for (figure, title), matrix, name, key in zip(
+        for (figure, title), matrix, (alt, table_label, read), key in zip(
             view.confusions,
             (bayes_confusion, softmax_confusion),
-            ("naive Bayes", "softmax"),
+            readers,
             ("gallery_confusion_bayes", "gallery_confusion_softmax"),
         ):
             with st.container(width=440):
@@ -66,87 +98,105 @@ def live_gallery(code: str) -> None:
                     key=key,
                     restyle=False,
                     prepared_title=title,
-                    alt=f"Confusion matrix of the digit meant against {name}'s reading, {len(drawings)} drawings",
-                    table=(f"Meant vs {name} as a table", describe.confusion_rows(matrix, "meant", f"{name} read")),
+                    alt=alt.format(n=i18n.integer(count)),
+                    table=(table_label, describe.confusion_rows(matrix, _("meant"), read)),
                 )
 
-    st.subheader("Which digits fool naive Bayes")
+    st.subheader(_("Which digits fool naive Bayes"))
     fooled = bayes_errors.most_misread()
     if fooled is None:
-        st.markdown("Naive Bayes has read every drawing so far as the digit meant.")
+        st.markdown(_("Naive Bayes has read every drawing so far as the digit meant."))
     else:
         st.markdown(
-            f"Most often fooled by **{fooled}s**: wrong on {bayes_errors.wrong[fooled]} of "
-            f"{bayes_errors.count[fooled]}, mostly read as **{int(np.argmax(bayes_errors.instead[fooled]))}**."
+            _("Most often fooled by **{digit}s**: wrong on {wrong} of {count}, mostly read as **{instead}**.").format(
+                digit=fooled,
+                wrong=i18n.integer(bayes_errors.wrong[fooled]),
+                count=i18n.integer(bayes_errors.count[fooled]),
+                instead=int(np.argmax(bayes_errors.instead[fooled])),
+            )
         )
     st.table(misread_table(bayes_errors, softmax_errors), hide_index=True)
 
-    st.subheader("Download")
+    st.subheader(_("Download"))
     with st.container(horizontal=True):
         st.download_button(
-            "Gallery as CSV",
+            _("Gallery as CSV"),
             lambda: to_csv(class_store.class_store().drawings(code)),
             file_name=f"class-{code}-gallery.csv",
             mime="text/csv",
             on_click="ignore",
             icon=":material/table:",
             key="gallery_csv",
-            help="One row per drawing: student number (1 = the first to send), meant digit, naive Bayes' and "
-            "softmax's readings, then the 784 pixels (0-255) of the 28 × 28 frame, row by row. No names or ids.",
+            help=_(
+                "One row per drawing: student number (1 = the first to send), meant digit, naive Bayes' and "
+                "softmax's readings, then the 784 pixels (0-255) of the 28 × 28 frame, row by row. No names or ids."
+            ),
         )
         st.download_button(
-            "Figures as PNG",
+            _("Figures as PNG"),
             lambda: gallery_png(code),
             file_name=f"class-{code}-gallery.png",
             mime="image/png",
             on_click="ignore",
             icon=":material/image:",
             key="gallery_png",
-            help="The drawings with both readings and the two confusion matrices, in one picture.",
+            help=_("The drawings with both readings and the two confusion matrices, in one picture."),
         )
 
 
 def moderate(teaching: classroom.TeacherClass) -> None:
     """Remove a drawing or a student's drawings, or empty this period's gallery: the teacher's key only."""
     code, key = teaching.info.code, teaching.key
-    with st.expander("Moderate this class", icon=":material/shield_person:"):
+    with st.expander(_("Moderate this class"), icon=":material/shield_person:"):
         with st.form("gallery_remove", clear_on_submit=True, border=False):
             target = st.text_input(
-                "Remove a drawing (#, e.g. 41) or every drawing of a student (their 5 letters, e.g. 3fa2c)",
+                _("Remove a drawing (#, e.g. 41) or every drawing of a student (their 5 letters, e.g. 3fa2c)"),
                 max_chars=16,
                 key="gallery_remove_target",
             )
-            remove = st.form_submit_button("Remove", icon=":material/delete:")
+            remove = st.form_submit_button(_("Remove"), icon=":material/delete:")
         if remove and target.strip():
             st.write(remove_sentence(teaching, target.strip().lower().lstrip("#")))
         with st.container(horizontal=True, vertical_alignment="center"):
-            sure = st.checkbox("Yes, remove every drawing", key="gallery_clear_sure")
-            if st.button("Empty the gallery", icon=":material/delete_sweep:", disabled=not sure, key="gallery_clear"):
-                st.write(f"Removed {plural(class_store.class_store().clear(code, key), 'drawing')}.")
+            sure = st.checkbox(_("Yes, remove every drawing"), key="gallery_clear_sure")
+            if st.button(
+                _("Empty the gallery"), icon=":material/delete_sweep:", disabled=not sure, key="gallery_clear"
+            ):
+                removed = class_store.class_store().clear(code, key)
+                st.write(
+                    ngettext("Removed {n} drawing.", "Removed {n} drawings.", removed).format(n=i18n.integer(removed))
+                )
 
 
 if teaching is None:
     st.markdown(
-        "A class shares its drawings here: students open Draw through the class's link, draw, say which "
-        "digit they meant and send; the teacher sees them live with what both models read, on this page. "
-        "No names are kept."
+        _(
+            "A class shares its drawings here: students open Draw through the class's link, draw, say which digit "
+            "they meant and send; the teacher sees them live with what both models read, on this page. No names "
+            "are kept."
+        )
     )
     if classroom.student_class() is not None:
-        st.info("This is your teacher's view of the class: send your drawings from Draw.", icon=":material/draw:")
-        shell.page_link("pages/draw.py", "Draw")
+        st.info(_("This is your teacher's view of the class: send your drawings from Draw."), icon=":material/draw:")
+        shell.page_link("pages/draw.py", _("Draw"))
     else:
-        st.markdown("A teacher starts a class, and opens this gallery, from the class page.")
-        shell.page_link("pages/teach.py", "Your class")
+        st.markdown(_("A teacher starts a class, and opens this gallery, from the class page."))
+        shell.page_link("pages/teach.py", _("Your class"))
 
 if teaching is not None:
     code = teaching.info.code
-    st.markdown(f"### Class {code}, period {teaching.info.period}")
+    st.markdown("### " + _("Class {code}, period {period}").format(code=code, period=teaching.info.period))
     ended = classroom.ended_sentence(teaching.info)
     if ended:
-        st.info(f"{ended} The drawings stay here until you delete the class.", icon=":material/event_busy:")
+        st.info(
+            _("{ended} The drawings stay here until you delete the class.").format(ended=ended),
+            icon=":material/event_busy:",
+        )
     st.caption(
-        f"Each student keeps their newest {PER_STUDENT} drawings; the class holds up to {PER_CLASS} a period. "
-        "The join slide, the end of the class and the downloads are on the class page."
+        _(
+            "Each student keeps their newest {per_student} drawings; the class holds up to {per_class} a period. "
+            "The join slide, the end of the class and the downloads are on the class page."
+        ).format(per_student=i18n.integer(PER_STUDENT), per_class=i18n.integer(PER_CLASS))
     )
     refresh.controls(REFRESH_SECONDS)
     live_gallery(code)

@@ -3,44 +3,62 @@
 import numpy as np
 import streamlit as st
 
-from lab import display, links
+from lab import display, i18n, links
 from lab.data import gaussian, models
 from lab.figures import charts, digits, notation, regions
+from lab.i18n import N_, _
 from lab.settings import TEXTBOOK
 from nbcore.experiments.gaussian import probability_grid
 from nbcore.features import pca
 from nbcore.models.naive_bayes import GaussianNB
 
 GRID_MARGIN = 0.5  # cm beyond the data on each side of the decision-region plot
+# iris's measurements and species (as the data names them) in the reader's words
+FEATURE_NAMES = {
+    "sepal_length": N_("sepal length (cm)"),
+    "sepal_width": N_("sepal width (cm)"),
+    "petal_length": N_("petal length (cm)"),
+    "petal_width": N_("petal width (cm)"),
+}
+SPECIES = {"setosa": N_("setosa"), "versicolor": N_("versicolor"), "virginica": N_("virginica")}
+PRIORS = {"empirical": N_("empirical"), "uniform": N_("uniform")}  # the class prior's options, shown
+# scikit-learn's parameter name, the same in every language (the text explains it)
+VAR_SMOOTHING = "var_smoothing"
 
-st.title("Gaussian naive Bayes")
+st.title(_("Gaussian naive Bayes"))
 st.markdown(
-    "When features are measurements rather than on/off pixels, naive Bayes can model each one, within "
-    "each class, as a normal distribution: p(xⱼ | y) = N(xⱼ; μⱼᵧ, σ²ⱼᵧ). Training is computing a mean "
-    "and a variance per feature and class; prediction adds the log-densities and the log prior, then "
-    "normalises over classes."
+    _(
+        "When features are measurements rather than on/off pixels, naive Bayes can model each one, within "
+        "each class, as a normal distribution: {formula}. Training is computing a mean "
+        "and a variance per feature and class; prediction adds the log-densities and the log prior, then "
+        "normalises over classes."
+    ).format(formula="p(xⱼ | y) = N(xⱼ; μⱼᵧ, σ²ⱼᵧ)")
 )
 
 # -- iris -------------------------------------------------------------------------------------------
-st.header("Iris: three species, four measurements")
+st.header(_("Iris: three species, four measurements"))
 data = gaussian.iris()
-names = [name.replace("_", " ") + " (cm)" for name in data.feature_names]
+names = [
+    _(FEATURE_NAMES[name]) if name in FEATURE_NAMES else name.replace("_", " ") + " (cm)" for name in data.feature_names
+]
+species = [_(SPECIES[name]) if name in SPECIES else name for name in data.class_names]
 controls, plot = st.columns([1, 1.8], gap="medium")
 with controls:
     first = links.widget(
-        st.selectbox, "Feature on the x axis", "gauss_x", 2, options=range(4), format_func=names.__getitem__
+        st.selectbox, _("Feature on the x axis"), "gauss_x", 2, options=range(4), format_func=names.__getitem__
     )
     second = links.widget(
-        st.selectbox, "Feature on the y axis", "gauss_y", 3, options=range(4), format_func=names.__getitem__
+        st.selectbox, _("Feature on the y axis"), "gauss_y", 3, options=range(4), format_func=names.__getitem__
     )
     prior = links.widget(
         st.radio,
-        "Class prior",
+        _("Class prior"),
         "gauss_prior",
         "empirical",
-        options=("empirical", "uniform"),
+        options=tuple(PRIORS),
+        format_func=lambda value: _(PRIORS[value]),
         horizontal=True,
-        help="Iris has 50 flowers of each species, so both priors are 1/3 here and agree.",
+        help=_("Iris has 50 flowers of each species, so both priors are 1/3 here and agree."),
     )
     distinct = first != second
     if distinct:
@@ -49,17 +67,19 @@ with controls:
     all_four = GaussianNB(prior=prior).fit(data.features, data.labels)
     # short labels under one heading, one under the other: side by side, or long, they were cut
     # ("Training accuracy, these two fe…") in this column at 1024 px
-    st.markdown("**Training accuracy**")
+    st.markdown(_("**Training accuracy**"))
     if distinct:
-        st.metric("These two features", f"{model.score(pair, data.labels):.3f}")
-    st.metric("All four features", f"{all_four.score(data.features, data.labels):.3f}")
+        st.metric(_("These two features"), i18n.decimal(model.score(pair, data.labels), 3))
+    st.metric(_("All four features"), i18n.decimal(all_four.score(data.features, data.labels), 3))
     if not distinct:
-        st.warning("Pick two different features to see a 2-D decision map.")
+        st.warning(_("Pick two different features to see a 2-D decision map."))
     st.caption(
-        "Each species has its own marker shape and colour. Solid lines: where p(species | x) = 0.5, the "
-        "edge of that species' region. "
-        "Dotted ellipses: each species' fitted Gaussian at 1σ and 2σ — always axis-aligned, "
-        "because naive Bayes ignores how the two measurements vary together."
+        _(
+            "Each species has its own marker shape and colour. Solid lines: where p(species | x) = 0.5, the "
+            "edge of that species' region. "
+            "Dotted ellipses: each species' fitted Gaussian at 1σ and 2σ — always axis-aligned, "
+            "because naive Bayes ignores how the two measurements vary together."
+        )
     )
 if distinct:
     with plot:
@@ -72,42 +92,44 @@ if distinct:
                 proba,
                 pair,
                 data.labels,
-                data.class_names,
+                species,
                 model.theta_,
                 model.var_,
                 (names[first], names[second]),
-                "Most probable species, and each species' Gaussian",
+                _("Most probable species, and each species' Gaussian"),
             ),
             key="gauss_regions",
         )
 
 scores, explained = pca(data.features, 2)
 display.chart(
-    regions.pca_scatter(
-        scores, data.labels, data.class_names, explained, "All four measurements, on 2 principal components"
-    ),
+    regions.pca_scatter(scores, data.labels, species, explained, _("All four measurements, on 2 principal components")),
     key="gauss_pca",
 )
 st.caption(
-    "PC1 and PC2 are the two directions along which the four measurements vary most together; the "
-    f"percentages are their shares of the variance ({explained.sum():.0%} between them). Setosa stands "
-    "apart on all four; versicolor and virginica overlap, which is where every model errs."
+    _(
+        "PC1 and PC2 are the two directions along which the four measurements vary most together; the "
+        "percentages are their shares of the variance ({share} between them). Setosa stands "
+        "apart on all four; versicolor and virginica overlap, which is where every model errs."
+    ).format(share=i18n.percent(explained.sum()))
 )
 
 # -- MNIST ------------------------------------------------------------------------------------------
-st.header("MNIST pixels as Gaussians: var_smoothing matters")
+st.header(_("MNIST pixels as Gaussians: {parameter} matters").format(parameter=VAR_SMOOTHING))
 mnist = gaussian.gaussian_mnist(TEXTBOOK.deskew)  # MNIST as published: no Deskew setting on this page
 default_var_smoothing = mnist.model.var_smoothing  # the model is fitted at the default, 1e-9 as in scikit-learn
 st.markdown(
-    "Treat each pixel (scaled to 0–1) as a Gaussian per digit. Many border pixels are exactly 0 in every "
-    "training image of a digit, so their variance is 0 and one stray speck of ink would make the digit "
-    "impossible. As scikit-learn does, every variance gets ε = var_smoothing × (largest pixel variance) "
-    "added. The default 1e-9 leaves those pixels almost certain; a larger ε lets the model forgive ink "
-    "in unusual places."
+    _(
+        "Treat each pixel (scaled to 0–1) as a Gaussian per digit. Many border pixels are exactly 0 in every "
+        "training image of a digit, so their variance is 0 and one stray speck of ink would make the digit "
+        "impossible. As scikit-learn does, every variance gets ε = var_smoothing × (largest pixel variance) "
+        "added. The default 1e-9 leaves those pixels almost certain; a larger ε lets the model forgive ink "
+        "in unusual places."
+    )
 )
 chosen = links.widget(
     st.select_slider,
-    "var_smoothing",
+    VAR_SMOOTHING,
     "gauss_var_smoothing",
     default_var_smoothing,
     options=mnist.var_smoothing,
@@ -120,39 +142,49 @@ bernoulli_accuracy = models.evaluation(TEXTBOOK).test_accuracy
 zero_variance = float(np.mean(mnist.model.class_var_ == 0))
 # two by two: three in a row cut their labels at 1024 px with the sidebar open
 first_metric, second_metric = st.columns(2)
-third_metric, _ = st.columns(2)
+third_metric, unused = st.columns(2)
 first_metric.metric(
-    f"Test accuracy at var_smoothing = {chosen:.0e}",
-    f"{mnist.test_accuracy[position]:.4f}",
-    f"{mnist.test_accuracy[position] - default_accuracy:+.4f} vs. the default {default_var_smoothing:.0e}"
+    _("Test accuracy at var_smoothing = {value}").format(value=f"{chosen:.0e}"),
+    i18n.decimal(mnist.test_accuracy[position], 4),
+    _("{difference} vs. the default {default}").format(
+        difference=notation.signed(mnist.test_accuracy[position] - default_accuracy, 4),
+        default=f"{default_var_smoothing:.0e}",
+    )
     if chosen != default_var_smoothing
     else None,
 )
-second_metric.metric("ε added to every variance", notation.scientific(chosen * mnist.model.max_feature_var_))
-third_metric.metric("Pixel × digit pairs with zero variance", f"{zero_variance:.1%}")
+second_metric.metric(_("ε added to every variance"), notation.scientific(chosen * mnist.model.max_feature_var_))
+third_metric.metric(_("Pixel × digit pairs with zero variance"), i18n.percent(zero_variance, 1))
+series = _("Gaussian NB, test accuracy")
 display.chart(
     charts.curves(
         mnist.var_smoothing,
-        {"Gaussian NB, test accuracy": mnist.test_accuracy},
-        "var_smoothing (log scale)",
-        "test accuracy",
-        "Gaussian NB on MNIST against var_smoothing",
+        {series: mnist.test_accuracy},
+        _("{quantity} (log scale)").format(quantity=VAR_SMOOTHING),
+        _("test accuracy"),
+        _("Gaussian NB on MNIST against var_smoothing"),
         log_x=True,
-        marked={"Gaussian NB, test accuracy": chosen},
-        references={f"Bernoulli NB, textbook settings: {bernoulli_accuracy:.4f}": bernoulli_accuracy},
+        marked={series: chosen},
+        references={
+            _("Bernoulli NB, textbook settings: {accuracy}").format(
+                accuracy=i18n.decimal(bernoulli_accuracy, 4)
+            ): bernoulli_accuracy
+        },
     ),
     key="gauss_curve",
 )
 st.caption(
-    "This curve is measured on the test set to show how much the setting matters. To choose a value for "
-    "real, compare values on held-out data and test once at the end (the Spam filter page does that)."
+    _(
+        "This curve is measured on the test set to show how much the setting matters. To choose a value for "
+        "real, compare values on held-out data and test once at the end (the Spam filter page does that)."
+    )
 )
 display.chart(
     digits.class_heatmaps(
         mnist.model.theta_.reshape(-1, 28, 28),
-        "mean μ",
+        _("mean μ"),
         zrange=(0.0, 1.0),
-        titles=[f"μ for {digit}" for digit in range(10)],
+        titles=[_("μ for {digit}").format(digit=digit) for digit in range(10)],
     ),
     key="gauss_means",
 )

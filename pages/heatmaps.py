@@ -6,27 +6,26 @@ import streamlit as st
 from lab import display, links
 from lab.data import mnist, models
 from lab.figures import charts, digits, notation, style
+from lab.i18n import N_, _
 from lab.settings import current_settings
 from nbcore.explain import pixel_log_odds
 
 settings = current_settings()
 model = models.model(settings)
 pixel_prob = model.feature_prob_.reshape(10, 28, 28)
+VIEWS = [N_("Probability"), N_("Log-odds"), N_("Difference of two digits")]  # the values; shown translated
+PRIORS = {"empirical": N_("empirical"), "uniform": N_("uniform")}  # the setting's values, as the title names them
 
-st.title("What the model learned: P(xᵢ = 1 | y)")
+st.title(_("What the model learned: {formula}").format(formula="P(xᵢ = 1 | y)"))
 st.markdown(
-    "Each picture is one digit's 784 pixel probabilities — a blurred average of its training images. "
-    "Hover a pixel for its digit, row, column and value."
+    _(
+        "Each picture is one digit's 784 pixel probabilities — a blurred average of its training images. "
+        "Hover a pixel for its digit, row, column and value."
+    )
 )
 
 
-view = links.widget(
-    st.segmented_control,
-    "View",
-    "heatmap_view",
-    "Probability",
-    options=["Probability", "Log-odds", "Difference of two digits"],
-)
+view = links.widget(st.segmented_control, _("View"), "heatmap_view", VIEWS[0], options=VIEWS, format_func=_)
 if view == "Log-odds":
     log_odds, limit = pixel_log_odds(model)
     display.chart(
@@ -36,23 +35,27 @@ if view == "Log-odds":
         key="heatmap_log_odds",
     )
     st.caption(
-        "Blue: the pixel is more often on than off for this digit; red: more often off. "
-        "These are the weights naive Bayes puts on each inked pixel."
+        _(
+            "Blue: the pixel is more often on than off for this digit; red: more often off. "
+            "These are the weights naive Bayes puts on each inked pixel."
+        )
     )
 elif view == "Difference of two digits":
     first, second = st.columns(2)
     with first:
-        digit_a = links.widget(st.selectbox, "Digit", "heatmap_digit_a", 3, options=range(10))
+        digit_a = links.widget(st.selectbox, _("Digit"), "heatmap_digit_a", 3, options=range(10))
     with second:
-        digit_b = links.widget(st.selectbox, "versus", "heatmap_digit_b", 8, options=range(10))
+        digit_b = links.widget(st.selectbox, _("versus"), "heatmap_digit_b", 8, options=range(10))
     difference = pixel_prob[digit_a] - pixel_prob[digit_b]
     display.chart(
-        digits.difference_map(difference, f"P(xᵢ=1 | {digit_a}) − P(xᵢ=1 | {digit_b})", "difference"),
+        digits.difference_map(difference, f"P(xᵢ=1 | {digit_a}) − P(xᵢ=1 | {digit_b})", _("difference")),
         key="heatmap_difference",
     )
     st.caption(
-        f"Blue pixels are inked more often in {notation.with_article(digit_a)}, red ones more often in "
-        f"{notation.with_article(digit_b)}: they are where the model tells the two apart."
+        _(
+            "Blue pixels are inked more often in {first}, red ones more often in {second}: they are where the model "
+            "tells the two apart."
+        ).format(first=notation.with_article(digit_a), second=notation.with_article(digit_b))
     )
 else:
     display.chart(digits.class_heatmaps(pixel_prob, "P(xᵢ = 1 | y)", zrange=(0, 1)), key="heatmap_probability")
@@ -65,13 +68,17 @@ st.image(
     [digits.pixel_picture(image, scale=2) for image in counted],
     caption=[str(d) for d in range(10)],
     width=56,
-    alt=[f"The first training image of a {d}, as the model counts it" for d in range(10)],
+    alt=[_("The first training image of a {digit}, as the model counts it").format(digit=d) for d in range(10)],
 )
 st.caption(
-    f"Real training images as the model counts them: {notation.as_the_model_sees(settings.input_form)}. "
-    "The pictures above are, for each digit, the share of its training images in this form with ink at each "
-    "pixel (smoothed by α and β)."
+    _(
+        "Real training images as the model counts them: {form}. The pictures above are, for each digit, the share of "
+        "its training images in this form with ink at each pixel (smoothed by α and β)."
+    ).format(form=notation.as_the_model_sees(settings.input_form))
 )
 
 prior = np.exp(model.class_log_prior_)
-display.chart(charts.class_bars(prior, f"Class prior p(y) ({model.prior})", "p(y)"), key="heatmap_prior")
+prior_name = _(PRIORS[model.prior]) if model.prior in PRIORS else model.prior
+display.chart(
+    charts.class_bars(prior, _("Class prior p(y) ({prior})").format(prior=prior_name), "p(y)"), key="heatmap_prior"
+)

@@ -3,53 +3,86 @@
 import numpy as np
 import streamlit as st
 
-from lab import display, links, model_choice
+from lab import display, i18n, links, model_choice
 from lab.data import mnist
 from lab.figures import charts, digits, notation
+from lab.i18n import N_, _, ngettext
 from lab.settings import current_settings
 from nbcore.features import OBSERVED_REGIONS, observed_region
 
 EXAMPLES_PER_DIGIT = 3
+TEST_IMAGE, MY_DRAWING = N_("A test image"), N_("My drawing")  # the image sources' values; shown translated
+# nbcore's regions (OBSERVED_REGIONS, the choice's values), as the choice shows them
+REGION_NAMES = {
+    "top half": N_("top half"),
+    "bottom half": N_("bottom half"),
+    "left half": N_("left half"),
+    "right half": N_("right half"),
+    "random pixels": N_("random pixels"),
+}
+
+
+def _sentences(*parts: str) -> str:
+    """Sentences one after another: a space after one that ends with a Latin mark, none after a full-width one
+    ("。", as Chinese writes; the same rule as lab/class_gallery.py's ``sentences``)."""
+    joined = ""
+    for part in parts:
+        if joined and part and not joined.endswith(("。", "！", "？", "：", "；")):
+            joined += " "
+        joined += part
+    return joined
+
 
 settings = current_settings()
 splits = mnist.splits()
 
-st.title("Inpainting: guess the hidden pixels")
+st.title(_("Inpainting: guess the hidden pixels"))
 intro = st.container()  # the words for the model chosen below
 name, model = model_choice.generative_model(settings)
 mixture = name == model_choice.MIXTURE
 if mixture:
     intro.markdown(
-        "Show the model part of an image. The mixture of styles first infers the digit *and the way it is "
-        "written* from the visible pixels, p(y, k | seen), then fills in each hidden pixel as "
-        "p(xⱼ = 1 | seen) = Σ_y Σ_k p(xⱼ = 1 | y, k) · p(y, k | seen). Only the styles that agree with the seen "
-        "part paint the hidden part, so the fill is sharper than naive Bayes' one average picture per digit."
+        _(
+            "Show the model part of an image. The mixture of styles first infers the digit *and the way it is "
+            "written* from the visible pixels, {posterior}, then fills in each hidden pixel as {fill}. Only the "
+            "styles that agree with the seen part paint the hidden part, so the fill is sharper than naive Bayes' "
+            "one average picture per digit."
+        ).format(posterior=_("p(y, k | seen)"), fill=_("p(xⱼ = 1 | seen) = Σ_y Σ_k p(xⱼ = 1 | y, k) · p(y, k | seen)"))
     )
 else:
     intro.markdown(
-        "Show the model part of an image. It first infers the digit from the visible pixels, "
-        "p(y | seen), then fills in each hidden pixel as p(xⱼ = 1 | seen) = Σ_y p(xⱼ = 1 | y) · p(y | seen)."
+        _(
+            "Show the model part of an image. It first infers the digit from the visible pixels, {posterior}, then "
+            "fills in each hidden pixel as {fill}."
+        ).format(posterior=_("p(y | seen)"), fill=_("p(xⱼ = 1 | seen) = Σ_y p(xⱼ = 1 | y) · p(y | seen)"))
     )
 
-sources = ["A test image"] + (["My drawing"] if st.session_state.get("draw_frame") is not None else [])
+sources = [TEST_IMAGE] + ([MY_DRAWING] if st.session_state.get("draw_frame") is not None else [])
 controls = st.columns([1.2, 1, 1.2])
 with controls[0]:
     if len(sources) > 1:
-        source = links.widget(st.radio, "Image", "inpaint_source", sources[0], options=sources, horizontal=True)
+        source = links.widget(
+            st.radio, _("Image"), "inpaint_source", sources[0], options=sources, format_func=_, horizontal=True
+        )
     else:  # a choice of one is no choice: say where a second would come from
         source = sources[0]
-        st.caption("Image: a test image. Draw a digit on the Draw page to fill in your own here.")
+        st.caption(_("Image: a test image. Draw a digit on the Draw page to fill in your own here."))
 with controls[1]:
     region = links.widget(
-        st.selectbox, "What is observed", "inpaint_region", OBSERVED_REGIONS[0], options=OBSERVED_REGIONS
+        st.selectbox,
+        _("What is observed"),
+        "inpaint_region",
+        OBSERVED_REGIONS[0],
+        options=OBSERVED_REGIONS,
+        format_func=lambda name: _(REGION_NAMES[name]) if name in REGION_NAMES else name,
     )
 fraction = 0.5
 if region == "random pixels":
     with controls[1]:
         fraction = links.widget(
-            st.slider, "Fraction observed", "inpaint_fraction", 0.3, min_value=0.0, max_value=1.0, step=0.05
+            st.slider, _("Fraction observed"), "inpaint_fraction", 0.3, min_value=0.0, max_value=1.0, step=0.05
         )
-if source == "A test image":
+if source == TEST_IMAGE:
     # the first three test images of each digit, in test-set order (image 0, a 7, comes first)
     choices = np.sort(
         np.concatenate([np.flatnonzero(splits.test_labels == digit)[:EXAMPLES_PER_DIGIT] for digit in range(10)])
@@ -57,7 +90,7 @@ if source == "A test image":
     with controls[2]:
         index = links.widget(
             st.selectbox,
-            "Test image",
+            _("Test image"),
             "inpaint_index",
             int(choices[0]),
             options=choices.tolist(),
@@ -76,34 +109,44 @@ shown = np.where(observed, features.astype(float), np.nan).reshape(28, 28)
 completed = np.where(observed, features.astype(float), pixel_prob).reshape(28, 28)
 panels = np.stack([shown, completed, features.reshape(28, 28).astype(float)])
 # short: three titles side by side on a phone have about 100 px each
-titles = ["What it sees", "Filled in", "The real image"]
+titles = [_("What it sees"), _("Filled in"), _("The real image")]
 display.chart(
     digits.image_grid(
         panels,
         titles,
         columns=3,
-        value_name="value",
+        value_name=_("value"),
         zrange=(0, 1),
-        colorbar_title="p(ink); seen pixels are 0 or 1",
+        colorbar_title=_("p(ink); seen pixels are 0 or 1"),
         height_per_row=240,
         hover_format=".3f",
     ),
     key="inpaint_panels",
 )
 guess = int(np.argmax(class_posterior))
-caption = f"{observed.sum()} of 784 pixels observed. Most likely digit from them alone: {guess}"
-st.caption(
-    caption
-    + (f" (the image is {notation.with_article(truth_label)})." if truth_label is not None else ".")
-    + f" Every panel shows the image as the model sees it: {notation.as_the_model_sees(settings.input_form)}."
-    + (
-        f" Filled in by the mixture of {model.n_components} style{'s' if model.n_components != 1 else ''} per "
-        "digit, each style weighted by how well it explains the seen pixels."
-        if mixture
-        else ""
+seen = i18n.integer(int(observed.sum()))
+sentences = [
+    _("{seen} of 784 pixels observed. Most likely digit from them alone: {guess}.").format(seen=seen, guess=guess)
+    if truth_label is None
+    else _("{seen} of 784 pixels observed. Most likely digit from them alone: {guess} (the image is {truth}).").format(
+        seen=seen, guess=guess, truth=notation.with_article(truth_label)
+    ),
+    _("Every panel shows the image as the model sees it: {form}.").format(
+        form=notation.as_the_model_sees(settings.input_form)
+    ),
+]
+if mixture:
+    sentences.append(
+        ngettext(
+            "Filled in by the mixture of {k} style per digit, each style weighted by how well it explains the seen "
+            "pixels.",
+            "Filled in by the mixture of {k} styles per digit, each style weighted by how well it explains the seen "
+            "pixels.",
+            model.n_components,
+        ).format(k=i18n.integer(model.n_components))
     )
-)
+st.caption(_sentences(*sentences))
 display.chart(
-    charts.class_bars(class_posterior, "p(y | observed pixels)", "probability", highlight=guess),
+    charts.class_bars(class_posterior, _("p(y | observed pixels)"), _("probability"), highlight=guess),
     key="inpaint_posterior",
 )

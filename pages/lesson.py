@@ -3,7 +3,8 @@
 What each step says and asks is in ``lab/lesson_steps.py``, the frame (step in the link, Back/Next, questions)
 in ``lab/lesson_frame.py``. This page lays each step out: every figure is the lab's live figure for the
 sidebar settings, and every revealed answer is measured now from the current models
-(``nbcore.experiments.lesson``, cached in ``lab.data``), never typed in.
+(``nbcore.experiments.lesson``, cached in ``lab.data``), never typed in. The measured numbers are written here in
+the reader's form (``lab.i18n``) before they fill the steps' translated texts.
 """
 
 from __future__ import annotations
@@ -14,18 +15,27 @@ import math
 import numpy as np
 import streamlit as st
 
-from lab import class_store, classroom, display, focus, lesson_steps, model_choice
+from lab import class_model_view, class_store, classroom, display, focus, i18n, lesson_steps, model_choice
 from lab import lesson_frame as frame
 from lab.data import lesson_answers, mixtures, mnist, models
 from lab.figures import charts, class_model, digits, notation, regions, style, styles
+from lab.i18n import N_, _, pgettext
 from lab.settings import SMOOTHING_STOPS, current_settings
 from nbcore.classroom import Refused
 from nbcore.experiments import lesson, xor
-from nbcore.experiments.class_model import DEFAULT_WEIGHT, MODEL_NAMES
+from nbcore.experiments.class_model import DEFAULT_WEIGHT
 from nbcore.features import observed_region
 
 # px, a single map's figure: the map itself over 320 px tall, what the back row of a projector room needs
 LESSON_IMAGE_HEIGHT = 490
+# the class prior chart's title, for the sidebar's prior
+PRIOR_TITLES = {"empirical": N_("Class prior p(y) (empirical)"), "uniform": N_("Class prior p(y) (uniform)")}
+# the class's models, by the names of nbcore's evaluation (nbcore's MODEL_NAMES, which stay English)
+CLASS_MODEL_NAMES = {
+    "mnist": N_("MNIST's model"),
+    "class": N_("the class's model"),
+    "mnist_plus_class": N_("MNIST + the class"),
+}
 
 settings = current_settings()
 splits = mnist.splits()
@@ -33,6 +43,11 @@ result = models.evaluation(settings)
 model = result.model
 features = mnist.features(settings.input_form)
 test_features = features.test
+
+
+def prior_name(prior: str) -> str:
+    """The sidebar's prior in words ("empirical prior"), in the reader's language."""
+    return _(lesson_steps.PRIOR_NAMES[prior]) if prior in lesson_steps.PRIOR_NAMES else prior
 
 
 # -- the steps ----------------------------------------------------------------------------------------------------------
@@ -46,18 +61,21 @@ def step_data(step: frame.Step) -> None:
         [digits.pixel_picture(image, scale=2) for image in raw],
         caption=[str(d) for d in range(10)],
         width=56,
-        alt=[f"The first training image of a {d}, as written" for d in range(10)],
+        alt=[_("The first training image of a {digit}, as written").format(digit=d) for d in range(10)],
     )
     st.markdown(step.text("seen", as_seen=notation.as_the_model_sees(settings.input_form)))
     st.image(
         [digits.pixel_picture(image, scale=2) for image in ink],
         caption=[str(d) for d in range(10)],
         width=56,
-        alt=[f"The same {d} as the model sees it" for d in range(10)],
+        alt=[_("The same {digit} as the model sees it").format(digit=d) for d in range(10)],
     )
     st.markdown(
         step.text(
-            "body", n_train=len(splits.train_labels), n_test=len(splits.test_labels), threshold=settings.threshold
+            "body",
+            n_train=i18n.integer(len(splits.train_labels)),
+            n_test=i18n.integer(len(splits.test_labels)),
+            threshold=settings.threshold,
         )
     )
 
@@ -68,7 +86,8 @@ def step_counting(step: frame.Step) -> None:
     question = step.question("prior")
     answer = frame.ask(question)
     if answer is None:
-        display.chart(charts.class_bars(prior, f"Class prior p(y) ({model.prior})", "p(y)"), key="lesson_prior_bars")
+        title = _(PRIOR_TITLES[model.prior]) if model.prior in PRIOR_TITLES else f"p(y) ({model.prior})"
+        display.chart(charts.class_bars(prior, title, "p(y)"), key="lesson_prior_bars")
     else:
         gap = lesson.prior_gap(model, splits.test_labels)
         display.chart(
@@ -77,14 +96,15 @@ def step_counting(step: frame.Step) -> None:
         )
         frame.feedback(
             lesson.grade_choice(str(answer), str(gap.most_wrong)),
-            question.reveal.format(
-                prior=model.prior,
+            frame.revealed(
+                question,
+                prior=prior_name(model.prior),
                 digit=gap.most_wrong,
-                prior_p=gap.prior[gap.most_wrong],
-                share=gap.test_frequency[gap.most_wrong],
-                gap=gap.gap[gap.most_wrong] * 100,
+                prior_p=i18n.decimal(gap.prior[gap.most_wrong], 4),
+                share=i18n.decimal(gap.test_frequency[gap.most_wrong], 4),
+                gap=notation.signed(gap.gap[gap.most_wrong] * 100, 2),
                 answer=answer,
-                your_gap=gap.gap[answer] * 100,
+                your_gap=notation.signed(gap.gap[answer] * 100, 2),
             ),
         )
 
@@ -98,13 +118,13 @@ def step_images(step: frame.Step) -> None:
 
 
 def step_logs(step: frame.Step) -> None:
-    index = st.number_input("Test image", 0, len(splits.test_labels) - 1, 0, key="lesson_underflow_image")
+    index = st.number_input(_("Test image"), 0, len(splits.test_labels) - 1, 0, key="lesson_underflow_image")
     true_label = int(splits.test_labels[index])
     pixel_terms = model.pixel_log_likelihoods(test_features[index])[true_label]
     display.chart(
         digits.single_image(
             np.exp(pixel_terms).reshape(28, 28),
-            f"The 784 factors p(xᵢ | {true_label}) of test image {index}",
+            _("The 784 factors p(xᵢ | {digit}) of test image {index}").format(digit=true_label, index=index),
             value_name="p(xᵢ | y)",
             colorscale=style.PROBABILITY_SCALE,
             zrange=(0, 1),
@@ -113,7 +133,7 @@ def step_logs(step: frame.Step) -> None:
             hover_format=".4f",
         ),
         key="lesson_underflow_factors",
-        alt="The probability of each pixel's value under the true digit",
+        alt=_("The probability of each pixel's value under the true digit"),
     )
     st.markdown(step.text("body"))
     question = step.question("float32")
@@ -127,35 +147,40 @@ def step_logs(step: frame.Step) -> None:
             charts.running_product(
                 running,
                 {
-                    "float32's smallest positive number": math.log10(lesson.FLOAT32_SMALLEST),
-                    "float64's smallest positive number": math.log10(lesson.FLOAT64_SMALLEST),
+                    _("float32's smallest positive number"): math.log10(lesson.FLOAT32_SMALLEST),
+                    _("float64's smallest positive number"): math.log10(lesson.FLOAT64_SMALLEST),
                 },
             ),
             key="lesson_running_product",
         )
         stuck = product > 0 and running[-1] < math.log10(lesson.FLOAT32_SMALLEST)
         true_value = (
-            step.text("true_tiny", exponent=running[-1]) if np.isfinite(running[-1]) else step.text("true_zero")
+            step.text("true_tiny", exponent=i18n.decimal(running[-1], 0))
+            if np.isfinite(running[-1])
+            else step.text("true_zero")
         )
         frame.feedback(
             lesson.grade_choice(answer, truth),
-            question.reveal.format(
+            frame.revealed(
+                question,
                 index=index,
-                product=repr(product),
+                product=repr(product),  # as the computer writes it
                 true_value=true_value,
                 stuck=step.text("stuck") if stuck else "",
-                **counts,
+                **{name: i18n.integer(count) for name, count in counts.items()},
             ),
         )
 
 
 def step_smoothing(step: frame.Step) -> None:
-    digit = st.selectbox("Digit", range(10), index=2, key="lesson_smoothing_digit")
+    digit = st.selectbox(_("Digit"), range(10), index=2, key="lesson_smoothing_digit")
     display.chart(
         digits.single_image(
             model.feature_prob_[digit].reshape(28, 28),
-            f"P(xᵢ = 1 | {digit}) at α = {settings.alpha:g}, β = {settings.beta:g}",
-            value_name="probability",
+            _("P(xᵢ = 1 | {digit}) at α = {alpha}, β = {beta}").format(
+                digit=digit, alpha=notation.general(settings.alpha), beta=notation.general(settings.beta)
+            ),
+            value_name=_("probability"),
             colorscale=style.PROBABILITY_SCALE,
             zrange=(0, 1),
             colorbar_title="p",
@@ -172,22 +197,29 @@ def step_smoothing(step: frame.Step) -> None:
         truth = zero["true_class_impossible"]
         frame.feedback(
             lesson.grade_count(zero_answer, truth),
-            zero_question.reveal.format(
-                truth=truth,
+            frame.revealed(
+                zero_question,
+                truth=i18n.integer(truth),
                 threshold=settings.threshold,
-                answer=zero_answer,
-                all_impossible=zero["all_classes_impossible"],
-                accuracy=zero["accuracy"],
+                answer=i18n.integer(zero_answer),
+                all_impossible=i18n.integer(zero["all_classes_impossible"]),
+                accuracy=i18n.decimal(zero["accuracy"], 4),
             ),
         )
     strongest = SMOOTHING_STOPS[-1]  # the sidebar's strongest smoothing
     stronger = dataclasses.replace(settings, alpha=strongest, beta=strongest)
     accuracy_question = step.question("alpha_100")
-    settings_note = lesson_steps.SETTINGS_NOTE.format(
-        threshold=settings.threshold, alpha=settings.alpha, beta=settings.beta, prior=settings.prior
+    settings_note = _(lesson_steps.SETTINGS_NOTE).format(
+        threshold=settings.threshold,
+        alpha=notation.general(settings.alpha),
+        beta=notation.general(settings.beta),
+        prior=prior_name(settings.prior),
     )
     accuracy_answer = frame.ask(
-        accuracy_question, accuracy=result.test_accuracy, settings_note=settings_note, strongest=strongest
+        accuracy_question,
+        accuracy=i18n.decimal(result.test_accuracy, 4),
+        settings_note=settings_note,
+        strongest=notation.general(strongest),
     )
     if accuracy_answer is not None:
         truth = models.evaluation(stronger).test_accuracy
@@ -199,24 +231,29 @@ def step_smoothing(step: frame.Step) -> None:
         )
         frame.feedback(
             lesson.grade_guess(accuracy_answer, truth, close=0.01),
-            accuracy_question.reveal.format(
-                strongest=strongest,
-                truth=truth,
-                change=truth - result.test_accuracy,
-                accuracy=result.test_accuracy,
-                error=accuracy_answer - truth,
+            frame.revealed(
+                accuracy_question,
+                strongest=notation.general(strongest),
+                truth=i18n.decimal(truth, 4),
+                change=notation.signed(truth - result.test_accuracy, 4),
+                accuracy=i18n.decimal(result.test_accuracy, 4),
+                error=notation.signed(accuracy_answer - truth, 3),
             ),
         )
+
+
+def _test_image(index: int) -> str:
+    return _("test image {index}").format(index=index)
 
 
 def step_evidence(step: frame.Step) -> None:
     wrong = np.flatnonzero(result.test_predictions != splits.test_labels)
     index = int(
         st.selectbox(
-            "A test image naive Bayes gets wrong",
+            _("A test image naive Bayes gets wrong"),
             wrong[:30],
             key="lesson_evidence_image",
-            format_func=lambda i: f"test image {i}",
+            format_func=_test_image,
         )
     )
     predicted, true_label = int(result.test_predictions[index]), int(splits.test_labels[index])
@@ -224,7 +261,9 @@ def step_evidence(step: frame.Step) -> None:
     display.chart(
         digits.evidence_map(evidence, test_features[index].reshape(28, 28), predicted, true_label),
         key="lesson_evidence_map",
-        alt=f"Evidence map of test image {index}: blue pixels speak for {predicted}, red for {true_label}",
+        alt=_("Evidence map of test image {index}: blue pixels speak for {predicted}, red for {true_label}").format(
+            index=index, predicted=predicted, true_label=true_label
+        ),
     )
     st.markdown(step.text("body", true_label=true_label, predicted=predicted))
     question = step.question("disagree")
@@ -236,21 +275,29 @@ def step_evidence(step: frame.Step) -> None:
         )
         frame.feedback(
             lesson.grade_count(answer, len(rescued)),
-            question.reveal.format(
-                rescued=len(rescued), answer=answer, wrong=len(wrong), softmax_accuracy=softmax.test_accuracy
+            frame.revealed(
+                question,
+                rescued=i18n.integer(len(rescued)),
+                answer=i18n.integer(answer),
+                wrong=i18n.integer(len(wrong)),
+                softmax_accuracy=i18n.decimal(softmax.test_accuracy, 4),
             ),
         )
 
 
 def step_generating(step: frame.Step) -> None:
-    digit = st.selectbox("Digit to generate", range(10), index=7, key="lesson_sample_digit")
+    digit = st.selectbox(_("Digit to generate"), range(10), index=7, key="lesson_sample_digit")
     samples = model.sample(8, digit, rng=np.random.default_rng([0, digit])).reshape(8, 28, 28) * 255.0
     display.chart(
         digits.image_grid(
-            samples, [f"sample {i + 1}" for i in range(8)], columns=4, zrange=(0, 255), height_per_row=130
+            samples,
+            [_("sample {number}").format(number=i + 1) for i in range(8)],
+            columns=4,
+            zrange=(0, 255),
+            height_per_row=130,
         ),
         key="lesson_samples",
-        alt=f"Eight digits {digit} written by the model, every pixel drawn on its own",
+        alt=_("Eight digits {digit} written by the model, every pixel drawn on its own").format(digit=digit),
     )
     st.markdown(step.text("body"))
     question = step.question("top_half")
@@ -269,30 +316,41 @@ def step_generating(step: frame.Step) -> None:
         display.chart(
             digits.image_grid(
                 panels,
-                ["seen", "filled in", "truth"],
+                [
+                    pgettext("inpainting panel", "seen"),
+                    pgettext("inpainting panel", "filled in"),
+                    pgettext("inpainting panel", "truth"),
+                ],
                 columns=3,
-                value_name="p(ink)",
+                value_name=_("p(ink)"),
                 zrange=(0, 1),
                 height_per_row=200,
                 hover_format=".3f",
             ),
             key="lesson_inpainting",
-            alt="Test image 0: its top half, the filled-in bottom, the truth",
+            alt=_("Test image 0: its top half, the filled-in bottom, the truth"),
         )
         frame.feedback(
             lesson.grade_guess(answer, truth, close=0.1),
-            question.reveal.format(
-                truth=truth, answer=answer, accuracy=result.test_accuracy, read_as=int(np.argmax(posterior))
+            frame.revealed(
+                question,
+                truth=i18n.percent(truth, 1),
+                answer=i18n.percent(answer),
+                accuracy=i18n.percent(result.test_accuracy, 1),
+                read_as=int(np.argmax(posterior)),
             ),
         )
 
 
 def step_independence(step: frame.Step) -> None:
-    digit = st.selectbox("Digit", range(10), index=1, key="lesson_dependence_digit")
+    digit = st.selectbox(_("Digit"), range(10), index=1, key="lesson_dependence_digit")
     dependence = lesson_answers.neighbour_dependence(settings.input_form, digit)
     display.chart(
         digits.difference_map(
-            np.nan_to_num(dependence), f"Neighbours inked together, {digit}s", "change", height=LESSON_IMAGE_HEIGHT
+            np.nan_to_num(dependence),
+            _("Neighbours inked together, {digit}s").format(digit=digit),
+            pgettext("dependence map value", "change"),
+            height=LESSON_IMAGE_HEIGHT,
         ),
         key="lesson_dependence_map",
     )
@@ -304,29 +362,33 @@ def step_independence(step: frame.Step) -> None:
         outcome = xor.evaluate(xor.naive_bayes(k))
         right = int(round(outcome.accuracy * len(xor.XOR_LABELS)))
         display.chart(
-            regions.xor_posteriors(xor.XOR_POINTS, xor.XOR_LABELS, {"Naive Bayes": outcome.posterior}, height=340),
+            regions.xor_posteriors(xor.XOR_POINTS, xor.XOR_LABELS, {_("Naive Bayes"): outcome.posterior}, height=340),
             key="lesson_xor",
         )
         frame.feedback(
             lesson.grade_choice(str(xor_answer), str(right)),
-            xor_question.reveal.format(right=right, k=k, posterior=outcome.posterior[0]),
+            frame.revealed(
+                xor_question, right=right, k=notation.general(k), posterior=i18n.decimal(outcome.posterior[0], 2)
+            ),
         )
     confident = lesson_steps.CONFIDENT
     calibration_question = step.question("calibration")
-    calibration_answer = frame.ask(calibration_question, confident=confident)
+    calibration_answer = frame.ask(calibration_question, confident=i18n.percent(confident))
     if calibration_answer is not None:
         sure = lesson.accuracy_when_confident(np.exp(result.test_log_proba), splits.test_labels, confident)
         if sure.count == 0:
-            st.info(step.text("none_sure", confident=confident))
+            st.info(step.text("none_sure", confident=i18n.percent(confident)))
         else:
             frame.feedback(
                 lesson.grade_guess(calibration_answer, sure.accuracy, close=0.03),
-                calibration_question.reveal.format(
-                    count=sure.count,
-                    confident=confident,
-                    mean=sure.mean_confidence,
-                    accuracy=sure.accuracy,
-                    answer=calibration_answer,
+                frame.revealed(
+                    calibration_question,
+                    count=i18n.integer(sure.count),
+                    confident=i18n.percent(confident),
+                    mean=i18n.decimal(sure.mean_confidence, 4),
+                    mean_percent=i18n.percent(sure.mean_confidence, 2),
+                    accuracy=i18n.percent(sure.accuracy, 1),
+                    answer=i18n.percent(calibration_answer),
                 ),
             )
 
@@ -335,12 +397,16 @@ def step_versus_softmax(step: frame.Step) -> None:
     bayes_curve = models.bernoulli_learning_curve(settings)
     smallest = lesson_steps.FEW_IMAGES
     question = step.question("learning_curve")
-    answer = frame.ask(question)
+    answer = frame.ask(question, size=i18n.integer(smallest))
+    # by the models' keys (the question's option values); named in the reader's language on the chart
     curves = {"naive Bayes": bayes_curve["naive Bayes"]}
     if answer is not None:
         softmax_curve = models.softmax_learning_curve(settings.deskew)
         curves["softmax regression"] = softmax_curve["softmax regression"]
-    display.chart(charts.learning_curves(bayes_curve["sizes"], curves), key="lesson_learning_curves")
+    display.chart(
+        charts.learning_curves(bayes_curve["sizes"], {question.show(name): curve for name, curve in curves.items()}),
+        key="lesson_learning_curves",
+    )
     st.markdown(step.text("body"))
     if answer is not None:
         accuracy = lesson.mean_accuracy_at(bayes_curve["sizes"], curves, smallest)
@@ -349,15 +415,16 @@ def step_versus_softmax(step: frame.Step) -> None:
         full = lesson.mean_accuracy_at(bayes_curve["sizes"], curves, full_size)
         frame.feedback(
             lesson.grade_choice(answer, winner),
-            question.reveal.format(
-                size=smallest,
-                winner=winner,
-                bayes=accuracy["naive Bayes"],
-                softmax=accuracy["softmax regression"],
-                seeds=bayes_curve["naive Bayes"].shape[1],
-                full_size=full_size,
-                bayes_full=full["naive Bayes"],
-                softmax_full=full["softmax regression"],
+            frame.revealed(
+                question,
+                size=i18n.integer(smallest),
+                winner=question.show(winner),
+                bayes=i18n.decimal(accuracy["naive Bayes"], 3),
+                softmax=i18n.decimal(accuracy["softmax regression"], 3),
+                seeds=i18n.integer(bayes_curve["naive Bayes"].shape[1]),
+                full_size=i18n.integer(full_size),
+                bayes_full=i18n.decimal(full["naive Bayes"], 3),
+                softmax_full=i18n.decimal(full["softmax regression"], 3),
             ),
         )
 
@@ -367,8 +434,8 @@ def step_styles(step: frame.Step) -> None:
     display.chart(
         digits.single_image(
             model.feature_prob_[digit].reshape(28, 28),
-            f"Naive Bayes' one picture of {digit}: P(xᵢ = 1 | {digit})",
-            value_name="probability",
+            _("Naive Bayes' one picture of {digit}: P(xᵢ = 1 | {digit})").format(digit=digit),
+            value_name=_("probability"),
             colorscale="gray",
             zrange=(0, 1),
             colorbar_title="p",
@@ -379,16 +446,20 @@ def step_styles(step: frame.Step) -> None:
     )
     st.markdown(step.text("body", digit=digit))
     if not mixtures.supported(settings):
-        st.info(model_choice.NEEDS_SMOOTHING, icon=":material/info:")
+        st.info(_(model_choice.NEEDS_SMOOTHING), icon=":material/info:")
         return
     softmax = models.softmax(deskew=settings.deskew)
     measured = {"bayes": result.test_accuracy, "softmax": softmax.test_accuracy}
+    written = {name: i18n.percent(accuracy, 2) for name, accuracy in measured.items()}
     asked = step.question("styles")
-    # the options name the accuracies measured now, for the sidebar's settings
-    question = dataclasses.replace(
-        asked, shown_as={option: str(label).format(**measured) for option, label in dict(asked.shown_as).items()}
-    )
-    answer = frame.ask(question, components=components)
+    labels = dict(asked.shown_as)
+
+    def shown(option: str) -> str:
+        """The option's words with the accuracies measured now, for the sidebar's settings."""
+        return _(labels[option]).format(**written)
+
+    question = dataclasses.replace(asked, shown_as=shown)
+    answer = frame.ask(question, components=i18n.integer(components))
     if answer is None:
         return
     mixture = mixtures.model(settings, components)  # the prepared curve's at the textbook's settings
@@ -397,41 +468,45 @@ def step_styles(step: frame.Step) -> None:
     display.chart(
         styles.style_maps(mixture.feature_prob_[index], mixture.component_weights_[index], digit),
         key="lesson_styles_maps",
-        alt=f"The {components} styles of {digit} the mixture learned, each a picture of P(xᵢ = 1 | {digit}, k)",
+        alt=_(
+            "The {components} styles of {digit} the mixture learned, each a picture of P(xᵢ = 1 | {digit}, k)"
+        ).format(components=i18n.integer(components), digit=digit),
     )
+    mixture_name, softmax_name = _("mixture of styles"), _("softmax regression")
     if mixtures.curve_ready(settings):  # every K of the curve; else the three models alone (no fit of every K)
         curve = mixtures.curve(settings)
         accuracy_chart = charts.curves(
             curve.components,
-            {"mixture of styles": curve.test_accuracy},
-            "styles per digit K",
-            "test accuracy",
-            "Test accuracy by styles per digit (K = 1 is naive Bayes)",
+            {mixture_name: curve.test_accuracy},
+            _("styles per digit K"),
+            _("test accuracy"),
+            _("Test accuracy by styles per digit (K = 1 is naive Bayes)"),
             log_x=True,
             tick_every_x=True,
-            marked={"mixture of styles": components},
-            references={"softmax regression": softmax.test_accuracy},
+            marked={mixture_name: components},
+            references={softmax_name: softmax.test_accuracy},
         )
     else:
         accuracy_chart = charts.accuracy_bars(
             {
-                "naive Bayes": measured["bayes"],
-                f"mixture, K = {components}": measured_mixture.test_accuracy,
-                "softmax regression": measured["softmax"],
+                _("naive Bayes"): measured["bayes"],
+                _("mixture, K = {k}").format(k=i18n.integer(components)): measured_mixture.test_accuracy,
+                softmax_name: measured["softmax"],
             },
-            "Test accuracy",
+            _("Test accuracy"),
         )
     display.chart(accuracy_chart, key="lesson_styles_accuracy")
     frame.feedback(
         lesson.grade_choice(
             str(answer), lesson.accuracy_band(measured_mixture.test_accuracy, measured["bayes"], measured["softmax"])
         ),
-        question.reveal.format(
-            components=components,
+        frame.revealed(
+            question,
+            components=i18n.integer(components),
             digit=digit,
-            mixture=measured_mixture.test_accuracy,
-            iterations=measured_mixture.n_iter,
-            **measured,
+            mixture=i18n.percent(measured_mixture.test_accuracy, 2),
+            iterations=i18n.integer(measured_mixture.n_iter),
+            **written,
         ),
     )
 
@@ -442,7 +517,7 @@ def step_class_model(step: frame.Step) -> None:
     if taking is None:
         st.info(step.text("alone"), icon=":material/groups:")
         display.chart(
-            digits.class_heatmaps(mnist_prob.reshape(10, 28, 28), "P(xᵢ = 1 | y), MNIST's model", zrange=(0, 1)),
+            digits.class_heatmaps(mnist_prob.reshape(10, 28, 28), _("P(xᵢ = 1 | y), MNIST's model"), zrange=(0, 1)),
             key="lesson_class_model_mnist",
         )
         return
@@ -455,7 +530,9 @@ def step_class_model(step: frame.Step) -> None:
     scores = {name: score.accuracy for name, score in evaluation.models.items()}
     if any(accuracy is None for accuracy in scores.values()):  # too few drawings, or one student
         st.info(
-            evaluation.shortage.sentence() if evaluation.shortage is not None else step.text("alone"),
+            class_model_view.shortage_sentence(evaluation.shortage)
+            if evaluation.shortage is not None
+            else step.text("alone"),
             icon=":material/hourglass_empty:",
         )
         return
@@ -468,21 +545,31 @@ def step_class_model(step: frame.Step) -> None:
     if answer is None:
         return
     display.chart(
-        charts.accuracy_bars({MODEL_NAMES[name]: float(accuracy) for name, accuracy in scores.items()}, "Read right"),
+        charts.accuracy_bars(
+            {_(CLASS_MODEL_NAMES.get(name, name)): float(accuracy) for name, accuracy in scores.items()},
+            _("Read right"),
+        ),
         key="lesson_class_model_bars",
     )
     best = max(scores, key=lambda name: float(scores[name]))
     frame.feedback(
         lesson.grade_choice(answer, best),
-        question.reveal.format(
-            drawings=int(evaluation.drawings_per_digit.sum()),
-            students=evaluation.students,
-            mnist=f"{scores['mnist']:.0%}",
-            own=f"{scores['class']:.0%}",
-            both=f"{scores['mnist_plus_class']:.0%}",
-            weight=evaluation.weight,
+        frame.revealed(
+            question,
+            drawings=i18n.integer(int(evaluation.drawings_per_digit.sum())),
+            students=i18n.integer(evaluation.students),
+            mnist=i18n.percent(scores["mnist"]),
+            own=i18n.percent(scores["class"]),
+            both=i18n.percent(scores["mnist_plus_class"]),
+            weight=notation.general(evaluation.weight),
         ),
     )
+
+
+def source_line(reference: str) -> str:
+    """One source of the lesson's list, in the reader's language, with a capital letter (the course note's too)."""
+    text = _(reference)
+    return text[:1].upper() + text[1:]
 
 
 LAYOUTS = (
@@ -500,7 +587,7 @@ LAYOUTS = (
 )
 STEPS = lesson_steps.STEPS
 
-st.title(lesson_steps.TITLE)
+st.title(_(lesson_steps.TITLE))
 taking = classroom.lesson_class()  # through a class's link: answers go to the class, the teacher reveals
 frame.take_part(taking)
 current = frame.keep_pace(frame.requested_step(len(STEPS)))
@@ -510,11 +597,11 @@ if teaching is not None:
 frame.navigation(current, len(STEPS), "top")
 st.progress(current / len(STEPS))
 step = STEPS[current - 1]
-st.header(f"{current}. {step.title}")
+st.header(f"{current}. {step.heading()}")
 LAYOUTS[current - 1](step)
 frame.follow_up(step)
 st.divider()
 frame.navigation(current, len(STEPS), "bottom")
-with st.expander("All sources of this lesson"):
-    st.markdown("\n".join(f"- {reference}" for reference in lesson_steps.ALL_SOURCES))
+with st.expander(_("All sources of this lesson")):
+    st.markdown("\n".join(f"- {source_line(reference)}" for reference in lesson_steps.ALL_SOURCES))
 focus.apply("nb_focus_lesson")  # after Reveal, Send my answer, Start again: the focus where the control was

@@ -7,28 +7,43 @@ reader announces it when another number of labels or λ is chosen.
 import numpy as np
 import streamlit as st
 
-from lab import display, links, live_region, model_choice
+from lab import display, i18n, links, live_region, model_choice
 from lab.data import mixtures, mnist, models
 from lab.figures import charts, digits, notation, styles
+from lab.i18n import N_, _, ngettext
 from lab.settings import current_settings
 from nbcore.experiments import mixture as experiment
 
 SAMPLES = 8
-MIXTURE = "mixture of styles"
-NAIVE_MARK, CHOSEN_MARK = "naive Bayes (K = 1)", "chosen K = {x:g}"  # the stars' legend entries on the curves over K
+MIXTURE = N_("mixture of styles")  # the curves' series, translated where shown
+# the stars' legend entries on the curves over K ({x}: the K marked), translated where shown
+NAIVE_MARK, CHOSEN_MARK = N_("naive Bayes (K = 1)"), N_("chosen K = {x:g}")
+# what the unlabeled digits did (nbcore's HELPED, HURT, NO_CHANGE): the verdict's start, and a word in the table
+EFFECT_VERDICTS = {
+    experiment.HELPED: N_("Here the unlabeled digits helped"),
+    experiment.HURT: N_("Here the unlabeled digits hurt"),
+    experiment.NO_CHANGE: N_("Here the unlabeled digits made no difference"),
+}
+EFFECT_WORDS = {
+    experiment.HELPED: N_("helped"),
+    experiment.HURT: N_("hurt"),
+    experiment.NO_CHANGE: N_("made no difference"),
+}
 
 settings = current_settings()
 splits = mnist.splits(settings.deskew)
 
-st.title("Beyond naive: styles per digit")
+st.title(_("Beyond naive: styles per digit"))
 st.markdown(
-    "Naive Bayes treats every pixel as an independent coin once the digit is known. So its generated digits "
-    "are speckle on a blurred average, and its inpainting is a blur of every way the digit is written. "
-    "Give each digit one hidden variable, its **style** (an upright 1 and a slanted one, a 7 with and without "
-    "its bar), and let each style be a naive Bayes of its own: p(x | y) = Σₖ p(k | y) Πᵢ p(xᵢ | y, k). "
-    "Which image belongs to which style is not given, so **EM** guesses it: each image is counted into its "
-    "digit's styles in proportion to how well each one explains it, and the pixel probabilities are smoothed "
-    "from those soft counts exactly as naive Bayes smooths its counts. It is still counting."
+    _(
+        "Naive Bayes treats every pixel as an independent coin once the digit is known. So its generated digits "
+        "are speckle on a blurred average, and its inpainting is a blur of every way the digit is written. "
+        "Give each digit one hidden variable, its **style** (an upright 1 and a slanted one, a 7 with and without "
+        "its bar), and let each style be a naive Bayes of its own: {formula}. "
+        "Which image belongs to which style is not given, so **EM** guesses it: each image is counted into its "
+        "digit's styles in proportion to how well each one explains it, and the pixel probabilities are smoothed "
+        "from those soft counts exactly as naive Bayes smooths its counts. It is still counting."
+    ).format(formula="p(x | y) = Σₖ p(k | y) Πᵢ p(xᵢ | y, k)")
 )
 
 
@@ -39,80 +54,111 @@ def fit_button(label: str, key: str, help_text: str) -> bool:
 
 def accuracy_and_likelihood(n_components: int) -> None:
     """Test accuracy and held-out log p(x | y) against K, naive Bayes (K = 1) and softmax regression marked."""
-    st.subheader("How many styles?")
+    st.subheader(_("How many styles?"))
     if not mixtures.curve_ready(settings) and not fit_button(
-        "Fit 1 to 50 styles per digit at these settings",
+        _("Fit 1 to 50 styles per digit at these settings"),
         "mixture_fit_curve",
-        "Ready at the textbook's settings. Here EM runs for every K, about a minute, once for everyone on this server.",
+        _(
+            "Ready at the textbook's settings. Here EM runs for every K, about a minute, once for everyone on this "
+            "server."
+        ),
     ):
-        st.caption("The curve over K is ready at the textbook's settings; at these settings it is fitted when asked.")
+        st.caption(
+            _("The curve over K is ready at the textbook's settings; at these settings it is fitted when asked.")
+        )
         return
     curve = mixtures.curve(settings)
     softmax = models.softmax(deskew=settings.deskew)
-    marked = {MIXTURE: n_components} if n_components in curve.components else None
+    mixture = _(MIXTURE)
+    marked = {mixture: n_components} if n_components in curve.components else None
     left, right = st.columns(2)
     with left:
         display.chart(
             charts.curves(
                 curve.components,
-                {MIXTURE: curve.test_accuracy},
-                "styles per digit K",
-                "test accuracy",
-                "Test accuracy by styles per digit",
+                {mixture: curve.test_accuracy},
+                _("styles per digit K"),
+                _("test accuracy"),
+                _("Test accuracy by styles per digit"),
                 log_x=True,
                 tick_every_x=True,
                 marker_x=1,
-                current={MIXTURE: float(curve.test_accuracy[0])},
-                current_label=NAIVE_MARK,
+                current={mixture: float(curve.test_accuracy[0])},
+                current_label=_(NAIVE_MARK),
                 marked=marked,
-                marked_label=CHOSEN_MARK,
+                marked_label=_(CHOSEN_MARK),
                 stars_named=False,
-                references={"softmax regression": softmax.test_accuracy},
+                references={_("softmax regression"): softmax.test_accuracy},
             ),
             key="mixture_accuracy",
-            alt="Test accuracy of the mixture for each number of styles per digit, with softmax regression's as a line",
+            alt=_(
+                "Test accuracy of the mixture for each number of styles per digit, with softmax regression's as a line"
+            ),
         )
     with right:
         display.chart(
             charts.curves(
                 curve.components,
-                {MIXTURE: curve.mean_test_loglik},
-                "styles per digit K",
-                "mean log p(x | y), nats",
-                "Held-out log-likelihood by styles per digit",
+                {mixture: curve.mean_test_loglik},
+                _("styles per digit K"),
+                _("mean log p(x | y), nats"),
+                _("Held-out log-likelihood by styles per digit"),
                 log_x=True,
                 tick_every_x=True,
                 marker_x=1,
-                current={MIXTURE: float(curve.mean_test_loglik[0])},
-                current_label=NAIVE_MARK,
+                current={mixture: float(curve.mean_test_loglik[0])},
+                current_label=_(NAIVE_MARK),
                 marked=marked,
-                marked_label=CHOSEN_MARK,
+                marked_label=_(CHOSEN_MARK),
                 stars_named=False,
             ),
             key="mixture_loglik",
-            alt="Mean log p(x | y) of the 10,000 test images for each number of styles per digit",
+            alt=_("Mean log p(x | y) of the {count} test images for each number of styles per digit").format(
+                count=i18n.integer(len(splits.test_labels))
+            ),
         )
     best = int(np.argmax(curve.test_accuracy))
+    k = int(curve.components[best])
     st.caption(
-        f"K = 1 is naive Bayes: {curve.test_accuracy[0]:.4f}. With {curve.components[best]} styles per digit the "
-        f"mixture reads {curve.test_accuracy[best]:.4f} of the test images right (softmax regression: "
-        f"{softmax.test_accuracy:.4f}), and each test image becomes "
-        f"{curve.mean_test_loglik[best] - curve.mean_test_loglik[0]:.1f} nats more likely: the model describes the "
-        "digits better, not only tells them apart. One random start (seed 0) per K; `python -m nbcore mixture` "
-        "compares seeds."
+        ngettext(
+            "K = 1 is naive Bayes: {naive}. With {k} style per digit the mixture reads {mixture} of the test images "
+            "right (softmax regression: {softmax}), and each test image becomes {nats} nats more likely: the model "
+            "describes the digits better, not only tells them apart. One random start (seed 0) per K; "
+            "`python -m nbcore mixture` compares seeds.",
+            "K = 1 is naive Bayes: {naive}. With {k} styles per digit the mixture reads {mixture} of the test images "
+            "right (softmax regression: {softmax}), and each test image becomes {nats} nats more likely: the model "
+            "describes the digits better, not only tells them apart. One random start (seed 0) per K; "
+            "`python -m nbcore mixture` compares seeds.",
+            k,
+        ).format(
+            naive=i18n.decimal(curve.test_accuracy[0], 4),
+            k=i18n.integer(k),
+            mixture=i18n.decimal(curve.test_accuracy[best], 4),
+            softmax=i18n.decimal(softmax.test_accuracy, 4),
+            nats=i18n.decimal(curve.mean_test_loglik[best] - curve.mean_test_loglik[0], 1),
+        )
     )
 
 
 def styles_and_samples(n_components: int) -> None:
     """One digit's styles, then samples from the mixture beside naive Bayes's and real digits."""
-    st.subheader("The styles of one digit")
-    digit = links.widget(st.selectbox, "Digit", "mixture_digit", 7, options=range(10), width=200)
+    st.subheader(_("The styles of one digit"))
+    digit = links.widget(st.selectbox, _("Digit"), "mixture_digit", 7, options=range(10), width=200)
+    k = i18n.integer(n_components)
     if not mixtures.model_ready(settings, n_components) and not fit_button(
-        f"Fit {n_components} styles per digit at these settings",
+        ngettext(
+            "Fit {k} style per digit at these settings", "Fit {k} styles per digit at these settings", n_components
+        ).format(k=k),
         "mixture_fit_model",
-        "EM at this K and these settings takes seconds, once for everyone on this server.",
+        _("EM at this K and these settings takes seconds, once for everyone on this server."),
     ):
-        st.caption(f"{n_components} styles per digit are not fitted at these settings yet.")
+        st.caption(
+            ngettext(
+                "{k} style per digit is not fitted at these settings yet.",
+                "{k} styles per digit are not fitted at these settings yet.",
+                n_components,
+            ).format(k=k)
+        )
         return
     fitted = mixtures.model(settings, n_components)
     index = int(np.flatnonzero(fitted.classes_ == digit)[0])
@@ -125,11 +171,15 @@ def styles_and_samples(n_components: int) -> None:
             height_per_row=150 if n_components <= 10 else 105,
         ),
         key="mixture_styles",
-        alt=f"The {n_components} styles of {digit}, each a picture of P(xᵢ = 1 | {digit}, style), heaviest first",
+        alt=ngettext(
+            "The {k} style of {digit}, each a picture of P(xᵢ = 1 | {digit}, style), heaviest first",
+            "The {k} styles of {digit}, each a picture of P(xᵢ = 1 | {digit}, style), heaviest first",
+            n_components,
+        ).format(k=k, digit=digit),
     )
 
-    st.subheader("Generated digits")
-    seed = links.counter("Seed", "mixture_seed", "New samples", "mixture_new", ":material/casino:")
+    st.subheader(_("Generated digits"))
+    seed = links.counter(_("Seed"), "mixture_seed", _("New samples"), "mixture_new", ":material/casino:")
     rng = np.random.default_rng([seed, digit])
     from_mixture = fitted.sample(SAMPLES, digit, rng=rng).reshape(SAMPLES, 28, 28)
     from_naive = models.model(settings).sample(SAMPLES, digit, rng=rng).reshape(SAMPLES, 28, 28)
@@ -140,12 +190,20 @@ def styles_and_samples(n_components: int) -> None:
     for column, images, title, key, alt in zip(
         st.columns(3),
         (from_mixture, from_naive, real_seen),
-        (f"From the mixture, K = {n_components}", "From naive Bayes", "Real training images"),
+        (_("From the mixture, K = {k}").format(k=k), _("From naive Bayes"), _("Real training images")),
         ("mixture_samples", "mixture_naive_samples", "mixture_real"),
         (
-            f"{SAMPLES} digits {digit} sampled from the mixture of {n_components} styles per digit",
-            f"{SAMPLES} digits {digit} sampled from naive Bayes, every pixel drawn on its own",
-            f"{SAMPLES} real training images of {notation.with_article(digit)}, as the models see them",
+            ngettext(
+                "{count} digits {digit} sampled from the mixture of {k} style per digit",
+                "{count} digits {digit} sampled from the mixture of {k} styles per digit",
+                n_components,
+            ).format(count=SAMPLES, digit=digit, k=k),
+            _("{count} digits {digit} sampled from naive Bayes, every pixel drawn on its own").format(
+                count=SAMPLES, digit=digit
+            ),
+            _("{count} real training images of {digit}, as the models see them").format(
+                count=SAMPLES, digit=notation.with_article(digit)
+            ),
         ),
         strict=True,
     ):
@@ -156,10 +214,11 @@ def styles_and_samples(n_components: int) -> None:
                 alt=alt,
             )
     st.caption(
-        f"Each sample from the mixture first picks a style of {notation.with_article(digit)} by its weight, then "
-        "draws every pixel from that style: the strokes of one way of writing come together. Within a style the "
-        "pixels are still independent coins, so some speckle stays. Images as the models see them: "
-        f"{notation.as_the_model_sees(settings.input_form)}."
+        _(
+            "Each sample from the mixture first picks a style of {digit} by its weight, then "
+            "draws every pixel from that style: the strokes of one way of writing come together. Within a style the "
+            "pixels are still independent coins, so some speckle stays. Images as the models see them: {form}."
+        ).format(digit=notation.with_article(digit), form=notation.as_the_model_sees(settings.input_form))
     )
 
 
@@ -167,46 +226,65 @@ def why_here(effect: str, labels: int, alone: float, weight: float, by_weight: d
     """Why the unlabeled digits helped or hurt in this case, in words from its numbers: ``effect`` (HELPED, HURT or
     NO_CHANGE), ``labels`` per class, the accuracy with the labels ``alone``, the λ chosen and the accuracy at every λ
     above 0."""
-    per_class = f"{labels} labelled digit{'s' if labels != 1 else ''} per class"
+    count = i18n.integer(labels)
     if effect == experiment.NO_CHANGE:
-        return (
-            f"The change is under {experiment.NO_CHANGE_BAND * len(splits.test_labels):,.0f} of the "
-            f"{len(splits.test_labels):,} test images."
+        return _("The change is under {band} of the {total} test images.").format(
+            band=i18n.decimal(experiment.NO_CHANGE_BAND * len(splits.test_labels), 0),
+            total=i18n.integer(len(splits.test_labels)),
         )
     if effect == experiment.HELPED:
-        return (
-            f"With {per_class} the labelled model alone is poor, so one blob of images per class, found among the "
-            "unlabeled digits, is a better guess than the labels give."
-        )
-    reason = (
-        f"With {per_class} the labels already know the digits better than one blob per class does, and the "
-        "unlabeled digits pull each class toward a cluster of handwriting that is not its digit."
-    )
+        return ngettext(
+            "With {count} labelled digit per class the labelled model alone is poor, so one blob of images per "
+            "class, found among the unlabeled digits, is a better guess than the labels give.",
+            "With {count} labelled digits per class the labelled model alone is poor, so one blob of images per "
+            "class, found among the unlabeled digits, is a better guess than the labels give.",
+            labels,
+        ).format(count=count)
+    reason = ngettext(
+        "With {count} labelled digit per class the labels already know the digits better than one blob per class "
+        "does, and the unlabeled digits pull each class toward a cluster of handwriting that is not its digit.",
+        "With {count} labelled digits per class the labels already know the digits better than one blob per class "
+        "does, and the unlabeled digits pull each class toward a cluster of handwriting that is not its digit.",
+        labels,
+    ).format(count=count)
     other = min(by_weight) if weight > min(by_weight) else max(by_weight)
     if other == weight:
         return reason
     accuracy = by_weight[other]
     if other < weight:
-        how = "A smaller λ limits the harm" if accuracy > by_weight[weight] else "A smaller λ does not help here"
+        if accuracy > by_weight[weight]:
+            how = _("{reason} A smaller λ limits the harm: at λ = {weight}, {accuracy} ({change}).")
+        else:
+            how = _("{reason} A smaller λ does not help here: at λ = {weight}, {accuracy} ({change}).")
+    elif accuracy < by_weight[weight]:
+        how = _("{reason} A larger λ does more harm: at λ = {weight}, {accuracy} ({change}).")
     else:
-        how = "A larger λ does more harm" if accuracy < by_weight[weight] else "A larger λ does no more harm here"
-    return f"{reason} {how}: at λ = {other:g}, {accuracy:.4f} ({accuracy - alone:+.4f})."
+        how = _("{reason} A larger λ does no more harm here: at λ = {weight}, {accuracy} ({change}).")
+    return how.format(
+        reason=reason,
+        weight=notation.general(other),
+        accuracy=i18n.decimal(accuracy, 4),
+        change=notation.signed(accuracy - alone, 4),
+    )
 
 
 def unlabeled_digits() -> None:
     """Few labels and many unlabeled digits: EM's accuracy along its iterations, and whether they helped."""
-    st.subheader("What unlabeled digits do")
+    st.subheader(_("What unlabeled digits do"))
     st.markdown(
-        "EM can also read digits whose label nobody gave: each one is counted into every digit in proportion to "
-        "how likely the model finds it there, at a weight λ (Nigam et al., 2000). Keep a few labelled digits per "
-        "class, let the other training images be unlabeled, and see whether they help. One style per digit here."
+        _(
+            "EM can also read digits whose label nobody gave: each one is counted into every digit in proportion to "
+            "how likely the model finds it there, at a weight λ (Nigam et al., 2000). Keep a few labelled digits "
+            "per class, let the other training images be unlabeled, and see whether they help. One style per digit "
+            "here."
+        )
     )
     if not mixtures.unlabeled_ready(settings) and not fit_button(
-        "Fit with unlabeled digits at these settings",
+        _("Fit with unlabeled digits at these settings"),
         "mixture_fit_unlabeled",
-        "Ready at the textbook's settings. Here EM runs for every case of the panel, about half a minute.",
+        _("Ready at the textbook's settings. Here EM runs for every case of the panel, about half a minute."),
     ):
-        st.caption("This panel is ready at the textbook's settings; at these settings it is fitted when asked.")
+        st.caption(_("This panel is ready at the textbook's settings; at these settings it is fitted when asked."))
         return
     measured = mixtures.unlabeled(settings)
     weights = [weight for weight in measured.weights if weight > 0]
@@ -214,7 +292,7 @@ def unlabeled_digits() -> None:
     with left:
         labels = links.widget(
             st.segmented_control,
-            "Labelled digits per class",
+            _("Labelled digits per class"),
             "unlabeled_labels",
             10,
             options=measured.labels_per_digit,
@@ -222,14 +300,14 @@ def unlabeled_digits() -> None:
     with right:
         weight = links.widget(
             st.segmented_control,
-            "λ: how much an unlabeled digit counts",
+            _("λ: how much an unlabeled digit counts"),
             "unlabeled_weight",
             1.0,
             options=weights,
-            format_func=lambda value: f"{value:g}",
+            format_func=lambda value: f"{value:g}",  # also the value in the link: not localised
         )
     if labels is None or weight is None:  # a segmented control can be cleared by clicking its choice again
-        st.caption("Choose a number of labelled digits and a λ.")
+        st.caption(_("Choose a number of labelled digits and a λ."))
         return
     row, column = measured.labels_per_digit.index(labels), measured.weights.index(weight)
     alone = float(measured.test_accuracy[row, measured.weights.index(0.0)])
@@ -238,24 +316,43 @@ def unlabeled_digits() -> None:
     display.chart(
         charts.curves(
             np.arange(1, iterations + 1),
-            {f"with the unlabeled digits, λ = {weight:g}": measured.accuracy_by_iteration[row, column, :iterations]},
-            "EM iteration",
-            "test accuracy",
-            f"{labels} labelled digits per class and {len(splits.train_labels) - 10 * labels:,} unlabeled",
-            references={"labelled digits alone": alone},
+            {
+                _("with the unlabeled digits, λ = {weight}").format(
+                    weight=notation.general(weight)
+                ): measured.accuracy_by_iteration[row, column, :iterations]
+            },
+            _("EM iteration"),
+            _("test accuracy"),
+            ngettext(
+                "{labels} labelled digit per class and {unlabeled} unlabeled",
+                "{labels} labelled digits per class and {unlabeled} unlabeled",
+                labels,
+            ).format(labels=i18n.integer(labels), unlabeled=i18n.integer(len(splits.train_labels) - 10 * labels)),
+            references={_("labelled digits alone"): alone},
         ),
         key="mixture_unlabeled_curve",
-        alt="Test accuracy after each EM iteration with the unlabeled digits, and with the labelled digits alone",
+        alt=_("Test accuracy after each EM iteration with the unlabeled digits, and with the labelled digits alone"),
     )
     effect = experiment.unlabeled_effect(alone, with_unlabeled)
     by_weight = {value: float(measured.test_accuracy[row, measured.weights.index(value)]) for value in weights}
-    verdict = (
-        f"Here the unlabeled digits {effect}: {alone:.4f} with the labelled digits alone, {with_unlabeled:.4f} "
-        f"with them ({with_unlabeled - alone:+.4f}) after {iterations} EM iterations. "
-        + why_here(effect, labels, alone, weight, by_weight)
+    verdict = ngettext(
+        "{verdict}: {alone} with the labelled digits alone, {with_them} with them ({change}) after {iterations} EM "
+        "iteration. {why}",
+        "{verdict}: {alone} with the labelled digits alone, {with_them} with them ({change}) after {iterations} EM "
+        "iterations. {why}",
+        iterations,
     )
-    st.markdown(f"**{verdict.split(':', 1)[0]}**:{verdict.split(':', 1)[1]}")
-    live_region.announce(verdict, key="mixture_unlabeled_announcement")  # a new choice's verdict, read out
+    numbers = dict(
+        alone=i18n.decimal(alone, 4),
+        with_them=i18n.decimal(with_unlabeled, 4),
+        change=notation.signed(with_unlabeled - alone, 4),
+        iterations=i18n.integer(iterations),
+        why=why_here(effect, labels, alone, weight, by_weight),
+    )
+    head = _(EFFECT_VERDICTS[effect])
+    st.markdown(verdict.format(verdict=f"**{head}**", **numbers))
+    # a new choice's verdict, read out
+    live_region.announce(verdict.format(verdict=head, **numbers), key="mixture_unlabeled_announcement")
     verdicts = {
         count: experiment.unlabeled_effect(
             float(measured.test_accuracy[index, measured.weights.index(0.0)]),
@@ -265,26 +362,33 @@ def unlabeled_digits() -> None:
     }
     st.table(
         {
-            "Labelled per class": [str(count) for count in measured.labels_per_digit],
-            "Labelled alone": [f"{value:.4f}" for value in measured.test_accuracy[:, measured.weights.index(0.0)]],
-            f"With unlabeled, λ = {weight:g}": [f"{value:.4f}" for value in measured.test_accuracy[:, column]],
-            "The unlabeled digits": [verdicts[count] for count in measured.labels_per_digit],
+            _("Labelled per class"): [i18n.integer(count) for count in measured.labels_per_digit],
+            _("Labelled alone"): [
+                i18n.decimal(value, 4) for value in measured.test_accuracy[:, measured.weights.index(0.0)]
+            ],
+            _("With unlabeled, λ = {weight}").format(weight=notation.general(weight)): [
+                i18n.decimal(value, 4) for value in measured.test_accuracy[:, column]
+            ],
+            _("The unlabeled digits"): [_(EFFECT_WORDS[verdicts[count]]) for count in measured.labels_per_digit],
         }
     )
     st.info(
-        "Why they can hurt: EM makes the model more likely for *all* the digits, labelled or not, and with one "
-        "style per digit it assumes that each digit is one blob of images. Handwriting is not: the ten blobs that "
-        "explain sixty thousand unlabeled digits best are not the ten digits, and the unlabeled digits outvote "
-        "the labelled ones. With very few labels the labelled model is so poor that the unlabeled digits still "
-        "help; with more, the labels know better. A smaller λ lets the labels keep the upper hand. Give each digit "
-        "ten styles and the blobs can follow the handwriting: then the unlabeled digits help with ten labels per "
-        "digit as well (`python -m nbcore mixture --labels 10 --unlabeled-components 10` measures it).",
+        _(
+            "Why they can hurt: EM makes the model more likely for *all* the digits, labelled or not, and with one "
+            "style per digit it assumes that each digit is one blob of images. Handwriting is not: the ten blobs "
+            "that explain sixty thousand unlabeled digits best are not the ten digits, and the unlabeled digits "
+            "outvote the labelled ones. With very few labels the labelled model is so poor that the unlabeled "
+            "digits still help; with more, the labels know better. A smaller λ lets the labels keep the upper hand. "
+            "Give each digit ten styles and the blobs can follow the handwriting: then the unlabeled digits help "
+            "with ten labels per digit as well (`python -m nbcore mixture --labels 10 --unlabeled-components 10` "
+            "measures it)."
+        ),
         icon=":material/lightbulb:",
     )
 
 
 if not mixtures.supported(settings):
-    st.warning(model_choice.NEEDS_SMOOTHING, icon=":material/info:")
+    st.warning(_(model_choice.NEEDS_SMOOTHING), icon=":material/info:")
 else:
     n_components = model_choice.components_slider()
     accuracy_and_likelihood(n_components)

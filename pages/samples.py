@@ -3,39 +3,50 @@
 import numpy as np
 import streamlit as st
 
-from lab import display, links, model_choice
+from lab import display, i18n, links, model_choice
 from lab.data import mnist
 from lab.figures import digits, notation
+from lab.i18n import _, ngettext
 from lab.settings import current_settings
 
 settings = current_settings()
 splits = mnist.splits()
 
-st.title("Generated digits")
+st.title(_("Generated digits"))
 intro = st.container()  # the words for the model chosen below
 name, model = model_choice.generative_model(settings)
 mixture = name == model_choice.MIXTURE
-if mixture:
+if mixture and model.n_components == 1:
     intro.markdown(
-        "The mixture of styles is a *generative* model too, in two steps. Pick a digit y, then a style k, a way of "
-        f"writing it ({model.n_components} per digit"
-        + ("; with one it is naive Bayes itself" if model.n_components == 1 else "")
-        + "), with probability p(k | y), then flip 784 independent coins, pixel i coming up ink with probability "
-        "P(xᵢ = 1 | y, k)."
+        _(
+            "The mixture of styles is a *generative* model too, in two steps. Pick a digit y, then a style k, a way "
+            "of writing it (1 per digit; with one it is naive Bayes itself), with probability p(k | y), then flip 784 "
+            "independent coins, pixel i coming up ink with probability P(xᵢ = 1 | y, k)."
+        )
+    )
+elif mixture:
+    intro.markdown(
+        _(
+            "The mixture of styles is a *generative* model too, in two steps. Pick a digit y, then a style k, a way "
+            "of writing it ({k} per digit), with probability p(k | y), then flip 784 independent coins, pixel i "
+            "coming up ink with probability P(xᵢ = 1 | y, k)."
+        ).format(k=i18n.integer(model.n_components))
     )
 else:
     intro.markdown(
-        "Naive Bayes is a *generative* model: it can write digits. Pick a digit y, then flip 784 independent "
-        "coins, pixel i coming up ink with probability P(xᵢ = 1 | y)."
+        _(
+            "Naive Bayes is a *generative* model: it can write digits. Pick a digit y, then flip 784 independent "
+            "coins, pixel i coming up ink with probability P(xᵢ = 1 | y)."
+        )
     )
 
 controls = st.columns([1, 1, 1])
 with controls[0]:
-    digit = links.widget(st.selectbox, "Digit", "samples_digit", 7, options=range(10))
+    digit = links.widget(st.selectbox, _("Digit"), "samples_digit", 7, options=range(10))
 with controls[1]:
-    count = links.widget(st.slider, "How many", "samples_count", 8, min_value=4, max_value=16)
+    count = links.widget(st.slider, _("How many"), "samples_count", 8, min_value=4, max_value=16)
 with controls[2]:
-    seed = links.counter("Seed", "samples_seed", "New samples", "samples_new", ":material/casino:")
+    seed = links.counter(_("Seed"), "samples_seed", _("New samples"), "samples_new", ":material/casino:")
 
 generated = model.sample(count, digit, rng=np.random.default_rng([seed, digit])).reshape(count, 28, 28)
 real_indices = np.flatnonzero(splits.train_labels == digit)
@@ -50,7 +61,7 @@ with mean_column:
         digits.single_image(
             mean_image.reshape(28, 28),
             f"P(xᵢ = 1 | {digit})",
-            value_name="probability",
+            value_name=_("probability"),
             colorscale="gray",
             zrange=(0, 1),
             height=330,
@@ -60,9 +71,11 @@ with mean_column:
     )
     if mixture:
         st.caption(
-            f"The average of the {model.n_components} styles' pictures, each weighted by p(k | {digit})."
+            _("The average of the {k} styles' pictures, each weighted by p(k | {digit}).").format(
+                k=i18n.integer(model.n_components), digit=digit
+            )
             if model.n_components > 1
-            else "With one style per digit, its picture is naive Bayes' own."
+            else _("With one style per digit, its picture is naive Bayes' own.")
         )
 with grids:
     columns = min(count, 8)
@@ -74,7 +87,7 @@ with grids:
             columns,
             zrange=(0, 255),
             height_per_row=150,
-            title="Sampled from the model",
+            title=_("Sampled from the model"),
         ),
         key="samples_generated",
     )
@@ -85,26 +98,40 @@ with grids:
             columns,
             zrange=(0, 255),
             height_per_row=150,
-            title="Real training images, as the model sees them",
+            title=_("Real training images, as the model sees them"),
         ),
         key="samples_real",
     )
     st.caption(
-        f"Top: {count} samples from the model (seed {seed}). Bottom: {count} real training images of "
-        f"{notation.with_article(digit)} (training images {', '.join(f'#{i}' for i in real)}) in the form the "
-        f"model learns from and samples in: {notation.as_the_model_sees(settings.input_form)}."
+        ngettext(
+            "Top: {n} sample from the model (seed {seed}). Bottom: {n} real training image of {digit} (training "
+            "images {images}) in the form the model learns from and samples in: {form}.",
+            "Top: {n} samples from the model (seed {seed}). Bottom: {n} real training images of {digit} (training "
+            "images {images}) in the form the model learns from and samples in: {form}.",
+            count,
+        ).format(
+            n=i18n.integer(count),
+            seed=seed,
+            digit=notation.with_article(digit),
+            images=", ".join(f"#{i}" for i in real),
+            form=notation.as_the_model_sees(settings.input_form),
+        )
     )
 
 if mixture:
     st.info(
-        "Why these samples look more like handwriting: each one first picks a style, one way of writing "
-        f"{notation.with_article(digit)}, and takes its ink from that style's picture alone, so the strokes of one "
-        "way of writing come together instead of being averaged with every other way. Within a style the pixels "
-        "are still independent coins, so some speckle remains: the mixture is naive inside each style."
+        _(
+            "Why these samples look more like handwriting: each one first picks a style, one way of writing {digit}, "
+            "and takes its ink from that style's picture alone, so the strokes of one way of writing come together "
+            "instead of being averaged with every other way. Within a style the pixels are still independent coins, "
+            "so some speckle remains: the mixture is naive inside each style."
+        ).format(digit=notation.with_article(digit))
     )
 else:
     st.info(
-        "Why the samples look like noise sprinkled on a blurry digit: the model has no notion that pixels of a "
-        "stroke come together. Every pixel is drawn on its own, so the samples get the *average* ink in the right "
-        "places but never a connected pen stroke. That independence is the 'naive' in naive Bayes."
+        _(
+            "Why the samples look like noise sprinkled on a blurry digit: the model has no notion that pixels of a "
+            "stroke come together. Every pixel is drawn on its own, so the samples get the *average* ink in the "
+            "right places but never a connected pen stroke. That independence is the 'naive' in naive Bayes."
+        )
     )

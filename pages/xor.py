@@ -3,16 +3,19 @@
 import numpy as np
 import streamlit as st
 
-from lab import display, links, shell
-from lab.figures import regions
+from lab import display, i18n, links, shell
+from lab.figures import notation, regions
+from lab.i18n import _
 from nbcore.experiments import xor
 
 SMOOTHING_STOPS = (0.0, 0.1, 0.5, 1.0, 2.0, 5.0, 10.0)
 
-st.title("Exercise: naive Bayes on XOR")
+st.title(_("Exercise: naive Bayes on XOR"))
 st.markdown(
-    "Four points, labelled by whether exactly one coordinate is 1: (0,0) → 0, (0,1) → 1, (1,0) → 1, "
-    "(1,1) → 0. Which probabilities does naive Bayes learn, and does it classify the points correctly?"
+    _(
+        "Four points, labelled by whether exactly one coordinate is 1: {points}. Which probabilities does naive "
+        "Bayes learn, and does it classify the points correctly?"
+    ).format(points="(0,0) → 0, (0,1) → 1, (1,0) → 1, (1,1) → 0")
 )
 st.table(
     {"x₁": xor.XOR_POINTS[:, 0].tolist(), "x₂": xor.XOR_POINTS[:, 1].tolist(), "y": xor.XOR_LABELS.tolist()},
@@ -21,26 +24,26 @@ st.table(
 )
 k = links.widget(
     st.select_slider,
-    "Laplace smoothing strength k (pseudo-counts per outcome)",
+    _("Laplace smoothing strength k (pseudo-counts per outcome)"),
     "xor_k",
     1.0,
     options=SMOOTHING_STOPS,
-    format_func=lambda value: f"{value:g}",
+    format_func=notation.general,
 )
 
 naive = xor.naive_bayes(k)
 network = xor.network(k)
 naive_result, network_result = xor.evaluate(naive), xor.evaluate(network)
 
-st.markdown("Work it out on paper first: the learned tables, the posteriors and the accuracies are below, folded.")
+st.markdown(_("Work it out on paper first: the learned tables, the posteriors and the accuracies are below, folded."))
 # an exercise: the answer stays folded until asked for (an expander keeps it one click away, on every screen)
-with st.expander("Show the answer", icon=":material/visibility:"):
+with st.expander(_("Show the answer"), icon=":material/visibility:"):
     learned_naive, learned_network = st.columns(2, gap="large")
     with learned_naive:
-        st.subheader("Naive Bayes: y → x₁, y → x₂")
+        st.subheader(_("Naive Bayes: {edges}").format(edges="y → x₁, y → x₂"))
         st.dataframe(
             {
-                "class y": [0, 1],
+                _("class y"): [0, 1],
                 "p(y)": np.exp(naive.class_log_prior_).tolist(),
                 "p(x₁ = 1 | y)": naive.feature_prob_[:, 0].tolist(),
                 "p(x₂ = 1 | y)": naive.feature_prob_[:, 1].tolist(),
@@ -49,15 +52,17 @@ with st.expander("Show the answer", icon=":material/visibility:"):
             width="stretch",
         )
         st.markdown(
-            "Within each class, each coordinate is 1 in exactly one of the two points, so **every** "
-            "probability is ½ — for any k, smoothing only pulls ½ towards ½. Then p(x | y) = ¼ for every "
-            "point and class, and the posterior is ½ everywhere."
+            _(
+                "Within each class, each coordinate is 1 in exactly one of the two points, so **every** "
+                "probability is ½ — for any k, smoothing only pulls ½ towards ½. Then p(x | y) = ¼ for every "
+                "point and class, and the posterior is ½ everywhere."
+            )
         )
     with learned_network:
-        st.subheader("Bayesian network: y → x₁, y → x₂, x₁ → x₂")
+        st.subheader(_("Bayesian network: {edges}").format(edges="y → x₁, y → x₂, x₁ → x₂"))
         st.dataframe(
             {
-                "class y": [0, 1],
+                _("class y"): [0, 1],
                 "p(x₁ = 1 | y)": network.x1_prob_.tolist(),
                 "p(x₂ = 1 | x₁ = 0, y)": network.x2_prob_[:, 0].tolist(),
                 "p(x₂ = 1 | x₁ = 1, y)": network.x2_prob_[:, 1].tolist(),
@@ -66,16 +71,21 @@ with st.expander("Show the answer", icon=":material/visibility:"):
             width="stretch",
         )
         st.markdown(
-            "With the edge x₁ → x₂ the model learns p(x₂ | x₁, y): in class 0, x₂ copies x₁; in class "
-            "1, x₂ flips it. That dependence *is* XOR, and it is exactly what the naive assumption throws "
-            "away."
+            _(
+                "With the edge x₁ → x₂ the model learns p(x₂ | x₁, y): in class 0, x₂ copies x₁; in class "
+                "1, x₂ flips it. That dependence *is* XOR, and it is exactly what the naive assumption throws "
+                "away."
+            )
         )
 
     display.chart(
         regions.xor_posteriors(
             xor.XOR_POINTS,
             xor.XOR_LABELS,
-            {"Naive Bayes": naive_result.posterior, "With x₁ → x₂": network_result.posterior},
+            {
+                _("Naive Bayes"): naive_result.posterior,
+                _("With {edge}").format(edge="x₁ → x₂"): network_result.posterior,
+            },
         ),
         key="xor_posteriors",
     )
@@ -84,26 +94,30 @@ with st.expander("Show the answer", icon=":material/visibility:"):
         {
             "x₁": xor.XOR_POINTS[:, 0].tolist(),
             "x₂": xor.XOR_POINTS[:, 1].tolist(),
-            "true y": xor.XOR_LABELS.tolist(),
-            "naive Bayes p(y=1|x)": naive_result.posterior.tolist(),
-            "naive Bayes predicts": naive_result.predictions.tolist(),
-            "network p(y=1|x)": network_result.posterior.tolist(),
-            "network predicts": network_result.predictions.tolist(),
+            _("true y"): xor.XOR_LABELS.tolist(),
+            _("naive Bayes {posterior}").format(posterior="p(y=1|x)"): naive_result.posterior.tolist(),
+            _("naive Bayes predicts"): naive_result.predictions.tolist(),
+            _("network {posterior}").format(posterior="p(y=1|x)"): network_result.posterior.tolist(),
+            _("network predicts"): network_result.predictions.tolist(),
         },
         hide_index=True,
         width="stretch",
     )
     naive_metric, network_metric = st.columns(2)
-    naive_metric.metric("Naive Bayes accuracy", f"{naive_result.accuracy:.2f}")
-    network_metric.metric("Network accuracy", f"{network_result.accuracy:.2f}")
+    naive_metric.metric(_("Naive Bayes accuracy"), i18n.decimal(naive_result.accuracy, 2))
+    network_metric.metric(_("Network accuracy"), i18n.decimal(network_result.accuracy, 2))
     st.caption(
-        "Naive Bayes faces a tie at every point and breaks it towards class 0, so it is right only on the two "
-        "class-0 points: no better than a coin. The violated assumption is conditional independence: given "
-        "y, knowing x₁ tells you x₂ exactly."
+        _(
+            "Naive Bayes faces a tie at every point and breaks it towards class 0, so it is right only on the two "
+            "class-0 points: no better than a coin. The violated assumption is conditional independence: given "
+            "y, knowing x₁ tells you x₂ exactly."
+        )
     )
     st.markdown(
-        "**Try it:** set k = 0 (no smoothing). Naive Bayes still learns ½ everywhere, while the network's "
-        "table becomes 0s and 1s and its posteriors certain. On MNIST, zero counts are everywhere: a single "
-        "pixel never inked for a digit in training rules that digit out."
+        _(
+            "**Try it:** set k = 0 (no smoothing). Naive Bayes still learns ½ everywhere, while the network's "
+            "table becomes 0s and 1s and its posteriors certain. On MNIST, zero counts are everywhere: a single "
+            "pixel never inked for a digit in training rules that digit out."
+        )
     )
-shell.page_link("pages/smoothing.py", "Smoothing: what α = β = 0 does to MNIST")
+shell.page_link("pages/smoothing.py", _("Smoothing: what α = β = 0 does to MNIST"))

@@ -48,7 +48,7 @@ class _Clock:
 @contextlib.contextmanager
 def _timing_translation(clock: _Clock) -> Iterator[None]:
     """Time every catalogue look-up and number format of ``lab.i18n`` while the block runs."""
-    saved = []
+    saved: list[tuple[object, str, object]] = []
     for language in i18n.languages().values():
         for name in ("gettext", "ngettext", "pgettext"):
             saved.append((language.translations, name, getattr(language.translations, name)))

@@ -8,6 +8,7 @@ import numpy as np
 
 from lab.caching import shared
 from lab.data import data_dir, mnist
+from lab.i18n import N_
 from nbcore.datasets.iris import IRIS_FEATURES, load_iris
 from nbcore.experiments.gaussian import VAR_SMOOTHING_GRID
 from nbcore.models.naive_bayes import GaussianNB
@@ -40,7 +41,7 @@ def iris() -> Iris:
     return Iris(features, labels, class_names, IRIS_FEATURES)
 
 
-@shared("Fitting Gaussian naive Bayes on MNIST and scoring 13 var_smoothing values…", max_entries=2)
+@shared(N_("Fitting Gaussian naive Bayes on MNIST and scoring 13 var_smoothing values…"), max_entries=2)
 def _gaussian_mnist(folder: str, deskew: bool) -> GaussianMnist:
     stored = VarSmoothingCurve(mnist.loaded(deskew), VAR_SMOOTHING_GRID).get(folder_of(folder))
     model, accuracy = stored.value

@@ -8,11 +8,16 @@ import numpy as np
 
 from lab.caching import background, shared
 from lab.data import data_dir, without_data_dir
+from lab.i18n import N_
 from nbcore.datasets.sms import SMS_FILE, SpamDataError, load_sms
 from nbcore.experiments import spam
 
 
-@background("SMS Spam Collection", "nbcore-sms", stop_on=(SpamDataError, "The SMS Spam Collection is not available."))
+@background(
+    N_("SMS Spam Collection"),
+    "nbcore-sms",
+    stop_on=(SpamDataError, N_("The SMS Spam Collection is not available.")),
+)
 def _sms(folder: str, progress) -> tuple[tuple[str, ...], np.ndarray]:
     try:
         texts, labels = load_sms(Path(folder), progress=progress)
@@ -26,7 +31,7 @@ def sms() -> tuple[tuple[str, ...], np.ndarray]:
     return _sms(data_dir())
 
 
-@shared("Splitting, counting words and tuning k on the held-out messages…")
+@shared(N_("Splitting, counting words and tuning k on the held-out messages…"))
 def _experiments(folder: str) -> dict[str, spam.SpamExperiment]:
     texts, labels = _sms.result(folder)
     return {event_model: spam.run_experiment(texts, labels, event_model) for event_model in spam.EVENT_MODELS}

@@ -8,6 +8,8 @@ import numpy as np
 import plotly.graph_objects as go
 from numpy.typing import ArrayLike
 
+from lab import i18n
+from lab.figures import notation
 from lab.figures.style import (
     AXIS_TEXT,
     CLASS_COLOURS,
@@ -22,6 +24,22 @@ from lab.figures.style import (
     style,
     title_lines,
 )
+from lab.i18n import N_, _, pgettext
+
+
+def _digit_hover() -> str:
+    """The hover's "digit 3" line (plotly fills in the digit)."""
+    return _("digit {digit}").format(digit="%{x}")
+
+
+def _formatted(value: float, value_format: str) -> str:
+    """``value`` in a Python format spec (".3f", ".1%"), written in the reader's form where the spec is one of those."""
+    places = value_format[1:-1]
+    if value_format.startswith(".") and places.isdigit() and value_format[-1] in "f%":
+        if value_format[-1] == "f":
+            return i18n.decimal(value, int(places))
+        return i18n.percent(value, int(places))
+    return f"{value:{value_format}}"
 
 
 def class_bars(
@@ -39,9 +57,9 @@ def class_bars(
         x=[str(label) for label in range(len(values))],
         y=values,
         marker_color=colours,
-        text=[f"{value:{value_format}}" for value in values],
+        text=[_formatted(value, value_format) for value in values],
         textposition="outside",
-        hovertemplate=f"digit %{{x}}<br>{value_name} %{{y:{value_format}}}<extra></extra>",
+        hovertemplate=_digit_hover() + f"<br>{value_name} %{{y:{value_format}}}<extra></extra>",
     )
     title_layout, top = title_lines(title)
     return go.Figure(
@@ -50,7 +68,7 @@ def class_bars(
             height=height + top - 60,
             title=title_layout,
             margin=dict(l=10, r=10, t=top, b=10),
-            xaxis=dict(AXIS_TEXT, title=dict(AXIS_TEXT["title"], text="digit"), type="category"),
+            xaxis=dict(AXIS_TEXT, title=dict(AXIS_TEXT["title"], text=_("digit")), type="category"),
             yaxis=dict(
                 AXIS_TEXT,
                 title=dict(AXIS_TEXT["title"], text=value_name),
@@ -62,7 +80,7 @@ def class_bars(
 
 
 BAR_PATTERNS = ("", "/")  # the first model's bars plain, the second's striped: told apart without colour
-BAR_LOOKS = ("plain bars", "striped bars")  # the same in words, for the title
+BAR_LOOKS = (N_("plain bars"), N_("striped bars"))  # the same in words, for the title
 
 
 def posterior_comparison(posteriors: dict[str, np.ndarray], height: int = 340) -> go.Figure:
@@ -73,6 +91,7 @@ def posterior_comparison(posteriors: dict[str, np.ndarray], height: int = 340) -
     Both colours are >= 3:1 on the light and the dark background (WCAG 1.4.11).
     """
     colours = MODEL_COLOURS
+    digit_line = _digit_hover()
     # plain trace dicts, validated once by go.Figure (go.Bar objects are validated again when the figure copies
     # them: 1.9 -> 1.1 ms per call, and this chart is rebuilt on every stroke)
     bars = [
@@ -82,11 +101,14 @@ def posterior_comparison(posteriors: dict[str, np.ndarray], height: int = 340) -
             y=np.asarray(posterior, dtype=float),
             name=name,
             marker=dict(color=colour, pattern=dict(shape=shape, fgcolor="#ffffff", size=6, solidity=0.3)),
-            hovertemplate=f"{name}<br>digit %{{x}}<br>p(y | x) %{{y:.4f}}<extra></extra>",
+            hovertemplate=f"{name}<br>{digit_line}<br>p(y | x) %{{y:.4f}}<extra></extra>",
         )
         for colour, shape, (name, posterior) in zip(colours, BAR_PATTERNS, posteriors.items())
     ]
-    names = " vs ".join(f"{name} ({look})" for look, name in zip(BAR_LOOKS, posteriors))
+    looks = [_("{model} ({look})").format(model=name, look=_(look)) for look, name in zip(BAR_LOOKS, posteriors)]
+    names = looks[0] if looks else ""
+    for look in looks[1:]:
+        names = _("{first} vs {second}").format(first=names, second=look)
     # built in one go: plotly validates on every update_* call, which cost 8 ms more here (per stroke)
     return go.Figure(
         bars,
@@ -97,7 +119,7 @@ def posterior_comparison(posteriors: dict[str, np.ndarray], height: int = 340) -
             barmode="group",
             bargap=0.2,
             showlegend=False,
-            xaxis=dict(AXIS_TEXT, title=dict(AXIS_TEXT["title"], text="digit"), type="category"),
+            xaxis=dict(AXIS_TEXT, title=dict(AXIS_TEXT["title"], text=_("digit")), type="category"),
             yaxis=dict(AXIS_TEXT, title=dict(AXIS_TEXT["title"], text="p(y | x)"), range=[0, 1.02]),
             **LAYOUT,
         ),
@@ -120,12 +142,12 @@ def curves(
     log_x: bool = False,
     marker_x: float | None = None,
     current: dict[str, float] | None = None,
-    current_label: str = "current",
+    current_label: str | None = None,
     marked: dict[str, float] | None = None,
     references: dict[str, float] | None = None,
     height: int = 370,
     tick_every_x: bool = False,
-    marked_label: str = "{x:g}",
+    marked_label: str | None = None,
     stars_named: bool = True,
 ) -> go.Figure:
     """Named series over a shared x (log-scaled if ``log_x``), in the class colours, and three kinds of mark.
@@ -135,9 +157,12 @@ def curves(
     axis an x ≤ 0 is drawn at the smallest x). ``marked[name]``: a star on that series at its nearest x.
     ``references``: named horizontal dashed lines across the x range. ``tick_every_x``: a tick labelled at each x
     (a short grid such as K = 1, 2, 5, 10, 20, 50), not the axis's own.
-    A star's legend entry is its series' name, then ``current_label`` or ``marked_label`` (``{x}``: the x marked);
+    A star's legend entry is its series' name, then ``current_label`` (default "current") or ``marked_label``
+    (``{x}``: the x marked; default the x alone, in the reader's form);
     ``stars_named=False`` leaves the name out (a chart of one series, whose stars say what they mark alone).
     """
+    if current_label is None:
+        current_label = _("current")
     figure = go.Figure()
     xs = np.asarray(x, dtype=np.float64)
     colours = {name: CLASS_COLOURS[index % len(CLASS_COLOURS)] for index, name in enumerate(series)}
@@ -171,7 +196,7 @@ def curves(
         )
         if marked and name in marked:
             position = int(np.argmin(np.abs(np.log(xs) - np.log(marked[name])) if log_x else np.abs(xs - marked[name])))
-            label = marked_label.format(x=xs[position])
+            label = notation.general(xs[position]) if marked_label is None else marked_label.format(x=xs[position])
             figure.add_trace(star(name, xs[position], values[position], f"{name}: {label}" if stars_named else label))
     if shown_x is not None:
         figure.add_vline(x=shown_x, line_dash="dash", line_color="#555")
@@ -187,26 +212,31 @@ def curves(
                 mode="lines",
                 name=name,
                 line=dict(color=NEUTRAL_COLOUR, dash="dash"),
-                hovertemplate=f"{name}: {level:.4f}<extra></extra>",
+                hovertemplate=f"{name}: {i18n.decimal(level, 4)}<extra></extra>",
             )
         )
     if log_x:
         figure.update_xaxes(type="log", exponentformat="power", dtick=1)
     if tick_every_x:
-        figure.update_xaxes(tickvals=xs, ticktext=[f"{value:g}" for value in xs])
+        figure.update_xaxes(tickvals=xs, ticktext=[notation.general(value) for value in xs])
     figure.update_xaxes(title=x_title)
     figure.update_yaxes(title=y_title)
     return style(figure, height=height, title=title, legend_below=True)
 
 
 def smoothing_accuracy(curve: dict[str, np.ndarray], marker_x: float | None, **options) -> go.Figure:
-    """Train and test accuracy over α = β on a log axis, from a ``smoothing_curve`` dict; ``options`` as ``curves``."""
+    """Train and test accuracy over α = β on a log axis, from a ``smoothing_curve`` dict; ``options`` as ``curves``
+    (``current`` and ``marked`` keyed "train" and "test", whatever the reader's language)."""
+    names = {"train": pgettext("accuracy on", "train"), "test": pgettext("accuracy on", "test")}
+    for option in ("current", "marked"):
+        if options.get(option):
+            options[option] = {names.get(name, name): value for name, value in options[option].items()}
     return curves(
         curve["alpha"],
-        {"train": curve["train_accuracy"], "test": curve["test_accuracy"]},
-        "α = β (log scale)",
-        "accuracy",
-        "Accuracy against smoothing",
+        {names["train"]: curve["train_accuracy"], names["test"]: curve["test_accuracy"]},
+        _("{quantity} (log scale)").format(quantity="α = β"),
+        _("accuracy"),
+        _("Accuracy against smoothing"),
         marker_x=marker_x,
         log_x=True,
         **options,
@@ -219,6 +249,7 @@ def learning_curves(sizes: np.ndarray, accuracy_by_model: dict[str, np.ndarray])
     ``accuracy_by_model[name]`` is (len(sizes), n_seeds).
     """
     figure = go.Figure()
+    hover = _("{images} images: accuracy {accuracy}").format(images="%{x:,}", accuracy="%{y:.4f}")
     for (name, accuracy), colour in zip(accuracy_by_model.items(), CLASS_COLOURS):
         low, high = accuracy.min(axis=1), accuracy.max(axis=1)
         figure.add_trace(
@@ -240,31 +271,34 @@ def learning_curves(sizes: np.ndarray, accuracy_by_model: dict[str, np.ndarray])
                 mode="lines+markers",
                 name=name,
                 line=dict(color=colour),
-                hovertemplate="%{x:,} images: accuracy %{y:.4f}<extra>" + name + "</extra>",
+                hovertemplate=hover + "<extra>" + name + "</extra>",
             )
         )
-    figure.update_xaxes(title="training images (log scale)", type="log")
-    figure.update_yaxes(title="test accuracy")
-    return style(figure, height=460, title="Learning curves (band: range over seeds)", legend_below=True)
+    figure.update_xaxes(title=_("training images (log scale)"), type="log")
+    figure.update_yaxes(title=_("test accuracy"))
+    return style(figure, height=460, title=_("Learning curves (band: range over seeds)"), legend_below=True)
 
 
-def accuracy_bars(accuracies: dict[str, float], title: str, height: int = 300) -> go.Figure:
-    """One horizontal bar per named accuracy, values printed on the bars, x from 0 to 1."""
+def accuracy_bars(
+    accuracies: dict[str, float], title: str, height: int = 300, baseline: str | None = None
+) -> go.Figure:
+    """One horizontal bar per named accuracy, values printed on the bars, x from 0 to 1; the bar named ``baseline``
+    (a name in the reader's language, so it is given, not guessed) in grey."""
     names = list(accuracies)
     values = [accuracies[name] for name in names]
-    colours = [NEUTRAL_COLOUR if "baseline" in name.lower() else OK_COLOUR for name in names]
+    colours = [NEUTRAL_COLOUR if name == baseline else OK_COLOUR for name in names]
     figure = go.Figure(
         go.Bar(
             x=values,
             y=names,
             orientation="h",
             marker_color=colours,
-            text=[f"{value:.4f}" for value in values],
+            text=[i18n.decimal(value, 4) for value in values],
             textposition="inside",
             hovertemplate="%{y}: %{x:.4f}<extra></extra>",
         )
     )
-    figure.update_xaxes(title="test accuracy", range=[0, 1])
+    figure.update_xaxes(title=_("test accuracy"), range=[0, 1])
     figure.update_yaxes(autorange="reversed")
     return style(figure, height=height, title=title)
 
@@ -289,7 +323,10 @@ def word_contributions(
     order = np.argsort(-np.abs(contributions), kind="stable")[:max_words]
     order = order[np.argsort(-contributions[order], kind="stable")]  # most spammy at the top
     labels = [base_label] + [
-        _shorten(words[index], max_label) + ("" if known[index] else " (unknown)") for index in order
+        _shorten(words[index], max_label)
+        if known[index]
+        else _("{word} (unknown)").format(word=_shorten(words[index], max_label))
+        for index in order
     ]
     values = np.concatenate([[base_log_odds], contributions[order]])
     is_known = [True] + [bool(known[index]) for index in order]
@@ -304,16 +341,18 @@ def word_contributions(
             orientation="h",
             marker_color=colours,
             customdata=labels,
-            hovertemplate="%{customdata}: %{x:+.3f} nats<extra></extra>",
+            hovertemplate=_("{word}: {nats} nats").format(word="%{customdata}", nats="%{x:+.3f}") + "<extra></extra>",
         )
     )
-    figure.update_xaxes(title="← ham · nats · spam →", zeroline=True, zerolinecolor="#555")
+    figure.update_xaxes(title=_("← ham · nats · spam →"), zeroline=True, zerolinecolor="#555")
     figure.update_yaxes(autorange="reversed", tickvals=rows, ticktext=labels)
     return style(figure, height=max(260, 90 + 26 * len(values)), title=title)
 
 
 def _shorten(text: str, limit: int) -> str:
-    return text if len(text) <= limit else f"{text[: limit - 1]}… ({len(text):,} chars)"
+    if len(text) <= limit:
+        return text
+    return _("{start}… ({count} chars)").format(start=text[: limit - 1], count=i18n.integer(len(text)))
 
 
 def prior_against_frequency(prior: np.ndarray, frequency: np.ndarray, most_wrong: int, height: int = 340) -> go.Figure:
@@ -323,6 +362,7 @@ def prior_against_frequency(prior: np.ndarray, frequency: np.ndarray, most_wrong
     """
     digits = [str(digit) for digit in range(len(prior))]
     outline = [ERROR_COLOUR if digit == most_wrong else "rgba(0,0,0,0)" for digit in range(len(prior))]
+    digit_line = _digit_hover()
     bars = [
         go.Bar(
             x=digits,
@@ -331,11 +371,11 @@ def prior_against_frequency(prior: np.ndarray, frequency: np.ndarray, most_wrong
             marker_color=colour,
             marker_line_color=outline,
             marker_line_width=3,
-            hovertemplate=f"{name}<br>digit %{{x}}: %{{y:.4f}}<extra></extra>",
+            hovertemplate=f"{name}<br>{digit_line}: %{{y:.4f}}<extra></extra>",
         )
         for name, values, colour in (
-            ("prior p(y)", prior, PRIOR_COLOUR),
-            ("share of the test images", frequency, OK_COLOUR),
+            (_("prior p(y)"), prior, PRIOR_COLOUR),
+            (_("share of the test images"), frequency, OK_COLOUR),
         )
     ]
     top = float(max(np.max(prior), np.max(frequency)))
@@ -349,9 +389,16 @@ def prior_against_frequency(prior: np.ndarray, frequency: np.ndarray, most_wrong
             margin=dict(l=10, r=10, t=40, b=10),
             legend=dict(orientation="h", y=-0.25),
             # the text in the theme's colour (a red one was unreadable on the dark theme); the red outline marks the digit
-            annotations=[dict(x=str(most_wrong), y=top * 1.08, showarrow=False, text=f"{gap * 100:+.2f} points")],
-            xaxis=dict(title="digit", type="category"),
-            yaxis=dict(title="probability", range=[0, top * 1.18]),
+            annotations=[
+                dict(
+                    x=str(most_wrong),
+                    y=top * 1.08,
+                    showarrow=False,
+                    text=_("{gap} points").format(gap=notation.signed(gap * 100, 2)),
+                )
+            ],
+            xaxis=dict(title=_("digit"), type="category"),
+            yaxis=dict(title=_("probability"), range=[0, top * 1.18]),
             **LAYOUT,
         ),
     )
@@ -366,9 +413,10 @@ def running_product(log10_product: np.ndarray, limits: dict[str, float], height:
             x=pixels,
             y=log10_product,
             mode="lines",
-            name="log₁₀ of the product so far",
+            name=_("log₁₀ of the product so far"),
             line=dict(color=OK_COLOUR, width=3),
-            hovertemplate="after %{x} pixels: 10^%{y:.1f}<extra></extra>",
+            hovertemplate=_("after {pixels} pixels: {product}").format(pixels="%{x}", product="10^%{y:.1f}")
+            + "<extra></extra>",
         )
     )
     for (name, level), dash in zip(limits.items(), ("dash", "dot")):
@@ -379,15 +427,15 @@ def running_product(log10_product: np.ndarray, limits: dict[str, float], height:
                 mode="lines",
                 name=name,
                 line=dict(color=ERROR_COLOUR, dash=dash),
-                hovertemplate=f"{name}: 10^{level:.1f}<extra></extra>",
+                hovertemplate=f"{name}: 10^{i18n.decimal(level, 1)}<extra></extra>",
             )
         )
     figure.update_layout(
         height=height,
         margin=dict(l=10, r=10, t=20, b=10),
         legend=dict(orientation="h", y=-0.3),
-        xaxis=dict(title="pixels multiplied"),
-        yaxis=dict(title="log₁₀ of the product"),
+        xaxis=dict(title=_("pixels multiplied")),
+        yaxis=dict(title=_("log₁₀ of the product")),
         **LAYOUT,
     )
     return figure
@@ -407,16 +455,19 @@ def answer_counts(
         shown = list(labels)
     else:
         colours = [OK_COLOUR if index == right else "#9bb7d4" for index in range(len(labels))]
-        shown = [f"✓ {label} (right)" if index == right else label for index, label in enumerate(labels)]
+        shown = [
+            _("✓ {answer} (right)").format(answer=label) if index == right else label
+            for index, label in enumerate(labels)
+        ]
     bars = go.Bar(
         y=shown,
         x=counts,
         orientation="h",
         marker_color=colours,
-        text=[f"{count} ({count / total:.0%})" for count in counts],
+        text=[f"{i18n.integer(count)} ({i18n.percent(count / total)})" for count in counts],
         textposition="outside",
         cliponaxis=False,
-        hovertemplate="%{y}: %{x} students<extra></extra>",
+        hovertemplate=_("{answer}: {count} students").format(answer="%{y}", count="%{x}") + "<extra></extra>",
     )
     title_layout, top = title_lines(title)
     return go.Figure(
@@ -425,7 +476,9 @@ def answer_counts(
             height=max(height, 60 + 34 * len(labels)) + top - 60,
             title=title_layout,
             margin=dict(l=10, r=60, t=top, b=10),
-            xaxis=dict(AXIS_TEXT, title=dict(AXIS_TEXT["title"], text="students"), range=[0, max(counts + [1]) * 1.25]),
+            xaxis=dict(
+                AXIS_TEXT, title=dict(AXIS_TEXT["title"], text=_("students")), range=[0, max(counts + [1]) * 1.25]
+            ),
             yaxis=dict(AXIS_TEXT, type="category", autorange="reversed"),
             **LAYOUT,
         ),

@@ -12,8 +12,11 @@ import plotly.graph_objects as go
 
 from lab.figures import charts, digits
 from lab.figures.style import PROBABILITY_SCALE
+from lab.i18n import N_, _
 
-CLASS_NAME, MNIST_NAME = "the class's model", "MNIST's model"
+# the series' names (keys of ``accuracy``), said in the reader's language on the chart
+CLASS_NAME, MNIST_NAME = N_("the class's model"), N_("MNIST's model")
+PROBABILITY = "P(xᵢ = 1 | y)"  # a formula: the same in every language
 
 
 def probability_pairs(
@@ -40,19 +43,21 @@ def probability_pairs(
         tiles += [class_prob[digit] for digit in block] + [mnist_prob[digit] for digit in block]
         for digit in block:
             none = drawings_per_digit is not None and int(drawings_per_digit[digit]) == 0
-            titles.append(f"class {digit}: none" if none else f"class {digit}")
+            titles.append(
+                _("class {digit}: none").format(digit=digit) if none else _("class {digit}").format(digit=digit)
+            )
         titles += [f"MNIST {digit}" for digit in block]
     return digits.image_grid(
         np.stack(tiles),
         titles,
         columns=columns,
-        value_name="P(xᵢ = 1 | y)",
+        value_name=PROBABILITY,
         colorscale=PROBABILITY_SCALE,
         zrange=(0, 1),
-        colorbar_title="P(xᵢ = 1 | y)",
+        colorbar_title=PROBABILITY,
         height_per_row=height_per_row or (90 if columns == 10 else 170),
         hover_format=".3f",
-        title="P(xᵢ = 1 | y): the class's model above MNIST's",
+        title=_("{probability}: the class's model above MNIST's").format(probability=PROBABILITY),
     )
 
 
@@ -67,24 +72,24 @@ def accuracy_against_drawings(
 
     ``sizes`` (k,) drawings per digit; ``accuracy`` {series name: (k,)}, the class's model first (named
     CLASS_NAME to be starred); ``overtake`` the size from which the class's model reads better than MNIST's
-    (a dashed vertical line and a star there), None if it does not.
+    (a dashed vertical line and a star there), None if it does not. The names are said in the reader's language.
     """
     size_axis = np.asarray(sizes, dtype=np.float64)
     current = None
     if overtake is not None and CLASS_NAME in accuracy:
         position = int(np.argmin(np.abs(size_axis - overtake)))
-        current = {CLASS_NAME: float(np.asarray(accuracy[CLASS_NAME], dtype=np.float64)[position])}
+        current = {_(CLASS_NAME): float(np.asarray(accuracy[CLASS_NAME], dtype=np.float64)[position])}
     figure = charts.curves(
         size_axis,
-        dict(accuracy),
-        "class drawings per digit (log scale)",
-        "accuracy (students held out)",
-        "Accuracy as the class draws more",
+        {_(name): values for name, values in accuracy.items()},
+        _("class drawings per digit (log scale)"),
+        _("accuracy (students held out)"),
+        _("Accuracy as the class draws more"),
         log_x=True,
         marker_x=None if overtake is None else float(overtake),
         current=current,
-        current_label="better than MNIST's from here",
-        references={MNIST_NAME: float(mnist_accuracy)},
+        current_label=_("better than MNIST's from here"),
+        references={_(MNIST_NAME): float(mnist_accuracy)},
         height=height,
     )
     # counts of drawings read better as 1, 2, 5, 10 ... than as powers of ten

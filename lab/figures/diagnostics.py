@@ -5,7 +5,12 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from lab import i18n
 from lab.figures.style import CLASS_COLOURS, ERROR_COLOUR, HORIZONTAL_COLOURBAR, OK_COLOUR, style
+from lab.i18n import N_, _
+
+# the confidence histogram's two kinds of bar, and how they are named in its legend and hover
+ANSWERS = (N_("correct"), N_("wrong"))
 
 
 def count_ticks(largest: float, most: int = 6) -> dict:
@@ -22,13 +27,15 @@ def count_ticks(largest: float, most: int = 6) -> dict:
     return dict(tick0=0, dtick=step, tickformat="d")
 
 
-def confusion_heatmap(matrix: np.ndarray, title: str, zmax: float, unit: str = "images") -> go.Figure:
-    """A (10, 10) confusion matrix: rows true digit, columns predicted, counts of ``unit`` in the cells.
+def confusion_heatmap(matrix: np.ndarray, title: str, zmax: float, unit: str | None = None) -> go.Figure:
+    """A (10, 10) confusion matrix: rows true digit, columns predicted, counts of ``unit`` (default "images", in the
+    reader's language) in the cells.
 
     The colour bar lies along the foot of the whole figure (not at a fraction of the plot's height
     under it), so that it keeps clear of the x-axis title at any height.
     """
     labels = [str(digit) for digit in range(len(matrix))]
+    unit = _("images") if unit is None else unit
     # counts at 15 px: two digits of "true 4, predicted 9" must be read from the back row
     figure = go.Figure(
         go.Heatmap(
@@ -50,12 +57,15 @@ def confusion_heatmap(matrix: np.ndarray, title: str, zmax: float, unit: str = "
                 title=dict(text=unit, side="right"),
                 **count_ticks(zmax),
             ),
-            hovertemplate=f"true %{{y}}, predicted %{{x}}: %{{z}} {unit}<extra></extra>",
+            hovertemplate=_("true {true}, predicted {predicted}: {count} {unit}").format(
+                true="%{y}", predicted="%{x}", count="%{z}", unit=unit
+            )
+            + "<extra></extra>",
         )
     )
-    figure.update_xaxes(title_text="predicted", type="category", side="bottom", showgrid=False)
+    figure.update_xaxes(title_text=_("predicted"), type="category", side="bottom", showgrid=False)
     figure.update_yaxes(
-        title_text="true", type="category", autorange="reversed", scaleanchor="x", showgrid=False, constrain="domain"
+        title_text=_("true"), type="category", autorange="reversed", scaleanchor="x", showgrid=False, constrain="domain"
     )
     figure.update_xaxes(constrain="domain")
     style(figure, height=560, title=title)
@@ -68,23 +78,29 @@ def meant_confusion(matrix: np.ndarray, model_name: str) -> go.Figure:
     """The (10, 10) counts of digit meant (rows) against ``model_name``'s reading (columns); empty cells left blank."""
     counts = np.asarray(matrix)
     figure = confusion_heatmap(
-        counts, title=f"Meant vs {model_name}", zmax=max(int(np.max(counts)), 1), unit="drawings"
+        counts,
+        title=_("Meant vs {model}").format(model=model_name),
+        zmax=max(int(np.max(counts)), 1),
+        unit=_("drawings"),
     )
     figure.update_traces(
         text=np.where(counts > 0, counts.astype(str), ""),
-        hovertemplate=f"meant %{{y}}, {model_name} read %{{x}}: %{{z}} drawings<extra></extra>",
+        hovertemplate=_("meant {meant}, {model} read {read}: {count} drawings").format(
+            meant="%{y}", model=model_name, read="%{x}", count="%{z}"
+        )
+        + "<extra></extra>",
     )
     # title_text, not title: a whole new title would drop the lab's axis-title font and colour
-    figure.update_xaxes(title_text=f"{model_name} read")
-    figure.update_yaxes(title_text="meant")
+    figure.update_xaxes(title_text=_("{model} read").format(model=model_name))
+    figure.update_yaxes(title_text=_("meant"))
     figure.update_layout(height=420)
     return figure
 
 
 def reliability_diagram(
     curves_by_model: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray, float]],
-    title: str = "Reliability on the test images",
-    unit: str = "images",
+    title: str | None = None,
+    unit: str | None = None,
     x_min: float = 0.0,
     height: int = 520,
 ) -> go.Figure:
@@ -93,20 +109,30 @@ def reliability_diagram(
     ``curves_by_model[name] = (mean confidence (b,), accuracy (b,), count (b,), ECE)``; empty bins (count 0)
     are left out; marker area grows with the bin's count (the count itself is in the hover, so that
     crowded bins near 1 carry no overlapping labels). The confidence axis runs from ``x_min`` (e.g.
-    1/classes, which the top posterior never goes under) to 1.
+    1/classes, which the top posterior never goes under) to 1. ``title`` and ``unit`` default to "Reliability on the
+    test images" and "images", in the reader's language.
     """
+    title = _("Reliability on the test images") if title is None else title
+    unit = _("images") if unit is None else unit
     figure = go.Figure(
         go.Scatter(
             x=[x_min, 1],
             y=[x_min, 1],
             mode="lines",
-            name="perfectly calibrated",
+            name=_("perfectly calibrated"),
             line=dict(dash="dash", color="#888"),
             hoverinfo="skip",
         )
     )
     largest = max(max(float(np.max(count, initial=0)) for _, _, count, _ in curves_by_model.values()), 1.0)
     symbols = ("circle", "diamond", "square", "triangle-up")
+    hover = "<br>".join(
+        (
+            _("mean confidence {confidence}").format(confidence="%{x:.3f}"),
+            _("accuracy {accuracy}").format(accuracy="%{y:.3f}"),
+            f"%{{customdata:,}} {unit}<extra></extra>",
+        )
+    )
     for index, (name, (confidence, accuracy, count, ece)) in enumerate(curves_by_model.items()):
         filled = np.asarray(count) > 0
         figure.add_trace(
@@ -114,7 +140,7 @@ def reliability_diagram(
                 x=np.asarray(confidence)[filled],
                 y=np.asarray(accuracy)[filled],
                 mode="lines+markers",
-                name=f"{name} (ECE {ece:.3f})",
+                name=_("{model} (ECE {ece})").format(model=name, ece=i18n.decimal(ece, 3)),
                 line=dict(color=CLASS_COLOURS[index % len(CLASS_COLOURS)]),
                 marker=dict(
                     size=7 + 18 * np.sqrt(np.asarray(count)[filled] / largest),
@@ -122,8 +148,7 @@ def reliability_diagram(
                     line=dict(color="white", width=1),
                 ),
                 customdata=np.asarray(count)[filled],
-                hovertemplate=f"{name}<br>mean confidence %{{x:.3f}}<br>accuracy %{{y:.3f}}<br>%{{customdata:,}} "
-                f"{unit}<extra></extra>",
+                hovertemplate=f"{name}<br>{hover}",
             )
         )
     lowest_accuracy = min(
@@ -134,8 +159,8 @@ def reliability_diagram(
         ]
     )
     margin = 0.02 * (1 - x_min)  # room for the end markers; the ranges stay [x_min, 1], not stretched to fit
-    figure.update_xaxes(title="mean confidence (top p)", range=[x_min - margin, 1 + margin])
-    figure.update_yaxes(title="accuracy", range=[lowest_accuracy - margin, 1 + margin])
+    figure.update_xaxes(title=_("mean confidence (top p)"), range=[x_min - margin, 1 + margin])
+    figure.update_yaxes(title=_("accuracy"), range=[lowest_accuracy - margin, 1 + margin])
     return style(figure, height=height, title=title, legend_below=True)
 
 
@@ -152,17 +177,19 @@ def confidence_histogram(
     shown = edges[:-1] >= x_min - 1e-12
     centres = ((edges[:-1] + edges[1:]) / 2)[shown]
     figure = go.Figure()
-    for name, values, colour in (("correct", correct, OK_COLOUR), ("wrong", counts - correct, ERROR_COLOUR)):
+    hover = _("confidence ≈ {confidence}: {count} messages").format(confidence="%{x:.3f}", count="%{y}")
+    for answer, values, colour in zip(ANSWERS, (correct, counts - correct), (OK_COLOUR, ERROR_COLOUR)):
+        name = _(answer)
         figure.add_trace(
             go.Bar(
                 x=centres,
                 y=values[shown],
                 name=name,
                 marker_color=colour,
-                hovertemplate=f"{name}<br>confidence ≈ %{{x:.3f}}: %{{y}} messages<extra></extra>",
+                hovertemplate=f"{name}<br>{hover}<extra></extra>",
             )
         )
     figure.update_layout(barmode="group", bargap=0.15)
-    figure.update_xaxes(title="top posterior", range=[x_min, edges[-1]])
-    figure.update_yaxes(title="messages (log scale)", type="log")
+    figure.update_xaxes(title=_("top posterior"), range=[x_min, edges[-1]])
+    figure.update_yaxes(title=_("messages (log scale)"), type="log")
     return style(figure, height=height, title=title, legend_below=True)

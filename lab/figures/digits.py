@@ -1,6 +1,7 @@
 """Digit images: MNIST-sized (28, 28) arrays as heatmap grids, signed maps, or crisp pictures for st.image.
 
-Images are shown with row 0 at the top, equal aspect, no grid.
+Images are shown with row 0 at the top, equal aspect, no grid. Hover texts and colour bars are in the reader's
+language (titles and value names come translated from the caller).
 """
 
 from __future__ import annotations
@@ -23,13 +24,14 @@ from lab.figures.style import (
     TITLE_ROWS,
     title_lines,
 )
+from lab.i18n import _
 
 
 def image_grid(
     images: np.ndarray,
     titles: Sequence[str],
     columns: int,
-    value_name: str = "pixel",
+    value_name: str | None = None,
     colorscale: str = INK_SCALE,
     zrange: tuple[float, float] | None = None,
     colorbar_title: str | None = None,
@@ -44,7 +46,9 @@ def image_grid(
     figure fast to build and send; hover shows each image's own row and column, and with
     ``index_name`` (e.g. "digit" when image k is digit k) the image's position in ``images``.
     The colour bar lies under the images, so that on a phone it does not take the width they need.
+    ``value_name`` (what hover calls a value) defaults to "pixel" in the reader's language.
     """
+    value_name = _("pixel") if value_name is None else value_name
     images = np.asarray(images, dtype=np.float64)
     count, height, width = images.shape
     rows = max(1, -(-count // columns))
@@ -75,7 +79,12 @@ def image_grid(
             )
     finite = images[np.isfinite(images)]
     low, high = zrange if zrange is not None else (float(finite.min(initial=0)), float(finite.max(initial=1)))
-    which = f"{index_name} %{{customdata[2]}}, " if index_name else ""
+    cell = dict(row="%{customdata[0]}", column="%{customdata[1]}")
+    where = (
+        _("{image} {index}, row {row}, column {column}").format(image=index_name, index="%{customdata[2]}", **cell)
+        if index_name
+        else _("row {row}, column {column}").format(**cell)
+    )
     heatmap = dict(  # a plain trace dict: go.Figure validates it once (a go.Heatmap would be validated twice)
         type="heatmap",
         z=mosaic,
@@ -86,8 +95,7 @@ def image_grid(
         hoverongaps=False,
         showscale=colorbar_title is not None,
         colorbar=dict(HORIZONTAL_COLOURBAR, title=dict(text=colorbar_title or "", side="top")),
-        hovertemplate=f"{which}row %{{customdata[0]}}, column %{{customdata[1]}}<br>{value_name} "
-        f"%{{z:{hover_format}}}<extra></extra>",
+        hovertemplate=f"{where}<br>{value_name} %{{z:{hover_format}}}<extra></extra>",
     )
     bottom = 90 if colorbar_title is not None else 10
     title_layout, top = title_lines(title) if title else (None, 10)
@@ -124,21 +132,21 @@ def class_heatmaps(
         colorbar_title=value_name,
         height_per_row=170,
         hover_format=".4f",
-        index_name="digit",
+        index_name=_("digit"),
     )
 
 
 def single_image(
     image: np.ndarray,
     title: str,
-    value_name: str = "pixel",
+    value_name: str | None = None,
     colorscale: str = INK_SCALE,
     zrange: tuple[float, float] | None = (0, 255),
     colorbar_title: str | None = None,
     height: int = 320,
     hover_format: str = ".0f",
 ) -> go.Figure:
-    """One (28, 28) image with a title."""
+    """One (28, 28) image with a title (``value_name``: as ``image_grid``'s)."""
     figure = image_grid(
         np.asarray(image)[None],
         [""],
@@ -169,7 +177,7 @@ def log_probability_image(log_prob: np.ndarray, title: str, floor: float = -4.5,
         value_name="log₁₀ p",
         colorscale=PROBABILITY_SCALE,
         zrange=(floor, 0),
-        colorbar_title="log₁₀ p (blank: p = 0)",
+        colorbar_title=_("log₁₀ p (blank: p = 0)"),
         height=height,
         hover_format=".2f",
     )
@@ -208,9 +216,13 @@ def evidence_map(evidence: np.ndarray, ink: np.ndarray, favoured: int, other: in
         zmax=limit,
         colorscale=DIVERGING_SCALE,
         customdata=np.stack([rows, columns, ink], axis=-1),
-        colorbar=dict(title=dict(text="nats", side="top"), thickness=14, len=0.9),
-        hovertemplate=f"row %{{customdata[0]}}, column %{{customdata[1]}}, ink %{{customdata[2]}}<br>"
-        f"%{{z:.3f}} nats for {favoured} over {other}<extra></extra>",
+        colorbar=dict(title=dict(text=_("nats"), side="top"), thickness=14, len=0.9),
+        hovertemplate=_("row {row}, column {column}, ink {ink}").format(
+            row="%{customdata[0]}", column="%{customdata[1]}", ink="%{customdata[2]}"
+        )
+        + "<br>"
+        + _("{value} nats for {favoured} over {other}").format(value="%{z:.3f}", favoured=favoured, other=other)
+        + "<extra></extra>",
     )
     outline = dict(
         type="contour",
@@ -294,8 +306,11 @@ def drawing_tiles(
     ``frames`` (n, 28, 28) 0-255; ``meant``, ``bayes``, ``softmax`` (n,) digits. A red frame and a
     cross mark where naive Bayes read another digit than the one meant; captions "meant 3 · NB 5 · SM 3".
     """
-    tiles, _ = prediction_tiles(frames, bayes, meant, scale=scale, frame=frame)
-    captions = [f"{'✗ ' if b != m else ''}meant {m} · NB {b} · SM {s}" for m, b, s in zip(meant, bayes, softmax)]
+    tiles, unused_captions = prediction_tiles(frames, bayes, meant, scale=scale, frame=frame)
+    captions = [
+        ("✗ " if b != m else "") + _("meant {meant} · NB {bayes} · SM {softmax}").format(meant=m, bayes=b, softmax=s)
+        for m, b, s in zip(meant, bayes, softmax)
+    ]
     return tiles, captions
 
 
@@ -304,9 +319,11 @@ def drawing_descriptions(meant: np.ndarray, bayes: np.ndarray, softmax: np.ndarr
     "A drawn 3: naive Bayes read 5 (wrong), softmax 3 (right)"."""
 
     def reading(read: int, digit: int) -> str:
-        return f"{read} ({'right' if read == digit else 'wrong'})"
+        return (_("{digit} (right)") if read == digit else _("{digit} (wrong)")).format(digit=read)
 
     return [
-        f"A drawn {m}: naive Bayes read {reading(b, m)}, softmax {reading(s, m)}"
+        _("A drawn {meant}: naive Bayes read {bayes}, softmax {softmax}").format(
+            meant=m, bayes=reading(b, m), softmax=reading(s, m)
+        )
         for m, b, s in zip(meant, bayes, softmax)
     ]

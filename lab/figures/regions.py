@@ -8,7 +8,10 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from lab import i18n
+from lab.figures import notation
 from lab.figures.style import CLASS_COLOURS, CLASS_SYMBOLS, PROBABILITY_SCALE, TEXT_COLOUR, style
+from lab.i18n import _
 
 SIGMA_LEVELS = (1.0, 2.0)
 CONTOUR_POINTS = 70  # at most this many grid points a side for the p = 0.5 lines
@@ -51,7 +54,7 @@ def decision_regions(
             zmin=0,
             zmax=n_classes - 1,
             showscale=False,
-            name="most probable class",
+            name=_("most probable class"),
             hoverinfo="skip",
         )
     )
@@ -82,7 +85,7 @@ def decision_regions(
                     y=means[label, 1] + spread[1] * np.sin(angles),
                     mode="lines",
                     line=dict(color=colour, dash="dot", width=1.5),
-                    name=f"{name}: {sigmas:g}σ",
+                    name=f"{name}: {notation.general(sigmas)}σ",
                     legendgroup=f"ellipse{label}",
                     showlegend=sigmas == SIGMA_LEVELS[0],
                     hoverinfo="skip",
@@ -124,6 +127,7 @@ def pca_scatter(
     one stops scrolling under the pointer.
     """
     figure = go.Figure()
+    hover = _("PC1 {first}, PC2 {second}").format(first="%{x:.2f}", second="%{y:.2f}")
     for label, name in enumerate(class_names):
         members = labels == label
         figure.add_trace(
@@ -138,11 +142,13 @@ def pca_scatter(
                     symbol=CLASS_SYMBOLS[label % len(CLASS_SYMBOLS)],
                     line=dict(color="white", width=1),
                 ),
-                hovertemplate=f"{name}<br>PC1 %{{x:.2f}}, PC2 %{{y:.2f}}<extra></extra>",
+                hovertemplate=f"{name}<br>{hover}<extra></extra>",
             )
         )
-    figure.update_xaxes(title=f"PC1 ({explained[0]:.0%} of the variance)", zeroline=False)
-    figure.update_yaxes(title=f"PC2 ({explained[1]:.0%})", zeroline=False)
+    figure.update_xaxes(
+        title=_("PC1 ({share} of the variance)").format(share=i18n.percent(explained[0])), zeroline=False
+    )
+    figure.update_yaxes(title=_("PC2 ({share})").format(share=i18n.percent(explained[1])), zeroline=False)
     return style(figure, height=height, title=title, legend_below=True)
 
 
@@ -165,7 +171,7 @@ def xor_posteriors(
                 mode="markers+text",
                 name=name,
                 showlegend=False,
-                text=[f"y={label}<br>p={value:.2f}" for label, value in zip(labels, posterior)],
+                text=[f"y={label}<br>p={i18n.decimal(value, 2)}" for label, value in zip(labels, posterior)],
                 textposition="top center",
                 marker=dict(
                     size=34,

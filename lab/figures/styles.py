@@ -8,15 +8,17 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from lab import i18n
 from lab.figures import digits
 from lab.figures.style import INK_SCALE
+from lab.i18n import ngettext
 
 
 def weight_label(weight: float) -> str:
     """A style's weight p(k | y) as its picture's title: "38%", and "<1%" for a style EM left nearly empty (a weight
-    that would round to "0%" is still a weight)."""
-    label = f"{weight:.0%}"
-    return "<1%" if label == "0%" else label
+    that would round to "0%" is still a weight); in the reader's form ("38 %")."""
+    label = i18n.percent(weight)
+    return "<" + i18n.percent(0.01) if label == i18n.percent(0.0) else label
 
 
 def style_order(weights: np.ndarray) -> np.ndarray:
@@ -47,5 +49,9 @@ def style_maps(
         colorbar_title="P(xᵢ = 1 | y, k)",
         height_per_row=height_per_row,
         hover_format=".3f",
-        title=f"The {count} style{'s' if count != 1 else ''} of {digit}, heaviest first (weight p(k | {digit}) above each)",
+        title=ngettext(
+            "The {count} style of {digit}, heaviest first (weight p(k | {digit}) above each)",
+            "The {count} styles of {digit}, heaviest first (weight p(k | {digit}) above each)",
+            count,
+        ).format(count=i18n.integer(count), digit=digit),
     )

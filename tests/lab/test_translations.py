@@ -147,6 +147,10 @@ def test_numbers_are_written_as_each_reader_writes_them():
             assert i18n.integer(5923) == count
             assert i18n.decimal(-192.16, 2).replace("-", "−") == loglik
             assert i18n.percent(0.8427, 1).replace("\xa0", " ") == share
+    for value, places in ((1.85, 1), (0.125, 2), (2.675, 2), (-0.8313, 4), (0.84149, 4)):
+        assert i18n.decimal(value, places) == f"{value:.{places}f}"  # rounded as Python rounds, in every language
+        with i18n.speaking("es"):
+            assert i18n.decimal(value, places) == f"{value:.{places}f}".replace(".", ",")
     with i18n.speaking("zh"):
         assert (i18n.decimal(0.8427, 4), i18n.integer(5923)) == ("0.8427", "5,923")
         assert i18n.plotly_separators() == ".,"
@@ -248,6 +252,8 @@ SHOWN_KEYWORDS = {
 # words that are the same in every language: names, symbols, the digits
 NAMES = re.compile(r"\b(MNIST|softmax|SMS|EM|XOR|NB|iris|Iris|LaTeX|PNG|CSV|k|K|x|y|p|log|exp|argmax|max|min|id)\b")
 FORMULA = re.compile(r"\$[^$]*\$|:material/[a-z_]+:|:[a-z]+\[|\\[A-Za-z]+|<[^>]*>|&[a-z]+;|%\{[^}]*\}|\{[^}]*\}")
+IDENTIFIER = re.compile(r"[a-z][a-z0-9_]*")
+CODE = re.compile(r"(?=.*[0-9])[A-Z0-9]{6,}")
 TRANSLATING = {"_", "ngettext", "pgettext", "N_"}
 # the server's log and threads' names: for whoever runs the server, in English
 LOGS = {"LOG", "logging", "sys"}
@@ -257,7 +263,10 @@ LABELS_AT = {"widget": (1,), "counter": (0, 2), "page_link": (1,)}
 
 
 def words_in(text: str) -> bool:
-    """Whether ``text`` holds words a person reads (not only formulas, placeholders, icons, names, marks)."""
+    """Whether ``text`` holds words a person reads (not only formulas, placeholders, icons, names, marks, a key such
+    as ``true_tiny`` or an example code such as ``XK4P9QRT``)."""
+    if IDENTIFIER.fullmatch(text) or CODE.fullmatch(text):
+        return False
     return bool(re.search(r"[A-Za-z]{2,}", NAMES.sub("", FORMULA.sub("", text))))
 
 
@@ -311,6 +320,7 @@ def test_no_text_shown_to_a_person_skips_the_catalogue():
 
 def test_the_source_check_finds_text_planted_outside_the_catalogue():
     planted = 'st.markdown("Hello class")\nst.button(f"Send {n} digits")\nst.slider(_("Fine"), help="Not fine")\n'
-    assert len(shown_without_catalogue(planted, "planted.py")) == 3
+    planted += 'st.caption("Draw")\nlinks.widget(st.radio, "Prior", "prior", "a")\n'
+    assert len(shown_without_catalogue(planted, "planted.py")) == 5
     fine = 'st.markdown(_("Hello class"))\nst.metric("MNIST", x)\nst.markdown(f"**{title}**")\nst.caption(_("{n} x").format(n=1))\n'
     assert shown_without_catalogue(fine, "fine.py") == []
