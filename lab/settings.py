@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass
 import streamlit as st
 
 from lab import links
+from lab.figures import notation
 from lab.i18n import N_, _, pgettext
 from nbcore.experiments.evaluate import PUBLISHED_SETTINGS, SMOOTHING_CURVE_ALPHAS
 from nbcore.inputs import InputForm
@@ -19,8 +20,8 @@ from nbcore.inputs import InputForm
 THRESHOLDS = (1, 64, 128, 192)
 # alpha and beta: the sidebar's stops, 0 then the smoothing curves' grid, so every stop is a point on the curve
 SMOOTHING_STOPS = (0.0, *SMOOTHING_CURVE_ALPHAS)
-# the class prior's values in words, and as a caption names the prior (translated where shown); the sidebar's radio
-# shows the values themselves, which are also the link's, and these names under them in another language
+# the class prior's values in words (the sidebar's radio and the link), and as a caption names the prior; both
+# translated where shown
 PRIOR_NAMES = {"empirical": N_("empirical"), "uniform": N_("uniform")}
 PRIOR_PHRASES = {"empirical": N_("empirical prior"), "uniform": N_("uniform prior")}
 
@@ -95,7 +96,7 @@ def sidebar() -> Settings:
             TEXTBOOK.prior,
             options=tuple(PRIOR_NAMES),
             horizontal=True,
-            captions=_captions([prior_name(prior) for prior in PRIOR_NAMES], tuple(PRIOR_NAMES)),
+            format_func=prior_name,
             help=_("Empirical: class frequencies in the training set. Uniform: 1/10 each."),
         )
         links.widget(
@@ -106,7 +107,6 @@ def sidebar() -> Settings:
             options=(False, True),
             horizontal=True,
             format_func=_on_off,
-            captions=_captions([pgettext("deskew", "off"), pgettext("deskew", "on")], ("off", "on")),
             help=_(
                 "On: every image is sheared upright by its second moments first; the training images too, "
                 "so both models are retrained (once per server, a few seconds). The published results are "
@@ -132,28 +132,21 @@ def sidebar() -> Settings:
             help=_("T = 1, α = β = 1, uniform prior, no deskewing"),
         )
         settings = current_settings()
-        st.caption(
-            f"p(xᵢ=1 | y) = (nᵢᵧ + {_format_stop(settings.alpha)}) / "
-            f"(nᵧ + {_format_stop(settings.alpha)} + {_format_stop(settings.beta)})"
-        )
+        alpha, beta = notation.general(settings.alpha), notation.general(settings.beta)
+        st.caption(f"p(xᵢ=1 | y) = (nᵢᵧ + {alpha}) / (nᵧ + {alpha} + {beta})")
     return settings
 
 
 def _format_stop(value: float) -> str:
-    # also the stop's value in the link (Streamlit writes a select slider's shown option there): not localised
+    # also the stop's value in the link (Streamlit writes a select slider's shown option there): a number in a link
+    # is written one way, so the slider shows 0.5 in every language
     return f"{value:g}"
 
 
 def _on_off(value: bool) -> str:
-    # also the value in the link (?deskew=on: Streamlit writes a radio's shown option there), so the same in every
-    # language; the reader's words are the radio's captions
-    return "on" if value else "off"
-
-
-def _captions(names: list[str], shown: tuple[str, ...]) -> list[str] | None:
-    """A radio's options in the reader's words, under the ``shown`` ones (its link values), or None where they are
-    the same (English): a translated option would change the link, which must open the same page in any language."""
-    return None if tuple(names) == shown else names
+    # also the value in the link (Streamlit writes a radio's shown option there): ?deskew=on in English, and a link
+    # in any language's words opens in any other (lab/links.py)
+    return pgettext("deskew", "on") if value else pgettext("deskew", "off")
 
 
 def prior_name(prior: str) -> str:

@@ -32,6 +32,8 @@ STREAMLIT_OWN = (
     "Running...",
     "Stop",
 )
+# a source's title as published, in quotes (the lesson's readings: "On discriminative vs. generative classifiers")
+CITED = re.compile(r"“[^”]*”|«[^»]*»")
 # English words that no Spanish or Chinese sentence holds: two of them in one line is an English sentence
 ENGLISH = re.compile(
     r"\b(the|and|of|is|are|to|with|for|this|that|your|you|each|every|from|by|its|which|what|how|not|be|was|has"
@@ -40,7 +42,8 @@ ENGLISH = re.compile(
 )
 
 # Every text a reader meets, the shadow roots included (the canvas): text nodes, alt texts, accessible names,
-# placeholders and titles, one entry each (a text node's lines apart).
+# placeholders and titles, one entry each (a text node's lines apart). Not what is typed in a text box: the spam
+# filter's message is an English SMS, as its model knows only English words.
 TEXTS_JS = """() => {
     const found = [];
     const visit = root => {
@@ -48,9 +51,10 @@ TEXTS_JS = """() => {
         for (let node = walker.currentNode; node; node = walker.nextNode()) {
             if (node.nodeType === Node.TEXT_NODE) {
                 const parent = node.parentElement;
-                if (parent && !['SCRIPT', 'STYLE', 'NOSCRIPT'].includes(parent.tagName)) found.push(...node.textContent.split('\\n'));
+                if (parent && !['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEXTAREA'].includes(parent.tagName)) found.push(...node.textContent.split('\\n'));
                 continue;
             }
+            if (node.nodeType !== Node.ELEMENT_NODE) continue;  // the shadow root itself
             for (const name of ['alt', 'aria-label', 'title', 'placeholder']) {
                 const value = node.getAttribute(name);
                 if (value) found.push(value);
@@ -86,6 +90,7 @@ def english_left(texts: list[str], labels: set[str]) -> list[str]:
     for text in texts:
         for own in STREAMLIT_OWN:
             text = text.replace(own, "")
+        text = CITED.sub("", text)
         if len(ENGLISH.findall(text)) >= 2 or text.strip() in labels:
             left.append(text)
     return sorted(set(left))
@@ -143,15 +148,16 @@ def test_every_page_in_the_readers_language(reader, base_url, axe):
     page = context.new_page()
     try:
         open_path(page, base_url, "", query_for(code))
-        assert f"lang={code}" in page.url  # kept in the link, from the link or the browser
+        # the link carries a language only when the browser alone would not give it
+        in_link = "lang=zh" in page.url if code == "zh" else "lang=" not in page.url
+        assert in_link, page.url
         check_language(page, code, axe, "/")
-        for path in URL_PATHS[1:]:
-            link = page.locator(
-                f'{chromium.NAVIGATION_LINKS}[href$="/{path}"], {chromium.NAVIGATION_LINKS}[href*="/{path}?"]'
-            )
-            chromium.run_after(page, link.first.click)
+        for path in [path for path in URL_PATHS if path]:  # Home is open
+            links = page.locator(chromium.NAVIGATION_LINKS)
+            hrefs = links.evaluate_all("links => links.map(link => new URL(link.href).pathname)")
+            chromium.run_after(page, links.nth(hrefs.index(f"/{path}")).click)
             chromium.wait_for_run(page, timeout=180, settle=0.3)
-            assert f"/{path}" in page.url and f"lang={code}" in page.url, page.url
+            assert f"/{path}" in page.url and ("lang=zh" in page.url if code == "zh" else "lang=" not in page.url)
             check_language(page, code, axe, f"/{path}")
         page.reload()
         chromium.wait_for_run(page, timeout=180, settle=0.3)

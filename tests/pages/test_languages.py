@@ -40,7 +40,8 @@ def test_the_sidebar_changes_the_language_and_keeps_the_settings(data_dir):
         assert i18n._("Reset all") in [button.label for button in app.sidebar.button]
     reset_all = next(button for button in app.sidebar.button if button.key == "links_reset_all")
     reset_all.click()
-    rerun(app)
+    with i18n.speaking("es"):  # AppTest writes each choice as it is shown, in the test's thread: in the page's language
+        rerun(app)
     assert app.session_state["lang"] == "es"  # Reset all is about settings, not the reader's language
 
 
