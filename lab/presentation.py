@@ -120,6 +120,20 @@ function addWhatIsMissing() {
     mark(scroller, scrolls ? { tabindex: "0", role: "region", "aria-label": window.__nbTableLabel }
                            : { tabindex: null, role: null, "aria-label": null });
   }
+  // Streamlit's own names for screen readers, in the reader's language (no public API sets them)
+  const words = window.__nbStreamlitWords || {};
+  for (const element of document.querySelectorAll('[aria-label]')) {
+    const label = element.getAttribute('aria-label');
+    for (const [english, translated] of Object.entries(words.labels || {})) {
+      if (label === english) mark(element, { "aria-label": translated });
+    }
+    for (const [prefix, translated] of Object.entries(words.prefixes || {})) {
+      if (label.startsWith(prefix)) mark(element, { "aria-label": translated.replace("{name}", label.slice(prefix.length)) });
+    }
+  }
+  for (const skip of document.querySelectorAll('a[data-testid="stSkipToContent"]')) {
+    if (words.skip && skip.textContent !== words.skip) skip.textContent = words.skip;
+  }
   for (const choice of document.querySelectorAll('.st-key-LANGUAGE_KEY button')) {
     const tag = (window.__nbLanguageNames || {})[choice.textContent.trim()];
     if (tag) mark(choice, { lang: tag });
@@ -137,6 +151,7 @@ export default function ({ data }) {
   document.documentElement.lang = data.lang;
   window.__nbLanguageNames = data.languageNames;
   window.__nbTableLabel = data.tableLabel;
+  window.__nbStreamlitWords = data.streamlitWords;
   if (!window.__nbObserver) {
     window.__nbObserver = new MutationObserver(schedule);
     window.__nbObserver.observe(document.body, { childList: true, subtree: true });
@@ -176,8 +191,24 @@ def apply_style(presenting: bool) -> None:
             "lang": i18n.current().tag,
             "languageNames": language.names(),
             "tableLabel": _("Table, scrolls sideways"),
+            "streamlitWords": _streamlit_words(),
         }
         _style(key="lab_style", data=data, width="content", height="content")
+
+
+def _streamlit_words() -> dict:
+    """Streamlit's names for screen readers that the page's script puts in the reader's language: whole labels,
+    and labels that begin with a word and go on with a control's name ("Help for Deskew")."""
+    return {
+        "labels": {
+            "Sidebar": _("Sidebar"),
+            "Collapse sidebar": _("Collapse sidebar"),
+            "Expand sidebar": _("Expand sidebar"),
+            "Link to heading": _("Link to heading"),
+        },
+        "prefixes": {"Help for ": _("Help for {name}"), "Fullscreen: ": _("Full screen: {name}")},
+        "skip": _("Skip to main content"),
+    }
 
 
 def chart_font_px() -> int | None:

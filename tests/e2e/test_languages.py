@@ -137,6 +137,12 @@ def check_language(page, code: str, axe, where: str) -> None:
     # WCAG 3.1.2: each language's name in the sidebar's choice is marked as its own language
     marks = page.evaluate("() => [...document.querySelectorAll('.st-key-lang button[lang]')].map(b => b.lang)")
     assert set(marks) == {each.tag for each in i18n.languages().values()}, f"{where}: {marks}"
+    # Streamlit's own names for screen readers, put in the reader's language by the page's script
+    with i18n.speaking(code):
+        skip = i18n._("Skip to main content")
+    page.wait_for_function(f"() => document.querySelector('[data-testid=stSkipToContent]')?.textContent === {skip!r}")
+    helps = page.evaluate("() => [...document.querySelectorAll('[aria-label^=\"Help for \"]')].length")
+    assert helps == 0, f"{where}: {helps} help buttons named in English"
     violations = axe.run(
         page, options={"runOnly": {"type": "tag", "values": WCAG_TAGS}, "resultTypes": ["violations"]}
     ).response["violations"]
