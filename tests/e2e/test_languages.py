@@ -23,6 +23,7 @@ from tests.e2e.test_screens import URL_PATHS, open_path
 
 LANGUAGES = ("zh", "es")
 BROWSER_LOCALE = {"zh": "en-US", "es": "es-ES"}  # zh: an English browser given a Chinese link; es: a Spanish browser
+TIME_ZONE = {"zh": "Asia/Shanghai", "es": "America/Bogota"}  # the readers' clocks, not the server's
 # Streamlit's own words, which no public API translates (docs/translating.md), and names said alike everywhere
 STREAMLIT_OWN = (
     "Drag and drop file here",
@@ -114,7 +115,9 @@ def axe():
 @pytest.fixture(scope="module", params=LANGUAGES)
 def reader(request, browser, warm_app):
     """A browser context for one language's reader: a laptop, the browser's language as ``BROWSER_LOCALE`` says."""
-    context = browser.new_context(**SCREENS[LAPTOP], locale=BROWSER_LOCALE[request.param])
+    context = browser.new_context(
+        **SCREENS[LAPTOP], locale=BROWSER_LOCALE[request.param], timezone_id=TIME_ZONE[request.param]
+    )
     context.set_default_timeout(TIMEOUT_MS)
     yield request.param, context
     context.close()
@@ -202,11 +205,20 @@ def test_the_main_states_in_the_readers_language(reader, base_url, app_data_dir,
         page.locator('[data-testid="stImage"] img').first.wait_for()
         check_language(page, code, axe, "/teach, the teacher's class page")
 
-        open_store("", data_dir=app_data_dir).end(class_code, key)
+        store = open_store("", data_dir=app_data_dir)
+        store.end(class_code, key)
         open_path(page, base_url, "draw", query_for(code, f"class={class_code}"))
         page.locator(".st-key-class_badge").wait_for()
         chromium.wait_for_run(page)
         check_language(page, code, axe, "/draw in an ended class")
+        # the time it ended, in the reader's zone and form
+        with i18n.speaking(code):
+            ended = i18n._("Class {code} ended at {time}.").format(
+                code=class_code, time=i18n.clock(store.class_info(class_code).ended_at, i18n.zone(TIME_ZONE[code]))
+            )
+        assert ended in page.locator(".st-key-class_badge").inner_text(), page.locator(
+            ".st-key-class_badge"
+        ).inner_text()
     finally:
         page.close()
 

@@ -324,3 +324,21 @@ def test_the_source_check_finds_text_planted_outside_the_catalogue():
     assert len(shown_without_catalogue(planted, "planted.py")) == 5
     fine = 'st.markdown(_("Hello class"))\nst.metric("MNIST", x)\nst.markdown(f"**{title}**")\nst.caption(_("{n} x").format(n=1))\n'
     assert shown_without_catalogue(fine, "fine.py") == []
+
+
+def test_the_canvas_says_only_words_it_is_given_and_fills_every_placeholder():
+    """lab/digit_canvas.js holds no sentence of its own: each message it uses is a key of ``canvas.words()``, each
+    key is used, and the placeholders it fills are the messages' own, in every language."""
+    from lab import canvas
+
+    script = (REPO / "lab" / "digit_canvas.js").read_text()
+    used = set(re.findall(r"words\.([a-z_]+)", script)) | {"live", "server"}  # words[source], source live|server
+    assert used == set(canvas.words()), used ^ set(canvas.words())
+    filled = set(re.findall(r"\b([a-z_]+): (?:String|state\.format)", script))
+    for code in i18n.languages():
+        with i18n.speaking(code):
+            for name, message in canvas.words().items():
+                assert placeholders(message) <= filled, (code, name, message)
+    shown = "\n".join(line for line in script.splitlines() if "console." not in line)  # the console is the log's
+    quoted = re.findall(r'"([A-Z][^"\n]*[a-z]{3,} [a-z]{3,}[^"\n]*)"', shown)
+    assert not quoted, quoted  # no sentence in quotes: the words come from Python
