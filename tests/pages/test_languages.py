@@ -9,6 +9,8 @@ import pytest
 from lab import i18n
 from tests.apptest import open_page, rerun
 
+pytestmark = pytest.mark.usefixtures("data_dir")
+
 
 def written_as(code: str, text: str) -> float:
     """A number as ``code`` writes it, read back ("0,8427" in Spanish is 0.8427)."""
@@ -17,7 +19,7 @@ def written_as(code: str, text: str) -> float:
 
 
 @pytest.mark.parametrize("code", ["zh", "es"])
-def test_the_link_chooses_the_language_and_the_published_accuracy_stays(data_dir, code):
+def test_the_link_chooses_the_language_and_the_published_accuracy_stays(code):
     english = open_page("pages/home.py")
     translated = open_page("pages/home.py", query={"lang": code})
     assert translated.session_state["lang"] == code
@@ -30,7 +32,7 @@ def test_the_link_chooses_the_language_and_the_published_accuracy_stays(data_dir
     assert written_as(code, shown) == written_as("en", english.metric[0].value) == 0.8427
 
 
-def test_the_sidebar_changes_the_language_and_keeps_the_settings(data_dir):
+def test_the_sidebar_changes_the_language_and_keeps_the_settings():
     app = open_page("pages/heatmaps.py", query={"alpha": "2"})
     assert app.session_state["alpha"] == 2
     app.sidebar.get("button_group")[0].set_value("es")
@@ -45,7 +47,7 @@ def test_the_sidebar_changes_the_language_and_keeps_the_settings(data_dir):
     assert app.session_state["lang"] == "es"  # Reset all is about settings, not the reader's language
 
 
-def test_a_language_the_lab_does_not_speak_is_said_and_english_is_shown(data_dir):
+def test_a_language_the_lab_does_not_speak_is_said_and_english_is_shown():
     app = open_page("pages/home.py", query={"lang": "../../etc/passwd"})
     assert app.session_state["lang"] == "en"
     assert [toast.value for toast in app.toast] == [
@@ -54,7 +56,7 @@ def test_a_language_the_lab_does_not_speak_is_said_and_english_is_shown(data_dir
     assert "etc" not in " ".join(toast.value for toast in app.toast)
 
 
-def test_a_choice_in_a_link_made_in_one_language_opens_in_another(data_dir):
+def test_a_choice_in_a_link_made_in_one_language_opens_in_another():
     """Streamlit writes a choice into the link as its reader sees it: a Chinese reader's link opens the same view
     for a Spanish reader (and an English one), with no notice that the link's value was refused."""
     with i18n.speaking("zh"):
