@@ -156,8 +156,8 @@ def N_(message: str) -> str:
 def decimal(value: float, places: int) -> str:
     """``value`` with ``places`` decimals in the reader's form: 0.8427, 0,8427; −192.16 with a true minus sign
     where the locale uses one."""
-    pattern = "#,##0" + ("." + "0" * places if places > 0 else "")
-    return numbers.format_decimal(_rounded(value, places), format=pattern, locale=current().locale)
+    pattern = _pattern("#,##0" + ("." + "0" * places if places > 0 else ""))
+    return pattern.apply(_rounded(value, places), current().locale)
 
 
 def _rounded(value: float, places: int) -> Decimal:
@@ -168,14 +168,20 @@ def _rounded(value: float, places: int) -> Decimal:
 
 def integer(value: int) -> str:
     """A count in the reader's form: 5,923 in English, 5.923 in Spanish."""
-    return numbers.format_decimal(int(value), format="#,##0", locale=current().locale)
+    return _pattern("#,##0").apply(int(value), current().locale)
 
 
 def percent(fraction: float, places: int = 0) -> str:
     """``fraction`` (0.843) as a percentage in the reader's form, its sign where the locale puts it: 84.3%, 84,3 %."""
     locale = current().locale
     pattern = locale.percent_formats[None].pattern.replace("#,##0", "#,##0" + ("." + "0" * places if places else ""), 1)
-    return numbers.format_percent(_rounded(fraction * 100, places) / 100, format=pattern, locale=locale)
+    return _pattern(pattern).apply(_rounded(fraction * 100, places) / 100, locale)
+
+
+@functools.lru_cache(maxsize=64)
+def _pattern(text: str) -> numbers.NumberPattern:
+    """A number pattern parsed once (Babel parses the text on every call, half of a number's time)."""
+    return numbers.parse_pattern(text)
 
 
 def plotly_separators() -> str:

@@ -3,7 +3,7 @@
 For each page, one AppTest session per language (English, then every catalogue's) is opened and warmed, then run
 ``repeats`` times in turn, in the same process, so that the languages meet the same machine. Two figures per page:
 the median run in each language, and the time spent translating in the translated languages' runs (catalogue
-look-ups and Babel's number formatting, measured by timing those calls) as a share of the run: the page time
+look-ups and ``lab.i18n``'s number formatting, measured by timing those calls) as a share of the run: the page time
 added by translation. English runs look messages up too (gettext's empty catalogue), so the difference between
 the medians is a second, noisier view of the same cost.
 """
@@ -53,14 +53,14 @@ def _timing_translation(clock: _Clock) -> Iterator[None]:
         for name in ("gettext", "ngettext", "pgettext"):
             saved.append((language.translations, name, getattr(language.translations, name)))
             setattr(language.translations, name, clock.timed(getattr(language.translations, name)))
-    for name in ("format_decimal", "format_percent"):
-        saved.append((i18n.numbers, name, getattr(i18n.numbers, name)))
-        setattr(i18n.numbers, name, clock.timed(getattr(i18n.numbers, name)))
+    for name in ("decimal", "integer", "percent"):  # called as i18n.decimal(…) everywhere
+        saved.append((i18n, name, getattr(i18n, name)))
+        setattr(i18n, name, clock.timed(getattr(i18n, name)))
     try:
         yield
     finally:
         for owner, name, original in saved:
-            if owner is i18n.numbers:
+            if owner is i18n:
                 setattr(owner, name, original)
             else:
                 delattr(owner, name)  # the instance's wrapper goes; the class's method is back
@@ -99,9 +99,10 @@ def run_bench_languages(repeats: int = 9) -> dict[str, float]:
     rows, shares = [], {}
     for page in PAGES:
         apps = {code: _app(page, code) for code in codes}
-        for app in apps.values():
-            app.run()  # warm: MNIST, the models, the figures' caches
-            app.run()
+        for code, app in apps.items():
+            with i18n.speaking(code):  # AppTest writes each choice as shown, in this thread: in the page's language
+                app.run()  # warm: MNIST, the models, the figures' caches
+                app.run()
         runs: dict[str, list[float]] = {code: [] for code in codes}
         clock = _Clock()
         with _timing_translation(clock):
@@ -109,7 +110,8 @@ def run_bench_languages(repeats: int = 9) -> dict[str, float]:
                 for code in codes[repeat % len(codes) :] + codes[: repeat % len(codes)]:  # each language first in turn
                     before = clock.seconds
                     started = time.perf_counter()
-                    apps[code].run()
+                    with i18n.speaking(code):
+                        apps[code].run()
                     elapsed = time.perf_counter() - started
                     runs[code].append(elapsed)
                     if code != i18n.SOURCE_LANGUAGE:
