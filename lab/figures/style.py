@@ -6,6 +6,7 @@ figure sits on the page's light or dark theme.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from typing import Any
 
@@ -70,8 +71,31 @@ def title_lines(title: str | None) -> tuple[dict | None, int]:
     """A chart title as plotly layout (lines of at most TITLE_CHARACTERS) and the top margin it needs, px."""
     if not title:
         return None, 30
-    lines = textwrap.wrap(title, TITLE_CHARACTERS, break_long_words=False) or [title]
+    lines = wrapped(title, TITLE_CHARACTERS)
     return dict(text="<br>".join(lines), font=dict(size=17)), 40 + TITLE_LINE_PX * len(lines)
+
+
+# a character as wide as two Latin letters, between which a line may break (Chinese, Japanese, full-width marks)
+_WIDE = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]")
+
+
+def wrapped(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` Latin letters' width: at spaces, and between wide characters (which
+    count two each), since Chinese has no spaces to break at."""
+    if not _WIDE.search(text):
+        return textwrap.wrap(text, width, break_long_words=False) or [text]
+    lines, line, used = [], "", 0
+    for piece in re.findall(
+        r"[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]|[^\s\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]+|\s+", text
+    ):
+        size = 2 * len(piece) if _WIDE.match(piece) else len(piece)
+        if used + size > width and line.strip():
+            lines.append(line.strip())
+            line, used = "", 0
+            if piece.isspace():
+                continue
+        line, used = line + piece, used + size
+    return [*lines, line.strip()] if line.strip() else lines or [text]
 
 
 def style(figure: go.Figure, height: int, title: str | None = None, legend_below: bool = False) -> go.Figure:
@@ -111,7 +135,11 @@ def take_title(figure: go.Figure) -> str | None:
         if figure.layout.height is not None:
             figure.update_layout(height=figure.layout.height - room)
     figure.update_layout(title=None)
-    return " ".join(line.strip() for line in lines)
+    joined = ""
+    for line in (line.strip() for line in lines):  # a break between wide characters was no space (``wrapped``)
+        wide_break = bool(joined) and (_WIDE.match(joined[-1]) or _WIDE.match(line[:1]))
+        joined += line if not joined or wide_break else " " + line
+    return joined
 
 
 def with_presenter_fonts(figure: go.Figure, font_px: int) -> go.Figure:

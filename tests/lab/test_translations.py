@@ -342,3 +342,16 @@ def test_the_canvas_says_only_words_it_is_given_and_fills_every_placeholder():
     shown = "\n".join(line for line in script.splitlines() if "console." not in line)  # the console is the log's
     quoted = re.findall(r'"([A-Z][^"\n]*[a-z]{3,} [a-z]{3,}[^"\n]*)"', shown)
     assert not quoted, quoted  # no sentence in quotes: the words come from Python
+
+
+def test_a_chinese_title_wraps_between_characters_and_comes_back_whole():
+    import plotly.graph_objects as go
+
+    from lab.figures import style
+
+    title = "p(y | x)：朴素贝叶斯（实心柱）与 softmax（条纹柱）的后验概率对比，数字 7 的情况"
+    lines = style.wrapped(title, style.TITLE_CHARACTERS)
+    assert len(lines) > 1 and all(len(line) <= style.TITLE_CHARACTERS for line in lines)
+    assert style.take_title(style.style(go.Figure(), 300, title)) == title
+    english = "Accuracy against smoothing for the test images and the training images"
+    assert style.take_title(style.style(go.Figure(), 300, english)) == english
