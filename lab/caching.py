@@ -254,7 +254,7 @@ class BackgroundResource:
             self.jobs.forget(arguments)
             if self._stop_on is not None and isinstance(error, self._stop_on[0]):
                 # the reason in the reader's language; the error's own words (what to run) are the command line's
-                st.error(_("{sentence} The server says: {reason}").format(sentence=_(self._stop_on[1]), reason=error))
+                st.error(_("{sentence} {reason}").format(sentence=_(self._stop_on[1]), reason=error))
                 st.stop()
         return job.future.result()
 
