@@ -89,6 +89,8 @@ LOW_CONTRAST_JS = """function lowContrast(root) {
         if (!el.textContent.trim() || el.getBoundingClientRect().width === 0) continue;
         // icons are pictures (3:1 suffices), a slider's value floats above its thumb, not on it
         if (el.closest('[data-testid="stIconMaterial"], [data-testid="stSliderThumbValue"], [data-testid="stSliderTickBarMin"], [data-testid="stSliderTickBarMax"]')) continue;
+        // a control that cannot be used (WCAG 1.4.3 leaves inactive components out)
+        if (el.closest('button:disabled, [aria-disabled="true"]')) continue;
         const style = getComputedStyle(el);
         const bg = background(el);
         const fg = over(parse(el instanceof SVGElement ? style.fill : style.color) || [0, 0, 0, 1], bg);

@@ -380,28 +380,32 @@ def prior_against_frequency(prior: np.ndarray, frequency: np.ndarray, most_wrong
     ]
     top = float(max(np.max(prior), np.max(frequency)))
     gap = float(prior[most_wrong] - frequency[most_wrong])
-    return go.Figure(
-        bars,
-        layout=dict(
-            height=height,
-            barmode="group",
-            bargap=0.2,
-            margin=dict(l=10, r=10, t=40, b=10),
-            legend=dict(orientation="h", y=-0.25),
-            # the text in the theme's colour (a red one was unreadable on the dark theme); the red outline marks the digit
-            annotations=[
-                dict(
-                    x=str(most_wrong),
-                    y=top * 1.08,
-                    showarrow=False,
-                    text=_("{gap} points").format(gap=notation.signed(gap * 100, 2)),
-                )
-            ],
-            xaxis=dict(title=_("digit"), type="category"),
-            yaxis=dict(title=_("probability"), range=[0, top * 1.18]),
-            **LAYOUT,
-        ),
-    )
+    return (
+        go.Figure(
+            bars,
+            layout=dict(
+                height=height,
+                barmode="group",
+                bargap=0.2,
+                margin=dict(l=10, r=10, t=40, b=10),
+                legend=dict(orientation="h", y=-0.25),
+                # the text in the theme's colour (a red one was unreadable on the dark theme); the red outline marks the digit
+                annotations=[
+                    dict(
+                        x=str(most_wrong),
+                        y=top * 1.08,
+                        showarrow=False,
+                        text=_("{gap} points").format(gap=notation.signed(gap * 100, 2)),
+                    )
+                ],
+                xaxis=dict(title=_("digit"), type="category"),
+                yaxis=dict(title=_("probability"), range=[0, top * 1.18]),
+                **LAYOUT,
+            ),
+        )
+        .update_xaxes(**AXIS_TEXT)
+        .update_yaxes(**AXIS_TEXT)
+    )  # the theme's text colour: its grey was 3.6:1
 
 
 def running_product(log10_product: np.ndarray, limits: dict[str, float], height: int = 360) -> go.Figure:

@@ -14,16 +14,19 @@ import re
 
 import pytest
 from babel.messages import pofile
+from playwright.sync_api import expect
 
 from devtools import chromium, draw_page, page_checks
 from lab import i18n
 from nbcore.classroom import open_store
-from tests.e2e.test_accessibility import LAPTOP, SCREENS, TIMEOUT_MS, WCAG_TAGS, violation_report
+from tests.e2e.test_accessibility import LAPTOP, PHONE, SCREENS, TIMEOUT_MS, WCAG_TAGS, violation_report
 from tests.e2e.test_screens import URL_PATHS, open_path
 
 LANGUAGES = ("zh", "es")
 BROWSER_LOCALE = {"zh": "en-US", "es": "es-ES"}  # zh: an English browser given a Chinese link; es: a Spanish browser
 TIME_ZONE = {"zh": "Asia/Shanghai", "es": "America/Bogota"}  # the readers' clocks, not the server's
+# Chinese on a laptop, Spanish (the longer words) on a phone by touch: every page must fit either way
+SCREEN = {"zh": LAPTOP, "es": PHONE}
 # Streamlit's own words, which no public API translates (docs/translating.md), and names said alike everywhere
 STREAMLIT_OWN = (
     "Drag and drop file here",
@@ -116,7 +119,7 @@ def axe():
 def reader(request, browser, warm_app):
     """A browser context for one language's reader: a laptop, the browser's language as ``BROWSER_LOCALE`` says."""
     context = browser.new_context(
-        **SCREENS[LAPTOP], locale=BROWSER_LOCALE[request.param], timezone_id=TIME_ZONE[request.param]
+        **SCREENS[SCREEN[request.param]], locale=BROWSER_LOCALE[request.param], timezone_id=TIME_ZONE[request.param]
     )
     context.set_default_timeout(TIMEOUT_MS)
     yield request.param, context
@@ -135,6 +138,7 @@ def check_language(page, code: str, axe, where: str) -> None:
     language = i18n.languages()[code]
     page.wait_for_function(f"() => document.documentElement.lang === {language.tag!r}", timeout=30_000)
     assert not page_checks.page_problems(page), f"{where}: {page_checks.page_problems(page)}"
+    assert not page_checks.layout_problems(page), f"{where} in {code}: {page_checks.layout_problems(page)}"
     left = english_left(page.evaluate(TEXTS_JS), english_labels(code))
     assert not left, f"{where} in {code}: English left:\n" + "\n".join(left)
     # WCAG 3.1.2: each language's name in the sidebar's choice is marked as its own language
@@ -164,7 +168,14 @@ def test_every_page_in_the_readers_language(reader, base_url, axe):
         for path in [path for path in URL_PATHS if path]:  # Home is open
             links = page.locator(chromium.NAVIGATION_LINKS)
             hrefs = links.evaluate_all("links => links.map(link => new URL(link.href).pathname)")
-            chromium.run_after(page, links.nth(hrefs.index(f"/{path}")).click)
+            link = links.nth(hrefs.index(f"/{path}"))
+            folded = link.evaluate("link => link.getBoundingClientRect().right <= 0")
+            if folded:  # a phone: open the sidebar, choose the page, fold the sidebar away again
+                page.locator('[data-testid="stExpandSidebarButton"]').click()
+                link.wait_for(state="visible")
+            chromium.run_after(page, link.click)
+            if folded and page.locator('[data-testid="stSidebarCollapseButton"]').is_visible():
+                page.locator('[data-testid="stSidebarCollapseButton"]').click()
             chromium.wait_for_run(page, timeout=180, settle=0.3)
             assert f"/{path}" in page.url and ("lang=zh" in page.url if code == "zh" else "lang=" not in page.url)
             check_language(page, code, axe, f"/{path}")
@@ -187,8 +198,9 @@ def test_the_main_states_in_the_readers_language(reader, base_url, app_data_dir,
         reveal = i18n._("Reveal")
     try:
         open_path(page, base_url, "draw", query_for(code))
-        draw_page.draw_digit(page, 7)
-        page.locator('[data-testid="stMain"] [data-testid="stMetric"]').first.wait_for()
+        draw_page.draw_digit(page, 7, touch=SCREEN[code] == PHONE)
+        # the live region says the server's verdict once its run has ended
+        expect(page.locator("p.nb-live-region")).not_to_have_text("", timeout=TIMEOUT_MS)
         chromium.wait_for_run(page)
         check_language(page, code, axe, "/draw after a stroke")
 
