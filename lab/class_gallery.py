@@ -13,17 +13,6 @@ from nbcore.classroom.export import as_arrays
 from nbcore.metrics import ClassErrors, confusion_matrix
 
 
-def sentences(*parts: str) -> str:
-    """Sentences one after another: a space after a sentence that ends with a Latin mark, none after a
-    full-width one ("。", as Chinese writes)."""
-    joined = ""
-    for part in parts:
-        if joined and part and not joined.endswith(("。", "！", "？", "：", "；")):
-            joined += " "
-        joined += part
-    return joined
-
-
 def drawings_text(count: int) -> str:
     """ "1 drawing", "57 drawings", in the reader's language."""
     return ngettext("{n} drawing", "{n} drawings", count).format(n=i18n.integer(count))

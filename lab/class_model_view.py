@@ -11,10 +11,10 @@ import numpy as np
 import streamlit as st
 
 from lab import class_store, display, i18n, links, refresh
-from lab.class_gallery import drawings_text, sentences, students_text
+from lab.class_gallery import drawings_text, students_text
 from lab.data import mixtures, models
 from lab.figures import class_model
-from lab.i18n import N_, _, ngettext
+from lab.i18n import N_, _, ngettext, sentences
 from lab.model_choice import NEEDS_SMOOTHING
 from lab.settings import Settings, current_settings
 from nbcore.experiments.class_model import (

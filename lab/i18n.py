@@ -148,6 +148,17 @@ def pgettext(context: str, message: str) -> str:
     return current().translations.pgettext(context, message)
 
 
+def sentences(*parts: str) -> str:
+    """Translated sentences one after another: a space after one that ends with a Latin mark, none after a
+    full-width one ("。", as Chinese writes); empty parts left out."""
+    joined = ""
+    for part in parts:
+        if joined and part and not joined.endswith(("。", "！", "？", "：", "；")):
+            joined += " "
+        joined += part
+    return joined
+
+
 def N_(message: str) -> str:
     """Mark ``message`` for the catalogue without translating it: a table's text, translated where it is shown."""
     return message

@@ -67,7 +67,7 @@ def show(
         "Your digit, cropped, scaled to 20 px and centred by its centre of mass in 28×28 like MNIST, then {form}: "
         "{inked} of 784 pixels."
     ).format(form=notation.as_the_model_sees(form), inked=i18n.integer(int(features.sum())))
-    st.caption(_sentences(framing, _stroke_sentence(frame, made_from)))
+    st.caption(i18n.sentences(framing, _stroke_sentence(frame, made_from)))
 
 
 def _px(width) -> str:
@@ -95,14 +95,3 @@ def _stroke_sentence(frame: np.ndarray, made_from: ModelInput | None) -> str:
             before=before, after=after, mnist=mnist_width
         )
     return _("Stroke width {before} px, kept ({mnist}).").format(before=before, mnist=mnist_width)
-
-
-def _sentences(*parts: str) -> str:
-    """Sentences one after another: a space after one that ends with a Latin mark, none after a full-width one
-    ("。", as Chinese writes; the same rule as lab/class_gallery.py's ``sentences``)."""
-    joined = ""
-    for part in parts:
-        if joined and part and not joined.endswith(("。", "！", "？", "：", "；")):
-            joined += " "
-        joined += part
-    return joined

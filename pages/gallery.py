@@ -4,9 +4,9 @@ import numpy as np
 import streamlit as st
 
 from lab import class_model_view, class_store, classroom, display, i18n, refresh, shell
-from lab.class_gallery import gallery_png, misread_table, remove_sentence, sentences
+from lab.class_gallery import gallery_png, misread_table, remove_sentence
 from lab.figures import describe
-from lab.i18n import _, ngettext
+from lab.i18n import _, ngettext, sentences
 from nbcore.classroom import PER_CLASS, PER_STUDENT, Refused
 from nbcore.classroom.export import as_arrays, to_csv
 from nbcore.metrics import class_errors, confusion_matrix

@@ -22,17 +22,6 @@ REGION_NAMES = {
 }
 
 
-def _sentences(*parts: str) -> str:
-    """Sentences one after another: a space after one that ends with a Latin mark, none after a full-width one
-    ("。", as Chinese writes; the same rule as lab/class_gallery.py's ``sentences``)."""
-    joined = ""
-    for part in parts:
-        if joined and part and not joined.endswith(("。", "！", "？", "：", "；")):
-            joined += " "
-        joined += part
-    return joined
-
-
 settings = current_settings()
 splits = mnist.splits()
 
@@ -145,7 +134,7 @@ if mixture:
             model.n_components,
         ).format(k=i18n.integer(model.n_components))
     )
-st.caption(_sentences(*sentences))
+st.caption(i18n.sentences(*sentences))
 display.chart(
     charts.class_bars(class_posterior, _("p(y | observed pixels)"), _("probability"), highlight=guess),
     key="inpaint_posterior",
