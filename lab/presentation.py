@@ -134,6 +134,9 @@ function addWhatIsMissing() {
   for (const skip of document.querySelectorAll('a[data-testid="stSkipToContent"]')) {
     if (words.skip && skip.textContent !== words.skip) skip.textContent = words.skip;
   }
+  for (const box of document.querySelectorAll('[class*="st-key-ENGLISH_PREFIX"] :is(textarea, input)')) {
+    mark(box, { lang: "en" });  // a part written in English whatever the page's language (WCAG 3.1.2)
+  }
   for (const choice of document.querySelectorAll('.st-key-LANGUAGE_KEY button')) {
     const tag = (window.__nbLanguageNames || {})[choice.textContent.trim()];
     if (tag) mark(choice, { lang: tag });
@@ -161,7 +164,12 @@ export default function ({ data }) {
   schedule();
 }
 """
-_JS = _JS.replace("NAVIGATION_KEY", NAVIGATION_KEY).replace("LANGUAGE_KEY", language.PARAM)
+_ENGLISH_PREFIX = "in_english_"
+_JS = (
+    _JS.replace("NAVIGATION_KEY", NAVIGATION_KEY)
+    .replace("LANGUAGE_KEY", language.PARAM)
+    .replace("ENGLISH_PREFIX", _ENGLISH_PREFIX)
+)
 _style = st.components.v2.component("naive_bayes_lab_style", css=_CSS, js=_JS, isolate_styles=False)
 
 
@@ -194,6 +202,12 @@ def apply_style(presenting: bool) -> None:
             "streamlitWords": _streamlit_words(),
         }
         _style(key="lab_style", data=data, width="content", height="content")
+
+
+def in_english(name: str) -> str:
+    """The key of a container whose text boxes hold English in every language (the spam filter's SMS): the page's
+    script marks them ``lang="en"``."""
+    return _ENGLISH_PREFIX + name
 
 
 def _streamlit_words() -> dict:

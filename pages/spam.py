@@ -3,7 +3,7 @@
 import streamlit as st
 
 import nbcore
-from lab import display, i18n, links
+from lab import display, i18n, links, presentation
 from lab.data import spam_filter
 from lab.figures import charts, diagnostics, notation
 from lab.i18n import N_, _, ngettext, pgettext
@@ -140,7 +140,8 @@ st.caption(
 
 # -- one message ----------------------------------------------------------------------------------
 st.header(_("Try a message"))
-message = links.widget(st.text_area, _("Message"), "spam_message", EXAMPLE, height=100, max_chars=MESSAGE_MAX_CHARS)
+with st.container(key=presentation.in_english("spam_message")):  # the SMS is English, as the model's words are
+    message = links.widget(st.text_area, _("Message"), "spam_message", EXAMPLE, height=100, max_chars=MESSAGE_MAX_CHARS)
 explanation = spam.explain(experiment.vocabulary, model, message)
 if not explanation.words:
     st.info(

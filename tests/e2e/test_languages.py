@@ -144,6 +144,8 @@ def check_language(page, code: str, axe, where: str) -> None:
     # WCAG 3.1.2: each language's name in the sidebar's choice is marked as its own language
     marks = page.evaluate("() => [...document.querySelectorAll('.st-key-lang button[lang]')].map(b => b.lang)")
     assert set(marks) == {each.tag for each in i18n.languages().values()}, f"{where}: {marks}"
+    english_boxes = page.evaluate("() => [...document.querySelectorAll('textarea')].map(box => box.lang)")
+    assert "/spam" not in where or english_boxes == ["en"], f"{where}: the SMS box is {english_boxes}"
     # Streamlit's own names for screen readers, put in the reader's language by the page's script
     with i18n.speaking(code):
         skip = i18n._("Skip to main content")

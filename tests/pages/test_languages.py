@@ -27,6 +27,8 @@ def test_the_link_chooses_the_language_and_the_published_accuracy_stays(code):
     with i18n.speaking(code):
         assert translated.title[0].value == i18n._("Naive Bayes Lab") != "Naive Bayes Lab"
         assert i18n._("Reset all") in [button.label for button in translated.sidebar.button]
+    shown_link = translated.sidebar.code[0].value
+    assert f"lang={code}" in shown_link, shown_link  # Copy link for students hands the language on
     shown = translated.metric[0].value
     assert shown == english.metric[0].value.replace(".", "," if code == "es" else ".")
     assert written_as(code, shown) == written_as("en", english.metric[0].value) == 0.8427
