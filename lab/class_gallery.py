@@ -86,7 +86,7 @@ def remove_sentence(teaching: classroom.TeacherClass, target: str) -> str:
             return _("No drawing #{number} in this class.").format(number=target)
         students = {d.student for d in class_store.class_store().drawings(code) if d.student.startswith(target)}
         if len(target) < class_store.STUDENT_LABEL or len(students) != 1:
-            return _("No one student's label starts with “{label}”: give a tile's five letters.").format(
+            return _("No single student's label starts with “{label}”: type the five characters under a tile.").format(
                 label=target[:16]
             )
         removed = class_store.class_store().remove_student(code, key, students.pop())

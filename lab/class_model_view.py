@@ -359,9 +359,9 @@ def class_curve(snapshot: class_store.ClassSnapshot, settings: Settings) -> None
     most = int(curve.sizes[-1])
     if curve.overtake is None:
         sentence = ngettext(
-            "Within the drawings there are (up to {n} drawing of a digit from other students), the class's model "
+            "With the drawings so far (up to {n} drawing of a digit from other students), the class's model "
             "does not read better than MNIST's yet.",
-            "Within the drawings there are (up to {n} drawings of a digit from other students), the class's model "
+            "With the drawings so far (up to {n} drawings of a digit from other students), the class's model "
             "does not read better than MNIST's yet.",
             most,
         ).format(n=i18n.integer(most))
