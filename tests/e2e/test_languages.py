@@ -19,7 +19,7 @@ from playwright.sync_api import expect
 from devtools import chromium, draw_page, page_checks
 from lab import i18n
 from nbcore.classroom import open_store
-from tests.e2e.test_accessibility import LAPTOP, PHONE, SCREENS, TIMEOUT_MS, WCAG_TAGS, violation_report
+from tests.e2e.test_accessibility import LAPTOP, PHONE, PROJECTOR, SCREENS, TIMEOUT_MS, WCAG_TAGS, violation_report
 from tests.e2e.test_screens import URL_PATHS, open_path
 
 LANGUAGES = ("zh", "es")
@@ -262,3 +262,16 @@ def test_one_class_in_three_languages(browser, base_url, app_data_dir):
     assert len(answers) == 2 and len({(answer.question, answer.choice) for answer in answers}) == 1, answers
     tally = open_store("", data_dir=app_data_dir).tally(class_code, answers[0].question)
     assert tally.counted == {answers[0].choice: 2}
+
+
+def test_presenter_mode_in_spanish_on_a_projector(browser, base_url, axe):
+    """The longest of the languages on the room's screen, in presenter mode's larger type: nothing clipped."""
+    context = browser.new_context(**SCREENS[PROJECTOR], locale="es-ES")
+    try:
+        page = context.new_page()
+        for path in ("", "draw", "lesson", "compare"):
+            open_path(page, base_url, path, "?presenter=true")
+            page.wait_for_function("() => document.body.classList.contains('nb-presenter')")
+            check_language(page, "es", axe, f"/{path} presenting")
+    finally:
+        context.close()
