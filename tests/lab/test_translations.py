@@ -355,3 +355,14 @@ def test_a_chinese_title_wraps_between_characters_and_comes_back_whole():
     assert style.take_title(style.style(go.Figure(), 300, title)) == title
     english = "Accuracy against smoothing for the test images and the training images"
     assert style.take_title(style.style(go.Figure(), 300, english)) == english
+
+
+def test_an_installed_lab_carries_its_catalogues():
+    """pyproject.toml's package data holds every catalogue (an install from a wheel would read English only)."""
+    import fnmatch
+    import tomllib
+
+    patterns = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["lab"]
+    lab = REPO / "lab"
+    catalogues = [path.relative_to(lab).as_posix() for path in i18n.LOCALES.rglob("*.po*")]
+    assert catalogues and all(any(fnmatch.fnmatch(name, pattern) for pattern in patterns) for name in catalogues)
