@@ -25,7 +25,7 @@ from decimal import Decimal
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from babel import Locale, UnknownLocaleError, dates, numbers
+from babel import Locale, dates, numbers
 from babel.messages import mofile, pofile
 
 LOCALES = Path(__file__).resolve().parent / "locales"
@@ -224,12 +224,3 @@ def clock(moment: float, reader_zone: dt.tzinfo, now: float | None = None) -> st
         return time
     day = dates.format_skeleton("MMMd", when, locale=locale)
     return _("{day}, {time}").format(day=day, time=time)
-
-
-def is_known_locale(code: str) -> bool:
-    """Whether Babel knows ``code`` as a locale (a new catalogue's folder name is checked against this)."""
-    try:
-        Locale.parse(code)
-    except (UnknownLocaleError, ValueError):
-        return False
-    return True
