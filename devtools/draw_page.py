@@ -21,6 +21,16 @@ CANVAS_SELECTOR = "canvas.digit-canvas"  # lab/canvas.py; Playwright's CSS pierc
 READY_CANVAS_SELECTOR = CANVAS_SELECTOR + '[data-ready="true"]'  # its script listens (lab/digit_canvas.js)
 
 
+def canvas_key(widget_keys: Iterable[str]) -> str:
+    """The Draw canvas's widget key among a session's ``widget_keys``: canvas_draw (pages/draw.py), or in a
+    checkout before issue 40 canvas_<generation>, the highest one (its Clear made a new one)."""
+    keys = [key for key in widget_keys if key.startswith("canvas_")]
+    if not keys:
+        raise KeyError("no Draw canvas shown")
+    number = lambda key: int(key[len("canvas_") :]) if key[len("canvas_") :].isdigit() else -1  # noqa: E731
+    return max(keys, key=number)
+
+
 def canvas_locator(page):
     """The Draw page's drawing canvas."""
     return page.locator(CANVAS_SELECTOR).first
@@ -45,11 +55,20 @@ def canvas_origin(page, timeout: float = 30.0) -> Point:
     return box["x"], box["y"]
 
 
-def clear_canvas(page) -> Point:
-    """Click Draw's Clear, wait for the blank-canvas prompt and the run's end; the new canvas's top-left corner."""
+def clear_canvas(page, timeout: float = 30.0) -> Point:
+    """Click Draw's Clear and wait until one canvas, blank, listens and no run is going; its top-left corner.
+
+    Clear is the canvas's own button (lab/canvas.py: it blanks the canvas in the page, no run); an older checkout's
+    Clear was a Streamlit button whose run swapped in a new canvas, and this waits for that too (live_bench's
+    ``--before``).
+    """
     page.get_by_role("button", name="Clear").click()
-    page.locator('[data-testid="stAlert"]', has_text=BLANK_PROMPT).wait_for(timeout=30_000)
-    wait_for_run(page, settle=0.2, charts=False)
+    deadline = time.monotonic() + timeout
+    while page.locator(CANVAS_SELECTOR).count() != 1 or canvas_ink_pixels(page) != 0:
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"the canvas was not blank {timeout:.0f} s after Clear")
+        page.wait_for_timeout(50)
+    wait_for_run(page, settle=0.2, timeout=timeout, charts=False)
     return canvas_origin(page)
 
 
@@ -118,10 +137,14 @@ def prediction_locator(page):
     return page.locator('[data-testid="stMetric"]').filter(has_text=PREDICTION_LABEL)
 
 
+# hidden by the canvas's Clear (lab/digit_canvas.js: an inert, transparent container) until a new drawing is read
+STALE_JS = "element => element.closest('[inert]') !== null"
+
+
 def read_prediction(page) -> tuple[str, str] | None:
-    """(value, delta text) of the "Naive Bayes prediction" metric, or None when it is not shown."""
+    """(value, delta text) of the "Naive Bayes prediction" metric, or None when it is not shown (or hidden)."""
     metric = prediction_locator(page)
-    if metric.count() == 0:
+    if metric.count() == 0 or metric.first.evaluate(STALE_JS):
         return None
     value = metric.first.locator('[data-testid="stMetricValue"]').inner_text().strip()
     delta = metric.first.locator('[data-testid="stMetricDelta"]')

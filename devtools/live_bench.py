@@ -50,14 +50,8 @@ RERUN = re.compile(r"NBCORE_RERUN page=(\S+) ms=([0-9.]+) outcome=(\S+) scope=(\
 
 
 def clear(page) -> None:
-    """Press Clear and wait for the blank canvas's prompt (generous: a throttled CPU on a loaded machine)."""
-    chromium.run_after(
-        page,
-        lambda: page.get_by_role("button", name="Clear").click(),
-        shown_js=f"() => document.body.innerText.includes({draw_page.BLANK_PROMPT!r})",
-        timeout=240,
-        charts=False,
-    )
+    """Press Clear and wait for a blank canvas and no run (generous: a throttled CPU on a loaded machine)."""
+    draw_page.clear_canvas(page, timeout=240)
 
 
 def draw_digits(page, rounds: int) -> int:
@@ -142,7 +136,7 @@ def protocol_bytes(url: str) -> dict:
         before = client.bytes_received
         client.connect(page="draw")
         out["open"].append(client.bytes_received - before)
-        key = max((k for k in client.widget_ids if k.startswith("canvas_")), key=lambda k: int(k.split("_")[1]))
+        key = draw_page.canvas_key(client.widget_ids)
         for drawing in RECORDED:
             before = client.bytes_received
             client.component(key, json.loads(drawing["json_value"]))
@@ -152,7 +146,8 @@ def protocol_bytes(url: str) -> dict:
             client.select_slider("alpha", stop)
             out["alpha"].append(client.bytes_received - before)
         before = client.bytes_received
-        client.click("draw_clear")
+        if "draw_clear" in client.widget_ids:  # before issue 40 Clear was a Streamlit button; now the canvas's own
+            client.click("draw_clear")
         out["clear"].append(client.bytes_received - before)
     return out
 

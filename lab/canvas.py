@@ -1,9 +1,11 @@
 """The Draw page's canvas: a small components-v2 widget, white ink on black, 280x280 px, that reads the drawing live.
 
-It sends the drawing the moment a stroke ends (pointer-up), as a PNG data URL; the page turns that into ink
-with ``nbcore.preprocess.ink_from_canvas_png`` and the server's reading is the truth. While the pen moves, the
-component reads the drawing itself (lab/digit_reading.js: nbcore's framing and both models, in JS) on every
-animation frame with new ink and shows the verdict, both posteriors and the evidence map under the canvas.
+While the pen moves, the component reads the drawing itself (lab/digit_reading.js: nbcore's framing and both
+models, in JS) on every animation frame with new ink and shows the verdict, both posteriors and the evidence map
+under the canvas. It sends the drawing once the pen has rested (``REST_MS`` after a pointer-up with no new stroke),
+as a PNG data URL; the page turns that into ink with ``nbcore.preprocess.ink_from_canvas_png`` and the server's
+reading is the truth. Clear is the component's own button and costs no run: it blanks the canvas in the page and
+hides what the page showed of the last sent drawing (``stale``) until the page has read a new one.
 The models come in the ``data`` of a companion element (``send_live_models``, ``lab.live_models``), outside the
 canvas's fragment: sent once per settings change, never with a stroke or a Clear.
 After each run the page reports its own reading (``report_server_reading``) and the component shows it in place
@@ -31,6 +33,12 @@ from nbcore.preprocess import CANVAS_BITMAP_SIDE
 
 # canvas side in pixels, ten times MNIST's 28; the server refuses values longer than a PNG of this size can be
 SIZE = CANVAS_BITMAP_SIDE
+# ms the pen must rest after a pointer-up before the drawing goes to the server (one run); a stroke begun sooner
+# cancels the send. Longer than the pause between the strokes of one digit (a 4's second stroke, a 7's or a 5's
+# bar: moving the mouse or the finger to the next stroke's start takes a few hundred ms), so that a digit costs one
+# run; short enough that the server's verdict, the evidence caption and the class's Send come while the reader
+# still looks (the verdict itself is on screen at once: the live reading). docs/benchmarks-load.md has the measure.
+REST_MS = 800
 _HERE = Path(__file__).parent
 # what the live panel draws with: the posterior chart's model colours and the evidence map's scale
 LOOK = {"models": list(MODEL_COLOURS), "evidence": get_colorscale(DIVERGING_SCALE)}
@@ -39,6 +47,7 @@ _digit_canvas = st.components.v2.component(
     "naive_bayes_lab_digit_canvas",
     # the canvas's accessible name comes with the data, in the reader's language (lab/digit_canvas.js sets it)
     html=f'<canvas class="digit-canvas" width="{SIZE}" height="{SIZE}" role="img"></canvas>'
+    '<button type="button" class="canvas-clear"></button>'
     '<div class="live-reading" hidden>'
     '<p class="live-verdict" aria-hidden="true"></p>'
     '<div class="live-figures" aria-hidden="true">'
@@ -46,6 +55,12 @@ _digit_canvas = st.components.v2.component(
     '<canvas class="live-bars" width="196" height="60"></canvas></div>'
     '<p class="live-note" role="status"></p></div>',
     css=f"canvas.digit-canvas {{ display: block; touch-action: none; cursor: crosshair; border-radius: 0.5rem; }}"
+    # Clear: like the page's secondary buttons, in the theme's colours
+    "button.canvas-clear { margin: 0.5rem 0 0.25rem; padding: 0.25rem 0.75rem; min-height: 2.5rem; font: inherit;"
+    " color: inherit; background: transparent; border: 1px solid rgba(128, 128, 128, 0.4);"
+    " border-radius: 0.5rem; cursor: pointer; }"
+    "button.canvas-clear:hover { border-color: currentColor; }"
+    "button.canvas-clear:focus-visible { outline: 2px solid currentColor; outline-offset: 2px; }"
     f".live-reading {{ width: {SIZE}px; font-size: 0.85rem; line-height: 1.3; }}"
     ".live-reading p { margin: 0.25rem 0; }"
     ".live-verdict { min-height: 2.6em; }"  # two lines, so that nothing under it moves as the reading changes
@@ -86,6 +101,7 @@ def words() -> dict[str, str]:
     placeholders ({bayes}: a digit, {bayes_p}: a probability it writes with the reader's tag)."""
     return {
         "canvas": _("Drawing canvas: draw one digit with the mouse, a pen or a finger"),
+        "clear": _("Clear"),
         "prompt": _("As you draw, both models read your digit here."),
         "live": _("Live: naive Bayes {bayes} (p = {bayes_p}), softmax {softmax} (p = {softmax_p})"),
         "server": _("Server: naive Bayes {bayes} (p = {bayes_p}), softmax {softmax} (p = {softmax_p})"),
@@ -95,11 +111,13 @@ def words() -> dict[str, str]:
     }
 
 
-def digit_canvas(brush_width: int, key: str, restore: str | None = None) -> str | None:
-    """Show the canvas; the drawing as a PNG data URL, or None while nothing is drawn.
+def digit_canvas(brush_width: int, key: str, restore: str | None = None, stale: tuple[str, ...] = ()) -> str | None:
+    """Show the canvas; the drawing last sent (a PNG data URL), or None while nothing was sent.
 
     ``restore`` (a data URL from an earlier call) is painted when the canvas first appears,
-    so that a drawing survives a visit to another page. A new ``key`` gives a blank canvas.
+    so that a drawing survives a visit to another page (unless it was cleared since, in this tab).
+    ``stale``: the keys of the page's containers that show what the page read from the drawing; the canvas hides
+    them from its Clear until the page reports (``report_server_reading``) a drawing sent after it.
     The canvas reads the drawing itself once ``send_live_models`` has run on the page.
     """
     # Restoring is only for a canvas that is not on screen yet: while it is (its state is kept from the last run),
@@ -109,6 +127,8 @@ def digit_canvas(brush_width: int, key: str, restore: str | None = None) -> str 
         key=key,
         data={
             "brush": brush_width,
+            "rest": REST_MS,
+            "stale": [f"st-key-{name}" for name in stale],  # the CSS class Streamlit gives a keyed container
             "restore": None if shown else restore,
             "look": LOOK,
             "words": words(),

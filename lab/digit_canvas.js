@@ -1,14 +1,19 @@
 
 // The Draw page's canvas (a Streamlit components-v2 module, after lab/digit_reading.js in the same module):
-// white ink on black, drawn with a mouse, pen or finger (pointer events). When a stroke ends, the whole canvas
-// goes to the server at once as a PNG data URL in the "drawing" state: no debounce, so the prediction starts
-// computing on pointer-up. While the pen moves, the drawing is also read here (readCanvas: both models, as
-// nbcore would, reading back only the part of the canvas the brush reached) once per animation frame that has
-// new ink, and the panel under the canvas shows the verdict, both posteriors and the evidence map. The page's
+// white ink on black, drawn with a mouse, pen or finger (pointer events). While the pen moves, the drawing is
+// read here (readCanvas: both models, as nbcore would, reading back only the part of the canvas the brush reached)
+// once per animation frame that has new ink, and the panel under the canvas shows the verdict, both posteriors and
+// the evidence map. The server gets the drawing once the pen has rested: `data.rest` ms after a pointer-up with no
+// new stroke (lab/canvas.py's REST_MS says why that long), the whole canvas as a PNG data URL in the "drawing"
+// state; a stroke begun in the pause cancels the send, so a digit of several strokes costs one run. The page's
 // reading of the sent PNG, reported after its run (window event "naive-bayes-lab-server-reading"), then takes the
 // panel's place; the panel says so only when they disagree.
-// Without what the live reading needs (an old browser) or if it fails, the panel stays hidden and the pointer-up
-// path alone works as before.
+// Clear is the component's own button: it blanks the canvas here, with no run. What the page drew from the last
+// sent drawing (the elements with the CSS classes in `data.stale`: the verdict, the explanation, the send form) is
+// then out of date, so it is hidden (its room kept, so that nothing moves) until the page reports its reading of
+// a drawing sent after the Clear.
+// Without what the live reading needs (an old browser) or if it fails, the panel stays hidden and the rested
+// send alone works as before.
 //
 // Streamlit calls this function again on every rerun that changes `data`, possibly in the middle of a stroke;
 // the stroke in progress and the listeners therefore live on the canvas element (set up once), and a call only
@@ -18,8 +23,13 @@
 // (lab/canvas.py's words(), placeholders such as {bayes} filled here) and its numbers are written for the reader's
 // BCP 47 tag (`data.tag`): no sentence is written in this file.
 
-const pads = new WeakMap();  // canvas element -> {context, brush, send, last, live}
+const pads = new WeakMap();  // canvas element -> {context, brush, rest, send, last, live, ...}
 const TIMES_KEPT = 1000;  // the latest live updates' script times, on canvas.liveTimes (devtools/live_bench.py)
+const GAPS_KEPT = 1000;  // the latest pauses between strokes (pointer-up to pointer-down, ms), on canvas.strokeGaps
+// drawings (lab/canvas.py's drawing_tag) cleared in this tab: the page may still hold one and hand it back as the
+// canvas's `restore` when the reader comes back to Draw (it learns of a Clear only with the next drawing)
+const cleared = new Set();
+const tagOf = (drawing) => `${drawing.length}:${drawing.slice(-32)}`;  // lab/canvas.py's drawing_tag
 
 function liveSupported(canvas, context) {
   if (!(typeof window.requestAnimationFrame === "function" && typeof window.atob === "function"
@@ -220,8 +230,16 @@ function liveReader(canvas, panel, context, region) {
       schedule();
     },
     sent(drawing) {
-      state.sentTag = `${drawing.length}:${drawing.slice(-32)}`;  // lab/canvas.py's drawing_tag
+      state.sentTag = tagOf(drawing);
       state.inkSinceSent = false;
+    },
+    // the canvas was blanked (Clear): no reading, the prompt, and no report of an earlier drawing taken
+    cleared() {
+      state.reading = null;
+      state.sentTag = null;
+      state.inkSinceSent = false;
+      state.dirty = false;
+      if (state.models && !panel.hidden) prompt();
     },
   };
   // the models come from lab/canvas.py's companion element, before or after this canvas appears
@@ -233,15 +251,50 @@ function liveReader(canvas, panel, context, region) {
   return api;
 }
 
-function setUp(canvas, restore, panel) {
+const GONE_CHECK_MS = 500;  // how often a canvas that hid the page's parts looks whether it is still on the page
+
+// what the page shows of the server's last run: hidden (room kept) while the canvas holds something else, and
+// shown again once the page has read a newer drawing or the canvas has left the page (another input, another page)
+function showStale(pad, shown, canvas) {
+  for (const name of pad.stale) {
+    for (const element of document.getElementsByClassName(name)) {
+      // transparent (a child's own visibility cannot undo it) and inert: out of reach of pointer, keyboard and
+      // screen reader alike; its room is kept
+      element.style.opacity = shown ? "" : "0";
+      element.inert = !shown;
+    }
+  }
+  pad.staleHidden = !shown;
+  if (!shown && !pad.goneCheck) {
+    pad.goneCheck = setInterval(() => {
+      if (pad.staleHidden && canvas.isConnected) return;
+      clearInterval(pad.goneCheck);
+      pad.goneCheck = null;
+      if (pad.staleHidden) showStale(pad, true, canvas);
+    }, GONE_CHECK_MS);
+  }
+}
+
+function setUp(canvas, restore, panel, stale) {
   // read back on every animation frame with ink: kept in memory, not on the GPU
   const context = canvas.getContext("2d", { willReadFrequently: true });
-  const pad = { context, brush: 20, send: () => {}, last: null, live: null };
+  const pad = {
+    context, brush: 20, rest: 0, send: () => {}, last: null, live: null,
+    timer: null, strokeEnded: null, stale, staleHidden: false, goneCheck: null, sentTag: null,
+  };
   const region = new InkRegion(canvas.width, canvas.height);  // where the ink can be: what the live reading reads
   context.fillStyle = "#000";
   context.fillRect(0, 0, canvas.width, canvas.height);
   pad.live = liveReader(canvas, panel, context, region);
-  if (restore) {  // the drawing this session made before the page was left
+  canvas.strokeGaps = [];
+  const onServerReading = (event) => {  // the page read the drawing sent last: its parts are up to date again
+    if (!canvas.isConnected) { window.removeEventListener("naive-bayes-lab-server-reading", onServerReading); return; }
+    if (pad.staleHidden && event.detail && event.detail.tag === pad.sentTag) showStale(pad, true, canvas);
+  };
+  window.addEventListener("naive-bayes-lab-server-reading", onServerReading);
+  if (restore && cleared.has(tagOf(restore))) {  // cleared here since: the page's reading of it is out of date
+    showStale(pad, false, canvas);
+  } else if (restore) {  // the drawing this session made before the page was left
     const image = new Image();
     image.onload = () => {
       context.drawImage(image, 0, 0);
@@ -252,6 +305,7 @@ function setUp(canvas, restore, panel) {
       }
     };
     image.src = restore;
+    pad.sentTag = tagOf(restore);
   }
 
   const canvasPoint = (event) => {
@@ -275,9 +329,25 @@ function setUp(canvas, restore, panel) {
     }
   };
 
+  // the pen has rested: the drawing to the page (one run), and what the page reads of it is the panel's
+  const sendRested = () => {
+    pad.timer = null;
+    const drawing = canvas.toDataURL("image/png");
+    if (pad.live) pad.live.sent(drawing);
+    pad.sentTag = tagOf(drawing);
+    pad.send("drawing", drawing);
+  };
   canvas.addEventListener("pointerdown", (event) => {
     if (event.button !== 0) return;
     event.preventDefault();
+    if (pad.timer !== null) {  // a new stroke in the pause: the digit is not done, no run yet
+      clearTimeout(pad.timer);
+      pad.timer = null;
+    }
+    if (pad.strokeEnded !== null) {
+      canvas.strokeGaps.push(event.timeStamp - pad.strokeEnded);
+      if (canvas.strokeGaps.length > GAPS_KEPT) canvas.strokeGaps.shift();
+    }
     canvas.setPointerCapture(event.pointerId);
     pad.last = canvasPoint(event);
     paint([pad.last]);
@@ -291,29 +361,47 @@ function setUp(canvas, restore, panel) {
     pad.last = points[points.length - 1];
     if (pad.live) pad.live.inked(event);
   });
-  const endStroke = () => {
+  const endStroke = (event) => {
     if (pad.last === null) return;
     pad.last = null;
-    const drawing = canvas.toDataURL("image/png");
-    if (pad.live) pad.live.sent(drawing);
-    pad.send("drawing", drawing);
+    pad.strokeEnded = event.timeStamp;
+    pad.timer = setTimeout(sendRested, pad.rest);
   };
   canvas.addEventListener("pointerup", endStroke);
   canvas.addEventListener("pointercancel", endStroke);
+  pad.clear = () => {  // Clear: a blank canvas here, no run; the page's parts stay hidden until a new reading
+    if (pad.timer !== null) clearTimeout(pad.timer);
+    pad.timer = null;
+    pad.last = null;
+    pad.strokeEnded = null;
+    context.fillStyle = "#000";
+    context.fillRect(0, 0, canvas.width, canvas.height);
+    region.clear();
+    if (pad.sentTag !== null) {
+      cleared.add(pad.sentTag);
+      pad.sentTag = null;
+    }
+    if (pad.live) pad.live.cleared();
+    showStale(pad, false, canvas);
+  };
   canvas.dataset.ready = "true";  // listening: what tests wait for before they draw
   return pad;
 }
 
 export default function ({ parentElement, data, setStateValue }) {
   const canvas = parentElement.querySelector("canvas.digit-canvas");
+  const clear = parentElement.querySelector("button.canvas-clear");
   let pad = pads.get(canvas);
   if (!pad) {
-    pad = setUp(canvas, data.restore, parentElement.querySelector(".live-reading"));
+    pad = setUp(canvas, data.restore, parentElement.querySelector(".live-reading"), data.stale);
     pads.set(canvas, pad);
+    clear.addEventListener("click", () => pad.clear());
   }
   pad.brush = data.brush;
+  pad.rest = data.rest;
   pad.send = setStateValue;
   if (canvas.getAttribute("aria-label") !== data.words.canvas) canvas.setAttribute("aria-label", data.words.canvas);
+  if (clear.textContent !== data.words.clear) clear.textContent = data.words.clear;
   if (pad.live) {
     pad.live.setLook(data.look);
     pad.live.setWords(data.words, data.tag);

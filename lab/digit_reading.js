@@ -506,7 +506,12 @@ const ANTIALIAS_MARGIN = 3;  // px beyond the brush's radius
 export class InkRegion {
   constructor(width, height) {
     this.width = width; this.height = height;
-    this.left = width; this.top = height; this.right = 0; this.bottom = 0;
+    this.clear();
+  }
+
+  // no ink anywhere (a blank canvas)
+  clear() {
+    this.left = this.width; this.top = this.height; this.right = 0; this.bottom = 0;
   }
 
   // a point (canvas px) the brush painted at, `brush` px wide: a dot, or a joint of round-capped segments

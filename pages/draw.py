@@ -54,14 +54,9 @@ st.title(_("Draw a digit"))
 joined = classroom.student_class()  # the class the frame found in the link, with the browser's student id
 if joined is not None:
     class_period.check_in(joined, None)
-st.session_state.setdefault("canvas_generation", 0)
-
-
-def clear_canvas() -> None:
-    st.session_state.canvas_generation += 1
-    st.session_state.draw_frame = None
-    st.session_state.draw_input = None
-    st.session_state.draw_png = None
+# the containers that show what the page read from the canvas's drawing: its Clear hides them (lab/canvas.py); not
+# the live region, which stays to announce the next verdict
+READ_FROM_DRAWING = ("draw_metrics", "draw_explanation", "draw_read")
 
 
 def upload_formats() -> str:
@@ -186,22 +181,21 @@ def test_image_input() -> tuple[np.ndarray, None]:
 def drawn_input() -> tuple[np.ndarray | None, ModelInput | None]:
     """The framed (28, 28) digit on the canvas and how it was made, or (None, None) while it is blank."""
     brush = model_view.MNIST_LIKE_BRUSH
-    drawing = digit_canvas(
+    drawing = digit_canvas(  # its Clear is its own: no run
         st.session_state.get("draw_brush", brush),
-        key=f"canvas_{st.session_state.canvas_generation}",
+        key="canvas_draw",
         restore=st.session_state.get("draw_png"),
+        stale=READ_FROM_DRAWING,
     )
-    with st.container(horizontal=True, vertical_alignment="bottom"):
-        links.widget(
-            st.slider,
-            _("Brush width"),
-            "draw_brush",
-            brush,
-            min_value=8,
-            max_value=40,
-            help=_("{brush} draws strokes as wide as MNIST's once framed.").format(brush=brush),
-        )
-        st.button(_("Clear"), icon=":material/ink_eraser:", on_click=clear_canvas, key="draw_clear")
+    links.widget(
+        st.slider,
+        _("Brush width"),
+        "draw_brush",
+        brush,
+        min_value=8,
+        max_value=40,
+        help=_("{brush} draws strokes as wide as MNIST's once framed.").format(brush=brush),
+    )
     if drawing is not None and drawing != st.session_state.get("draw_png"):
         try:
             made_from = model_input(ink_from_canvas_png(drawing))
@@ -294,7 +288,7 @@ def digit_and_verdict(
             ),
             key="draw_announcement",
         )
-    with verdict, st.container(horizontal=True):
+    with verdict, st.container(horizontal=True, key="draw_metrics"):
         st.metric(
             _("Naive Bayes prediction"),
             str(predicted),
@@ -366,7 +360,7 @@ def digit_and_verdict(
             key="draw_posteriors",
             table=(_("Both posteriors as a table"), describe.posterior_rows(posteriors)),
         )
-    with source:
+    with source, st.container(key="draw_read"):
         if joined is not None and not testing:  # right under the canvas: on a phone, within a screen of the verdict
             send_form.show(joined, framed, posterior, softmax_posterior)
         model_view.show(frame, features[0], made_from, settings.input_form, model, softmax)

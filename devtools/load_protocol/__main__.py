@@ -67,7 +67,7 @@ import psutil
 from locust import User, events, task
 from locust.env import Environment
 
-from devtools import app_server
+from devtools import app_server, draw_page
 from devtools.app_server import REPO
 from devtools.bench_report import load, markdown_table, percentile
 from devtools.streamlit_client import ProtocolError, RunResult, StreamlitClient
@@ -86,11 +86,8 @@ RUN_TIME_DRAWS = 20  # draws of one client on the idle server whose p50 is "one 
 
 
 def canvas_key(client: StreamlitClient) -> str:
-    """The Draw canvas's current key: canvas_<generation>, the highest one shown (Clear makes a new one)."""
-    keys = [key for key in client.widget_ids if key.startswith("canvas_")]
-    if not keys:
-        raise KeyError("no Draw canvas shown")
-    return max(keys, key=lambda key: int(key.split("_")[1]))
+    """The Draw canvas's key in this session (devtools/draw_page.py's canvas_key)."""
+    return draw_page.canvas_key(client.widget_ids)
 
 
 # -- what the students record -------------------------------------------------------------------
