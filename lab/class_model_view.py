@@ -10,7 +10,7 @@ import functools
 import numpy as np
 import streamlit as st
 
-from lab import class_store, display, i18n, links, refresh
+from lab import class_store, display, i18n, links, refresh, store_outage
 from lab.class_gallery import drawings_text, students_text
 from lab.data import mixtures, models
 from lab.figures import class_model
@@ -165,7 +165,11 @@ def section(code: str) -> None:
             "that never saw that student."
         ).format(strangers=i18n.integer(60000))
     )
-    snapshot = class_store.class_snapshot(code)
+    reading = store_outage.kept(f"snapshot:{code}", lambda: class_store.class_snapshot(code))
+    store_outage.mark(reading)
+    snapshot = reading.value
+    if snapshot is None:  # never read in this session: the section fills in once the store answers
+        return
     if not snapshot.ids:
         st.info(
             _(

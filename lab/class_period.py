@@ -13,10 +13,11 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from lab import class_store, classroom, i18n, runs
+from lab import class_store, classroom, i18n, runs, store_outage
 from lab.i18n import _, ngettext
 from nbcore.classroom import KEEP_SECONDS, ClassInfo, Refused
 from nbcore.classroom.export import answers_csv, drawings_npz
+from nbcore.classroom.records import StoreUnavailable
 
 WARN_BEFORE_SECONDS = 15 * 60  # the teacher's page warns this long before a class ends on its own
 CHECK_IN_SECONDS = 30  # a student's "still here" at most this often when nothing changed
@@ -31,6 +32,8 @@ def _act(teaching: classroom.TeacherClass, action: str, **arguments) -> None:
     try:
         getattr(class_store.class_store(), action)(teaching.info.code, teaching.key, **arguments)
     except Refused as refused:
+        if isinstance(refused, StoreUnavailable):
+            store_outage.refused()
         st.session_state[_OUTCOME] = ("warning", str(refused))
     else:
         st.session_state[_OUTCOME] = ("success", (action, arguments.get("step")))
@@ -148,11 +151,13 @@ class Room:
     on_step: dict[int, int]
 
 
-def room(code: str) -> Room:
-    try:
-        seen = class_store.class_store().presence(code)
-    except Refused:
-        return Room(0, 0, {})
+def room(code: str) -> store_outage.Reading[Room]:
+    """Who is in class ``code`` now; while the store refuses, as last known (``store_outage.mark`` says so)."""
+    return store_outage.kept(f"room:{code}", lambda: _room(code))
+
+
+def _room(code: str) -> Room:
+    seen = class_store.class_store().presence(code)
     recent = [presence for presence in seen.values() if presence.seen_at >= time.time() - HERE_SECONDS]
     steps: dict[int, int] = {}
     for presence in recent:
@@ -171,6 +176,9 @@ def check_in(joined: classroom.StudentClass, step: int | None) -> None:
         return
     try:
         class_store.class_store().check_in(joined.info.code, joined.student, step)
+    except StoreUnavailable:
+        store_outage.noticed()
+        return
     except (Refused, ValueError):
         return
     st.session_state["class_check_in"] = (joined.info.code, step, time.time())
@@ -186,6 +194,9 @@ def heartbeat(joined: classroom.StudentClass) -> None:
     check_in(joined, None)
     try:
         info = class_store.class_store().class_info(joined.info.code)
+    except StoreUnavailable:
+        store_outage.noticed()
+        return
     except Refused:
         return
     if info is None or info.ended(time.time()) != joined.info.ended(time.time()):
@@ -196,6 +207,9 @@ def changed(seen: ClassInfo, pace: int | None) -> bool:
     """Whether class ``seen`` has moved on since a page showed it with ``pace``: another step, another period, its end."""
     try:
         now = class_store.class_store().class_info(seen.code)
+    except StoreUnavailable:
+        store_outage.noticed()
+        return False
     except Refused:
         return False
     if now is None:

@@ -28,10 +28,10 @@ import numpy as np
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from lab import class_store, i18n, language
+from lab import class_store, i18n, language, store_outage
 from lab.i18n import N_, _
 from nbcore.classroom import CODE_RULE, ENDED, Refused, class_code, student_id
-from nbcore.classroom.records import UNAVAILABLE, ClassInfo
+from nbcore.classroom.records import UNAVAILABLE, ClassInfo, StoreUnavailable
 from nbcore.classroom.store import NOT_OPEN, TEACHER_ONLY
 
 CLASS_PARAM, KEY_PARAM = "class", "key"
@@ -190,8 +190,19 @@ class TeacherClass:
     key: str
 
 
+@dataclass(frozen=True)
+class UnansweredClass:
+    """A class the link or the session names while the store does not answer and the session knows nothing more
+    of it (a page opened or reloaded during an outage): its code, and whether this browser holds a teacher key for
+    it (unchecked: nothing is shown or done with it before the store answers)."""
+
+    code: str
+    teacher: bool
+
+
 Membership = StudentClass | TeacherClass
 _MEMBERSHIP = "class_membership"  # session: this run's Membership or None, set by the frame
+_UNANSWERED = "class_unanswered"  # session: this run's UnansweredClass or None, set by the frame
 
 
 def now() -> float:
@@ -211,17 +222,54 @@ def join_from_link() -> Membership | None:
     """The frame's first step on every full run: read the class from the link (``?class=``, ``&key=``) or the
     session, check it once, keep it in the link (so a reload, a page change and a shared link keep it), and
     return it for the frame's badge. Pages read the result with ``membership()``."""
+    unanswered = None
     try:
         found: Membership | None = _checked_teacher_class()
         if found is None:
             found = _linked_student_class()
-    except Refused as refused:  # the store is down: the page works without its class
-        st.warning(refusal(refused), icon=":material/cloud_off:")
+    except StoreUnavailable:  # the class as last known, or at least its code: never a page without its class
+        store_outage.noticed()
+        found = _last_known_class()
+        unanswered = _unanswered_class() if found is None else None
+    except Refused as refused:
+        st.warning(refusal(refused), icon=":material/block:")
         found = None
-    st.session_state[_MEMBERSHIP] = found
+    st.session_state[_MEMBERSHIP], st.session_state[_UNANSWERED] = found, unanswered
     if found is not None and st.query_params.get(CLASS_PARAM) != found.info.code:
         st.query_params[CLASS_PARAM] = found.info.code
     return found
+
+
+def _linked_code() -> str | None:
+    return class_code(st.query_params.get(CLASS_PARAM)) if CLASS_PARAM in st.query_params else None
+
+
+def _last_known_class() -> Membership | None:
+    """The class this session was in on its last run, unless the link now names another."""
+    last = membership()
+    return last if last is not None and _linked_code() in (None, last.info.code) else None
+
+
+def _unanswered_class() -> UnansweredClass | None:
+    """The class the link (or the session) names, with whether this browser says it is its teacher: the key in
+    the link, the session's, or the one the browser keeps (read from the component's last answer, which
+    ``_checked_teacher_class`` drew on this run before the store refused, if it got that far)."""
+    code = _linked_code() or st.session_state.get("teacher_code") or st.session_state.get("class_code")
+    if not code:
+        return None
+    held = st.session_state.get(f"browser_memory_teacher-{code}")
+    teacher = (
+        bool(st.query_params.get(KEY_PARAM))
+        or st.session_state.get("teacher_code") == code
+        or (isinstance(held, dict) and bool(held.get("value")))
+    )
+    return UnansweredClass(code, teacher)
+
+
+def unanswered_class() -> UnansweredClass | None:
+    """The class this run's page belongs to while the store does not answer and nothing more is known of it."""
+    found = st.session_state.get(_UNANSWERED)
+    return found if isinstance(found, UnansweredClass) else None
 
 
 def membership() -> Membership | None:
@@ -244,7 +292,7 @@ def teacher_class() -> TeacherClass | None:
 
 def leave_class() -> None:
     """Leave this session's class (as a student): the link loses its code; the browser keeps its student id."""
-    for key in ("class_code", "class_checked", _MEMBERSHIP):
+    for key in ("class_code", "class_checked", _MEMBERSHIP, _UNANSWERED):
         st.session_state.pop(key, None)
     if CLASS_PARAM in st.query_params:
         del st.query_params[CLASS_PARAM]

@@ -21,11 +21,11 @@ from typing import Any
 
 import streamlit as st
 
-from lab import class_period, class_store, classroom, display, focus, i18n, refresh, shell
+from lab import class_period, class_store, classroom, display, focus, i18n, refresh, shell, store_outage
 from lab.figures import charts
 from lab.i18n import _, ngettext
 from nbcore.classroom import Refused
-from nbcore.classroom.records import Tally
+from nbcore.classroom.records import StoreUnavailable, Tally
 from nbcore.experiments import lesson
 
 QUERY_KEY = "lesson"
@@ -179,7 +179,8 @@ def _lead(teaching: classroom.TeacherClass, step: int) -> None:
         moving = _("Class {code} follows your step.") if leading else _("Class {code} moves on its own.")
         st.markdown(":material/groups: " + moving.format(code=teaching.info.code))
         class_period.pace_button(teaching, step, key="lesson_pace")
-        room = class_period.room(teaching.info.code)
+        reading = class_period.room(teaching.info.code)
+        room = reading.value or class_period.Room(0, 0, {})
         on_this = room.on_step.get(step, 0)
         st.caption(
             ngettext(
@@ -188,6 +189,7 @@ def _lead(teaching: classroom.TeacherClass, step: int) -> None:
                 room.here,
             ).format(on_step=i18n.integer(on_this), here=i18n.integer(room.here))
         )
+        store_outage.mark(reading)
 
 
 def _follow(joined: classroom.StudentClass, step: int) -> int:
@@ -264,6 +266,8 @@ def _commit(key: str) -> None:
         try:
             counted = classroom.send_answer(taking, key, str(answer))
         except (Refused, ValueError) as refused:
+            if isinstance(refused, StoreUnavailable):
+                store_outage.refused()
             st.session_state[f"lesson_refused_{key}"] = str(refused)
             return
         st.session_state[_late_key(key)] = not counted
@@ -310,6 +314,9 @@ def _stored_answer(question: Question, taking: classroom.LessonClass) -> Any:
         return None
     try:
         sent = class_store.class_store().student_answer(taking.code, taking.student, question.key)
+    except StoreUnavailable:
+        store_outage.noticed()
+        return None
     except Refused:
         return None
     if sent is None:
@@ -387,8 +394,8 @@ def _ask_inside(question: Question, prompt: str, taking: classroom.LessonClass |
     if st.session_state.pop(f"lesson_unanswered_{key}", False):
         st.caption(_("Choose an answer first: the lab reveals the truth only once you have committed to one."))
     refused = st.session_state.pop(f"lesson_refused_{key}", None)
-    if refused:
-        st.warning(refused, icon=":material/block:")
+    if refused:  # the choice stays: one press sends it again
+        st.warning(_("Not sent: {why}").format(why=classroom.nbcore_sentence(refused)), icon=":material/block:")
     return None
 
 
@@ -410,6 +417,9 @@ def _ask_the_class(question: Question, prompt: str, taking: classroom.LessonClas
     (the chart, with the right answer marked, comes with ``feedback``)."""
     key = question.key
     st.markdown(":material/quiz: " + _("**Ask the class.** {question}").format(question=prompt))
+    refused = st.session_state.pop(f"lesson_refused_{key}", None)  # a Reveal, Reopen or Reset the store refused
+    if refused:
+        st.warning(classroom.nbcore_sentence(refused), icon=":material/block:")
     if key not in _revealed(taking.code):
         _class_answers(question, taking.code)
         st.button(
@@ -421,8 +431,7 @@ def _ask_the_class(question: Question, prompt: str, taking: classroom.LessonClas
             args=(taking, key),
         )
         return None
-    tally = _tally(taking.code, key)
-    counts = tally.counted
+    counts = (_tally(taking.code, key).value or Tally({}, {})).counted
     answered = [option for option in question.options if counts.get(str(option), 0) > 0]
     with st.container(horizontal=True):
         st.button(
@@ -461,6 +470,8 @@ def _teacher_act(taking: classroom.LessonClass, action: str, key: str) -> None:
     try:
         getattr(class_store.class_store(), action)(taking.code, taking.teacher_key, key)
     except Refused as refused:
+        if isinstance(refused, StoreUnavailable):
+            store_outage.refused()
         st.session_state[f"lesson_refused_{key}"] = str(refused)
 
 
@@ -482,18 +493,13 @@ def class_answers_download(code: str, period: int) -> None:
 
 
 def _revealed(code: str) -> frozenset[str]:
-    """The questions revealed to the class (none while the store is down: students wait, the lesson goes on)."""
-    try:
-        return class_store.class_store().revealed(code)
-    except Refused:
-        return frozenset()
+    """The questions revealed to the class (as last known while the store is down: the lesson goes on)."""
+    return store_outage.kept(f"revealed:{code}", lambda: class_store.class_store().revealed(code)).value or frozenset()
 
 
-def _tally(code: str, key: str) -> Tally:
-    try:
-        return class_store.class_store().tally(code, key)
-    except Refused:
-        return Tally({}, {})
+def _tally(code: str, key: str) -> store_outage.Reading[Tally]:
+    """The class's answers to question ``key``, as last known while the store is down."""
+    return store_outage.kept(f"tally:{code}:{key}", lambda: class_store.class_store().tally(code, key))
 
 
 def _reveal_to_class(taking: classroom.LessonClass, key: str) -> None:
@@ -502,7 +508,9 @@ def _reveal_to_class(taking: classroom.LessonClass, key: str) -> None:
 
 
 def _answer_chart(question: Question, code: str, right: Any = None) -> None:
-    tally = _tally(code, question.key)
+    reading = _tally(code, question.key)
+    store_outage.mark(reading)
+    tally = reading.value or Tally({}, {})
     counted = sum(tally.counted.values())
     late = sum(tally.after_reveal.values())
     if right is None:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from lab import class_period, classroom, language, links, preload, presentation, runs, settings
+from lab import class_period, classroom, language, links, preload, presentation, runs, settings, store_outage
 from lab.data import mnist
 from lab.display import escape_markdown
 from lab.i18n import N_, _
@@ -112,10 +112,14 @@ def run(default_page: str = "pages/home.py") -> None:
         presentation.apply_style(presenting)
         preload.preload_elements()
         mnist.splits()
+        outage_notice = store_outage.notice_place()  # above the class: filled after the page, once it is known
         joined = classroom.join_from_link()
         if joined is not None:
             class_badge(joined, on_lesson=navigation.url_path == "lesson")
+        else:
+            unanswered_badge(classroom.unanswered_class())
         navigation.run()
+        store_outage.notice(outage_notice)
         links.sidebar_tools(
             tuple(settings.KEYS.values()) + (presentation.STATE_KEY,),
             teachers_only=(presentation.STATE_KEY, classroom.KEY_PARAM),
@@ -140,6 +144,20 @@ def class_badge(joined: classroom.Membership, on_lesson: bool) -> None:
             st.button(_("Leave class"), icon=":material/logout:", key="class_leave", on_click=classroom.leave_class)
             if not on_lesson:
                 class_period.heartbeat(joined)
+
+
+def unanswered_badge(unanswered: classroom.UnansweredClass | None) -> None:
+    """The class's line on a page opened while the store does not answer: its code, as the link names it."""
+    if unanswered is None:
+        return
+    code = unanswered.code
+    with st.container(horizontal=True, vertical_alignment="center", key="class_badge", gap="small"):
+        if unanswered.teacher:
+            st.markdown(":material/co_present: **" + _("Teaching class {code}").format(code=code) + "**")
+            page_link("pages/teach.py", _("Your class page"), query_params={classroom.CLASS_PARAM: code})
+        else:
+            st.markdown(":material/groups: **" + _("Class {code}").format(code=code) + "**")
+            st.button(_("Leave class"), icon=":material/logout:", key="class_leave", on_click=classroom.leave_class)
 
 
 def page_path(path: str) -> str:

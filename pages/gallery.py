@@ -3,7 +3,7 @@
 import numpy as np
 import streamlit as st
 
-from lab import class_model_view, class_store, classroom, display, i18n, refresh, shell
+from lab import class_model_view, class_store, classroom, display, i18n, refresh, shell, store_outage
 from lab.class_gallery import gallery_png, misread_table, remove_sentence
 from lab.figures import describe
 from lab.i18n import _, ngettext, sentences
@@ -21,10 +21,10 @@ teaching = classroom.teacher_class()
 @refresh.live("gallery", REFRESH_SECONDS)
 def live_gallery(code: str) -> None:
     """Everything that changes as students send drawings; reruns by itself every ``REFRESH_SECONDS`` (unless paused)."""
-    try:
-        drawings = class_store.class_store().drawings(code)
-    except Refused as refused:  # the store is down: say so, look again at the next refresh
-        st.warning(classroom.refusal(refused), icon=":material/cloud_off:")
+    reading = store_outage.kept(f"drawings:{code}", lambda: class_store.class_store().drawings(code))
+    store_outage.mark(reading)
+    drawings = reading.value
+    if drawings is None:  # never read in this session: the page fills in once the store answers
         return
     if not drawings:
         st.metric(_("Drawings"), 0)
@@ -162,13 +162,26 @@ def moderate(teaching: classroom.TeacherClass) -> None:
             if st.button(
                 _("Empty the gallery"), icon=":material/delete_sweep:", disabled=not sure, key="gallery_clear"
             ):
-                removed = class_store.class_store().clear(code, key)
-                st.write(
-                    ngettext("Removed {n} drawing.", "Removed {n} drawings.", removed).format(n=i18n.integer(removed))
-                )
+                try:
+                    removed = class_store.class_store().clear(code, key)
+                except Refused as refused:
+                    st.warning(classroom.refusal(refused), icon=":material/block:")
+                else:
+                    st.write(
+                        ngettext("Removed {n} drawing.", "Removed {n} drawings.", removed).format(
+                            n=i18n.integer(removed)
+                        )
+                    )
 
 
-if teaching is None:
+unanswered = classroom.unanswered_class()
+if teaching is None and unanswered is not None and unanswered.teacher:  # reloaded while the store does not answer
+    st.markdown("### " + _("Class {code}").format(code=unanswered.code))
+    st.info(
+        _("The class's drawings and its model show here by themselves once the class store answers."),
+        icon=":material/cloud_off:",
+    )
+elif teaching is None:
     st.markdown(
         _(
             "A class shares its drawings here: students open Draw through the class's link, draw, say which digit "
@@ -176,7 +189,7 @@ if teaching is None:
             "are kept."
         )
     )
-    if classroom.student_class() is not None:
+    if classroom.student_class() is not None or unanswered is not None:
         st.info(_("This is your teacher's view of the class: send your drawings from Draw."), icon=":material/draw:")
         shell.page_link("pages/draw.py", _("Draw"))
     else:

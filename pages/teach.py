@@ -5,7 +5,7 @@ import time
 
 import streamlit as st
 
-from lab import class_period, classroom, i18n, language, public_address, refresh, shell
+from lab import class_period, classroom, i18n, language, public_address, refresh, shell, store_outage
 from lab.figures.join_code import qr_png
 from lab.i18n import N_, _, ngettext
 from nbcore.classroom import KEEP_SECONDS
@@ -74,14 +74,17 @@ def join_slide(code: str) -> None:
 
 @refresh.live("teach", REFRESH_SECONDS)
 def joined_count(code: str) -> None:
-    room = class_period.room(code)
-    st.markdown(
-        ngettext(
-            "**{joined} student joined** · {here} here now",
-            "**{joined} students joined** · {here} here now",
-            room.joined,
-        ).format(joined=i18n.integer(room.joined), here=i18n.integer(room.here))
-    )
+    reading = class_period.room(code)
+    room = reading.value
+    if room is not None:
+        st.markdown(
+            ngettext(
+                "**{joined} student joined** · {here} here now",
+                "**{joined} students joined** · {here} here now",
+                room.joined,
+            ).format(joined=i18n.integer(room.joined), here=i18n.integer(room.here))
+        )
+    store_outage.mark(reading)
 
 
 def state_line(info) -> None:
@@ -162,14 +165,17 @@ def lesson_pace(info) -> None:
 
 @refresh.live("teach", REFRESH_SECONDS)
 def where_students_are(code: str) -> None:
-    room = class_period.room(code)
-    if not room.on_step:
+    reading = class_period.room(code)
+    room = reading.value
+    if room is not None and not room.on_step:
         st.caption(_("No student is on the lesson right now."))
-        return
-    steps = ", ".join(
-        _("step {step}: {count}").format(step=step, count=i18n.integer(count)) for step, count in room.on_step.items()
-    )
-    st.markdown(_("On the lesson now: {steps}.").format(steps=steps))
+    elif room is not None:
+        steps = ", ".join(
+            _("step {step}: {count}").format(step=step, count=i18n.integer(count))
+            for step, count in room.on_step.items()
+        )
+        st.markdown(_("On the lesson now: {steps}.").format(steps=steps))
+    store_outage.mark(reading)
 
 
 DOWNLOADS = (  # (label, file name's end, MIME type, icon, what it holds, the bytes of a class's period)
@@ -278,7 +284,17 @@ if outcome is not None:
     kind, sentence = outcome
     (st.success if kind == "success" else st.warning)(sentence)
 
-if teaching is None:
+unanswered = classroom.unanswered_class()
+if teaching is None and unanswered is not None:  # reloaded while the store does not answer: still the class's page
+    st.title(_("Class {code}").format(code=unanswered.code))
+    st.info(
+        _(
+            "This class's page fills in by itself once the class store answers: the join slide, who is here, the "
+            "lesson's pace and the downloads."
+        ),
+        icon=":material/cloud_off:",
+    )
+elif teaching is None:
     start_a_class()
 else:
     info = teaching.info

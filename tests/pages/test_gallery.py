@@ -195,13 +195,14 @@ def test_a_student_over_their_budget_is_told_to_wait_and_others_still_send(mnist
     held = time.time()
     monkeypatch.setattr(class_store.class_store(), "clock", lambda: held)
     student = student_on_draw(code, mnist["test_images"][0], 21)
+    # a new drawing is drawn (a run) before it is sent: the form sends the drawing it was drawn with
     for n in range(classroom.SENDS_PER_STUDENT):
-        student.session_state["draw_frame"] = np.roll(mnist["test_images"][0], n, axis=1)
-        send(student, 7)
+        student.session_state["draw_frame"] = np.roll(mnist["test_images"][0], n + 1, axis=1)
+        send(rerun(student), 7)
     assert len(student.success) == 1
     student.session_state["draw_frame"] = mnist["test_images"][2]
-    send(student, 1)
-    assert [item.value for item in student.warning] == [classroom.TOO_FAST]
+    send(rerun(student), 1)
+    assert [item.value for item in student.warning] == [f"Not sent: {classroom.TOO_FAST}"]
     other = send(student_on_draw(code, mnist["test_images"][1], 22), 2)
     assert len(other.success) == 1
     assert len(class_store.class_store().drawings(code)) == classroom.SENDS_PER_STUDENT + 1
