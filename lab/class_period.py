@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from lab import class_store, classroom, i18n, runs, store_outage
+from lab import class_store, classroom, i18n, pace_listener, runs, store_outage
 from lab.i18n import _, ngettext
 from nbcore.classroom import KEEP_SECONDS, ClassInfo, Refused
 from nbcore.classroom.export import answers_csv, drawings_npz
@@ -22,7 +22,10 @@ from nbcore.classroom.records import StoreUnavailable
 WARN_BEFORE_SECONDS = 15 * 60  # the teacher's page warns this long before a class ends on its own
 CHECK_IN_SECONDS = 30  # a student's "still here" at most this often when nothing changed
 HERE_SECONDS = 120  # a student seen within this long is "here now"
-FOLLOW_SECONDS = 2  # how often a student's lesson looks for the teacher's step
+# how often a student's lesson looks for the teacher's step by a run of its own: behind the pace listener
+# (lab/pace_listener.py), which moves the page at once, only a safety net and the "still here"; without it
+# (NBCORE_FOLLOW=poll) the only way, every 2 s as before #40
+FOLLOW_SECONDS = 30 if pace_listener.LISTENING else 2
 _OUTCOME = "class_period_outcome"  # session: the teacher's last action and how it went, said when shown
 
 

@@ -21,7 +21,7 @@ from typing import Any
 
 import streamlit as st
 
-from lab import class_period, class_store, classroom, display, focus, i18n, refresh, shell, store_outage
+from lab import class_period, class_store, classroom, display, focus, i18n, pace_listener, refresh, shell, store_outage
 from lab.figures import charts
 from lab.i18n import _, ngettext
 from nbcore.classroom import Refused
@@ -211,15 +211,17 @@ def _follow(joined: classroom.StudentClass, step: int) -> int:
     else:
         st.session_state.pop(PACE_SEEN, None)
     class_period.check_in(joined, step)
+    if pace_listener.LISTENING:
+        pace_listener.listen(joined.info, refresh.paused(), time.time())
     _follow_teacher(joined, step, pace)
     return step
 
 
 @shell.fragment(page="lesson", run_every=class_period.FOLLOW_SECONDS)
 def _follow_teacher(joined: classroom.StudentClass, step: int, pace: int | None) -> None:
-    """Every few seconds: the whole page again when the teacher's step changed, a new period began or the class
-    ended; and "still here" for the class."""
-    if class_period.changed(joined.info, pace):
+    """Every ``FOLLOW_SECONDS``: the whole page again when the teacher's step changed, a new period began or the
+    class ended (unless live updates are paused: then *Refresh now* moves it); and "still here" for the class."""
+    if not refresh.paused() and class_period.changed(joined.info, pace):
         st.rerun(scope="app")
     class_period.check_in(joined, step)
 
