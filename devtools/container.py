@@ -1,6 +1,8 @@
-"""The container image (Containerfile) built and run with Podman, for tests/e2e/test_image.py and by hand.
+"""The container images (Containerfile's two targets) built and run with Podman, for tests/e2e/test_image.py and by
+hand.
 
-    python -m devtools.container build      # the local Debian base when absent, then the image; prints the time
+    python -m devtools.container build      # the local Debian base when absent, then prepare, then serve; prints
+                                            # each build's time and each image's size
 
 No container registry is reachable here, so the Containerfile's BASE (python:3.11-slim by default) is replaced
 by LOCAL_BASE: Debian bookworm with python3, python3-venv and ca-certificates, made by mmdebstrap and
@@ -21,8 +23,10 @@ import time
 from pathlib import Path
 
 from devtools.app_server import REPO
+from lab.serve import PREPARE_IMAGE  # the prepare target (torchvision), the Kubernetes Job's
 
-IMAGE = "localhost/naive-bayes-lab:latest"  # what docs/deploy.md's build command tags; the deploy/ files run it
+IMAGE = "localhost/naive-bayes-lab:latest"  # the serve target, what docs/deploy.md's build command tags
+TARGETS = (("prepare", PREPARE_IMAGE), ("serve", IMAGE))  # in the order built: serve copies prepare's /data
 LOCAL_BASE = "localhost/nb-lab-base:bookworm"
 PODMAN = ("podman", "--runtime=runc")
 DATA_FOLDER = REPO / "deploy" / "image-data"
@@ -86,8 +90,9 @@ def stage_data(*sources: Path) -> list[str]:
     return missing
 
 
-def build_image(log_path: Path, tag: str = IMAGE) -> float:
-    """The Containerfile built on LOCAL_BASE and tagged ``tag``, its output in ``log_path``; returns the seconds."""
+def build_image(log_path: Path, tag: str = IMAGE, target: str = "serve") -> float:
+    """The Containerfile's ``target`` built on LOCAL_BASE and tagged ``tag``, its output in ``log_path``; returns
+    the seconds."""
     build_base()
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="nb-lab-build-") as folder:
@@ -99,6 +104,7 @@ def build_image(log_path: Path, tag: str = IMAGE) -> float:
             "--format=docker",  # the OCI format has no HEALTHCHECK
             "--network=host",
             f"--build-arg=BASE={LOCAL_BASE}",
+            f"--target={target}",
             f"--volume={HOST_CA_BUNDLE}:{HOST_CA_BUNDLE}:ro",
             f"--volume={pip_conf}:/etc/pip.conf:ro",
             f"--tag={tag}",
@@ -109,6 +115,7 @@ def build_image(log_path: Path, tag: str = IMAGE) -> float:
     if done.returncode != 0:
         raise RuntimeError(f"podman build failed ({done.returncode}):\n{log_path.read_text()[-4000:]}")
     # the image this replaced, untagged now: its own layers (the prepared data, the code) are about 170 MB a build
+    # (the prepare target's layers stay: the tagged image holds them)
     podman("image", "prune", "--force", timeout=600)
     return time.monotonic() - started
 
@@ -123,11 +130,17 @@ def main() -> int:
     missing = stage_data(*sources, shared / "mnist", shared / "sms-spam")
     if missing:
         print(f"not found, downloaded by the build: {', '.join(missing)}")
-    log = Path(tempfile.mkdtemp(prefix="nb-lab-build-log-")) / "build.log"
-    seconds = build_image(log)
-    size = podman("image", "inspect", "--format", "{{.Size}}", IMAGE).stdout.strip()
-    print(f"{IMAGE}: built in {seconds:.0f} s, {int(size) / 1e9:.2f} GB (log: {log})")
+    logs = Path(tempfile.mkdtemp(prefix="nb-lab-build-log-"))
+    for target, tag in TARGETS:
+        seconds = build_image(logs / f"{target}.log", tag, target)
+        print(f"{tag} (--target {target}): built in {seconds:.0f} s, {image_size(tag) / 1e9:.2f} GB", flush=True)
+    print(f"logs: {logs}")
     return 0
+
+
+def image_size(name: str) -> int:
+    """Bytes of image ``name``, as ``podman image inspect`` gives them."""
+    return int(podman("image", "inspect", "--format", "{{.Size}}", name).stdout.strip())
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""Command line: ``python -m nbcore evaluate ...``, ``evaluate-handwriting``, ``mixture ...``, ``prepare [--no-download]``,
+"""Command line: ``python -m nbcore evaluate ...``, ``evaluate-handwriting``, ``mixture ...``,
+``prepare [--no-download | --check]``,
 ``class new|list|extend|end|export|evaluate|report``.
 
 The benchmarks against scikit-learn are development tools: ``python -m devtools.benchmarks``.
@@ -145,8 +146,9 @@ def _stderr_progress_bar(fraction: float, message: str) -> None:
     sys.stderr.flush()
 
 
-def _run_prepare(download: bool) -> int:
-    """``prepare``: progress on stderr, a line per result on stdout; 0 when every result that can be had is kept."""
+def _run_prepare(download: bool, check: bool = False) -> int:
+    """``prepare``: progress on stderr, a line per result on stdout; 0 when every result that can be had is kept.
+    ``check``: the same lines for results read, never made; 0 when every one is there and whole, else 1."""
     import logging
 
     from .datasets import default_data_dir
@@ -171,7 +173,9 @@ def _run_prepare(download: bool) -> int:
             sys.stderr.flush()
         print(outcome.message(), flush=True)
 
-    outcomes = prepare(download=download, progress=progress, report=report)
+    outcomes = prepare(download=download, progress=progress, report=report, check=check)
+    if check:
+        return _prepare_checked(outcomes)
     made = sum(outcome.status in ("built", "rebuilt") for outcome in outcomes)
     not_kept = [outcome.title for outcome in outcomes if outcome.status == "computed"]
     # a data set that cannot be had (the SMS collection) leaves its page saying so; the others are all there
@@ -182,6 +186,26 @@ def _run_prepare(download: bool) -> int:
         + (f" Not kept: {', '.join(not_kept)} (see above)." if not_kept else "")
     )
     return 1 if not_kept else 0
+
+
+def _prepare_checked(outcomes) -> int:
+    """``prepare --check``'s last line (its outcomes stop at the first result not prepared); 0 when all are."""
+    from .datasets import default_data_dir
+
+    unprepared = [outcome for outcome in outcomes if outcome.status == "unprepared"]
+    if unprepared:
+        print(
+            f"Not prepared in {default_data_dir()}: {unprepared[0].title}: {unprepared[0].problem}. "
+            "python -m nbcore prepare makes it again.",
+            file=sys.stderr,
+        )
+        return 1
+    unavailable = [outcome.title for outcome in outcomes if outcome.status == "missing"]
+    print(
+        f"Checked in {default_data_dir()}: all {len(outcomes)} prepared, nothing computed."
+        + (f" Not available: {', '.join(unavailable)} (see above)." if unavailable else "")
+    )
+    return 0
 
 
 def _run_evaluate(args) -> dict:
@@ -667,8 +691,15 @@ def main(argv: list[str] | None = None) -> int:
         "softmax weights, learning and smoothing curves, Gaussian naive Bayes; what is there and whole is "
         "kept, what is damaged is made again",
     )
-    prepare.add_argument(
+    how = prepare.add_mutually_exclusive_group()
+    how.add_argument(
         "--no-download", action="store_true", help="use only what is in the data directory, download nothing"
+    )
+    how.add_argument(
+        "--check",
+        action="store_true",
+        help="check that everything is prepared and whole, computing, downloading and writing nothing (no "
+        "torchvision needed); exit 1 at the first result missing or damaged",
     )
     handwriting = commands.add_parser(
         "evaluate-handwriting",
@@ -681,7 +712,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "class":
             return _run_class(args)
         if args.command == "prepare":
-            return _run_prepare(download=not args.no_download)
+            return _run_prepare(download=not args.no_download, check=args.check)
         if args.command == "mixture":
             print(_run_mixture(args))
             return 0

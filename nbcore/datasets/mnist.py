@@ -154,8 +154,14 @@ def ensure_mnist(
 
 def _download_with_torchvision(root: Path, name: str) -> None:
     """Fetch ``name.gz`` into ``root/MNIST/raw`` from torchvision's mirrors (prints a progress bar)."""
-    from torchvision.datasets import MNIST
-    from torchvision.datasets.utils import download_url
+    try:
+        from torchvision.datasets import MNIST
+        from torchvision.datasets.utils import download_url
+    except ImportError as error:  # the serve image has no torchvision
+        raise MnistDataError(
+            f"{name} is not in {root}, and downloading it needs torchvision, which is not installed here. "
+            f"{how_to_fix(MNIST_FILES, root)}"
+        ) from error
 
     folder = raw_folder(root)
     try:
@@ -198,14 +204,24 @@ def _decoded_spec(train: bool) -> nbfiles.ArraySpec:
     }
 
 
-def _read_decoded(path: Path, train: bool) -> tuple[np.ndarray, np.ndarray] | None:
+def _decoded_arrays(path: Path, train: bool) -> tuple[np.ndarray, np.ndarray]:
     """The cached arrays, if the file holds exactly what ``_write_decoded`` wrote for these source files.
 
-    None when there is no cache or it is damaged (removed then, if the folder allows:
-    the caller decodes again and rewrites it); MnistDataError when ``path`` is an odd entry.
+    FileNotFoundError when there is none, DamagedFileError when it holds anything else, FileProblem (an
+    OSError) for an odd entry.
     """
+    arrays = nbfiles.read_checked_arrays(path, _decoded_spec(train))
+    images, labels = arrays["images"], arrays["labels"]
+    if labels.shape != images.shape[:1] or not np.array_equal(arrays["source_md5"], _source_md5(train)):
+        raise nbfiles.DamagedFileError("decoded from other files")
+    return images, labels
+
+
+def _read_decoded(path: Path, train: bool) -> tuple[np.ndarray, np.ndarray] | None:
+    """The cached arrays; None when there is no cache or it is damaged (removed then, if the folder allows:
+    the caller decodes again and rewrites it); MnistDataError when ``path`` is an odd entry."""
     try:
-        arrays = nbfiles.read_checked_arrays(path, _decoded_spec(train))
+        return _decoded_arrays(path, train)
     except FileNotFoundError:
         return None
     except nbfiles.DamagedFileError:
@@ -213,11 +229,34 @@ def _read_decoded(path: Path, train: bool) -> tuple[np.ndarray, np.ndarray] | No
         return None
     except OSError as error:
         raise MnistDataError(str(error)) from error
-    images, labels = arrays["images"], arrays["labels"]
-    if labels.shape != images.shape[:1] or not np.array_equal(arrays["source_md5"], _source_md5(train)):
-        nbfiles.discard_damaged(path)
-        return None
-    return images, labels
+
+
+def read_prepared_splits(root: str | Path | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Both splits as ``prepare`` left them in ``root``, with nothing extracted, decoded, downloaded or written
+    (no torchvision): the four extracted files md5-checked and the decoded arrays read and checked.
+
+    Returns (train_images, train_labels, test_images, test_labels) as ``load_mnist_splits`` does; MnistDataError
+    naming the first file that is missing or damaged.
+    """
+    root = Path(root) if root is not None else default_data_dir()
+    for name, expected in MNIST_MD5.items():
+        path = raw_folder(root) / name
+        if not _is_verified(path, expected):
+            missing = not os.path.lexists(path)
+            raise MnistDataError(f"{path} is {'missing' if missing else 'not the official MNIST file (wrong md5)'}")
+    arrays: list[np.ndarray] = []
+    for train in (True, False):
+        path = decoded_cache_path(root, train)
+        try:
+            arrays.extend(_decoded_arrays(path, train))
+        except FileNotFoundError:
+            raise MnistDataError(f"{path} is missing") from None
+        except nbfiles.DamagedFileError as error:
+            raise MnistDataError(f"{path} is damaged ({error})") from error
+        except OSError as error:
+            raise MnistDataError(str(error)) from error
+    train_images, train_labels, test_images, test_labels = arrays
+    return train_images, train_labels, test_images, test_labels
 
 
 def _write_decoded(path: Path, train: bool, images: np.ndarray, labels: np.ndarray) -> str | None:
@@ -284,8 +323,14 @@ def _decode_split(root: Path, train: bool, progress: ProgressCallback | None = N
         return cached
     if progress:
         progress(0.0, f"Decoding the {'training' if train else 'test'} images with torchvision (first start only)")
-    from torchvision.datasets import MNIST
-
+    try:
+        from torchvision.datasets import MNIST
+    except ImportError as error:  # the serve image has no torchvision: its data arrives decoded (docs/deploy.md)
+        raise MnistDataError(
+            f"{decoded_cache_path(root, train)} is missing or damaged, and decoding MNIST again needs torchvision, "
+            "which is not installed here: run `python -m nbcore prepare` where it is (the container image's "
+            "prepare target), then bring the prepared folder here."
+        ) from error
     try:
         dataset = MNIST(str(root), train=train, download=False)
     except Exception as error:  # torchvision raises AssertionError/RuntimeError/ValueError on bad headers

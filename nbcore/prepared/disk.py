@@ -37,7 +37,8 @@ T = TypeVar("T")
 class Outcome:
     """What happened to one prepared result: ``status`` "loaded" (from its file), "built" (no file: computed and
     written), "rebuilt" (a damaged file: computed and rewritten), "computed" (not written: the folder or
-    disk refused, or an odd entry is in the file's place) or "missing" (data that could not be had);
+    disk refused, or an odd entry is in the file's place), "missing" (data that could not be had) or, from
+    ``prepare --check`` (which computes nothing), "unprepared" (no file, or a damaged one);
     ``seconds`` it took; ``problem`` why a file was not used or written, or what to do."""
 
     title: str
@@ -54,8 +55,9 @@ class Outcome:
             "rebuilt": "was damaged, computed again and saved",
             "computed": "computed, not saved",
             "missing": "not available",
+            "unprepared": "not prepared",
         }
-        if self.status == "missing":
+        if self.status in ("missing", "unprepared"):
             return f"{self.title}: {verbs[self.status]}: {self.problem}"
         line = f"{self.title}: {verbs[self.status]} in {self.seconds:.1f} s ({self.path.name})"
         return f"{line}: {self.problem}" if self.problem else line
@@ -93,6 +95,27 @@ def _read(path: Path, key: Mapping, spec: nbfiles.ArraySpec) -> dict[str, np.nda
         if array.dtype.kind == "f" and not np.all(np.isfinite(array) | np.isneginf(array)):
             raise nbfiles.DamagedFileError(f"{name} holds NaN or +inf")
     return arrays
+
+
+def read_stored(
+    title: str, name: str, key: Mapping, spec: nbfiles.ArraySpec, folder: Path | None = None
+) -> Stored[dict[str, np.ndarray] | None]:
+    """The arrays of one result read from its file, never computed, written or removed (``prepare --check``):
+    None and the outcome "unprepared", its problem saying why, when the file does not hold ``key``'s result."""
+    folder = folder_of() if folder is None else Path(folder)
+    path = result_path(folder, name, key)
+    started = time.perf_counter()
+    try:
+        arrays = _read(path, key, spec)
+    except FileNotFoundError:
+        problem = f"{path} is missing"
+    except nbfiles.DamagedFileError as error:
+        problem = f"{path} is damaged ({error})"
+    except OSError as error:  # an odd entry or no permission (FileProblem: its sentence names the path)
+        problem = str(error)
+    else:
+        return Stored(arrays, Outcome(title, path, "loaded", time.perf_counter() - started))
+    return Stored(None, Outcome(title, path, "unprepared", time.perf_counter() - started, problem))
 
 
 def load_or_build(

@@ -29,7 +29,7 @@ from ..models.softmax import PRESETS
 from ..models.softmax_cache import CACHE_FORMAT as SOFTMAX_FORMAT
 from ..models.softmax_cache import training_data_checksum
 from ..progress import ProgressCallback
-from .disk import FORMAT, Stored, folder_of, load_or_build, result_path
+from .disk import FORMAT, Stored, folder_of, load_or_build, read_stored, result_path
 
 T = TypeVar("T")
 
@@ -84,6 +84,13 @@ class PreparedResult(ABC, Generic[T]):
         title = on_deskewed(self.title, self.splits.deskewed)
         stored = load_or_build(title, self.name, self.key(), self.spec(), lambda: self.compute(progress), folder)
         return Stored(self.restore(stored.value), stored.outcome)
+
+    def read(self, folder: Path | None = None) -> Stored[T | None]:
+        """The result read from ``folder`` (default: ``folder_of()``), never computed (``prepare --check``): None
+        with the outcome "unprepared" when its file is missing or damaged."""
+        title = on_deskewed(self.title, self.splits.deskewed)
+        stored = read_stored(title, self.name, self.key(), self.spec(), folder)
+        return Stored(None if stored.value is None else self.restore(stored.value), stored.outcome)
 
 
 @dataclass(frozen=True, eq=False)
