@@ -1,6 +1,6 @@
 """A lecture hall at once: N simulated students on the Draw page, speaking Streamlit's protocol.
 
-    python -m devtools.load_protocol [--students 30 60 120 240] [--duration 60] [--think 2 5]
+    python -m devtools.load_protocol [--students 30 60 120 240] [--duration 60] [--think 2 5] [--send rested]
                                     [--replicas 0] [--server-cpus 1 --client-cpus 0] [--nice -10]
                                     [--message-cache] [--app OTHER_CHECKOUT/app.py]
     python -m devtools.load_protocol --churn 500          # sessions opened and closed, memory after
@@ -10,10 +10,17 @@
 No browser: each student is a Locust user (gevent) holding one ``devtools.streamlit_client``
 session. It opens /draw, then repeats, thinking ``--think`` seconds (uniform) after each step:
 
-  send a drawing (a canvas state recorded from Chromium, devtools/drawings.json, digits in turn)
+  draw a digit: send a drawing (a canvas state recorded from Chromium, devtools/drawings.json, digits in turn)
       -> wait for the run to finish, check the "Naive Bayes prediction" it got back;
   move the sidebar's alpha one stop (1 -> 2, next time back) -> wait for the run;
-  press Clear -> wait for the run.
+  press Clear.
+
+``--send`` says how the page sends, to measure the page before issue 40 and after it with the same students:
+``rested`` (the page since issue 40, lab/canvas.py): the drawing goes to the server once the pen has rested,
+``REST_MS`` after the digit's last stroke (the student waits that long, then sends: one run per digit), and Clear
+is the canvas's own, no run, so the student only thinks; ``stroke`` (before it, with ``--app`` of such a
+checkout): a run at every pointer-up (the recorded drawings are one stroke each, so one run per digit too) and
+Clear a Streamlit button, a run (waited for, and checked to leave no prediction).
 
 For each N: a fresh server (or ``--replicas k``: k replicas behind nginx, devtools/replicas.py),
 warmed by one visitor (MNIST loaded, models trained, both alphas), then N students spawned over
@@ -71,15 +78,17 @@ from devtools import app_server, draw_page
 from devtools.app_server import REPO
 from devtools.bench_report import load, markdown_table, percentile
 from devtools.streamlit_client import ProtocolError, RunResult, StreamlitClient
+from lab.canvas import REST_MS
 
 DRAWINGS = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
 PREDICTION = "Naive Bayes prediction"
 ALPHA_KEY, ALPHA_STOPS = "alpha", ("1", "2")  # the default stop and the next (lab/settings.py), name in the link
-CLEAR_KEY = "draw_clear"
+CLEAR_KEY = "draw_clear"  # the Streamlit button Clear was before issue 40
 TARGETS = {60: 0.300, 120: 1.0}  # students -> p95 of drawing sent -> run finished, seconds
 CLASS_P95 = 0.300  # s: "students per process" is the largest N whose p95 stays within this
 RSS_TARGET_MB = 2048  # at 240 students
 ABUSERS = ("flood", "paced", "clear-cache")
+SENDS = ("rested", "stroke")  # --send: the page since issue 40 (a run per rested pen), and before it (per stroke)
 FLOOD_REQUESTS = 1000  # rerun requests per flood, one flood a second (a script sends 1,000 in 0.01 s)
 SETTLE_S = 2.0  # s: samples this soon after the abuser paused are not counted as "without"
 RUN_TIME_DRAWS = 20  # draws of one client on the idle server whose p50 is "one run time"
@@ -122,6 +131,7 @@ class Settings:
     """What the command line sets for every student (Locust makes the users, so they read it from here)."""
 
     think: tuple[float, float] = (2.0, 5.0)  # s, uniform, after each step
+    send: str = "rested"  # SENDS: how the page sends a drawing and what its Clear costs
     timeout: float = 30.0  # s a run may take
     message_cache: bool = False
 
@@ -204,6 +214,8 @@ class Student(User):
     def draw(self) -> None:
         drawing = DRAWINGS[self.turn % len(DRAWINGS)]
         self.turn += 1
+        if SETTINGS.send == "rested":  # the page sends once the pen has rested after the last stroke
+            gevent.sleep(REST_MS / 1000)
         run = self.session.component(canvas_key(self.session), json.loads(drawing["json_value"]))
         shown = run.metric_element(PREDICTION)
         problem = "; ".join(run.errors) or (None if shown else "no prediction shown")
@@ -220,6 +232,8 @@ class Student(User):
         self.report("alpha", run, "; ".join(run.errors) or None)
 
     def clear(self) -> None:
+        if SETTINGS.send == "rested":  # the canvas's own Clear: nothing reaches the server
+            return
         run = self.session.click(CLEAR_KEY)
         TALLY.samples.append(Sample("clear", run.sent_at, run.seconds))
         problem = "; ".join(run.errors) or (None if run.metric(PREDICTION) is None else "Clear left a prediction")
@@ -403,7 +417,8 @@ def warm_up(url: str) -> None:
             client.component(canvas_key(client), json.loads(DRAWINGS[0]["json_value"]))
             for stop in (*ALPHA_STOPS[1:], ALPHA_STOPS[0]):
                 client.select_slider(ALPHA_KEY, stop)
-            client.click(CLEAR_KEY)
+            if CLEAR_KEY in client.widget_ids:  # a checkout before issue 40 (--send stroke): Clear was a run
+                client.click(CLEAR_KEY)
 
 
 def run_phase(students: int, served: Served, args, abuser: str | None = None) -> dict:
@@ -529,7 +544,8 @@ def summarize(students: int, tally: Tally, figures: dict, idle_rss: float, durat
 
 
 def milliseconds(seconds: float) -> str:
-    return f"{seconds * 1000:.0f}"
+    """Seconds as whole milliseconds; "–" for none (Clear with --send rested makes no run)."""
+    return "–" if seconds != seconds else f"{seconds * 1000:.0f}"
 
 
 def print_table(results: list[dict]) -> None:
@@ -718,6 +734,13 @@ def main() -> int:
     parser.add_argument("--duration", type=float, default=60.0, help="steady window per N, seconds")
     parser.add_argument("--spawn-seconds", type=float, default=10.0, help="students join over this many seconds")
     parser.add_argument("--think", type=float, nargs=2, default=(2.0, 5.0))
+    parser.add_argument(
+        "--send",
+        choices=SENDS,
+        default=SENDS[0],
+        help="rested: the page since issue 40 (one run per rested pen, Clear in the page); stroke: before it "
+        "(a run per pointer-up, Clear a run; with --app of such a checkout)",
+    )
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds a run may take before it is an error")
     parser.add_argument("--replicas", type=int, default=0, help="0: one plain server; k: k replicas behind nginx")
     parser.add_argument("--server-cpus", help="taskset CPU list for the server(s), e.g. 1")
@@ -752,6 +775,7 @@ def main() -> int:
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # run the finally blocks: stop the servers
     SETTINGS.think, SETTINGS.timeout, SETTINGS.message_cache = tuple(args.think), args.timeout, args.message_cache
+    SETTINGS.send = args.send
     if args.app != "app.py" and args.replicas:
         parser.error("--app serves one plain server: leave out --replicas")
     if args.client_cpus:

@@ -1,6 +1,6 @@
 """The Draw canvas's reading in the page (lab/digit_reading.js) against nbcore, in Chromium.
 
-The JS frames and scores drawings while the pen moves; the server reads the PNG sent at pointer-up with
+The JS frames and scores drawings while the pen moves; the server reads the PNG sent once the pen rests with
 ``nbcore.preprocess.model_input``, ``InputForm`` and the models. Both must agree: the same predicted digit for
 >= 99.5 % of drawings and every posterior within 1e-3, for naive Bayes and softmax, Deskew off and on, at three
 thresholds (and one unsmoothed model, whose impossible pixels are -inf). Drawings: the recorded browser drawings
@@ -10,7 +10,9 @@ widths, and MNIST test digits drawn back as strokes along their skeletons at sev
 digit itself is compared pixel for pixel (devtools/live_reading.measure_parity).
 
 Then the canvas on /draw: the verdict while the mouse button is still down, the server's reading in its place
-after pointer-up, a disagreement said, pen and touch, and the pointer-up path alone when the read-back fails.
+once the pen rests, a disagreement said, pen and touch, and the rested send alone when the read-back fails. And what
+the rest costs: a digit of two strokes one run, a stroke in the pause cancels the send, Clear no run (what the page
+read from the cleared drawing hidden until a new one is read), the screen reader's announcement once per digit.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ import time
 import pytest
 
 from devtools import chromium, draw_page, live_reading, page_checks
+from devtools.rerun_log import RERUN
+from lab.canvas import REST_MS
 
 AGREEING, POSTERIOR_TOLERANCE = 0.995, 1e-3
 MNIST_DRAWN = 400  # MNIST test digits drawn back (the test: 40 s at load average ~10 here, 160 s at ~15)
@@ -92,8 +96,7 @@ def test_the_verdict_follows_the_pen_and_the_server_reading_replaces_it(page, ba
     assert after["updates"] >= 5, f"only {after['updates']} live updates during a stroke of 30 moves"
 
     # a live reading that disagrees (its naive Bayes prior made to favour 1): the server's 7 shows, and says so
-    chromium.run_after(page, lambda: page.get_by_role("button", name="Clear").click(), charts=False)
-    draw_page.canvas_origin(page)
+    draw_page.clear_canvas(page)
     page.evaluate(SKEW_LIVE_PRIOR_JS)
     draw_page.stroke(page, SEVEN, (ox, oy))
     assert draw_page.wait_for_prediction(page)[0] == "7"
@@ -155,9 +158,9 @@ def along(start, end, count: int) -> list[tuple[float, float]]:
     ]
 
 
-def test_without_a_working_live_reading_the_pointer_up_path_alone_predicts(browser, base_url, request):
+def test_without_a_working_live_reading_the_rested_send_alone_predicts(browser, base_url, request):
     """A browser where reading the canvas back fails (as an old one lacking what the reading needs): the panel
-    stays hidden and the drawing is still predicted by the server at pointer-up."""
+    stays hidden and the drawing is still predicted by the server once the pen rests."""
     context = browser.new_context(viewport=chromium.VIEWPORT)
     context.add_init_script(
         "CanvasRenderingContext2D.prototype.getImageData = function () { throw new Error('no read-back here'); };"
@@ -174,3 +177,58 @@ def test_without_a_working_live_reading_the_pointer_up_path_alone_predicts(brows
         assert not shown["shown"] and shown["updates"] == 0, shown
     finally:
         context.close()
+
+
+# -- what the rest costs ------------------------------------------------------------------------------------------
+FOUR = draw_page.DIGITS[4]  # two strokes
+# counts the changes of the page's live region (lab/live_region.py), what a screen reader announces
+COUNT_ANNOUNCEMENTS_JS = """region => {
+    region.dataset.changes = '0';
+    new MutationObserver(() => { region.dataset.changes = String(Number(region.dataset.changes) + 1); })
+        .observe(region, {childList: true, characterData: true, subtree: true});
+}"""
+# what the canvas's Clear hid: the page's parts read from the last drawing (lab/digit_canvas.js, pages/draw.py)
+HIDDEN_JS = """() => ['draw_metrics', 'draw_explanation', 'draw_read'].map(
+    (key) => [...document.getElementsByClassName('st-key-' + key)].every((e) => e.inert && e.style.opacity === '0'))"""
+
+
+def draw_runs(server) -> int:
+    """The Draw page's runs the server has logged so far (NBCORE_LOG_RERUN_MS=1, lab/runs.py)."""
+    return sum(match[1] == "draw" for match in RERUN.finditer(server.log_text()))
+
+
+def test_a_digit_costs_one_run_once_the_pen_rests_and_clear_costs_none(page, warm_app):
+    """A 4 in two strokes: no run until the pen rests, then one, announced once; a stroke in the pause cancels
+    the send; Clear blanks the canvas with no run and hides the cleared drawing's verdict until a new one is read."""
+    page.goto(f"{warm_app.url}/draw", timeout=60_000)
+    chromium.wait_for_run(page, timeout=120)
+    origin = draw_page.canvas_origin(page)
+    region = page.locator(".nb-live-region")
+    region.evaluate(COUNT_ANNOUNCEMENTS_JS)
+    runs = draw_runs(warm_app)
+    draw_page.stroke(page, FOUR[0], origin)
+    page.wait_for_timeout(REST_MS / 2)  # a pause shorter than the rest, then the second stroke
+    draw_page.stroke(page, FOUR[1], origin)
+    page.wait_for_timeout(REST_MS / 2)  # the first stroke's rest has run out: its send was cancelled
+    assert draw_runs(warm_app) == runs, "a run before the pen rested"
+    assert draw_page.wait_for_prediction(page)[0] == "4"
+    page.wait_for_timeout(REST_MS)
+    assert draw_runs(warm_app) == runs + 1, f"{draw_runs(warm_app) - runs} runs for one digit"
+    assert wait_for_panel(page, "Server")["verdict"].startswith("Server: naive Bayes 4")
+    assert region.evaluate("r => r.dataset.changes") == "1", "the verdict was announced more than once"
+    assert region.text_content().startswith("Naive Bayes reads 4")
+
+    origin = draw_page.clear_canvas(page)
+    page.wait_for_timeout(REST_MS)
+    assert draw_runs(warm_app) == runs + 1, "Clear cost a run"
+    assert page.evaluate(HIDDEN_JS) == [True, True, True]
+    assert draw_page.read_prediction(page) is None and panel(page)["verdict"].startswith("As you draw")
+    assert draw_page.canvas_ink_pixels(page) == 0
+
+    draw_page.stroke(page, SEVEN, origin)
+    assert draw_page.wait_for_prediction(page)[0] == "7"
+    page.wait_for_timeout(REST_MS)
+    assert draw_runs(warm_app) == runs + 2
+    assert page.evaluate(HIDDEN_JS) == [False, False, False]
+    assert region.evaluate("r => r.dataset.changes") == "2" and region.text_content().startswith("Naive Bayes reads 7")
+    assert not page_checks.page_problems(page)
