@@ -209,11 +209,13 @@ class Following:
             count = 0
             while not self.stop.is_set() and time.perf_counter() < until:
                 due = min((timer.due for timer in client.auto_reruns.values()), default=until)
-                try:
-                    version = moves.get(timeout=max(0.0, min(due, until) - time.perf_counter()))
-                except queue.Empty:  # a timer is due: run it (and any other due by then)
-                    if client.run_auto_reruns(min(due + 0.001, until), each) and self.stop.is_set():
-                        return
+                try:  # a quarter of a second at most: ``finish`` is noticed soon
+                    version = moves.get(
+                        timeout=max(0.0, min(due, until, time.perf_counter() + 0.25) - time.perf_counter())
+                    )
+                except queue.Empty:
+                    if time.perf_counter() >= due:  # a timer is due: run it (and any other due by then)
+                        client.run_auto_reruns(min(due + 0.001, until), each)
                     continue
                 count += 1
                 if each(client.component("lesson_pace_listener", {"moved": f"{version}.{count}"})):

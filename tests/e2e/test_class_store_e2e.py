@@ -146,30 +146,32 @@ def test_polls_through_two_replicas(class_replicas, replica_store):
 
 
 def test_the_pace_benchmark_follows_two_students_through_two_replicas(class_replicas, replica_store):
-    """devtools/pace_bench.py's measuring parts, small: two scripted students follow the teacher's Next on their
-    page's timers, and the idle window counts their follow fragment's runs (the figures: the script's)."""
+    """devtools/pace_bench.py's measuring parts, small: two scripted students follow the teacher's Next as the pace
+    listener's script does, and the idle window counts what following costs (the figures: the script's)."""
     from devtools import pace_bench as bench
     from devtools.rerun_log import RerunLog
-    from lab.class_period import FOLLOW_SECONDS
 
     served, _ = class_replicas
     made = open_store(replica_store).create_class()
     students = bench.open_students(served.url, 2, f"class={made.info.code}", 500)
-    setup = bench.Setup("smoke", 2, 2)
+    assert all(student.listener is not None for student in students)  # the page holds the listener
+    setup = bench.Setup("after", replica_store[:5], 2, 2)
     try:
         following = bench.lead_the_class(
             served.url, made.info.code, made.teacher_key, students, 1, setup, time.perf_counter() + 120
         )
         logs = [RerunLog([server.log_path]) for server in served.servers]
-        idle = bench.idle_window(2 * FOLLOW_SECONDS + 0.5, [s.process.pid for s in served.servers], logs)
+        idle = bench.idle_window(3.0, [s.process.pid for s in served.servers], logs, following.answers)
         following.finish()
     finally:
-        for client in students:
-            client.close()
+        for student in students:
+            student.client.close()
     assert following.failures == [] and setup.followed == setup.asked == 2, setup
-    assert all(-1 < seconds < FOLLOW_SECONDS + 15 for seconds in setup.latencies), setup.latencies
+    # well inside the lesson's 30 s look of its own (lab/class_period.FOLLOW_SECONDS): the listener moved them
+    assert all(-1 < seconds < 15 for seconds in setup.latencies), setup.latencies
     assert {(0, 2), (1, 2)} <= set(following.seen)
-    assert 2 <= idle.fragment_runs <= 6 and idle.whole_runs == 0, idle  # each student every 2 s, nothing more
+    assert idle.fragment_runs == idle.whole_runs == 0, idle  # following, idle, costs no run
+    assert following.answers[0] >= 2  # each listener was answered with the new version
     assert open_store(replica_store).class_info(made.info.code).pace == 2
 
 
@@ -216,6 +218,47 @@ def answers_downloaded(teacher, tries: int = 3) -> list[str]:
 def click_and_wait(page, button: str) -> None:
     page.get_by_role("button", name=button, exact=True).first.click()
     chromium.wait_for_run(page, timeout=120, settle=0.3)
+
+
+@pytest.mark.parametrize("replica_store", ["redis"], indirect=True)
+def test_the_teachers_next_reaches_students_on_two_replicas_and_one_back_online(class_replicas, browser, replica_store):
+    """Two students in Chromium, one on each replica, follow the teacher (a scripted session) within seconds, far
+    inside the lesson's own 30 s look: the listener heard it through /api/pace; one student's browser goes offline
+    for a Next and catches up when it is back online."""
+    served, cookies = class_replicas
+    made = open_store(replica_store).create_class()
+    code = made.info.code
+    contexts: list = []
+    teacher = StreamlitClient(served.url, timeout=120)
+    try:
+        teacher.connect(page="lesson", query_string=f"class={code}&key={made.teacher_key}")
+        teacher.click("lesson_pace_lead")
+        students = [open_context(browser, contexts, served, cookies[index][0]) for index in (0, 1)]
+        for page in students:
+            page.goto(f"{served.url}/lesson?class={code}", timeout=120_000)
+            wait_for_step(page, 1)
+            page.locator("[data-seen]").first.wait_for(state="attached")  # the listener is in the page
+        teacher.click("lesson_next_top")
+        for page in students:
+            wait_for_step(page, 2, timeout_ms=15_000)
+        students[1].context.set_offline(True)
+        teacher.click("lesson_next_top")
+        wait_for_step(students[0], 3, timeout_ms=15_000)
+        assert students[1].locator("h2").filter(has_text=re.compile(r"^3\. ")).count() == 0  # offline: still on 2
+        students[1].context.set_offline(False)
+        wait_for_step(students[1], 3, timeout_ms=20_000)
+        for index, page in enumerate(students):
+            assert not page_checks.page_problems(page), (index, page_checks.page_problems(page))
+    except Exception:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        for number, context in enumerate(contexts):
+            for page in context.pages:
+                page.screenshot(path=str(ARTIFACTS / f"pace-student-{number}.png"), full_page=True)
+        raise
+    finally:
+        teacher.close()
+        for context in contexts:
+            context.close()
 
 
 # With Redis only: the period's browsers are what costs (about four minutes); SQLite's replicas share the same
