@@ -73,10 +73,8 @@ def main() -> int:
                 }
 
             def cycle(digit: int) -> None:
-                page.get_by_role("button", name="Clear").click()
-                page.locator('[data-testid="stAlert"]', has_text=draw_page.BLANK_PROMPT).wait_for()
-                chromium.wait_for_run(page, charts=False)
-                draw_page.stroke(page, draw_page.DIGITS[digit][0], draw_page.canvas_origin(page), step_px=args.step_px)
+                origin = draw_page.clear_canvas(page)  # the canvas's own Clear (no run since issue 40)
+                draw_page.stroke(page, draw_page.DIGITS[digit][0], origin, step_px=args.step_px)
                 draw_page.wait_for_prediction(page)
                 chromium.wait_for_run(page)
 

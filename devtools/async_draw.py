@@ -71,6 +71,11 @@ PROBE_JS = """([kind, baseline, want]) => {
          attributeFilter: ['data-test-script-state']});
 }""".replace("(SIGNATURE)", f"({draw_page.DRAW_SIGNATURE_JS})")
 
+# no "Naive Bayes prediction" shown: none, or all in what the canvas's Clear made inert (lab/digit_canvas.js)
+CLEARED_JS = f"""() => [...document.querySelectorAll('[data-testid="stMetric"]')]
+    .filter(m => m.innerText.includes({draw_page.PREDICTION_LABEL!r}))
+    .every(m => m.closest('[inert]') !== null)"""
+
 PAGE_STATE_JS = """() => {
     const app = document.querySelector('[data-testid="stApp"]');
     return {connection: app ? app.getAttribute('data-test-connection-state') : null,
@@ -155,10 +160,7 @@ async def move_alpha_and_time(page, right: bool, timeout_ms: float) -> float:
 
 
 async def clear(page, timeout_ms: float) -> None:
+    """Clear, the canvas's own button (no run): wait until the cleared drawing's prediction is hidden."""
     await page.get_by_role("button", name="Clear").click(timeout=timeout_ms)
-    await page.locator('[data-testid="stAlert"]', has_text=draw_page.BLANK_PROMPT).wait_for(timeout=timeout_ms)
-    # the prediction's metric goes (Draw keeps a hidden metric of its own before a digit)
-    await page.locator('[data-testid="stMetric"]', has_text=draw_page.PREDICTION_LABEL).first.wait_for(
-        state="detached", timeout=timeout_ms
-    )
+    await page.wait_for_function(CLEARED_JS, timeout=timeout_ms, polling=100)
     await wait_for_run(page, timeout_ms)

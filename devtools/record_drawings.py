@@ -83,12 +83,7 @@ def record(url: str, digits: list[int]) -> list[dict]:
                     }
                 )
                 print(f"digit {digit}: predicted {predicted}, BackMsg {recorded[-1]['bytes']} bytes", flush=True)
-                chromium.run_after(
-                    page,
-                    lambda: page.get_by_role("button", name="Clear").click(),
-                    shown_js=f"() => document.body.innerText.includes({draw_page.BLANK_PROMPT!r})",
-                    charts=False,
-                )
+                draw_page.clear_canvas(page)  # the canvas's own Clear (no run since issue 40)
         finally:
             browser.close()
     return recorded

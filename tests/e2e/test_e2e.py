@@ -49,8 +49,9 @@ def expect_blank_prompt(page, timeout: float = 30.0) -> None:
 
 
 def click_clear(page) -> None:
-    page.get_by_role("button", name="Clear").click()
-    expect_blank_prompt(page)
+    """Clear is the canvas's own (no run): a blank canvas, and the cleared drawing's prediction no longer shown."""
+    draw_page.clear_canvas(page)
+    assert draw_page.read_prediction(page) is None, "a prediction is shown next to the cleared canvas"
 
 
 INPUT_SHOWN_JS = {  # what the Draw page shows for each input option, once its run is over
