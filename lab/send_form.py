@@ -77,8 +77,8 @@ def _form(
     if outcome is None:
         return
     kind, said = outcome
-    if kind == "unavailable":
-        store_outage.noticed()  # drawn again from the top once, with the notice: the outcome waits in the session
+    if kind == "unavailable":  # the page is drawn again from the top, with the notice: the outcome waits for it
+        store_outage.noticed()
     del st.session_state[_OUTCOME]
     if kind == "sent":
         st.success(said, icon=":material/check_circle:")
@@ -115,8 +115,7 @@ def _send(
     else:
         try:
             sentence = classroom.send_drawing(joined, frame, int(meant), bayes_posterior, softmax_posterior)
-        except StoreUnavailable:
-            store_outage.refused()
+        except StoreUnavailable:  # noted where the outcome is shown: a callback cannot draw the page again
             st.session_state[_OUTCOME] = ("unavailable", None)
         except (Refused, ValueError) as refused:
             st.session_state[_OUTCOME] = ("refused", str(refused))
