@@ -12,8 +12,8 @@ Parts (each prints a table):
    4 = a slow phone).
 2. server runs per drawn digit, before (``--before``: another checkout, e.g. this branch's base,
    ``git archive $(git merge-base HEAD main) | tar -x -C DIR``)
-   and after (this one): the NBCORE_RERUN lines (lab/runs.py) each server logs while Chromium draws the same digits,
-   and their median time.
+   and after (this one): the NBCORE_RERUN lines (lab/runs.py) each server logs while Chromium draws the same digits
+   (a digit's strokes ``STROKE_GAP_MS`` apart, each digit then Clear), and their median time.
 3. bytes a browser receives (devtools/streamlit_client.py keeping messages as the browser does): opening /draw, each
    recorded drawing sent, an alpha change and back, Clear; before and after. And the models' payload (what
    lab/live_models.py sends per settings change): JSON bytes, gzip'd, deflated (the websocket's compression, when on).
@@ -45,7 +45,19 @@ from devtools.bench_report import markdown_table, percentile
 from devtools.streamlit_client import StreamlitClient
 
 RECORDED = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
-SHAPES = {**{f"{d}": s for d, s in draw_page.DIGITS.items()}, **{f"{d}'": s for d, s in async_draw.DIGITS.items()}}
+# digits as drawn in two strokes, beside the 4: a 5 with its top bar drawn last, a 7 crossed
+TWO_STROKES = {
+    "5''": [[(105, 55), (100, 130), (150, 120), (190, 160), (180, 215), (140, 235), (90, 220)], [(105, 55), (195, 55)]],
+    "7''": [[(75, 55), (205, 55), (125, 235)], [(110, 145), (190, 145)]],
+}
+SHAPES = {
+    **{f"{d}": s for d, s in draw_page.DIGITS.items()},
+    **{f"{d}'": s for d, s in async_draw.DIGITS.items()},
+    **TWO_STROKES,
+}
+# ms between the strokes of one digit in part 2: about the median pause within a handwritten symbol
+# (devtools/stroke_gaps.py: 489 ms), shorter than the canvas's rest (lab/canvas.py's REST_MS)
+STROKE_GAP_MS = 500
 RERUN = re.compile(r"NBCORE_RERUN page=(\S+) ms=([0-9.]+) outcome=(\S+) scope=(\S+)")
 
 
@@ -54,13 +66,16 @@ def clear(page) -> None:
     draw_page.clear_canvas(page, timeout=240)
 
 
-def draw_digits(page, rounds: int) -> int:
-    """Draw every shape ``rounds`` times with the mouse, Clear between digits; the number of digits drawn."""
+def draw_digits(page, rounds: int, gap_ms: float = 0) -> int:
+    """Draw every shape ``rounds`` times with the mouse, ``gap_ms`` between a digit's strokes and Clear between
+    digits; the number of digits drawn."""
     drawn = 0
     for _ in range(rounds):
         for strokes in SHAPES.values():
             origin = draw_page.canvas_origin(page)
-            for points in strokes:
+            for index, points in enumerate(strokes):
+                if index:
+                    page.wait_for_timeout(gap_ms)
                 draw_page.stroke(page, points, origin, step_px=async_draw.STROKE_STEP_PX)
             draw_page.wait_for_prediction(page, timeout=60)
             drawn += 1
@@ -112,7 +127,7 @@ def server_runs(browser, app: str, data_dir: Path, log_dir: Path, name: str, rou
             page.goto(f"{server.url}/draw", timeout=180_000)
             chromium.wait_for_run(page, timeout=180)
             before = len(RERUN.findall(server.log_text()))
-            drawn = draw_digits(page, rounds)
+            drawn = draw_digits(page, rounds, STROKE_GAP_MS)
             runs = RERUN.findall(server.log_text())[before:]
         finally:
             page.close()

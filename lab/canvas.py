@@ -34,11 +34,12 @@ from nbcore.preprocess import CANVAS_BITMAP_SIDE
 # canvas side in pixels, ten times MNIST's 28; the server refuses values longer than a PNG of this size can be
 SIZE = CANVAS_BITMAP_SIDE
 # ms the pen must rest after a pointer-up before the drawing goes to the server (one run); a stroke begun sooner
-# cancels the send. Longer than the pause between the strokes of one digit (a 4's second stroke, a 7's or a 5's
-# bar: moving the mouse or the finger to the next stroke's start takes a few hundred ms), so that a digit costs one
-# run; short enough that the server's verdict, the evidence caption and the class's Send come while the reader
-# still looks (the verdict itself is on screen at once: the live reading). docs/benchmarks-load.md has the measure.
-REST_MS = 800
+# cancels the send. Measured (devtools/stroke_gaps.py, docs/benchmarks-load.md): 229 pauses between the strokes of
+# one handwritten symbol, 45 people drawing in a browser, have a median of 489 ms and 17 % last 1 s or more (24 % at
+# 800 ms, 10 % at 1.2 s). A second to spare keeps most digits of two strokes at one run (1.21 runs a digit, 1.30 at
+# 800 ms) while the server's verdict, the evidence caption and the class's Send still come within about a second of
+# the last stroke (the verdict itself is on screen at once: the live reading).
+REST_MS = 1000
 _HERE = Path(__file__).parent
 # what the live panel draws with: the posterior chart's model colours and the evidence map's scale
 LOOK = {"models": list(MODEL_COLOURS), "evidence": get_colorscale(DIVERGING_SCALE)}
