@@ -425,7 +425,15 @@ def passphrase_required() -> bool:
 
 
 def new_class(passphrase: str = "") -> TeacherClass | str:
-    """Create a class for this session's teacher: the class, or a sentence why not.
+    """Create a class for this session's teacher: the class, or a sentence why not (the store's refusal too)."""
+    try:
+        return _new_class(passphrase)
+    except Refused as refused:  # the budgets are in the store too
+        return refusal(refused)
+
+
+def _new_class(passphrase: str) -> TeacherClass | str:
+    """``new_class``'s work.
 
     Students pressing the button cannot lock the teacher out: without a passphrase, each session makes at most
     ``NEW_CLASSES_PER_SESSION`` an hour and an address ``NEW_CLASSES_PER_ADDRESS`` (sixty students trying twice
@@ -453,10 +461,7 @@ def new_class(passphrase: str = "") -> TeacherClass | str:
             "This browser (or its network address) made as many classes as it may this hour: use one of them "
             "(its teacher link), or start the server with a passphrase for teachers."
         )
-    try:
-        made = class_store.class_store().create_class()
-    except Refused as refused:
-        return refusal(refused)
+    made = class_store.class_store().create_class()
     st.session_state["teacher_code"], st.session_state["teacher_key"] = made.info.code, made.teacher_key
     st.query_params[CLASS_PARAM] = made.info.code
     browser_memory(f"teacher-{made.info.code}", remember=made.teacher_key)  # now: the next full run may be far

@@ -127,6 +127,7 @@ def live_gallery(code: str) -> None:
             on_click="ignore",
             icon=":material/table:",
             key="gallery_csv",
+            disabled=not reading.live,  # made when clicked: from the store
             help=_(
                 "One row per drawing: student number (1 = the first to send), meant digit, naive Bayes' and "
                 "softmax's readings, then the 784 pixels (0-255) of the 28 × 28 frame, row by row. No names or ids."
@@ -140,6 +141,7 @@ def live_gallery(code: str) -> None:
             on_click="ignore",
             icon=":material/image:",
             key="gallery_png",
+            disabled=not reading.live,
             help=_("The drawings with both readings and the two confusion matrices, in one picture."),
         )
 

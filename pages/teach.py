@@ -222,6 +222,7 @@ def downloads(info) -> None:
                     on_click="ignore",
                     icon=icon,
                     key=f"teach_{ending.replace('.', '_')}_{period}",
+                    disabled=store_outage.outage(),  # made when clicked, from the store
                     help=_(holds),
                 )
 

@@ -208,3 +208,19 @@ def test_a_part_never_read_says_it_is_not_known(store):
     assert [item.value for item in app.caption] == [
         ":material/cloud_off: Not known while the class store is not answering."
     ]
+
+
+@pytest.mark.slow
+def test_new_class_in_an_outage_is_a_sentence_and_downloads_wait(store):
+    teacher = open_page("pages/teach.py")
+    store.down()
+    teacher.button(key="teach_new_class_button").click()
+    rerun(teacher)
+    assert UNAVAILABLE in [item.value for item in teacher.warning]  # the budgets' refusal, not an error box
+    store.up()
+    code, key = new_class()
+    class_page = open_page("pages/teach.py", {"class": code, "key": key})
+    store.down()
+    rerun(class_page)
+    downloads = [item for item in class_page.get("download_button")]
+    assert downloads and all(item.proto.disabled for item in downloads)  # made from the store when clicked
