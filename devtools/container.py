@@ -3,6 +3,8 @@ hand.
 
     python -m devtools.container build      # the local Debian base when absent, then prepare, then serve; prints
                                             # each build's time and each image's size
+    python -m devtools.container start 5    # the serve image started 5 times, each on a new volume: the seconds
+                                            # from `podman run` to a passing health check, and their median
 
 No container registry is reachable here, so the Containerfile's BASE (python:3.11-slim by default) is replaced
 by LOCAL_BASE: Debian bookworm with python3, python3-venv and ca-certificates, made by mmdebstrap and
@@ -15,14 +17,16 @@ MNIST *-ubyte.gz files and SMSSpamCollection, from $NBCORE_DATA_DIR or ../shared
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from devtools.app_server import REPO
+from devtools.app_server import REPO, free_port
 from lab.serve import PREPARE_IMAGE  # the prepare target (torchvision), the Kubernetes Job's
 
 IMAGE = "localhost/naive-bayes-lab:latest"  # the serve target, what docs/deploy.md's build command tags
@@ -120,10 +124,46 @@ def build_image(log_path: Path, tag: str = IMAGE, target: str = "serve") -> floa
     return time.monotonic() - started
 
 
-def main() -> int:
-    if sys.argv[1:] != ["build"]:
-        print(__doc__)
-        return 2
+def start_to_healthy(image: str = IMAGE, timeout: float = 180) -> float:
+    """Seconds from ``podman run`` of ``image`` (a new named volume at /data, which Podman fills with a copy of the
+    image's; host network, a free port) to its health check passing, tried every 0.2 s (each try takes about
+    0.3 s itself); the container and its volume removed after. RuntimeError with its log when it is not
+    healthy within ``timeout`` seconds or stops."""
+    name = f"nb-lab-start-{secrets.token_hex(4)}"
+    started = time.monotonic()
+    podman(
+        "run",
+        "--detach",
+        f"--name={name}",
+        "--network=host",
+        f"--env=STREAMLIT_SERVER_PORT={free_port()}",
+        f"--volume={name}:/data",
+        image,
+    )
+    try:
+        while podman("healthcheck", "run", name, check=False).returncode != 0:
+            state = podman("inspect", "--format={{.State.Status}}", name).stdout.strip()
+            if state != "running" or time.monotonic() - started > timeout:
+                log = podman("logs", name, check=False)
+                raise RuntimeError(f"{name} is {state}, not healthy:\n{log.stdout[-3000:]}{log.stderr[-3000:]}")
+            time.sleep(0.2)
+        return time.monotonic() - started
+    finally:
+        podman("rm", "--force", "--time=0", name, check=False)
+        podman("volume", "rm", "--force", name, check=False)
+
+
+def report_starts(runs: int) -> None:
+    """``start_to_healthy()`` ``runs`` times, each printed, then their median."""
+    seconds = []
+    for run in range(runs):
+        seconds.append(start_to_healthy())
+        print(f"start {run + 1}: healthy after {seconds[-1]:.1f} s", flush=True)
+    print(f"{IMAGE}: start to healthy, median of {runs}: {statistics.median(seconds):.1f} s")
+
+
+def build_both() -> None:
+    """The data staged, then each of TARGETS built, its time and size printed."""
     shared = REPO.parent / "shared"
     data_dir = os.environ.get("NBCORE_DATA_DIR")
     sources = [Path(data_dir)] if data_dir else []
@@ -135,7 +175,18 @@ def main() -> int:
         seconds = build_image(logs / f"{target}.log", tag, target)
         print(f"{tag} (--target {target}): built in {seconds:.0f} s, {image_size(tag) / 1e9:.2f} GB", flush=True)
     print(f"logs: {logs}")
-    return 0
+
+
+def main() -> int:
+    args = sys.argv[1:]
+    if args == ["build"]:
+        build_both()
+        return 0
+    if args[:1] == ["start"] and len(args) <= 2 and all(arg.isdigit() and int(arg) >= 1 for arg in args[1:]):
+        report_starts(int(args[1]) if len(args) == 2 else 5)
+        return 0
+    print(__doc__)
+    return 2
 
 
 def image_size(name: str) -> int:

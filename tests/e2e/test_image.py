@@ -1,10 +1,13 @@
-"""The container image (Containerfile), built on this machine's Debian base and run with Podman, and
-deploy/compose.yaml started with podman-compose: two replicas, nginx and Redis, all from that image.
+"""The container images (the Containerfile's two targets), built on this machine's Debian base and run with
+Podman, and deploy/compose.yaml started with podman-compose: two replicas, nginx and Redis, all from the serve
+image.
 
-The image is built once per session (devtools.container.build_image; its layers stay cached between runs, so
-a change to the app rebuilds only its code layers, one to nbcore the prepared data too). Every container uses host networking on
-free ports and its own named volume, removed afterwards. Missing podman, runc, mmdebstrap, podman-compose,
-Chromium or MNIST: fails under CI=true, skipped elsewhere. .ci/run runs this file beside the other streams.
+Both targets are built once per session (devtools.container.build_image, prepare then serve; their layers stay
+cached between runs, so a change to the app rebuilds only its code layers, one to nbcore the prepared data too).
+Every test runs the serve image (no torch) but the prepare target's own and the Kubernetes Job's. Every
+container uses host networking on free ports and its own named volume, removed afterwards. Missing podman, runc,
+mmdebstrap, podman-compose, Chromium or MNIST: fails under CI=true, skipped elsewhere. .ci/run runs this file
+beside the other streams.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import os
 import re
 import secrets
 import shutil
+import statistics
 import subprocess
 import time
 import urllib.request
@@ -22,6 +26,7 @@ import pytest
 
 from devtools import app_server, chromium, container, draw_page, page_checks
 from devtools.streamlit_client import StreamlitClient
+from lab import serve
 from tests.conftest import REPO, SHARED_MNIST, require
 from tests.e2e.conftest import SHARED_SMS
 from tests.e2e.test_class_store_e2e import run_draw_send
@@ -31,18 +36,29 @@ COMPOSE_FILE = REPO / "deploy" / "compose.yaml"
 MANIFEST = REPO / "deploy" / "kubernetes.yaml"
 
 
+SERVE_CEILING_BYTES = 1.2e9  # issue #40's target, by `podman image inspect`; 6.19 GB with torch
+
+
 @pytest.fixture(scope="session")
-def image(app_data_dir, tmp_path_factory) -> str:
-    """The image, built on LOCAL_BASE with the MNIST and SMS files of this run's data folder baked in."""
+def images(app_data_dir, tmp_path_factory) -> dict[str, str]:
+    """Both targets, built on LOCAL_BASE with the MNIST and SMS files of this run's data folder baked in:
+    target -> tag."""
     require(
         container.podman_available(), "podman, runc or mmdebstrap is missing (apt-get install podman runc mmdebstrap)"
     )
     missing = container.stage_data(app_data_dir, SHARED_MNIST, SHARED_SMS.parent)
     require(not missing, f"no copy of {missing} to bake into the image")
-    log = tmp_path_factory.mktemp("image") / "build.log"
-    seconds = container.build_image(log)
-    print(f"image built in {seconds:.0f} s")
-    return container.IMAGE
+    logs = tmp_path_factory.mktemp("image")
+    for target, tag in container.TARGETS:
+        seconds = container.build_image(logs / f"{target}.log", tag, target)
+        print(f"{tag} (--target {target}) built in {seconds:.0f} s, {container.image_size(tag) / 1e9:.2f} GB")
+    return {target: tag for target, tag in container.TARGETS}
+
+
+@pytest.fixture(scope="session")
+def image(images) -> str:
+    """The serve image, which every test but the prepare target's and the Job's runs."""
+    return images["serve"]
 
 
 class Lab:
@@ -117,11 +133,83 @@ def test_the_health_check_passes_on_the_server_and_fails_without_one(image, lab,
         idle.remove()
 
 
-def test_the_server_runs_as_a_user_other_than_root(lab):
+def test_the_server_runs_as_a_user_other_than_root_as_pid_1(lab):
     assert lab.exec("id", "-u").strip() != "0"
-    users = container.podman("top", lab.name, "user", "args").stdout.splitlines()[1:]
-    server = [line for line in users if "streamlit run app.py" in line]
-    assert server and all(line.split()[0] not in ("root", "0") for line in server), users
+    users = container.podman("top", lab.name, "user", "pid", "args").stdout.splitlines()[1:]
+    server = [line.split(None, 2) for line in users if "streamlit run app.py" in line]
+    assert server and all(user not in ("root", "0") for user, _, _ in server), users
+    assert [pid for _, pid, _ in server] == ["1"], users  # lab.serve became Streamlit: it gets the SIGTERM
+
+
+def test_the_serve_image_has_every_pin_but_torch_and_torchvision(image):
+    pins = {}
+    for line in (REPO / "requirements.txt").read_text().splitlines():
+        found = re.match(r"([A-Za-z0-9_.-]+)={2,3}(\S+)", line)
+        if found:
+            pins[found[1]] = found[2]
+    assert {"torch", "torchvision", "streamlit", "numpy"} <= set(pins), pins
+    probe = (
+        "import importlib.metadata as m, importlib.util as u, json, sys\n"
+        "def version(name):\n"
+        "    try:\n        return m.version(name)\n    except m.PackageNotFoundError:\n        return None\n"
+        "print(json.dumps({'importable': [name for name in ('torch', 'torchvision') if u.find_spec(name)], "
+        "'versions': {name: version(name) for name in json.loads(sys.argv[1])}}))"
+    )
+    run = container.podman("run", "--rm", "--network=none", image, "python", "-c", probe, json.dumps(list(pins)))
+    expected = {name: None if name in ("torch", "torchvision") else version for name, version in pins.items()}
+    assert json.loads(run.stdout) == {"importable": [], "versions": expected}
+
+
+def test_the_serve_image_is_at_most_1_2_gb(images):
+    sizes = {target: container.image_size(tag) for target, tag in images.items()}
+    print(
+        f"image sizes by podman image inspect: serve {sizes['serve'] / 1e9:.2f} GB, prepare {sizes['prepare'] / 1e9:.2f} GB"
+    )
+    assert sizes["serve"] <= SERVE_CEILING_BYTES, sizes
+
+
+def test_start_to_healthy_on_a_new_volume_is_printed(image):
+    """The figure is docs/deploy.md's (a benchmark's: python -m devtools.container start 5); here each start must
+    become healthy, and the times are printed."""
+    seconds = [container.start_to_healthy(image, timeout=READY_TIMEOUT_S) for _ in range(3)]
+    print(
+        f"start to healthy: {', '.join(f'{each:.1f}' for each in seconds)} s, median {statistics.median(seconds):.1f} s"
+    )
+
+
+def test_a_damaged_data_volume_stops_the_server_with_one_sentence_and_fails_the_health_check(image, volume):
+    # a new volume gets the image's /data; then one prepared file on it cut short, as a full disk would leave it
+    damaged = "/data/MNIST/nbcore/t10k.npz"
+    container.podman(
+        "run", "--rm", "--network=none", f"--volume={volume}:/data", image, "truncate", "-s", "4096", damaged
+    )
+    served = Lab(image, volume)
+    try:
+        deadline = time.monotonic() + 120
+        while (state := json.loads(container.podman("inspect", "--format={{json .State}}", served.name).stdout))[
+            "Status"
+        ] == "running":
+            assert time.monotonic() < deadline, "still running on damaged data"
+            time.sleep(0.5)
+        assert state["ExitCode"] == 2, state
+        logs = container.podman("logs", served.name)
+        said = (logs.stdout + logs.stderr).strip().splitlines()
+        assert len(said) == 1 and said[0].startswith("Naive Bayes Lab not started: the prepared data in /data"), said
+        assert damaged in said[0] and f"--target prepare -t {serve.PREPARE_IMAGE}" in said[0]
+        assert f"the Job {serve.PREPARE_JOB}" in said[0]
+        assert not served.healthy()
+    finally:
+        served.remove()
+
+
+def test_the_prepare_target_has_torchvision_and_its_data_passes_the_check(images):
+    checked = container.podman(
+        "run", "--rm", "--network=none", images["prepare"], "python", "-m", "nbcore", "prepare", "--check"
+    )
+    assert re.search(r"^Checked in /data: all \d+ prepared, nothing computed\.$", checked.stdout, re.M), checked.stdout
+    probe = "import importlib.util as u; print(u.find_spec('torchvision') is not None)"
+    found = container.podman("run", "--rm", "--network=none", images["prepare"], "python", "-c", probe)
+    assert found.stdout.strip() == "True"
 
 
 def test_a_page_renders_in_chromium_and_predicts_a_drawing(lab, browser):
@@ -189,9 +277,10 @@ def test_sigterm_stops_it_cleanly_within_10_s(image, volume):
         served.remove()
 
 
-def test_the_kubernetes_job_fills_an_empty_volume_without_a_network(image, volume):
-    """The manifest's prepare Job, then the replicas' init container, run in the image on a new volume with no
-    network: the Job copies the image's data and checks it (nothing to download), and the wait ends."""
+def test_the_kubernetes_job_fills_an_empty_volume_without_a_network(images, volume):
+    """The manifest's prepare Job in the prepare image, then the replicas' init container in the serve image, on a
+    new volume with no network: the Job copies the image's data and checks it (nothing to download), and the
+    wait (prepare --check) ends."""
     import yaml  # PyYAML, a dependency of kubernetes-validate and podman-compose
 
     documents = [doc for doc in yaml.safe_load_all(MANIFEST.read_text()) if doc]
@@ -201,15 +290,17 @@ def test_the_kubernetes_job_fills_an_empty_volume_without_a_network(image, volum
     env = [f"--env={variable['name']}={variable['value']}" for variable in job["env"]]
     # :U gives the new volume to the image's user, as the pod's fsGroup does on a cluster
     mount = f"--volume={volume}:{job['volumeMounts'][0]['mountPath']}:U"
-    filled = container.podman("run", "--rm", "--network=none", *env, mount, image, *job["command"], timeout=600)
+    assert job["image"] == images["prepare"] and wait["image"] == images["serve"]
+    filled = container.podman("run", "--rm", "--network=none", *env, mount, job["image"], *job["command"], timeout=600)
     said = filled.stdout + filled.stderr
     assert re.search(r"Prepared in /\w+: 0 of \d+ made now", said), said  # all of it copied, nothing redone
     waited = container.podman(
         "run",
         "--rm",
         "--network=none",
+        *[f"--env={variable['name']}={variable['value']}" for variable in wait["env"]],
         f"--volume={volume}:{wait['volumeMounts'][0]['mountPath']}:ro",
-        image,
+        wait["image"],
         *wait["command"],
         timeout=120,
     )

@@ -8,16 +8,18 @@
   before it is used), and that Redis evicts nothing;
 * every container gives ``command`` (none ``args``);
 * the init container, run with ``sh`` on a scratch folder standing for the data volume, keeps waiting while
-  any one of the four MNIST files is missing and exits 0 once all four are there;
+  the folder is empty or a prepared file is damaged, and exits 0 once the folder is prepared and whole;
 * the body cap is the same in deploy/nginx.conf and on every Ingress: Streamlit's maxUploadSize + 1 MB;
 * the websocket path alone has a per-address connection cap, the same number as deploy/nginx.conf's default,
   and every path to the app has the same cookie affinity (ingress-nginx applies annotations per Ingress);
 * uploads are streamed (no retry once sent) and /_stcore/metrics is refused to every address;
 * the pods believe X-Forwarded-For (FORWARDED_ALLOW_IPS) and a NetworkPolicy lets only the ingress
   controller's namespace reach them; only the app's pods reach Redis;
-* every app container runs the image that docs/deploy.md's build command tags (devtools.container.IMAGE), as
-  deploy/compose.yaml does, without pulling it, on a volume its user (uid and gid 10001, the Containerfile's) can
-  write. tests/e2e/test_image.py runs the Job's command in that image.
+* the Job runs the prepare image and every other container the serve image, each the tag docs/deploy.md's build
+  commands give (devtools.container.PREPARE_IMAGE, IMAGE), as deploy/compose.yaml runs the serve image, without
+  pulling it, on a volume its user (uid and gid 10001, the Containerfile's) can write; the app starts through
+  lab.serve (the data checked first), under the name of the Job its refusal names. tests/e2e/test_image.py runs
+  the Job's command in the prepare image.
 
 kubernetes-validate missing: fails under CI=true, skipped elsewhere.
 """
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -35,7 +38,8 @@ from urllib.parse import urlsplit
 import pytest
 
 from devtools import replicas
-from devtools.container import IMAGE
+from devtools.container import IMAGE, PREPARE_IMAGE
+from lab import serve
 from tests.conftest import REPO, require
 
 MANIFEST = REPO / "deploy" / "kubernetes.yaml"
@@ -165,19 +169,20 @@ def test_every_container_gives_its_command():
 
 
 @pytest.mark.slow
-def test_the_app_waits_for_all_four_mnist_files(tmp_path):
+def test_the_app_waits_until_the_prepared_data_is_whole(prepared_root, tmp_path):
     from nbcore.datasets import mnist
 
     init = pod_spec(objects("Deployment")["nb-lab"])["initContainers"][0]
     mount = init["volumeMounts"][0]["mountPath"]
-    command = [part.replace(mount, str(tmp_path)) for part in init["command"]]
-    raw = mnist.raw_folder(tmp_path)
-    raw.mkdir(parents=True)
-    names = list(mnist.MNIST_MD5)
-    assert len(names) == 4
+    assert {variable["name"]: variable["value"] for variable in env_of(init)} == {"NBCORE_DATA_DIR": mount}
+    data = tmp_path / "data"
+    data.mkdir()
+    env = {**os.environ, "NBCORE_DATA_DIR": str(data), "PYTHONPATH": str(REPO)}
 
     def still_waiting(seconds: float) -> bool:
-        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, start_new_session=True)
+        process = subprocess.Popen(
+            init["command"], stdout=subprocess.DEVNULL, start_new_session=True, cwd=REPO, env=env
+        )
         try:
             process.wait(seconds)
             return False
@@ -188,15 +193,19 @@ def test_the_app_waits_for_all_four_mnist_files(tmp_path):
                 os.killpg(process.pid, signal.SIGKILL)
                 process.wait(10)
 
-    for missing in names:
-        for name in names:
-            (raw / name).unlink(missing_ok=True)
-            if name != missing:
-                (raw / name).write_bytes(b"decoded")
-        assert still_waiting(1.0), f"started without {missing}"
-    for name in names:
-        (raw / name).write_bytes(b"decoded")
-    assert not still_waiting(20.0), "all four files are there and it still waits"
+    assert still_waiting(5.0), "started on an empty volume"
+    root, first = prepared_root
+    assert first.returncode == 0, first.stderr
+    data.rmdir()
+    shutil.copytree(root, data, copy_function=os.link)
+    decoded = mnist.decoded_cache_path(data, True)
+    content = decoded.read_bytes()
+    decoded.unlink()  # a new file: the hard-linked original keeps its bytes
+    decoded.write_bytes(content[:-1])
+    assert still_waiting(5.0), "started with a damaged file"
+    decoded.unlink()
+    decoded.write_bytes(content)
+    assert not still_waiting(30.0), "everything is there and whole and it still waits"
 
 
 def test_the_body_cap_agrees_with_nginx_and_streamlit():
@@ -253,14 +262,17 @@ def test_only_the_ingress_reaches_the_app_and_only_the_app_reaches_redis():
     assert sources == [{"podSelector": {"matchLabels": {"app": "nb-lab"}}}]
 
 
-def test_every_app_container_runs_the_image_the_docs_build():
-    build = f"podman build --format docker -t {IMAGE} ."
-    assert build in (REPO / "docs" / "deploy.md").read_text()
+def test_the_job_runs_the_prepare_image_and_the_rest_the_serve_image_the_docs_build():
+    docs = (REPO / "docs" / "deploy.md").read_text()
+    assert f"podman build --format docker -t {IMAGE} ." in docs
+    assert f"podman build --format docker --target prepare -t {PREPARE_IMAGE} ." in docs
     assert f"${{NB_LAB_IMAGE:-{IMAGE}}}" in (REPO / "deploy" / "compose.yaml").read_text()
     uid = re.search(r"useradd --uid (\d+) --gid (\d+)", (REPO / "Containerfile").read_text())
     assert uid is not None and uid[1] == uid[2]
-    for kind, name in (("Job", "nb-lab-prepare"), ("Deployment", "nb-lab")):
+    assert list(objects("Job")) == [serve.PREPARE_JOB]  # the Job the serve image's refusal names
+    for kind, name, image in (("Job", serve.PREPARE_JOB, PREPARE_IMAGE), ("Deployment", "nb-lab", IMAGE)):
         spec = pod_spec(objects(kind)[name])
         assert spec["securityContext"] == {"fsGroup": int(uid[1])}, f"{kind} {name}"
         for each in spec.get("initContainers", []) + spec["containers"]:
-            assert (each["image"], each["imagePullPolicy"]) == (IMAGE, "IfNotPresent"), each["name"]
+            assert (each["image"], each["imagePullPolicy"]) == (image, "IfNotPresent"), each["name"]
+    assert app_container()["command"][:3] == ["python", "-m", "lab.serve"]  # the data checked before Streamlit
