@@ -221,7 +221,8 @@ def ended_sentence(info: ClassInfo) -> str | None:
 def join_from_link() -> Membership | None:
     """The frame's first step on every full run: read the class from the link (``?class=``, ``&key=``) or the
     session, check it once, keep it in the link (so a reload, a page change and a shared link keep it), and
-    return it for the frame's badge. Pages read the result with ``membership()``."""
+    return it for the frame's badge. Pages read the result with ``membership()``. While the store does not
+    answer: the class of the session's last run, or else ``unanswered_class()``, the one the link names."""
     unanswered = None
     try:
         found: Membership | None = _checked_teacher_class()
