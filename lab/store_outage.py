@@ -123,7 +123,9 @@ def answering() -> bool:
 
 @runs.fragment(page="outage", run_every=RETRY_SECONDS)
 def _watch() -> None:
-    if not answering():
+    with runs.waiting():  # an unreachable host answers only at the client's timeout: other runs go meanwhile
+        back = answering()
+    if not back:
         return
     st.session_state.pop(_SINCE, None)
     if not refresh.paused():
