@@ -63,7 +63,6 @@ JOINING_AT_ONCE = 8  # students opening the lesson at the same time (a class doe
 SECRET_KEY = "browser_memory_student"  # the browser's answer with the student's secret (lab/classroom)
 LEAD_KEY, NEXT_KEY = "lesson_pace_lead", "lesson_next_top"
 LISTENER_NAME = "naive_bayes_lab_pace_listener"  # lab/pace_listener.py's component
-RETRY_S = 4.0  # lab/pace_listener.RETRY_MS: a page asked to move that still shows the old version asks again
 
 
 # -- the students ---------------------------------------------------------------------------------
@@ -123,6 +122,8 @@ class Listening:
         self.shown = threading.Event()  # set when the page shows a version again (after a move's run)
 
     def run(self, until: float) -> None:
+        from lab.pace_listener import RETRY_MS  # a page asked to move that still shows the old version asks again
+
         base = self.student.client
         host, port = base.base_url.split("//", 1)[1].split("/", 1)[0].rsplit(":", 1)
         failures = 0
@@ -151,7 +152,7 @@ class Listening:
             if version != seen:
                 self.shown.clear()
                 self.moves.put(version)
-                self.shown.wait(RETRY_S)
+                self.shown.wait(RETRY_MS / 1000)
 
 
 @dataclass

@@ -4,7 +4,7 @@ of a second of the store's change and costs no run while nothing happens.
 
 The script holds one request open (``lab/pace_route.py``) with the version the page shows; an answer with
 another version sets the element's value, which reruns the whole page (the value carries a count, so the same
-version twice still reruns). It asks again every ``RETRY_MS`` while the page still shows an older version (the
+version twice still reruns). It asks again after ``RETRY_MS`` if the page still shows an older version (the
 rerun was lost: the connection dropped), waits on a failed request (offline, the server restarting, a 429) with
 a growing pause, and asks at once when the browser comes back online or the tab becomes visible again. A hidden
 tab holds no request (a browser allows a few connections per server: tabs in the background leave them free).
@@ -24,7 +24,10 @@ KEY = "lesson_pace_listener"
 # "poll": no listener, the lesson looks every 2 s by a script run, as before #40 (for a proxy that does not pass
 # /api/pace; devtools/pace_bench.py's "before"); anything else: the listener
 LISTENING = os.environ.get("NBCORE_FOLLOW", "listen") != "poll"
-RETRY_MS = 4000  # a page asked to move that still shows the old version asks again after this long
+# a page asked to move that still shows the old version asks again after this long: longer than a run of the
+# new step takes when a whole class asks at once (a second ask while the first run is going restarts it), short
+# enough for a move lost to a dropped connection without an "online" event to come back within a lesson's minute
+RETRY_MS = 15_000
 _JS = """
 const listeners = new WeakMap();
 

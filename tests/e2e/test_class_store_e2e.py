@@ -223,7 +223,7 @@ def click_and_wait(page, button: str) -> None:
 def test_the_teachers_next_reaches_students_on_two_replicas_and_one_back_online(class_replicas, browser, replica_store):
     """Two students in Chromium, one on each replica, follow the teacher (a scripted session) within seconds, far
     inside the lesson's own 30 s look: the listener heard it through /api/pace; one student's browser goes offline
-    for a Next and catches up when it is back online."""
+    for a Next and catches up when it is back online; one who paused live updates moves only on Refresh now."""
     served, cookies = class_replicas
     made = open_store(replica_store).create_class()
     code = made.info.code
@@ -246,6 +246,15 @@ def test_the_teachers_next_reaches_students_on_two_replicas_and_one_back_online(
         assert students[1].locator("h2").filter(has_text=re.compile(r"^3\. ")).count() == 0  # offline: still on 2
         students[1].context.set_offline(False)
         wait_for_step(students[1], 3, timeout_ms=20_000)
+        # paused live updates (WCAG 2.2.2): the page stays where its reader is until Refresh now
+        students[0].get_by_text("Pause live updates", exact=True).click()
+        chromium.wait_for_run(students[0], timeout=120, settle=0.3)
+        teacher.click("lesson_next_top")
+        wait_for_step(students[1], 4, timeout_ms=15_000)
+        students[0].wait_for_timeout(1500)  # the listener answered the other student by now, and this one asks not
+        assert students[0].locator("h2").filter(has_text=re.compile(r"^4\. ")).count() == 0
+        students[0].get_by_role("button", name="Refresh now").click()
+        wait_for_step(students[0], 4, timeout_ms=15_000)
         for index, page in enumerate(students):
             assert not page_checks.page_problems(page), (index, page_checks.page_problems(page))
     except Exception:
