@@ -5,6 +5,8 @@ page's watcher brings it back. The real outages (Redis killed, SQLite made read-
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -224,3 +226,38 @@ def test_new_class_in_an_outage_is_a_sentence_and_downloads_wait(store):
     rerun(class_page)
     downloads = [item for item in class_page.get("download_button")]
     assert downloads and all(item.proto.disabled for item in downloads)  # made from the store when clicked
+
+
+@pytest.mark.slow
+def test_the_lesson_keeps_its_counts_and_reveal_and_a_refused_answer_keeps_its_choice(store):
+    code, key = new_class()
+    for who, choice in ((4, "3"), (5, "5")):
+        class_store.class_store().answer(code, student_id(secret(who)), "prior", choice)
+    teacher = open_page("pages/lesson.py", {"class": code, "key": key, "lesson": "2"})
+    learner = open_page("pages/lesson.py", {"class": code, "lesson": "2"}, browser_memory_student={"value": secret(6)})
+
+    def counts(app: AppTest) -> list[int]:
+        [chart] = [c for c in app.get("plotly_chart") if '"orientation":"h"' in c.proto.spec]
+        return json.loads(chart.proto.spec)["data"][0]["x"]
+
+    before = counts(teacher)
+    assert sum(before) == 2
+    store.down()
+    rerun(teacher)
+    assert counts(teacher) == before and notices(teacher) == 1  # the last counts, not 0
+    assert any(text.startswith(":material/cloud_off: Not live") for text in texts(teacher))
+    learner.radio(key="lesson_answer_prior").set_value(7)
+    learner.button(key="lesson_reveal_prior").click()
+    rerun(learner)
+    assert any(item.value.startswith("Not sent: The class store is not answering") for item in learner.warning)
+    assert learner.radio(key="lesson_answer_prior").value == 7  # kept: one press sends it
+    store.up()
+    rerun(learner)
+    learner.button(key="lesson_reveal_prior").click()
+    rerun(learner)
+    assert class_store.class_store().tally(code, "prior").counted == {"3": 1, "5": 1, "7": 1}
+    teacher.button(key="lesson_reveal_class_prior").click()
+    rerun(teacher)  # revealed; then the store stops: the teacher's page stays revealed, not asking again
+    store.down()
+    rerun(teacher)
+    assert "lesson_reveal_class_prior" not in buttons(teacher) and "lesson_reopen_prior" in buttons(teacher)
