@@ -26,7 +26,7 @@ loopback address of its own (each device of a classroom has one), with its own b
    per student-minute, and the replicas' CPU seconds per student-minute (/proc, devtools/procfs.py), against
    the peer's.
 
-Everything runs on loopback and is stopped at the end; the defaults take about 8 minutes on a 2-core machine.
+Everything runs on loopback and is stopped at the end; the defaults take 2–3 minutes on a 2-core machine.
 Tables are printed in Markdown (docs/benchmarks-class-store.md holds them, with the method).
 """
 

@@ -26,7 +26,15 @@ def test_before_and_after_are_chosen_in_one_run(bench):
 
 
 @pytest.mark.parametrize(
-    "argv", [["--steps", "11"], ["--idle", "0.5"], ["--replicas", "0"], ["--students", "x"], ["--stores", "mysql"], ["--follow", "later"]]
+    "argv",
+    [
+        ["--steps", "11"],
+        ["--idle", "0.5"],
+        ["--replicas", "0"],
+        ["--students", "x"],
+        ["--stores", "mysql"],
+        ["--follow", "later"],
+    ],
 )
 def test_bad_arguments_stop_with_a_sentence(bench, argv, capsys):
     with pytest.raises(SystemExit) as stopped:
