@@ -113,7 +113,8 @@ def words() -> dict[str, str]:
 
 
 def digit_canvas(brush_width: int, key: str, restore: str | None = None, stale: tuple[str, ...] = ()) -> str | None:
-    """Show the canvas; the drawing last sent (a PNG data URL), or None while nothing was sent.
+    """Show the canvas; the drawing last sent (a PNG data URL), None while nothing was sent, or "" when the canvas
+    was cleared after the page last had a drawing from it (``restore``, handed back: the page should forget it).
 
     ``restore`` (a data URL from an earlier call) is painted when the canvas first appears,
     so that a drawing survives a visit to another page (unless it was cleared since, in this tab).

@@ -251,27 +251,34 @@ function liveReader(canvas, panel, context, region) {
   return api;
 }
 
-const GONE_CHECK_MS = 500;  // how often a canvas that hid the page's parts looks whether it is still on the page
-
 // what the page shows of the server's last run: hidden (room kept) while the canvas holds something else, and
-// shown again once the page has read a newer drawing or the canvas has left the page (another input, another page)
+// shown again once the page has read a newer drawing or the canvas has left the page (another input, another page).
+// While hidden, what the page adds is watched: a run may draw those parts after the canvas hid them (coming back
+// to Draw after a Clear, the page draws the cleared drawing's verdict again).
 function showStale(pad, shown, canvas) {
-  for (const name of pad.stale) {
-    for (const element of document.getElementsByClassName(name)) {
-      // transparent (a child's own visibility cannot undo it) and inert: out of reach of pointer, keyboard and
-      // screen reader alike; its room is kept
-      element.style.opacity = shown ? "" : "0";
-      element.inert = !shown;
+  const apply = (visible) => {
+    for (const name of pad.stale) {
+      for (const element of document.getElementsByClassName(name)) {
+        // transparent (a child's own visibility cannot undo it) and inert: out of reach of pointer, keyboard and
+        // screen reader alike; its room is kept
+        if (element.inert === visible) {
+          element.style.opacity = visible ? "" : "0";
+          element.inert = !visible;
+        }
+      }
     }
-  }
+  };
+  apply(shown);
   pad.staleHidden = !shown;
-  if (!shown && !pad.goneCheck) {
-    pad.goneCheck = setInterval(() => {
-      if (pad.staleHidden && canvas.isConnected) return;
-      clearInterval(pad.goneCheck);
-      pad.goneCheck = null;
-      if (pad.staleHidden) showStale(pad, true, canvas);
-    }, GONE_CHECK_MS);
+  if (shown && pad.watch) {
+    pad.watch.disconnect();
+    pad.watch = null;
+  } else if (!shown && !pad.watch) {
+    pad.watch = new MutationObserver(() => {
+      if (canvas.isConnected) apply(false);
+      else showStale(pad, true, canvas);
+    });
+    pad.watch.observe(document.body, { childList: true, subtree: true });
   }
 }
 
@@ -280,7 +287,7 @@ function setUp(canvas, restore, panel, stale) {
   const context = canvas.getContext("2d", { willReadFrequently: true });
   const pad = {
     context, brush: 20, rest: 0, send: () => {}, last: null, live: null,
-    timer: null, strokeEnded: null, stale, staleHidden: false, goneCheck: null, sentTag: null,
+    timer: null, strokeEnded: null, stale, staleHidden: false, watch: null, sentTag: null,
   };
   const region = new InkRegion(canvas.width, canvas.height);  // where the ink can be: what the live reading reads
   context.fillStyle = "#000";
@@ -292,7 +299,10 @@ function setUp(canvas, restore, panel, stale) {
     if (pad.staleHidden && event.detail && event.detail.tag === pad.sentTag) showStale(pad, true, canvas);
   };
   window.addEventListener("naive-bayes-lab-server-reading", onServerReading);
-  if (restore && cleared.has(tagOf(restore))) {  // cleared here since: the page's reading of it is out of date
+  if (restore && cleared.has(tagOf(restore))) {
+    // cleared in this tab since: the page learns it now (one run, "" for a blank canvas) and meanwhile what it
+    // shows of that drawing is hidden
+    pad.tellCleared = true;
     showStale(pad, false, canvas);
   } else if (restore) {  // the drawing this session made before the page was left
     const image = new Image();
@@ -400,6 +410,10 @@ export default function ({ parentElement, data, setStateValue }) {
   pad.brush = data.brush;
   pad.rest = data.rest;
   pad.send = setStateValue;
+  if (pad.tellCleared) {
+    pad.tellCleared = false;
+    pad.send("drawing", "");
+  }
   if (canvas.getAttribute("aria-label") !== data.words.canvas) canvas.setAttribute("aria-label", data.words.canvas);
   if (clear.textContent !== data.words.clear) clear.textContent = data.words.clear;
   if (pad.live) {

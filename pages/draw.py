@@ -196,7 +196,9 @@ def drawn_input() -> tuple[np.ndarray | None, ModelInput | None]:
         max_value=40,
         help=_("{brush} draws strokes as wide as MNIST's once framed.").format(brush=brush),
     )
-    if drawing is not None and drawing != st.session_state.get("draw_png"):
+    if drawing == "":  # cleared in the page since the drawing the page holds was sent (lab/canvas.py)
+        st.session_state.draw_frame = st.session_state.draw_input = st.session_state.draw_png = None
+    elif drawing is not None and drawing != st.session_state.get("draw_png"):
         try:
             made_from = model_input(ink_from_canvas_png(drawing))
             st.session_state.draw_frame = None if made_from is None else made_from.frame
