@@ -46,6 +46,7 @@ async function listen(listener) {
       continue;
     }
     const asking = listener.seen;
+    const asked = Date.now();
     let wait = 0;
     try {
       listener.request = new AbortController();
@@ -61,7 +62,8 @@ async function listen(listener) {
       }
     } catch (error) {
       if (listener.stopped || asking !== listener.seen) continue;  // aborted for new data: ask again at once
-      failures += 1;
+      // held open for seconds, then cut: a proxy's idle timeout shorter than the wait, not a server that is down
+      failures = Date.now() - asked > 5000 ? 0 : failures + 1;
       wait = Math.min(500 * 2 ** failures, 8000);
     }
     if (wait) await pause(listener, wait);

@@ -125,3 +125,15 @@ def test_an_address_holds_a_bounded_number_of_waits(store, monkeypatch):
     # behind our nginx (a loopback peer) the address is the one nginx wrote, not the connection's
     forwarded = ((b"x-forwarded-for", b"198.51.100.9"),)
     assert get(f"class={made.info.code}&seen={version}", address="127.0.0.1", headers=forwarded)[0] == 429
+
+
+def test_a_store_that_refuses_is_a_503_sentence(store, monkeypatch):
+    from lab import class_store
+    from nbcore.classroom.records import UNAVAILABLE, StoreUnavailable
+
+    def refused():
+        raise StoreUnavailable(UNAVAILABLE)
+
+    monkeypatch.setattr(class_store, "class_store", refused)
+    status, content_type, body = get("class=ABCD")
+    assert status == 503 and content_type.startswith("text/plain") and body.startswith("The class store cannot")
