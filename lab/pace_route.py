@@ -32,7 +32,9 @@ PATH = "/api/pace"
 WAIT_SECONDS = 20.0  # the longest an answer waits for a change (a proxy's idle timeout is usually 60 s or more)
 POLL_SECONDS = 0.2  # how often a process reads a class its students wait on: 0.1 s on average after a Next
 CHECK_SECONDS = 1.0  # how often a waiting request looks whether its visitor has gone (a closed tab, a new run)
-WAITS_PER_ADDRESS = 12  # as many as deploy/nginx.conf's websockets per address: a device with a few tabs
+# A whole class may reach the server through one school NAT address (lab/classroom.py sizes its per-address
+# budgets the same way): sixty students with two lesson tabs each. A wait costs a sleeping request, not a run.
+WAITS_PER_ADDRESS = 120
 WATCHED_CLASSES = 500  # classes one process watches at once; a real server holds far fewer
 VERSION_CHARS = 16
 NO_STORE = {"Cache-Control": "no-store"}
