@@ -68,7 +68,7 @@ PROBE_JS = """([kind, baseline, want]) => {
     };
     new MutationObserver(() => window.__lbCheck()).observe(document.body,
         {subtree: true, childList: true, characterData: true, attributes: true,
-         attributeFilter: ['data-test-script-state']});
+         attributeFilter: ['data-test-script-state', 'inert']});
 }""".replace("(SIGNATURE)", f"({draw_page.DRAW_SIGNATURE_JS})")
 
 # no "Naive Bayes prediction" shown: none, or all in what the canvas's Clear made inert (lab/digit_canvas.js)

@@ -152,14 +152,16 @@ def read_prediction(page) -> tuple[str, str] | None:
 
 
 # Everything the Draw page prints about the current input: the metric (digit and "p = …"),
-# the "what the model sees" title, and the evidence caption ("… they sum to X nats …").
+# the "what the model sees" title, and the evidence caption ("… they sum to X nats …"); not what the canvas's Clear
+# hid (inert: the cleared drawing's), so that drawing the same digit again after a Clear changes it.
 DRAW_SIGNATURE_JS = """() => {
     const main = document.querySelector('[data-testid="stMainBlockContainer"]');
     if (!main) return '';
     const parts = [];
-    for (const m of main.querySelectorAll('[data-testid="stMetric"]')) parts.push(m.innerText);
-    for (const c of main.querySelectorAll('[data-testid="stCaptionContainer"]')) parts.push(c.innerText);
-    for (const a of main.querySelectorAll('[data-testid="stAlert"]')) parts.push(a.innerText);
+    const shown = (selector) => [...main.querySelectorAll(selector)].filter((e) => !e.closest('[inert]'));
+    for (const m of shown('[data-testid="stMetric"]')) parts.push(m.innerText);
+    for (const c of shown('[data-testid="stCaptionContainer"]')) parts.push(c.innerText);
+    for (const a of shown('[data-testid="stAlert"]')) parts.push(a.innerText);
     return parts.join(' | ').replace(/\\s+/g, ' ').trim();
 }"""
 

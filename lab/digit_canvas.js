@@ -287,7 +287,7 @@ function setUp(canvas, restore, panel, stale) {
   const context = canvas.getContext("2d", { willReadFrequently: true });
   const pad = {
     context, brush: 20, rest: 0, send: () => {}, last: null, live: null,
-    timer: null, strokeEnded: null, stale, staleHidden: false, watch: null, sentTag: null,
+    timer: null, strokeEnded: null, stale, staleHidden: false, watch: null, sentTag: null, lastReport: null,
   };
   const region = new InkRegion(canvas.width, canvas.height);  // where the ink can be: what the live reading reads
   context.fillStyle = "#000";
@@ -296,7 +296,9 @@ function setUp(canvas, restore, panel, stale) {
   canvas.strokeGaps = [];
   const onServerReading = (event) => {  // the page read the drawing sent last: its parts are up to date again
     if (!canvas.isConnected) { window.removeEventListener("naive-bayes-lab-server-reading", onServerReading); return; }
-    if (pad.staleHidden && event.detail && event.detail.tag === pad.sentTag) showStale(pad, true, canvas);
+    if (!event.detail) return;
+    pad.lastReport = event.detail;  // what the page holds and shows (hidden or not)
+    if (pad.staleHidden && event.detail.tag === pad.sentTag) showStale(pad, true, canvas);
   };
   window.addEventListener("naive-bayes-lab-server-reading", onServerReading);
   if (restore && cleared.has(tagOf(restore))) {
@@ -345,6 +347,12 @@ function setUp(canvas, restore, panel, stale) {
     const drawing = canvas.toDataURL("image/png");
     if (pad.live) pad.live.sent(drawing);
     pad.sentTag = tagOf(drawing);
+    if (pad.lastReport && pad.lastReport.tag === pad.sentTag) {
+      // the very drawing the page holds, drawn again after a Clear: what it shows is this drawing's again, no run
+      cleared.delete(pad.sentTag);
+      window.dispatchEvent(new CustomEvent("naive-bayes-lab-server-reading", { detail: pad.lastReport }));
+      return;
+    }
     pad.send("drawing", drawing);
   };
   canvas.addEventListener("pointerdown", (event) => {

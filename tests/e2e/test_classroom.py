@@ -188,4 +188,5 @@ def test_five_students_at_once_each_see_their_own_digit_and_settings(classroom_s
     log = classroom_server.log_text()
     assert not re.search(r"Traceback|Uncaught app exception", log), log[-3000:]
     runs = app_server.RERUN_LINE.findall(log)
-    assert len(runs) >= 3 * len(STUDENTS) and {page for page, _, _ in runs} == {"draw"}, runs
+    # each student: the page and the drawing (Clear, and the same digit drawn again, cost no run since issue 40)
+    assert len(runs) >= 2 * len(STUDENTS) and {page for page, _, _ in runs} == {"draw"}, runs
