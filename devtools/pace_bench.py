@@ -36,7 +36,9 @@ import argparse
 import contextlib
 import http.client
 import json
+import os
 import queue
+import re
 import secrets
 import sys
 import tempfile
@@ -370,7 +372,8 @@ def measure(
         log_dir.mkdir(parents=True, exist_ok=True)
         env = {SETTING: setting, "NBCORE_LOG_RERUN_MS": "1", "NBCORE_FOLLOW": FOLLOWS[follow]}
         say(f"[{name}] starting {replicas} replica(s) behind nginx (load average {load():.1f}) ...")
-        with ClassServer(replicas, data_dir, log_dir=log_dir, extra_env=env) as served:
+        prefix = ["taskset", "-c", args.server_cpus] if args.server_cpus else None
+        with ClassServer(replicas, data_dir, log_dir=log_dir, extra_env=env, server_prefix=prefix) as served:
             pgids = [server.process.pid for server in served.servers if server.process]
             logs = [RerunLog([server.log_path]) for server in served.servers]
             for count in args.students:
@@ -480,6 +483,10 @@ def parser() -> argparse.ArgumentParser:
     made.add_argument("--idle", type=float, default=20.0, help="seconds of each idle window (default 20)")
     made.add_argument("--stores", nargs="+", choices=STORES, default=["sqlite"], help="class stores (default sqlite)")
     made.add_argument("--log-dir", type=Path, default=REPO / "test-artifacts" / "pace-bench", help="the servers' logs")
+    # as devtools.load_protocol: a room's students are other devices, so the scripted clients can be kept off the
+    # server's CPUs (on 2 cores: --server-cpus 1 --client-cpus 0)
+    made.add_argument("--server-cpus", help="taskset CPU list for the app process(es), e.g. 1")
+    made.add_argument("--client-cpus", help="CPU list for the scripted students (this process), e.g. 0")
     app_server.add_data_arguments(made)
     return made
 
@@ -496,11 +503,16 @@ def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
         made.error(f"--idle {args.idle}: give 1 to 600 seconds")
     if max(args.students) > 2000:
         made.error(f"--students {max(args.students)}: at most 2000")
+    for option, cpus in (("--server-cpus", args.server_cpus), ("--client-cpus", args.client_cpus)):
+        if cpus is not None and not re.fullmatch(r"\d+(,\d+)*", cpus):
+            made.error(f"{option} {cpus}: give CPU numbers separated by commas, e.g. 1 or 0,1")
     return args
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse(argv)
+    if args.client_cpus:  # before any client thread starts; the servers get theirs by taskset
+        os.sched_setaffinity(0, {int(cpu) for cpu in args.client_cpus.split(",")})
     from devtools import app_server
     from devtools.redis_server import redis_binary
     from devtools.replicas import nginx_binary

@@ -34,6 +34,8 @@ def test_before_and_after_are_chosen_in_one_run(bench):
         ["--students", "x"],
         ["--stores", "mysql"],
         ["--follow", "later"],
+        ["--server-cpus", "1;rm"],
+        ["--client-cpus", "a"],
     ],
 )
 def test_bad_arguments_stop_with_a_sentence(bench, argv, capsys):
