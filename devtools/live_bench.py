@@ -46,11 +46,11 @@ from devtools.streamlit_client import StreamlitClient
 
 RECORDED = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
 # digits as drawn in two strokes, beside the 4: a 5 with its top bar drawn last, a 7 crossed
-TWO_STROKES = {
+TWO_STROKES: dict[str, list[list[draw_page.Point]]] = {
     "5''": [[(105, 55), (100, 130), (150, 120), (190, 160), (180, 215), (140, 235), (90, 220)], [(105, 55), (195, 55)]],
     "7''": [[(75, 55), (205, 55), (125, 235)], [(110, 145), (190, 145)]],
 }
-SHAPES = {
+SHAPES: dict[str, list[list[draw_page.Point]]] = {
     **{f"{d}": s for d, s in draw_page.DIGITS.items()},
     **{f"{d}'": s for d, s in async_draw.DIGITS.items()},
     **TWO_STROKES,
