@@ -26,6 +26,7 @@ from pathlib import Path
 from devtools import app_server
 from devtools.app_server import REPO
 from devtools.bench_report import load_averages
+from devtools.draw_page import canvas_key
 from devtools.streamlit_client import RunResult, StreamlitClient
 from lab.rate_limit import RUN_BURST, RUNS_PER_SECOND
 
@@ -36,7 +37,7 @@ RUN_TIMEOUT = 120
 
 def draw(client: StreamlitClient, index: int) -> RunResult:
     """Send recorded drawing ``index`` on the Draw canvas; the run (its prediction checked)."""
-    key = max((key for key in client.widget_ids if key.startswith("canvas_")), key=lambda k: int(k.split("_")[1]))
+    key = canvas_key(client.widget_ids)
     entry = DRAWINGS[index % len(DRAWINGS)]
     run = client.component(key, json.loads(entry["json_value"]))
     if run.errors or run.metric("Naive Bayes prediction") != str(entry["digit"]):

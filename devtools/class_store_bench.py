@@ -70,6 +70,7 @@ import numpy as np
 from devtools.app_server import REPO
 from devtools.bench_report import load, load_averages, ms, positive_int, print_table, say
 from devtools.class_stores import STORES, fresh_store
+from devtools.draw_page import canvas_key
 from devtools.rerun_log import RerunLog
 from devtools.streamlit_client import StreamlitClient, loopback_address
 from nbcore.classroom import OPERATOR, ClassStore, open_store, student_id
@@ -418,7 +419,7 @@ def join_class(url: str, code: str, address: str):
 def stroke_and_send(client, index: int):
     """Draw recorded drawing ``index``, pick its digit as meant and press send: (the stroke's run, the send's)."""
     entry = DRAWINGS[index % len(DRAWINGS)]
-    stroke = client.component("canvas_0", json.loads(entry["json_value"]))
+    stroke = client.component(canvas_key(client.widget_ids), json.loads(entry["json_value"]))
     client.set_widget("class_meant", "string_array_value", [str(entry["digit"])], run=False)
     return stroke, client.click("class_send_button")
 

@@ -36,6 +36,7 @@ import psutil
 from devtools import app_server
 from devtools.app_server import REPO
 from devtools.bench_report import markdown_table
+from devtools.draw_page import canvas_key
 from devtools.streamlit_client import StreamlitClient
 
 DRAWINGS = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
@@ -112,7 +113,7 @@ def main() -> int:
                 with StreamlitClient(server.url, timeout=240) as client:
                     client.connect(page="draw")
                     for drawing in DRAWINGS:  # warm: every drawing once
-                        key = max((k for k in client.widget_ids if k.startswith("canvas_")), key=lambda k: int(k[7:]))
+                        key = canvas_key(client.widget_ids)
                         client.component(key, json.loads(drawing["json_value"]))
                     process = psutil.Process(server.pid)
                     raw = work / "stacks.txt"

@@ -40,11 +40,11 @@ Usage::
 
     with StreamlitClient("http://127.0.0.1:8501") as client:
         run = client.connect(page="draw")                 # RunResult of the first full run
-        run = client.component("canvas_0", {"drawing": png_data_url})
+        run = client.component("canvas_draw", {"drawing": png_data_url})
         print(run.metric("Naive Bayes prediction"), run.errors, run.seconds)
         client.run_auto_reruns(until=time.perf_counter() + 10)  # 10 s of the page's timed fragments
         run = client.select_slider("alpha", "2")
-        run = client.click("draw_clear")
+        run = client.click("draw_test_next")
         run = client.upload("draw_upload", "seven.png", png_bytes, "image/png")
         client.clear_cache()
 

@@ -18,6 +18,7 @@ import psutil
 import pytest
 
 from devtools import app_server
+from devtools.draw_page import canvas_key
 from devtools.streamlit_client import StreamlitClient
 from lab.rate_limit import RUN_BURST, RUNS_PER_SECOND, WAIT_LOG
 from tests.conftest import REPO
@@ -39,14 +40,9 @@ def drawing(index: int) -> dict:
     return json.loads(DRAWINGS[index % len(DRAWINGS)]["json_value"])
 
 
-def canvas_key(client: StreamlitClient) -> str:
-    keys = [key for key in client.widget_ids if key.startswith("canvas_")]
-    return max(keys, key=lambda key: int(key.split("_")[1]))
-
-
 def draw(client: StreamlitClient, index: int):
     """Send recorded drawing ``index``; check the prediction is the digit drawn; the run."""
-    run = client.component(canvas_key(client), drawing(index))
+    run = client.component(canvas_key(client.widget_ids), drawing(index))
     assert run.errors == [] and run.metric(PREDICTION) == str(DRAWINGS[index % len(DRAWINGS)]["digit"]), (
         run.errors,
         run.metric(PREDICTION),

@@ -390,7 +390,7 @@ def run_draw_send(url: str, code: str, secret: str, meant: int, drawing: int = 0
         client.set_widget(
             "browser_memory_student", "json_value", {"value": secret}
         )  # a full run, as the browser's answer gives
-        client.component("canvas_0", json.loads(DRAWINGS[drawing]["json_value"]))
+        client.component(draw_page.canvas_key(client.widget_ids), json.loads(DRAWINGS[drawing]["json_value"]))
         client.set_widget("class_meant", "string_array_value", [str(meant)], run=False)
         return client.click("class_send_button").texts()
 

@@ -77,7 +77,7 @@ def first_runs_at_once(url: str) -> dict[str, list[str]]:
 
 
 def draw_canvas_key(client: StreamlitClient) -> str:
-    """The Draw page's canvas widget key (``canvas_<generation>``)."""
+    """The Draw page's canvas widget key (``canvas_draw``: one canvas, which its own Clear keeps)."""
     keys = [key for key in client.widget_ids if key.startswith("canvas_")]
     assert len(keys) == 1, f"expected one canvas, found {keys}"
     return keys[0]
