@@ -56,7 +56,7 @@ if joined is not None:
     class_period.check_in(joined, None)
 # the containers that show what the page read from the canvas's drawing: its Clear hides them (lab/canvas.py); not
 # the live region, which stays to announce the next verdict
-READ_FROM_DRAWING = ("draw_metrics", "draw_explanation", "draw_read")
+READ_FROM_DRAWING = ("draw_metrics", "draw_explanation", "draw_send", "draw_read")
 
 
 def upload_formats() -> str:
@@ -178,15 +178,9 @@ def test_image_input() -> tuple[np.ndarray, None]:
     return splits.test_images[int(index)], None
 
 
-def drawn_input() -> tuple[np.ndarray | None, ModelInput | None]:
-    """The framed (28, 28) digit on the canvas and how it was made, or (None, None) while it is blank."""
+def brush_width() -> None:
+    """The canvas's brush width (the canvas reads it from the session on the next run)."""
     brush = model_view.MNIST_LIKE_BRUSH
-    drawing = digit_canvas(  # its Clear is its own: no run
-        st.session_state.get("draw_brush", brush),
-        key="canvas_draw",
-        restore=st.session_state.get("draw_png"),
-        stale=READ_FROM_DRAWING,
-    )
     links.widget(
         st.slider,
         _("Brush width"),
@@ -195,6 +189,17 @@ def drawn_input() -> tuple[np.ndarray | None, ModelInput | None]:
         min_value=8,
         max_value=40,
         help=_("{brush} draws strokes as wide as MNIST's once framed.").format(brush=brush),
+    )
+
+
+def drawn_input() -> tuple[np.ndarray | None, ModelInput | None]:
+    """The framed (28, 28) digit on the canvas and how it was made, or (None, None) while it is blank."""
+    brush = model_view.MNIST_LIKE_BRUSH
+    drawing = digit_canvas(  # its Clear is its own: no run
+        st.session_state.get("draw_brush", brush),
+        key="canvas_draw",
+        restore=st.session_state.get("draw_png"),
+        stale=READ_FROM_DRAWING,
     )
     if drawing == "":  # cleared in the page since the drawing the page holds was sent (lab/canvas.py)
         st.session_state.draw_frame = st.session_state.draw_input = st.session_state.draw_png = None
@@ -235,6 +240,10 @@ def digit_and_verdict(
         verdict = st.container(key="draw_verdict")
         uploading, testing = mode == INPUTS[1], mode == INPUTS[2]
         frame, made_from = uploaded_input() if uploading else test_image_input() if testing else drawn_input()
+        # a class's Send right under the canvas, before the brush: on a phone, within a screen of the verdict
+        sending = st.container(key="draw_send")
+        if not uploading and not testing:
+            brush_width()
 
     if frame is None:
         with verdict:  # first in the box on every run: the same live region stays, whatever the box shows
@@ -362,9 +371,10 @@ def digit_and_verdict(
             key="draw_posteriors",
             table=(_("Both posteriors as a table"), describe.posterior_rows(posteriors)),
         )
-    with source, st.container(key="draw_read"):
-        if joined is not None and not testing:  # right under the canvas: on a phone, within a screen of the verdict
+    if joined is not None and not testing:
+        with sending:
             send_form.show(joined, framed, posterior, softmax_posterior)
+    with source, st.container(key="draw_read"):
         model_view.show(frame, features[0], made_from, settings.input_form, model, softmax)
         drawn_png = st.session_state.get("draw_png")  # None for a frame given otherwise (a test image, a test)
         if not uploading and made_from is not None and drawn_png:  # the canvas shows this in place of its own
