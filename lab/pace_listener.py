@@ -5,8 +5,9 @@ of a second of the store's change and costs no run while nothing happens.
 The script holds one request open (``lab/pace_route.py``) with the version the page shows; an answer with
 another version sets the element's value, which reruns the whole page (the value carries a count, so the same
 version twice still reruns). It asks again after ``RETRY_MS`` if the page still shows an older version (the
-rerun was lost: the connection dropped), waits on a failed request (offline, the server restarting, a 429) with
-a growing pause, and asks at once when the browser comes back online or the tab becomes visible again. A hidden
+rerun was lost: the connection dropped; sooner, ``RECOVER_MS``, just after a failed request), waits on a failed
+request (offline, the server restarting, a 429) with a growing pause, and asks at once when the browser comes back
+online or the tab becomes visible again. A hidden
 tab holds no request (a browser allows a few connections per server: tabs in the background leave them free).
 Paused (``lab/refresh.py``: *Pause live updates*), it asks nothing: the page changes only on *Refresh now*.
 """
@@ -28,6 +29,9 @@ LISTENING = os.environ.get("NBCORE_FOLLOW", "listen") != "poll"
 # new step takes when a whole class asks at once (a second ask while the first run is going restarts it), short
 # enough for a move lost to a dropped connection without an "online" event to come back within a lesson's minute
 RETRY_MS = 15_000
+# after a failed request (offline, a server restarting) the page's own connection may still be coming back and
+# lose the move's rerun: the first asks again come this much sooner, this many times
+RECOVER_MS, RECOVER_ASKS = 3000, 3
 _JS = """
 const listeners = new WeakMap();
 
@@ -40,6 +44,7 @@ function pause(listener, ms) {
 
 async function listen(listener) {
   let failures = 0;
+  let quickAsks = 0;  // asks again soon after a failure: the page's own connection may be reconnecting
   while (!listener.stopped) {
     if (listener.paused || document.hidden) {
       await pause(listener, 60000);
@@ -58,12 +63,14 @@ async function listen(listener) {
       if (version !== listener.seen && !listener.stopped) {
         listener.moves += 1;
         listener.send("moved", version + "." + listener.moves);
-        wait = listener.retry_ms;
+        wait = quickAsks > 0 ? listener.recover_ms : listener.retry_ms;
+        quickAsks = Math.max(quickAsks - 1, 0);
       }
     } catch (error) {
       if (listener.stopped || asking !== listener.seen) continue;  // aborted for new data: ask again at once
       // held open for seconds, then cut: a proxy's idle timeout shorter than the wait, not a server that is down
       failures = Date.now() - asked > 5000 ? 0 : failures + 1;
+      quickAsks = listener.recover_asks;
       wait = Math.min(500 * 2 ** failures, 8000);
     }
     if (wait) await pause(listener, wait);
@@ -114,6 +121,8 @@ def listen(info: ClassInfo, paused: bool, now: float) -> None:
             "seen": pace_route.version(info.code, info, now),
             "paused": paused,
             "retry_ms": RETRY_MS,
+            "recover_ms": RECOVER_MS,
+            "recover_asks": RECOVER_ASKS,
         },
         default={"moved": None},
         on_moved_change=lambda: None,
