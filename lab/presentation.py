@@ -40,6 +40,12 @@ _CSS = """
 .st-key-draw_verdict { min-height: 118px; }
 body.nb-presenter .st-key-draw_verdict { min-height: 250px; }  /* the two metrics one above the other */
 .st-key-draw_verdict > :has(.st-key-draw_announcement), .st-key-draw_announcement { position: absolute; }
+/* A chosen option of a segmented control (the language, Draw's input) hovered or reached by the keyboard: Streamlit
+   writes its label in primaryColor, 2.8:1 on the dark theme's background (WCAG 1.4.3 asks 4.5); its border and
+   background still show the hover and the focus. */
+button[data-variant="segmented_control"][data-selected]:is([data-hovered], [data-focus-visible]):not([data-disabled]) {
+  color: inherit;
+}
 /* lab/focus.py's mover takes no room either */
 [class*="st-key-nb_focus"] { position: absolute; }
 /* Reflow (WCAG 1.4.10): at 320 CSS px (a 1280 px screen zoomed to 400 %) the page's side margins leave the

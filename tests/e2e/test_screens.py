@@ -216,6 +216,39 @@ def link_problems(browser, url: str, reload: bool = False) -> list[str]:
         context.close()
 
 
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_chosen_option_hovered_or_focused_keeps_its_contrast(browser, warm_app, scheme):
+    """The chosen option of a segmented control (the language in the sidebar, Draw's input) under the mouse and
+    reached by the keyboard: Streamlit writes it in primaryColor, 2.8:1 on the dark background (a CI run once had the
+    mouse resting on it). Each state is measured on purpose here, not left to where the mouse happens to be."""
+    context = browser.new_context(**chromium.SCREENS["laptop 1366x768"], color_scheme=scheme)
+    page = context.new_page()
+    try:
+        open_path(page, warm_app.url, "draw")
+        problems = []
+        for chosen in (
+            page.locator('[data-testid="stSidebar"] button[data-selected="true"]', has_text="English"),
+            page.locator('[data-testid="stMain"] button[data-selected="true"]', has_text="Draw"),
+        ):
+            chosen.scroll_into_view_if_needed()
+            chosen.hover()
+            page.wait_for_timeout(300)
+            problems += [
+                f"hovered: {problem}" for problem in page_checks.layout_problems(page) if "contrast" in problem
+            ]
+            page.mouse.move(0, 0)
+            chosen.focus()
+            page.keyboard.press("Shift+Tab")
+            page.keyboard.press("Tab")  # focus from the keyboard: :focus-visible
+            page.wait_for_timeout(300)
+            problems += [
+                f"focused: {problem}" for problem in page_checks.layout_problems(page) if "contrast" in problem
+            ]
+        assert not problems, problems
+    finally:
+        context.close()
+
+
 def test_links_opened_cold_on_a_fresh_server_show_the_whole_app(browser, fresh_server):
     """/xor and /spam as the very first visits to a fresh server (Streamlit once ran such a page alone, without the frame)."""
     failures = {
