@@ -5,7 +5,9 @@ models, in JS) on every animation frame with new ink and shows the verdict, both
 under the canvas. It sends the drawing once the pen has rested (``REST_MS`` after a pointer-up with no new stroke),
 as a PNG data URL; the page turns that into ink with ``nbcore.preprocess.ink_from_canvas_png`` and the server's
 reading is the truth. Clear is the component's own button and costs no run: it blanks the canvas in the page and
-hides what the page showed of the last sent drawing (``stale``) until the page has read a new one.
+hides what the page showed of the last sent drawing (``stale``) until the page has read a new one. The brush width
+is the component's own slider too (``Brush``): moved, it changes the next strokes at once and writes the address's
+link value with no run; the width goes to the page with the next drawing, which keeps it in the link.
 The models come in the ``data`` of a companion element (``send_live_models``, ``lab.live_models``), outside the
 canvas's fragment: sent once per settings change, never with a stroke or a Clear.
 After each run the page reports its own reading (``report_server_reading``) and the component shows it in place
@@ -18,7 +20,9 @@ reader's language (``words``), with the reader's BCP 47 tag for its numbers: the
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import streamlit as st
@@ -48,7 +52,11 @@ _digit_canvas = st.components.v2.component(
     "naive_bayes_lab_digit_canvas",
     # the canvas's accessible name comes with the data, in the reader's language (lab/digit_canvas.js sets it)
     html=f'<canvas class="digit-canvas" width="{SIZE}" height="{SIZE}" role="img"></canvas>'
-    '<button type="button" class="canvas-clear"></button>'
+    '<div class="canvas-tools"><button type="button" class="canvas-clear"></button>'
+    '<label class="canvas-brush"><span class="brush-label"></span>'
+    '<input type="range" class="brush-width" step="1" aria-describedby="brush-help">'
+    '<output class="brush-value" aria-hidden="true"></output></label>'
+    '<span id="brush-help" hidden></span></div>'
     '<div class="live-reading" hidden>'
     '<p class="live-verdict" aria-hidden="true"></p>'
     '<div class="live-figures" aria-hidden="true">'
@@ -57,7 +65,14 @@ _digit_canvas = st.components.v2.component(
     '<p class="live-note" role="status"></p></div>',
     css=f"canvas.digit-canvas {{ display: block; touch-action: none; cursor: crosshair; border-radius: 0.5rem; }}"
     # Clear: like the page's secondary buttons, in the theme's colours
-    "button.canvas-clear { margin: 0.5rem 0 0.25rem; padding: 0.25rem 0.75rem; min-height: 2.5rem; font: inherit;"
+    f".canvas-tools {{ display: flex; flex-wrap: wrap; align-items: center; gap: 0.25rem 0.75rem; max-width: {SIZE}px;"
+    " margin: 0.5rem 0 0.25rem; }"
+    ".canvas-brush { display: flex; align-items: center; gap: 0.5rem; font-size: 0.875rem; }"
+    ".canvas-brush input { width: 5.5rem; min-height: 2.5rem; margin: 0; accent-color: currentColor; }"
+    ".canvas-brush input:focus-visible { outline: 2px solid currentColor; outline-offset: 2px; }"
+    ".canvas-brush input:disabled { opacity: 0.6; }"
+    ".brush-value { min-width: 1.5rem; font-variant-numeric: tabular-nums; }"
+    "button.canvas-clear { margin: 0; padding: 0.25rem 0.75rem; min-height: 2.5rem; font: inherit;"
     " color: inherit; background: transparent; border: 1px solid rgba(128, 128, 128, 0.4);"
     " border-radius: 0.5rem; cursor: pointer; }"
     "button.canvas-clear:hover { border-color: currentColor; }"
@@ -92,6 +107,29 @@ _server_reading = st.components.v2.component(
 )
 
 
+@dataclass(frozen=True)
+class Brush:
+    """The canvas's brush width control: what the page knows of it at this run."""
+
+    width: int  # px on the SIZE canvas: the link's value, or the default
+    name: str  # its name in the link (lab/links.py's COMPONENT_HELD)
+    default: int
+    bounds: tuple[int, int]  # px, lowest and highest
+    label: str  # as shown, "(locked)" included
+    help: str
+    locked: bool
+    resets: int  # lab/links.py's resets(): the canvas takes ``width`` again when this changes, else keeps its own
+
+
+class CanvasState(NamedTuple):
+    """What the canvas sent last: ``drawing``, a PNG data URL (None while nothing was sent, "" when cleared since the
+    page's drawing was handed back), and ``brush``, the width it says that drawing was made with (None when unsaid;
+    whatever a visitor sends: lab/links.py's component_value checks it)."""
+
+    drawing: str | None
+    brush: object
+
+
 def drawing_tag(drawing: str) -> str:
     """A short name for one canvas PNG data URL (its length and last characters, which hold the image's CRC)."""
     return f"{len(drawing)}:{drawing[-32:]}"
@@ -112,9 +150,10 @@ def words() -> dict[str, str]:
     }
 
 
-def digit_canvas(brush_width: int, key: str, restore: str | None = None, stale: tuple[str, ...] = ()) -> str | None:
-    """Show the canvas; the drawing last sent (a PNG data URL), None while nothing was sent, or "" when the canvas
-    was cleared after the page last had a drawing from it (``restore``, handed back: the page should forget it).
+def digit_canvas(brush: Brush, key: str, restore: str | None = None, stale: tuple[str, ...] = ()) -> CanvasState:
+    """Show the canvas and its brush control; the drawing last sent (a PNG data URL) and its brush width, None while
+    nothing was sent, or "" when the canvas was cleared after the page last had a drawing from it (``restore``,
+    handed back: the page should forget it).
 
     ``restore`` (a data URL from an earlier call) is painted when the canvas first appears,
     so that a drawing survives a visit to another page (unless it was cleared since, in this tab).
@@ -128,7 +167,17 @@ def digit_canvas(brush_width: int, key: str, restore: str | None = None, stale: 
     result = _digit_canvas(
         key=key,
         data={
-            "brush": brush_width,
+            "brush": {
+                "width": brush.width,
+                "name": brush.name,
+                "default": brush.default,
+                "lowest": brush.bounds[0],
+                "highest": brush.bounds[1],
+                "label": brush.label,
+                "help": brush.help,
+                "locked": brush.locked,
+                "resets": brush.resets,
+            },
             "rest": REST_MS,
             "stale": [f"st-key-{name}" for name in stale],  # the CSS class Streamlit gives a keyed container
             "restore": None if shown else restore,
@@ -141,7 +190,10 @@ def digit_canvas(brush_width: int, key: str, restore: str | None = None, stale: 
         width="content",
         height="content",
     )
-    return result.get("drawing")
+    sent = result.get("drawing")
+    if isinstance(sent, Mapping):  # a drawing: {"png": data URL, "brush": px}
+        return CanvasState(sent.get("png"), sent.get("brush"))
+    return CanvasState(sent, None)  # None, or "" for a cleared canvas (or what a visitor sent: the page checks it)
 
 
 def send_live_models(model: nbcore.BernoulliNB, softmax: nbcore.SoftmaxRegression, form: InputForm) -> None:

@@ -15,6 +15,11 @@
 // Without what the live reading needs (an old browser) or if it fails, the panel stays hidden and the rested
 // send alone works as before.
 //
+// The brush width is the component's own slider (`data.brush`): moved, it changes the next strokes at once, with no
+// run, and writes its value into the address (the link a reader copies or reloads); the page learns it with the
+// next drawing, sent as {png, brush}, and keeps it in its link. The page's width is taken when the canvas is set
+// up, when a Reset button was pressed (`resets` changed) and while a teacher's link locks it.
+//
 // Streamlit calls this function again on every rerun that changes `data`, possibly in the middle of a stroke;
 // the stroke in progress and the listeners therefore live on the canvas element (set up once), and a call only
 // updates the brush and the sender. The models arrive separately (window.naiveBayesLabModels and the event
@@ -286,7 +291,7 @@ function setUp(canvas, restore, panel, stale) {
   // read back on every animation frame with ink: kept in memory, not on the GPU
   const context = canvas.getContext("2d", { willReadFrequently: true });
   const pad = {
-    context, brush: 20, rest: 0, send: () => {}, last: null, live: null,
+    context, brush: null, resets: null, rest: 0, send: () => {}, last: null, live: null,
     timer: null, strokeEnded: null, stale, staleHidden: false, watch: null, sentTag: null, lastReport: null,
   };
   const region = new InkRegion(canvas.width, canvas.height);  // where the ink can be: what the live reading reads
@@ -353,7 +358,7 @@ function setUp(canvas, restore, panel, stale) {
       window.dispatchEvent(new CustomEvent("naive-bayes-lab-server-reading", { detail: pad.lastReport }));
       return;
     }
-    pad.send("drawing", drawing);
+    pad.send("drawing", { png: drawing, brush: pad.brush });
   };
   canvas.addEventListener("pointerdown", (event) => {
     if (event.button !== 0) return;
@@ -406,16 +411,53 @@ function setUp(canvas, restore, panel, stale) {
   return pad;
 }
 
+// The address with `name=value`, or without `name` when value is its default (as Streamlit writes a bound widget's),
+// every other parameter kept as written; the history entry replaced, not added.
+function writeLink(name, value, fallback) {
+  const kept = window.location.search.replace(/^\?/, "").split("&")
+    .filter((part) => part && decodeURIComponent(part.split("=")[0]) !== name);
+  if (value !== fallback) kept.push(`${encodeURIComponent(name)}=${value}`);
+  const search = kept.length ? `?${kept.join("&")}` : "";
+  if (search !== window.location.search) {
+    window.history.replaceState(window.history.state, "", window.location.pathname + search + window.location.hash);
+  }
+}
+
+function showBrush(parentElement, pad, control, tag) {
+  const slider = parentElement.querySelector("input.brush-width");
+  const label = parentElement.querySelector(".brush-label");
+  const help = parentElement.querySelector("#brush-help");
+  if (pad.resets !== control.resets || control.locked) {
+    pad.resets = control.resets;
+    pad.brush = control.width;
+  }
+  slider.min = String(control.lowest);
+  slider.max = String(control.highest);
+  slider.value = String(pad.brush);
+  slider.disabled = control.locked;
+  if (label.textContent !== control.label) label.textContent = control.label;
+  if (help.textContent !== control.help) help.textContent = control.help;
+  parentElement.querySelector(".brush-value").textContent = new Intl.NumberFormat(tag).format(pad.brush);
+}
+
 export default function ({ parentElement, data, setStateValue }) {
   const canvas = parentElement.querySelector("canvas.digit-canvas");
   const clear = parentElement.querySelector("button.canvas-clear");
+  const slider = parentElement.querySelector("input.brush-width");
   let pad = pads.get(canvas);
   if (!pad) {
     pad = setUp(canvas, data.restore, parentElement.querySelector(".live-reading"), data.stale);
     pads.set(canvas, pad);
     clear.addEventListener("click", () => pad.clear());
+    slider.addEventListener("input", () => {  // the next stroke is this wide: no run
+      pad.brush = Number(slider.value);
+      showBrush(parentElement, pad, pad.brushControl, pad.tag);
+    });
+    slider.addEventListener("change", () => writeLink(pad.brushControl.name, pad.brush, pad.brushControl.default));
   }
-  pad.brush = data.brush;
+  pad.brushControl = data.brush;
+  pad.tag = data.tag;
+  showBrush(parentElement, pad, data.brush, data.tag);
   pad.rest = data.rest;
   pad.send = setStateValue;
   if (pad.tellCleared) {

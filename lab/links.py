@@ -9,6 +9,8 @@ settings it was left with), not to the previous value. This module adds what a c
 * ``widget(st.slider, label, key, default, ...)``: such a widget, its default stated once (to Streamlit and
   to the Reset buttons), disabled and marked "(locked)" when the teacher's link locks it
   (``?lock=alpha,threshold``);
+* ``component_value(label, key, default, told)``: the same for a control a page's component draws and moves in the
+  browser without a run (Draw's brush width, ``COMPONENT_HELD``);
 * a notice naming each control whose value in the link could not be used (Streamlit then shows
   the default and drops the value); the link's own text is never shown back;
 * "Reset this page" and "Reset all", and a "Copy link for students" box with locks to choose.
@@ -34,6 +36,12 @@ _REQUESTED, _BOUND, _LOCKED = "_links_requested", "_links_bound", "_links_locked
 # how a widget takes its starting value: a position in its options, or ``default``; every other kind takes ``value``
 _STARTS_BY_INDEX = ("radio", "selectbox")
 _STARTS_BY_DEFAULT = ("segmented_control", "pills")
+# link values a page's component holds (moved in the browser: no run; the page learns the value with the
+# component's next message): name -> the integers it takes, lowest and highest. A page that does not draw the
+# component drops its value from the link.
+COMPONENT_HELD = {"draw_brush": (8, 40)}
+_HELD = "_links_held"  # session_state key: the COMPONENT_HELD names this run's page drew
+_RESETS = "_links_resets"  # session_state key: how many times a Reset button was pressed (components follow it)
 
 
 def begin_run() -> None:
@@ -41,6 +49,7 @@ def begin_run() -> None:
     query = {key: st.query_params.get(key) for key in st.query_params.keys()}
     st.session_state[_REQUESTED] = query
     st.session_state[_BOUND] = {}  # key -> (label, default), in the order the page draws them
+    st.session_state[_HELD] = set()
     if LOCK_PARAM in query:
         names = str(query[LOCK_PARAM])[:1000].split(",")
         st.session_state[_LOCKED] = {name for name in names[:_MAX_LOCKS] if _NAME.fullmatch(name)}
@@ -93,9 +102,46 @@ def control(label: str, key: str, default) -> dict:
     (``widget`` draws one; ``default`` is what the Reset buttons go back to)."""
     # a fragment's rerun draws its controls again: a dict, so no repeats
     st.session_state.setdefault(_BOUND, {})[key] = (label, default)
-    is_locked = locked(key)
-    shown = _("{control} (locked)").format(control=label) if is_locked else label
-    return dict(label=shown, key=key, bind="query-params", disabled=is_locked)
+    return dict(label=shown_label(label, key), key=key, bind="query-params", disabled=locked(key))
+
+
+def shown_label(label: str, key: str) -> str:
+    """A control's label as shown: marked "(locked)" when the teacher's link locks ``key``."""
+    return _("{control} (locked)").format(control=label) if locked(key) else label
+
+
+def resets() -> int:
+    """How many times this session pressed a Reset button: a component holding a value (``component_value``) takes
+    the page's value again when this changes, and keeps its own otherwise."""
+    return int(st.session_state.get(_RESETS, 0))
+
+
+def component_value(label: str, key: str, default: int, told: object = None) -> int:
+    """The integer under ``key`` (a ``COMPONENT_HELD`` name) for a control a page's component draws: ``told``, what
+    the component says it was moved to (ignored unless a whole number within bounds, and when locked), else the
+    link's value, else ``default``. The link is kept to it (``default`` left out, as Streamlit does for a widget);
+    registered like a widget's, so the Reset buttons, the locks and the notice for an unusable link value treat it
+    the same way."""
+    lowest, highest = COMPONENT_HELD[key]
+    st.session_state.setdefault(_BOUND, {})[key] = (label, default)
+    st.session_state.setdefault(_HELD, set()).add(key)
+
+    def usable(value: object) -> int | None:
+        if isinstance(value, str) and re.fullmatch(r"[0-9]{1,6}", value):
+            value = int(value)
+        return value if type(value) is int and lowest <= value <= highest else None
+
+    value = None if locked(key) else usable(told)
+    if value is None:
+        value = usable(st.query_params.get(key))
+    value = default if value is None else value
+    if value == default:
+        if key in st.query_params:
+            del st.query_params[key]  # end_run names a value it could not use (the default written out is not)
+    elif st.query_params.get(key) != str(value):
+        st.query_params[key] = str(value)
+    st.session_state[key] = value  # what end_run compares the link's text with
+    return value
 
 
 def end_run() -> None:
@@ -132,15 +178,21 @@ def _spellings(value) -> set[str]:
 
 def _reset(defaults: dict) -> None:
     """Set each unlocked control of ``defaults`` (key -> default) to its default (and so its link value)."""
+    st.session_state[_RESETS] = resets() + 1
     for key, default in defaults.items():
         if not locked(key):
             st.session_state[key] = default
+            if key in COMPONENT_HELD and key in st.query_params:
+                del st.query_params[key]  # the component takes the default from the next run's data
 
 
 def sidebar_tools(settings_keys: tuple[str, ...], teachers_only: tuple[str, ...] = ()) -> None:
     """Reset buttons and the link for students, at the foot of the sidebar (after the page has run); the
     link leaves out ``teachers_only`` parameters (presenter mode, a teacher key)."""
     bound = st.session_state.get(_BOUND, {})
+    for key in COMPONENT_HELD.keys() - st.session_state.get(_HELD, set()):
+        if key in st.query_params:
+            del st.query_params[key]  # a value of another page's component: not this page's to carry on
     defaults = {key: default for key, (_, default) in bound.items()}
     page_defaults = {key: default for key, default in defaults.items() if key not in settings_keys}
     with st.sidebar:

@@ -28,7 +28,7 @@ from lab import (
     send_form,
     shell,
 )
-from lab.canvas import digit_canvas, report_server_reading, send_live_models
+from lab.canvas import Brush, digit_canvas, report_server_reading, send_live_models
 from lab.data import fixed_charts, mnist, models
 from lab.figures import charts, describe, digits
 from lab.i18n import N_, _, ngettext
@@ -43,6 +43,7 @@ from nbcore.preprocess import (
 )
 
 INPUTS = (N_("Draw"), N_("Upload a picture"), N_("Test image"))  # the values; the control shows them translated
+BRUSH = "draw_brush"  # the brush width's name in the link (lab/links.py's COMPONENT_HELD gives its bounds)
 CONFIDENT = 0.99  # naive Bayes this sure while softmax reads another digit: say what that means
 
 settings = current_settings()
@@ -178,32 +179,33 @@ def test_image_input() -> tuple[np.ndarray, None]:
     return splits.test_images[int(index)], None
 
 
-def brush_width() -> None:
-    """The canvas's brush width (the canvas reads it from the session on the next run)."""
-    brush = model_view.MNIST_LIKE_BRUSH
-    links.widget(
-        st.slider,
-        _("Brush width"),
-        "draw_brush",
-        brush,
-        min_value=8,
-        max_value=40,
-        help=_("{brush} draws strokes as wide as MNIST's once framed.").format(brush=brush),
-    )
+def brush_width(told: object = None) -> int:
+    """The canvas's brush width (px): ``told``, the width a new drawing says it was made with, else the link's; kept
+    in the link and registered with its Reset and lock (lab/links.py). The canvas draws the control itself."""
+    return links.component_value(_("Brush width"), BRUSH, model_view.MNIST_LIKE_BRUSH, told)
 
 
 def drawn_input() -> tuple[np.ndarray | None, ModelInput | None]:
     """The framed (28, 28) digit on the canvas and how it was made, or (None, None) while it is blank."""
-    brush = model_view.MNIST_LIKE_BRUSH
-    drawing = digit_canvas(  # its Clear is its own: no run
-        st.session_state.get("draw_brush", brush),
-        key="canvas_draw",
-        restore=st.session_state.get("draw_png"),
-        stale=READ_FROM_DRAWING,
+    default = model_view.MNIST_LIKE_BRUSH
+    brush = Brush(
+        width=brush_width(),
+        name=BRUSH,
+        default=default,
+        bounds=links.COMPONENT_HELD[BRUSH],
+        label=links.shown_label(_("Brush width"), BRUSH),
+        help=_("{brush} draws strokes as wide as MNIST's once framed.").format(brush=i18n.integer(default)),
+        locked=links.locked(BRUSH),
+        resets=links.resets(),
+    )
+    # its Clear and its brush width are its own: no run
+    drawing, told = digit_canvas(
+        brush, key="canvas_draw", restore=st.session_state.get("draw_png"), stale=READ_FROM_DRAWING
     )
     if drawing == "":  # cleared in the page since the drawing the page holds was sent (lab/canvas.py)
         st.session_state.draw_frame = st.session_state.draw_input = st.session_state.draw_png = None
     elif drawing is not None and drawing != st.session_state.get("draw_png"):
+        brush_width(told)  # the width this drawing was made with, into the link
         try:
             made_from = model_input(ink_from_canvas_png(drawing))
             st.session_state.draw_frame = None if made_from is None else made_from.frame
@@ -240,10 +242,10 @@ def digit_and_verdict(
         verdict = st.container(key="draw_verdict")
         uploading, testing = mode == INPUTS[1], mode == INPUTS[2]
         frame, made_from = uploaded_input() if uploading else test_image_input() if testing else drawn_input()
-        # a class's Send right under the canvas, before the brush: on a phone, within a screen of the verdict
+        # a class's Send right under the canvas: on a phone, within a screen of the verdict
         sending = st.container(key="draw_send")
-        if not uploading and not testing:
-            brush_width()
+        if uploading or testing:
+            brush_width()  # kept in the link while the canvas is not shown
 
     if frame is None:
         with verdict:  # first in the box on every run: the same live region stays, whatever the box shows

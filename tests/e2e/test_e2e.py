@@ -56,8 +56,8 @@ def click_clear(page) -> None:
 
 INPUT_SHOWN_JS = {  # what the Draw page shows for each input option, once its run is over
     "Draw": """() => !document.querySelector('[data-testid="stFileUploader"]')
-                     && [...document.querySelectorAll('[data-testid="stSlider"]')]
-                         .some(slider => slider.innerText.includes('Brush width'))""",
+                     && [...document.querySelectorAll('*')]
+                         .some(el => el.shadowRoot && el.shadowRoot.querySelector('canvas.digit-canvas'))""",
     "Upload a picture": """() => !!document.querySelector('[data-testid="stFileUploader"]')""",
 }
 

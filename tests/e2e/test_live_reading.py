@@ -245,3 +245,65 @@ def test_a_digit_costs_one_run_once_the_pen_rests_and_clear_costs_none(page, war
     assert page.evaluate(HIDDEN_JS) == [False, False, False]
     assert region.evaluate("r => r.dataset.changes") == "1" and region.text_content().startswith("Naive Bayes reads 7")
     assert not page_checks.page_problems(page)
+
+
+# the canvas's brush control (in the component's shadow root) and how wide the ink is down column 140 of the canvas
+BRUSH_JS = """c => {
+    const slider = c.getRootNode().querySelector('input.brush-width');
+    return {value: Number(slider.value), disabled: slider.disabled, label: slider.labels[0].querySelector('.brush-label').textContent,
+            described: c.getRootNode().getElementById(slider.getAttribute('aria-describedby')).textContent};
+}"""
+INK_DOWN_THE_MIDDLE_JS = """c => {
+    const d = c.getContext('2d').getImageData(140, 0, 1, c.height).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) if (d[i] > 128) n++;
+    return n;
+}"""
+ACROSS = [(40.0, 140.0), (240.0, 140.0)]  # one horizontal stroke through the canvas's middle
+
+
+def test_the_brush_width_costs_no_run_stays_in_the_link_and_a_teacher_can_lock_it(browser, warm_app):
+    """The brush is the canvas's own slider: moved by the keyboard it writes the address and costs no run; the next
+    stroke is that wide and its drawing takes the width to the page (one run), which keeps it in its link; a reload
+    keeps it; ``?lock=draw_brush`` shows it locked and unmovable."""
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    page = context.new_page()
+    try:
+        page.goto(f"{warm_app.url}/draw?draw_brush=12", timeout=60_000)
+        chromium.wait_for_run(page, timeout=120)
+        origin = draw_page.canvas_origin(page)
+        canvas = draw_page.canvas_locator(page)
+        shown = canvas.evaluate(BRUSH_JS)
+        assert (shown["value"], shown["disabled"], shown["label"]) == (12, False, "Brush width"), shown
+        assert "as wide as MNIST's" in shown["described"]
+        runs = draw_runs(warm_app)
+        slider = page.locator("input.brush-width")
+        slider.focus()
+        for _ in range(8):
+            page.keyboard.press("ArrowRight")
+        page.wait_for_timeout(REST_MS)
+        assert canvas.evaluate(BRUSH_JS)["value"] == 20
+        assert "draw_brush=20" in page.url
+        assert draw_runs(warm_app) == runs, "moving the brush cost a run"
+
+        draw_page.stroke(page, ACROSS, origin)
+        assert abs(canvas.evaluate(INK_DOWN_THE_MIDDLE_JS) - 20) <= 2, "the stroke is not as wide as the brush"
+        draw_page.wait_for_prediction(page)
+        page.wait_for_timeout(REST_MS)
+        assert draw_runs(warm_app) == runs + 1
+        chromium.wait_for_run(page)
+        assert "draw_brush=20" in page.url  # the page's own link now says it too
+
+        page.reload()
+        chromium.wait_for_run(page, timeout=120)
+        draw_page.canvas_origin(page)
+        assert canvas.evaluate(BRUSH_JS)["value"] == 20, "a reload lost the brush width"
+
+        page.goto(f"{warm_app.url}/draw?draw_brush=30&lock=draw_brush", timeout=60_000)
+        chromium.wait_for_run(page, timeout=120)
+        draw_page.canvas_origin(page)
+        locked = canvas.evaluate(BRUSH_JS)
+        assert (locked["value"], locked["disabled"], locked["label"]) == (30, True, "Brush width (locked)"), locked
+        assert not page_checks.page_problems(page)
+    finally:
+        context.close()

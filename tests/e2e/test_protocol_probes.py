@@ -163,6 +163,8 @@ def forged_png(width: int, height: int) -> str:
         (forged_png(300, 300), "damaged drawing"),
         ("javascript:alert(1)", "not a PNG drawing"),
         (12345, "not a PNG drawing"),
+        ({"png": 12345, "brush": 20}, "not a PNG drawing"),
+        ({"png": "javascript:alert(1)", "brush": "../etc/passwd"}, "not a PNG drawing"),
     ],
 )
 def test_hostile_canvas_values_end_in_a_sentence(served, value, sentence):
@@ -172,6 +174,25 @@ def test_hostile_canvas_values_end_in_a_sentence(served, value, sentence):
         assert run.exceptions == []
         assert any(sentence in error for error in run.errors), run.errors
         assert client.component(draw_canvas_key(client), drawing()).errors == []  # the session keeps working
+
+
+@pytest.mark.parametrize(
+    "brush, kept",
+    [(30, "draw_brush=30"), (8, "draw_brush=8"), (24, None), (10**12, None), (-1, None), (41, None), (True, None)]
+    + [("30", "draw_brush=30")]  # the link's own spelling of it
+    + [(value, None) for value in ("../x", "3e1", None, [30], {"width": 30}, 30.5)],
+)
+def test_the_brush_width_a_drawing_brings_reaches_the_link_only_when_usable(served, brush, kept):
+    """The width a drawing says it was made with goes into the link only as a whole number within the brush's
+    bounds (not the default, which the link leaves out); anything else is ignored, and the drawing is read all the
+    same."""
+    with StreamlitClient(served.url, timeout=RUN_TIMEOUT) as client:
+        assert client.connect(page="draw").errors == []
+        run = client.component(draw_canvas_key(client), {"drawing": {"png": drawing()["drawing"], "brush": brush}})
+        assert run.exceptions == [] and run.errors == []
+        assert run.metric("Naive Bayes prediction")
+        found = [part for part in client.query_string.split("&") if part.startswith("draw_brush=")]
+        assert found == ([kept] if kept else []), client.query_string
 
 
 def test_a_message_above_the_widget_state_limit_is_refused(served):

@@ -265,7 +265,8 @@ def test_every_page_opened_by_its_link_shows_the_whole_app(browser, warm_app):
 FOCUSED_JS = """() => {
     let el = document.activeElement;
     while (el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;  // a component's own
-    const label = el.getAttribute('aria-label') || el.innerText || el.getAttribute('aria-valuetext') || '';
+    const label = el.getAttribute('aria-label') || (el.labels && el.labels.length ? el.labels[0].innerText : '')
+        || el.innerText || el.getAttribute('aria-valuetext') || '';
     return `${el.tagName.toLowerCase()} ${el.getAttribute('role') || ''} ${label}`.replace(/\\s+/g, ' ').trim();
 }"""
 

@@ -24,7 +24,8 @@ def sent(monkeypatch) -> dict:
     calls: list[dict] = []
     monkeypatch.setattr(canvas, "_digit_canvas", lambda **kwargs: calls.append(kwargs) or {"drawing": None})
     monkeypatch.setattr(canvas.st, "session_state", {})
-    canvas.digit_canvas(24, key="canvas_draw", stale=("draw_metrics", "draw_read"))
+    brush = canvas.Brush(24, "draw_brush", 24, (8, 40), "Brush width", "help", locked=False, resets=0)
+    canvas.digit_canvas(brush, key="canvas_draw", stale=("draw_metrics", "draw_read"))
     (call,) = calls
     return call
 
@@ -38,6 +39,8 @@ def test_the_canvas_gets_the_rest_and_the_classes_its_clear_hides(sent):
 def test_the_js_reads_exactly_the_data_python_sends(sent):
     read = set(re.findall(r"\bdata\.(\w+)", JS))
     assert read == set(sent["data"]), f"the JS reads {sorted(read)}, Python sends {sorted(sent['data'])}"
+    brush_read = set(re.findall(r"\bcontrol\.(\w+)", JS)) | set(re.findall(r"\bbrushControl\.(\w+)", JS))
+    assert brush_read == set(sent["data"]["brush"]), f"the JS reads the brush's {sorted(brush_read)}"
     words = set(re.findall(r"\bwords\.(\w+)", JS)) | set(re.findall(r'words\[(?:"|\')(\w+)', JS))
     assert words <= set(canvas.words()), (
         f"the JS uses words Python does not give: {sorted(words - set(canvas.words()))}"

@@ -65,7 +65,7 @@ def test_draw_shows_the_stroke_width_deskews_the_input_and_offers_plain_resizing
     made_from = model_input(ink_from_canvas_png(canvas_url(60)))
     assert made_from.stroke_action == "thinned"
     app = open_page("pages/draw.py", draw_frame=made_from.frame, draw_input=made_from)
-    assert app.slider(key="draw_brush").value == 24
+    assert app.session_state["draw_brush"] == 24
     caption = caption_with(app, "of 784 pixels")
     before, after = (
         float(value) for value in re.search(r"Stroke width (\d+\.\d) px, thinned to (\d+\.\d) px", caption).groups()

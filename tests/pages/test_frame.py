@@ -115,10 +115,10 @@ def test_a_locked_setting_cannot_be_moved_and_reset_all_spares_it():
 @pytest.mark.slow
 def test_reset_this_page_resets_its_own_choices_and_keeps_the_model_settings():
     app = rerun(app_at("pages/draw.py", {"draw_brush": "33", "alpha": "3"}))
-    assert app.slider(key="draw_brush").value == 33
+    assert app.session_state["draw_brush"] == 33 and app.query_params["draw_brush"] == "33"
     app.sidebar.button(key="links_reset_page").click()
     rerun(app)
-    assert app.slider(key="draw_brush").value == model_view.MNIST_LIKE_BRUSH
+    assert app.session_state["draw_brush"] == model_view.MNIST_LIKE_BRUSH and "draw_brush" not in app.query_params
     assert app.sidebar.select_slider(key="alpha").value == 3.0
 
 

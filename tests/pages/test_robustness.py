@@ -224,7 +224,6 @@ EXTREMES = {
 }
 # every slider / select slider / number input in a page's main area: key -> (lowest, highest)
 PAGE_CONTROLS = {
-    "draw_brush": (8, 40),
     "smoothing_image": (0, 9999),
     "samples_count": (4, 16),
     "inpaint_fraction": (0.0, 1.0),
