@@ -1,10 +1,11 @@
-"""Where one Draw stroke's server CPU goes: Streamlit's own work or the app's, to know which to make faster.
+"""Where one Draw step's server CPU goes: Streamlit's own work or the app's, to know which to make faster.
 
-    python -m devtools.profile_stroke [--strokes 300] [--rate 200] [--top 12] [--data-dir DIR]
+    python -m devtools.profile_stroke [--step stroke|alpha] [--strokes 300] [--rate 200] [--top 12] [--data-dir DIR]
 
 Starts ``streamlit run app.py``, warms it with one visit, then one protocol-level session
-(devtools.streamlit_client) sends ``--strokes`` recorded drawings one after the other (each a
-fragment run of the Draw page, as a real stroke is), while ``py-spy record --format raw`` samples
+(devtools.streamlit_client) takes ``--strokes`` steps one after the other: ``stroke`` sends recorded drawings (each
+a fragment run of the Draw page, as a rested drawing is), ``alpha`` moves the sidebar's alpha between its first two
+stops with a drawing on the canvas (each a whole run of the page, as devtools.load_protocol's students do), while ``py-spy record --format raw`` samples
 the server at ``--rate`` Hz, keeping only samples of the thread that holds the GIL (``--gil``): the
 Python work that one server process can do at a time, whichever thread does it.
 
@@ -37,6 +38,7 @@ from devtools import app_server
 from devtools.app_server import REPO
 from devtools.bench_report import markdown_table
 from devtools.draw_page import canvas_key
+from devtools.load_protocol.__main__ import ALPHA_KEY, ALPHA_STOPS
 from devtools.streamlit_client import StreamlitClient
 
 DRAWINGS = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
@@ -97,7 +99,8 @@ def main() -> int:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--strokes", type=int, default=300)
+    parser.add_argument("--step", choices=("stroke", "alpha"), default="stroke")
+    parser.add_argument("--strokes", type=int, default=300, help="steps taken")
     parser.add_argument("--rate", type=int, default=200, help="py-spy samples per second")
     parser.add_argument("--top", type=int, default=12)
     app_server.add_data_arguments(parser, mnist_source=False)
@@ -140,9 +143,13 @@ def main() -> int:
                     wall = []
                     for index in range(args.strokes):
                         drawing = DRAWINGS[index % len(DRAWINGS)]
-                        run = client.component(key, json.loads(drawing["json_value"]))
+                        if args.step == "alpha":
+                            drawing = DRAWINGS[-1]  # the canvas holds it: every run reads it again
+                            run = client.select_slider(ALPHA_KEY, ALPHA_STOPS[(index + 1) % 2])
+                        else:
+                            run = client.component(key, json.loads(drawing["json_value"]))
                         if run.errors or run.metric("Naive Bayes prediction") != str(drawing["digit"]):
-                            raise RuntimeError(f"stroke {index}: {run.errors or run.metric('Naive Bayes prediction')}")
+                            raise RuntimeError(f"step {index}: {run.errors or run.metric('Naive Bayes prediction')}")
                         wall.append(run.seconds)
                     cpu = sum(process.cpu_times()[:2]) - cpu_before
                     spy.send_signal(2)  # SIGINT: py-spy writes its file and exits
@@ -152,20 +159,21 @@ def main() -> int:
                 return 1
             owners, functions, total = attribute(raw.read_text().splitlines())
             wall.sort()
-            print(f"{args.strokes} strokes (recorded drawings in turn, one session, one after the other)")
+            what = "recorded drawings in turn" if args.step == "stroke" else "alpha 1 and 2 in turn, a drawing shown"
+            print(f"{args.strokes} {args.step} steps ({what}, one session, one after the other)")
             print(
-                f"server CPU per stroke: {cpu / args.strokes * 1000:.1f} ms (utime+stime of the server process); "
+                f"server CPU per step: {cpu / args.strokes * 1000:.1f} ms (utime+stime of the server process); "
                 f"request -> script_finished median {wall[len(wall) // 2] * 1000:.1f} ms"
             )
             print(
                 f"py-spy: {total} samples at {args.rate} Hz ({total / args.rate / args.strokes * 1000:.1f} ms "
-                f"holding the GIL per stroke)\n"
+                f"holding the GIL per step)\n"
             )
             shares = [
                 [name, f"{count / total:.0%}", f"{count / args.rate / args.strokes * 1000:.1f}"]
                 for name, count in owners.most_common()
             ]
-            print(markdown_table(["owner", "share of samples", "ms per stroke"], shares, right=[False, True, True]))
+            print(markdown_table(["owner", "share of samples", "ms per step"], shares, right=[False, True, True]))
             for name in ("app", "streamlit"):
                 print(f"\ntop {name} functions (innermost {name} frame of each sample):")
                 ranked = [(where, count) for (who, where), count in functions.most_common() if who == name]
