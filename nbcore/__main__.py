@@ -15,6 +15,7 @@ import sys
 from .classroom.records import KEEP_AFTER_END_SECONDS, KEEP_SECONDS
 from .classroom.store import LONGEST_KEEP_SECONDS, MAX_PERIODS
 from .datasets.mnist import MnistDataError
+from .experiments.evaluate import PUBLISHED_SETTINGS
 from .experiments.mixture import COMPONENT_GRID, MAX_COMPONENTS, SEEDS, UNLABELED_WEIGHTS
 from .models.softmax import PRESETS
 from .prepared import mnist
@@ -73,12 +74,18 @@ def _add_evaluate(commands) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
+# how the help names the model a class's drawings are read against (evaluate.fit_published's)
+_REFERENCE = "the textbook's settings: pixel >= {threshold}, alpha = {alpha:g}".format(
+    **vars(PUBLISHED_SETTINGS["textbook"])
+)
+
+
 def _add_class_evaluate(actions) -> None:
     """``class evaluate``: what a class's drawings teach naive Bayes, leave one student out."""
     evaluate = actions.add_parser(
         "evaluate",
         help="MNIST's model, the class's model and MNIST + the class, each student's drawings read by "
-        "models that never saw that student (pixel >= 128, alpha = 1)",
+        f"models that never saw that student ({_REFERENCE})",
     )
     source = evaluate.add_mutually_exclusive_group(required=True)
     source.add_argument(
@@ -116,8 +123,7 @@ def _run_class_evaluate(args) -> int:
     from .experiments.class_drawings import load_digits_class, load_drawings
     from .experiments.class_model import evaluate_class
     from .experiments.class_report import format_evaluation
-    from .features import binarize
-    from .models.naive_bayes import BernoulliNB
+    from .experiments.evaluate import fit_published
 
     if args.limit is not None and not args.load_digits:
         raise ValueError("--limit goes with --load-digits; a --frames file is read whole")
@@ -125,8 +131,7 @@ def _run_class_evaluate(args) -> int:
         drawings = load_digits_class(limit=args.limit, progress=_stderr_progress_bar)
     else:
         drawings = load_drawings(args.frames)
-    splits = mnist.mnist_splits()
-    mnist_model = BernoulliNB(alpha=1.0).fit(binarize(splits.train_images, 128), splits.train_labels)
+    mnist_model = fit_published(mnist.mnist_splits(), "textbook")
     evaluation = evaluate_class(
         drawings.frames, drawings.labels, drawings.students, mnist_model, weight=args.weight, components=args.components
     )
@@ -386,7 +391,7 @@ def _add_class(commands) -> None:
     report = actions.add_parser(
         "report",
         help="what a class has sent in its current period: drawings per digit, answers per question, and the three "
-        "models' accuracies read leave-one-student-out (pixel >= 128, alpha = 1)",
+        f"models' accuracies read leave-one-student-out ({_REFERENCE})",
     )
     report.add_argument("code", help="the class code")
     _add_weight(report)
@@ -441,11 +446,9 @@ def _class_report(code: str, weight: float) -> dict:
     evaluation = None
     if len(arrays.meant):
         from .experiments.class_model import evaluate_class
-        from .features import binarize
-        from .models.naive_bayes import BernoulliNB
+        from .experiments.evaluate import fit_published
 
-        splits = mnist.mnist_splits()
-        mnist_model = BernoulliNB(alpha=1.0).fit(binarize(splits.train_images, 128), splits.train_labels)
+        mnist_model = fit_published(mnist.mnist_splits(), "textbook")
         evaluation = evaluate_class(
             arrays.frames, arrays.meant, arrays.students, mnist_model, weight=weight, curve=False
         )

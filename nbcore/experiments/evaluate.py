@@ -40,6 +40,17 @@ PUBLISHED_SETTINGS = {
     "textbook": NaiveBayesSettings(threshold=128, alpha=1.0, beta=1.0, prior="empirical"),
     "course note": NaiveBayesSettings(threshold=1, alpha=1.0, beta=1.0, prior="uniform"),
 }
+
+
+def fit_published(splits: MnistSplits, name: str = "textbook") -> BernoulliNB:
+    """BernoulliNB fitted on MNIST's training images (as published, not deskewed) with ``PUBLISHED_SETTINGS[name]``:
+    the reference a class's drawings are read against (``python -m nbcore class evaluate`` and ``class report``)."""
+    settings = PUBLISHED_SETTINGS[name]
+    train_features, _ = InputForm(settings.threshold, deskew=False).split_features(splits)
+    model = BernoulliNB(alpha=settings.alpha, beta=settings.beta, prior=settings.prior)
+    return model.fit(train_features, splits.train_labels)
+
+
 # alpha = beta grid of the smoothing curve, a log-like scale up to 100 (0 left out: its log-likelihood is -inf)
 SMOOTHING_CURVE_ALPHAS = (0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0, 30.0, 100.0)
 

@@ -13,7 +13,7 @@ import pytest
 
 from nbcore import BernoulliNB, binarize
 from nbcore.datasets.mnist import MnistSplits
-from nbcore.experiments.evaluate import evaluate_bernoulli, mean_true_class_loglik
+from nbcore.experiments.evaluate import evaluate_bernoulli, fit_published, mean_true_class_loglik
 
 REPO = Path(__file__).resolve().parents[2]
 TRAIN_CLASS_COUNTS = [5923, 6742, 5958, 6131, 5842, 5421, 5918, 6265, 5851, 5949]
@@ -43,6 +43,9 @@ def test_textbook_threshold_128_empirical_prior_alpha_1(splits, textbook_feature
     assert round(model.score(test_features, splits.test_labels), 4) == 0.8427
     result = evaluate_bernoulli(splits, threshold=128, prior="empirical", alpha=1.0)
     assert round(result["test_accuracy"], 4) == 0.8427
+    published = fit_published(splits, "textbook")  # the class report's reference model: the same fit
+    np.testing.assert_array_equal(published.feature_log_prob_, model.feature_log_prob_)
+    np.testing.assert_array_equal(published.class_log_prior_, model.class_log_prior_)
 
 
 @pytest.mark.slow
