@@ -65,10 +65,10 @@ _digit_canvas = st.components.v2.component(
     '<p class="live-note" role="status"></p></div>',
     css=f"canvas.digit-canvas {{ display: block; touch-action: none; cursor: crosshair; border-radius: 0.5rem; }}"
     # Clear: like the page's secondary buttons, in the theme's colours
-    f".canvas-tools {{ display: flex; flex-wrap: wrap; align-items: center; gap: 0.25rem 0.75rem; max-width: {SIZE}px;"
+    f".canvas-tools {{ display: flex; flex-wrap: wrap; align-items: center; gap: 0.25rem 0.5rem; max-width: {SIZE}px;"
     " margin: 0.5rem 0 0.25rem; }"
-    ".canvas-brush { display: flex; align-items: center; gap: 0.5rem; font-size: 0.875rem; }"
-    ".canvas-brush input { width: 5.5rem; min-height: 2.5rem; margin: 0; accent-color: currentColor; }"
+    ".canvas-brush { display: flex; align-items: center; gap: 0.375rem; font-size: 0.875rem; }"
+    ".canvas-brush input { width: 4.5rem; min-height: 2.5rem; margin: 0; accent-color: currentColor; }"
     ".canvas-brush input:focus-visible { outline: 2px solid currentColor; outline-offset: 2px; }"
     ".canvas-brush input:disabled { opacity: 0.6; }"
     ".brush-value { min-width: 1.5rem; font-variant-numeric: tabular-nums; }"
