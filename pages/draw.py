@@ -9,8 +9,6 @@ Without a pointer: "A test image" picks one of MNIST's test images by number (th
 user's way to a prediction), and a polite live region announces each new verdict (lab/live_region.py).
 """
 
-import re
-
 import numpy as np
 import streamlit as st
 
@@ -24,6 +22,7 @@ from lab import (
     links,
     live_region,
     model_view,
+    picture_input,
     preload,
     send_form,
     shell,
@@ -33,14 +32,7 @@ from lab.data import fixed_charts, mnist, models
 from lab.figures import charts, describe, digits
 from lab.i18n import N_, _, ngettext
 from lab.settings import Settings, current_settings
-from nbcore.preprocess import (
-    UPLOAD_FORMATS,
-    ImageInputError,
-    ModelInput,
-    ink_from_canvas_png,
-    model_input,
-    read_upload,
-)
+from nbcore.preprocess import ImageInputError, ModelInput, ink_from_canvas_png, model_input
 
 INPUTS = (N_("Draw"), N_("Upload a picture"), N_("Test image"))  # the values; the control shows them translated
 BRUSH = "draw_brush"  # the brush width's name in the link (lab/links.py's COMPONENT_HELD gives its bounds)
@@ -60,49 +52,10 @@ if joined is not None:
 READ_FROM_DRAWING = ("draw_metrics", "draw_explanation", "draw_send", "draw_read")
 
 
-def upload_formats() -> str:
-    """nbcore's picture formats as the reader lists them: "PNG, JPEG, GIF, BMP, WebP or TIFF"."""
-    *first, last = re.split(r", | or ", UPLOAD_FORMATS)
-    return _("{formats} or {last}").format(formats=", ".join(first), last=last) if first else last
-
-
-# nbcore's messages for a picture or a drawing it cannot read (ImageInputError), word for word: each is matched in
-# what nbcore raised, its {details} taken from there, and said in the reader's language (any other as nbcore says it)
-IMAGE_PROBLEMS = (
-    N_("This file is not an image we can read ({formats})."),
-    N_("This image is damaged or truncated and cannot be read ({detail})."),
-    N_(
-        "This image is {width}x{height} pixels, too large to process (limit {limit} megapixels). "
-        "Please upload a smaller picture."
-    ),
-    N_("This image is too large to process (limit {limit} megapixels). Please upload a smaller picture."),
-    N_("The canvas sent a drawing that is not a PNG of a sensible size."),
-    N_("The canvas sent a drawing too large to process."),
-    N_("The canvas sent a damaged drawing ({detail})."),
-    N_("The canvas sent something that is not a PNG drawing."),
-)
-
-
-def image_problem(text: str) -> str:
-    """What went wrong with a picture or a drawing (nbcore's message ``text``), in the reader's language."""
-    for message in IMAGE_PROBLEMS:
-        pattern = re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>.+?)", re.escape(message))  # "{detail}" -> (?P<detail>.+?)
-        found = re.fullmatch(pattern, text, flags=re.DOTALL)
-        if found:
-            values = {
-                name: i18n.integer(int(value)) if value.isdigit() else value
-                for name, value in found.groupdict().items()
-            }
-            if "formats" in values:
-                values["formats"] = upload_formats()
-            return _(message).format(**values)
-    return text
-
-
 def uploaded_input() -> tuple[np.ndarray | None, ModelInput | None]:
     """The framed (28, 28) digit of the uploaded picture and how it was made, or (None, None) with a sentence why."""
     upload = st.file_uploader(
-        _("A photo or scan of one digit ({formats})").format(formats=upload_formats()),
+        _("A photo or scan of one digit ({formats})").format(formats=picture_input.upload_formats()),
         key="draw_upload",
         on_change=focus.request,
         args=('.st-key-draw_upload [data-testid="stFileUploaderDropzone"] button',),  # not the page's top
@@ -114,19 +67,12 @@ def uploaded_input() -> tuple[np.ndarray | None, ModelInput | None]:
         ).format(size=i18n.integer(st.get_option("server.maxUploadSize")))
     )
     if upload is None:
-        st.session_state.pop("upload_outcome", None)  # a removed file's message goes with it
+        picture_input.forget()  # a removed file's message goes with it
         return None, None
     swap = bool(st.session_state.get("draw_swap_ink", False))  # the toggle below, shown once a digit is read
-    if st.session_state.get("upload_id") != (upload.file_id, swap):  # decode a picture once, not on every rerun
-        try:
-            read = read_upload(upload.getvalue(), swap)
-            outcome = model_input(read.ink), read.dark_ink, None
-        except ImageInputError as error:
-            outcome = None, None, str(error)
-        st.session_state.upload_id, st.session_state.upload_outcome = (upload.file_id, swap), outcome
-    made_from, dark_ink, problem = st.session_state.upload_outcome
+    made_from, dark_ink, problem = picture_input.read_once(upload, swap)
     if problem:
-        st.error(image_problem(problem))  # kept in nbcore's words, said in the language of this run
+        st.error(picture_input.image_problem(problem))  # kept in nbcore's words, said in the language of this run
     elif made_from is None:
         st.warning(_("No digit found in this picture: it looks blank."))
     else:
@@ -211,7 +157,7 @@ def drawn_input() -> tuple[np.ndarray | None, ModelInput | None]:
             st.session_state.draw_frame = None if made_from is None else made_from.frame
             st.session_state.draw_input, st.session_state.draw_png = made_from, drawing
         except ImageInputError as error:
-            st.error(image_problem(str(error)))
+            st.error(picture_input.image_problem(str(error)))
     frame, made_from = st.session_state.get("draw_frame"), st.session_state.get("draw_input")
     if made_from is not None and made_from.frame is not frame:  # a frame set directly (tests, Inpainting)
         made_from = None
