@@ -10,9 +10,7 @@ the reader's form (``lab.i18n``) before they fill the steps' translated texts.
 from __future__ import annotations
 
 import dataclasses
-import math
 
-import numpy as np
 import streamlit as st
 
 from lab import class_model_view, class_store, classroom, display, focus, i18n, lesson_steps, model_choice
@@ -52,9 +50,7 @@ def prior_name(prior: str) -> str:
 
 # -- the steps ----------------------------------------------------------------------------------------------------------
 def step_data(step: frame.Step) -> None:
-    first_of_each = np.array([int(np.flatnonzero(splits.train_labels == digit)[0]) for digit in range(10)])
-    raw = splits.train_images[first_of_each]
-    ink = features.train[first_of_each].reshape(-1, 28, 28) * 255
+    raw, ink = lesson_answers.first_of_each_digit(settings.input_form)
     # pictures, not a chart: ten small squares wrap onto as many rows as the screen needs
     st.markdown(step.text("written"))
     st.image(
@@ -81,13 +77,12 @@ def step_data(step: frame.Step) -> None:
 
 
 def step_counting(step: frame.Step) -> None:
-    prior = np.exp(model.class_log_prior_)
     st.markdown(step.text("body"))
     question = step.question("prior")
     answer = frame.ask(question)
     if answer is None:
         title = _(PRIOR_TITLES[model.prior]) if model.prior in PRIOR_TITLES else f"p(y) ({model.prior})"
-        display.chart(charts.class_bars(prior, title, "p(y)"), key="lesson_prior_bars")
+        display.chart(charts.class_bars(lesson.class_prior(model), title, "p(y)"), key="lesson_prior_bars")
     else:
         gap = lesson.prior_gap(model, splits.test_labels)
         display.chart(
@@ -120,10 +115,10 @@ def step_images(step: frame.Step) -> None:
 def step_logs(step: frame.Step) -> None:
     index = st.number_input(_("Test image"), 0, len(splits.test_labels) - 1, 0, key="lesson_underflow_image")
     true_label = int(splits.test_labels[index])
-    pixel_terms = model.pixel_log_likelihoods(test_features[index])[true_label]
+    product = lesson.image_product(model, test_features[index], true_label)
     display.chart(
         digits.single_image(
-            np.exp(pixel_terms).reshape(28, 28),
+            product.factors.reshape(28, 28),
             _("The 784 factors p(xᵢ | {digit}) of test image {index}").format(digit=true_label, index=index),
             value_name="p(xᵢ | y)",
             colorscale=style.PROBABILITY_SCALE,
@@ -139,34 +134,30 @@ def step_logs(step: frame.Step) -> None:
     question = step.question("float32")
     answer = frame.ask(question, index=index)
     if answer is not None:
-        product = lesson.float32_product(model, test_features[index], true_label)
-        truth = lesson.product_outcome(product)
-        running = lesson.running_log10_product(model, test_features[index], true_label)
         counts = lesson_answers.underflow(settings)
         display.chart(
             charts.running_product(
-                running,
+                product.running_log10,
                 {
-                    _("float32's smallest positive number"): math.log10(lesson.FLOAT32_SMALLEST),
-                    _("float64's smallest positive number"): math.log10(lesson.FLOAT64_SMALLEST),
+                    _("float32's smallest positive number"): lesson.LOG10_FLOAT32_SMALLEST,
+                    _("float64's smallest positive number"): lesson.LOG10_FLOAT64_SMALLEST,
                 },
             ),
             key="lesson_running_product",
         )
-        stuck = product > 0 and running[-1] < math.log10(lesson.FLOAT32_SMALLEST)
         true_value = (
-            step.text("true_tiny", exponent=i18n.decimal(running[-1], 0))
-            if np.isfinite(running[-1])
-            else step.text("true_zero")
+            step.text("true_zero")
+            if product.true_is_zero
+            else step.text("true_tiny", exponent=i18n.decimal(product.true_log10, 0))
         )
         frame.feedback(
-            lesson.grade_choice(answer, truth),
+            lesson.grade_choice(answer, product.outcome),
             frame.revealed(
                 question,
                 index=index,
-                product=repr(product),  # as the computer writes it
+                product=repr(product.float32),  # as the computer writes it
                 true_value=true_value,
-                stuck=step.text("stuck") if stuck else "",
+                stuck=step.text("stuck") if product.stuck else "",
                 **{name: i18n.integer(count) for name, count in counts.items()},
             ),
         )
@@ -207,7 +198,6 @@ def step_smoothing(step: frame.Step) -> None:
             ),
         )
     strongest = SMOOTHING_STOPS[-1]  # the sidebar's strongest smoothing
-    stronger = dataclasses.replace(settings, alpha=strongest, beta=strongest)
     accuracy_question = step.question("alpha_100")
     settings_note = _(lesson_steps.SETTINGS_NOTE).format(
         threshold=settings.threshold,
@@ -222,7 +212,7 @@ def step_smoothing(step: frame.Step) -> None:
         strongest=notation.general(strongest),
     )
     if accuracy_answer is not None:
-        truth = models.evaluation(stronger).test_accuracy
+        truth = lesson_answers.strongest_smoothing_accuracy(settings)
         curve = models.smoothing_curve(settings)
         marker = settings.alpha if settings.alpha == settings.beta and settings.alpha > 0 else None
         display.chart(
@@ -247,7 +237,7 @@ def _test_image(index: int) -> str:
 
 
 def step_evidence(step: frame.Step) -> None:
-    wrong = np.flatnonzero(result.test_predictions != splits.test_labels)
+    wrong = lesson.wrong_images(result.test_predictions, splits.test_labels)
     index = int(
         st.selectbox(
             _("A test image naive Bayes gets wrong"),
@@ -269,15 +259,13 @@ def step_evidence(step: frame.Step) -> None:
     question = step.question("disagree")
     answer = frame.ask(question)
     if answer is not None:
+        rescued = lesson_answers.rescued_by_softmax(settings)
         softmax = models.softmax(deskew=settings.deskew)
-        rescued = lesson.bayes_wrong_softmax_right(
-            result.test_predictions, softmax.test_predictions, splits.test_labels
-        )
         frame.feedback(
-            lesson.grade_count(answer, len(rescued)),
+            lesson.grade_count(answer, rescued),
             frame.revealed(
                 question,
-                rescued=i18n.integer(len(rescued)),
+                rescued=i18n.integer(rescued),
                 answer=i18n.integer(answer),
                 wrong=i18n.integer(len(wrong)),
                 softmax_accuracy=i18n.decimal(softmax.test_accuracy, 4),
@@ -287,10 +275,9 @@ def step_evidence(step: frame.Step) -> None:
 
 def step_generating(step: frame.Step) -> None:
     digit = st.selectbox(_("Digit to generate"), range(10), index=7, key="lesson_sample_digit")
-    samples = model.sample(8, digit, rng=np.random.default_rng([0, digit])).reshape(8, 28, 28) * 255.0
     display.chart(
         digits.image_grid(
-            samples,
+            lesson.written_digits(model, digit, 8),
             [_("sample {number}").format(number=i + 1) for i in range(8)],
             columns=4,
             zrange=(0, 255),
@@ -304,18 +291,10 @@ def step_generating(step: frame.Step) -> None:
     answer = frame.ask(question)
     if answer is not None:
         truth = lesson_answers.top_half_accuracy(settings)
-        observed = observed_region("top half")
-        filled, posterior = model.inpaint(test_features[0], observed)
-        panels = np.stack(
-            [
-                np.where(observed, test_features[0], np.nan).reshape(28, 28),
-                np.where(observed, np.nan, filled).reshape(28, 28),
-                test_features[0].reshape(28, 28).astype(float),
-            ]
-        )
+        filled = lesson.inpainted(model, test_features[0], observed_region("top half"))
         display.chart(
             digits.image_grid(
-                panels,
+                filled.panels,
                 [
                     pgettext("inpainting panel", "seen"),
                     pgettext("inpainting panel", "filled in"),
@@ -337,7 +316,7 @@ def step_generating(step: frame.Step) -> None:
                 truth=i18n.percent(truth, 1),
                 answer=i18n.percent(answer),
                 accuracy=i18n.percent(result.test_accuracy, 1),
-                read_as=int(np.argmax(posterior)),
+                read_as=filled.read_as,
             ),
         )
 
@@ -347,7 +326,7 @@ def step_independence(step: frame.Step) -> None:
     dependence = lesson_answers.neighbour_dependence(settings.input_form, digit)
     display.chart(
         digits.difference_map(
-            np.nan_to_num(dependence),
+            dependence,
             _("Neighbours inked together, {digit}s").format(digit=digit),
             pgettext("dependence map value", "change"),
             height=LESSON_IMAGE_HEIGHT,
@@ -360,22 +339,24 @@ def step_independence(step: frame.Step) -> None:
     if xor_answer is not None:
         k = settings.alpha
         outcome = xor.evaluate(xor.naive_bayes(k))
-        right = int(round(outcome.accuracy * len(xor.XOR_LABELS)))
         display.chart(
             regions.xor_posteriors(xor.XOR_POINTS, xor.XOR_LABELS, {_("Naive Bayes"): outcome.posterior}, height=340),
             key="lesson_xor",
         )
         frame.feedback(
-            lesson.grade_choice(str(xor_answer), str(right)),
+            lesson.grade_choice(str(xor_answer), str(outcome.right)),
             frame.revealed(
-                xor_question, right=right, k=notation.general(k), posterior=i18n.decimal(outcome.posterior[0], 2)
+                xor_question,
+                right=outcome.right,
+                k=notation.general(k),
+                posterior=i18n.decimal(outcome.posterior[0], 2),
             ),
         )
     confident = lesson_steps.CONFIDENT
     calibration_question = step.question("calibration")
     calibration_answer = frame.ask(calibration_question, confident=i18n.percent(confident))
     if calibration_answer is not None:
-        sure = lesson.accuracy_when_confident(np.exp(result.test_log_proba), splits.test_labels, confident)
+        sure = lesson_answers.confident(settings, confident)
         if sure.count == 0:
             st.info(step.text("none_sure", confident=i18n.percent(confident)))
         else:
@@ -409,22 +390,19 @@ def step_versus_softmax(step: frame.Step) -> None:
     )
     st.markdown(step.text("body"))
     if answer is not None:
-        accuracy = lesson.mean_accuracy_at(bayes_curve["sizes"], curves, smallest)
-        winner = max(accuracy, key=accuracy.get)
-        full_size = int(bayes_curve["sizes"][-1])
-        full = lesson.mean_accuracy_at(bayes_curve["sizes"], curves, full_size)
+        race = lesson.race(bayes_curve["sizes"], curves, smallest)
         frame.feedback(
-            lesson.grade_choice(answer, winner),
+            lesson.grade_choice(answer, race.winner),
             frame.revealed(
                 question,
                 size=i18n.integer(smallest),
-                winner=question.show(winner),
-                bayes=i18n.decimal(accuracy["naive Bayes"], 3),
-                softmax=i18n.decimal(accuracy["softmax regression"], 3),
-                seeds=i18n.integer(bayes_curve["naive Bayes"].shape[1]),
-                full_size=i18n.integer(full_size),
-                bayes_full=i18n.decimal(full["naive Bayes"], 3),
-                softmax_full=i18n.decimal(full["softmax regression"], 3),
+                winner=question.show(race.winner),
+                bayes=i18n.decimal(race.at_size["naive Bayes"], 3),
+                softmax=i18n.decimal(race.at_size["softmax regression"], 3),
+                seeds=i18n.integer(race.seeds),
+                full_size=i18n.integer(race.full_size),
+                bayes_full=i18n.decimal(race.at_full["naive Bayes"], 3),
+                softmax_full=i18n.decimal(race.at_full["softmax regression"], 3),
             ),
         )
 
@@ -464,9 +442,8 @@ def step_styles(step: frame.Step) -> None:
         return
     mixture = mixtures.model(settings, components)  # the prepared curve's at the textbook's settings
     measured_mixture = mixtures.scores(settings, components)
-    index = int(np.flatnonzero(mixture.classes_ == digit)[0])
     display.chart(
-        styles.style_maps(mixture.feature_prob_[index], mixture.component_weights_[index], digit),
+        styles.style_maps(*lesson.digit_styles(mixture, digit), digit),
         key="lesson_styles_maps",
         alt=_(
             "The {components} styles of {digit} the mixture learned, each a picture of P(xᵢ = 1 | {digit}, k)"
@@ -527,8 +504,8 @@ def step_class_model(step: frame.Step) -> None:
         st.warning(str(refused), icon=":material/cloud_off:")
         return
     evaluation = class_store.class_evaluation(snapshot, class_store.class_model_settings(settings), DEFAULT_WEIGHT)
-    scores = {name: score.accuracy for name, score in evaluation.models.items()}
-    if any(accuracy is None for accuracy in scores.values()):  # too few drawings, or one student
+    scores = lesson.class_model_accuracies(evaluation)
+    if scores is None:  # too few drawings, or one student
         st.info(
             class_model_view.shortage_sentence(evaluation.shortage)
             if evaluation.shortage is not None
@@ -546,17 +523,16 @@ def step_class_model(step: frame.Step) -> None:
         return
     display.chart(
         charts.accuracy_bars(
-            {_(CLASS_MODEL_NAMES.get(name, name)): float(accuracy) for name, accuracy in scores.items()},
+            {_(CLASS_MODEL_NAMES.get(name, name)): accuracy for name, accuracy in scores.items()},
             _("Read right"),
         ),
         key="lesson_class_model_bars",
     )
-    best = max(scores, key=lambda name: float(scores[name]))
     frame.feedback(
-        lesson.grade_choice(answer, best),
+        lesson.grade_choice(answer, lesson.best(scores)),
         frame.revealed(
             question,
-            drawings=i18n.integer(int(evaluation.drawings_per_digit.sum())),
+            drawings=i18n.integer(evaluation.drawings),
             students=i18n.integer(evaluation.students),
             mnist=i18n.percent(scores["mnist"]),
             own=i18n.percent(scores["class"]),

@@ -473,6 +473,11 @@ class ClassEvaluation:
     components_note: str | None = None
 
     @property
+    def drawings(self) -> int:
+        """How many drawings the class sent, every digit together."""
+        return int(self.drawings_per_digit.sum())
+
+    @property
     def names(self) -> dict[str, str]:
         """Each model's name in words (``model_names``), the mixture's with its styles per digit."""
         return model_names(self.components)
@@ -480,7 +485,7 @@ class ClassEvaluation:
     def as_dict(self) -> dict:
         """Everything but the per-drawing arrays as plain JSON-ready values (NaN for an unmeasured digit)."""
         return {
-            "drawings": int(self.drawings_per_digit.sum()),
+            "drawings": self.drawings,
             "students": self.students,
             "drawings_per_digit": self.drawings_per_digit.tolist(),
             "weight": self.weight,

@@ -12,7 +12,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..models.mixture import BernoulliMixtureNB
 from ..models.naive_bayes import BernoulliNB
+from .class_model import ClassEvaluation
 
 _STEP = re.compile(r"[0-9]{1,3}", flags=re.ASCII)  # ASCII digits only: int() would also read '３' or '٣'
 
@@ -56,6 +58,17 @@ def grade_choice(chosen: str, correct: str) -> Verdict:
     return Verdict("exact" if chosen == correct else "off", 0.0, correct)
 
 
+def best(accuracy: dict[str, float]) -> str:
+    """The name with the highest accuracy in ``accuracy`` (the first of a tie)."""
+    return max(accuracy, key=lambda name: accuracy[name])
+
+
+# -- step 1: the data -----------------------------------------------------------------------------------------
+def first_of_each_digit(labels: np.ndarray, n_classes: int = 10) -> np.ndarray:
+    """The index of the first image of each digit 0..n_classes-1 among ``labels`` (n,): int64 (n_classes,)."""
+    return np.array([int(np.flatnonzero(labels == digit)[0]) for digit in range(n_classes)])
+
+
 # -- step 2: the class prior ------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class PriorGap:
@@ -71,9 +84,14 @@ class PriorGap:
         return self.prior - self.test_frequency
 
 
+def class_prior(model: BernoulliNB) -> np.ndarray:
+    """``model``'s class prior p(y): float64 (n_classes,)."""
+    return np.exp(model.class_log_prior_)
+
+
 def prior_gap(model: BernoulliNB, test_labels: np.ndarray) -> PriorGap:
     """Compare ``model``'s prior with the test labels' class frequencies."""
-    prior = np.exp(model.class_log_prior_)
+    prior = class_prior(model)
     frequency = np.bincount(test_labels, minlength=len(prior)) / len(test_labels)
     return PriorGap(prior, frequency, int(np.argmax(np.abs(prior - frequency))))
 
@@ -81,6 +99,10 @@ def prior_gap(model: BernoulliNB, test_labels: np.ndarray) -> PriorGap:
 # -- step 4: underflow ---------------------------------------------------------------------------------------
 FLOAT32_SMALLEST = float(np.finfo(np.float32).smallest_subnormal)  # about 1.4e-45
 FLOAT64_SMALLEST = float(np.finfo(np.float64).smallest_subnormal)  # about 4.9e-324
+
+
+LOG10_FLOAT32_SMALLEST = math.log10(FLOAT32_SMALLEST)  # about -44.85
+LOG10_FLOAT64_SMALLEST = math.log10(FLOAT64_SMALLEST)  # about -323.3
 
 
 def running_log10_product(model: BernoulliNB, features: np.ndarray, label: int) -> np.ndarray:
@@ -92,6 +114,44 @@ def float32_product(model: BernoulliNB, features: np.ndarray, label: int) -> flo
     """The product of the 784 probabilities p(x_j | label) multiplied in float32, as the textbook's tensors do."""
     probabilities = np.exp(model.pixel_log_likelihoods(features)[label]).astype(np.float32)
     return float(np.prod(probabilities, dtype=np.float32))
+
+
+@dataclass(frozen=True)
+class ImageProduct:
+    """One image's 784 factors p(x_j | label) and what multiplying them comes to."""
+
+    factors: np.ndarray  # float64 (784,), each in [0, 1]
+    running_log10: np.ndarray  # float64 (784,): log10 of the product of the first j factors (-inf once one is 0)
+    float32: float  # the product multiplied in float32
+
+    @property
+    def outcome(self) -> str:
+        """What the float32 product came to: one of ``product_outcome``'s "zero", "tiny", "moderate"."""
+        return product_outcome(self.float32)
+
+    @property
+    def true_log10(self) -> float:
+        """log10 of the true product (-inf when a factor is 0)."""
+        return float(self.running_log10[-1])
+
+    @property
+    def true_is_zero(self) -> bool:
+        """Whether the true product is exactly 0 (a factor is 0: α or β = 0)."""
+        return self.true_log10 == -math.inf
+
+    @property
+    def stuck(self) -> bool:
+        """Whether the float32 product stays above 0 although the true one is below float32's smallest number."""
+        return self.float32 > 0 and self.true_log10 < LOG10_FLOAT32_SMALLEST
+
+
+def image_product(model: BernoulliNB, features: np.ndarray, label: int) -> ImageProduct:
+    """The product of p(x_j | label) over one 0/1 image (784,), in float32 and step by step in logarithms."""
+    return ImageProduct(
+        np.exp(model.pixel_log_likelihoods(features)[label]),
+        running_log10_product(model, features, label),
+        float32_product(model, features, label),
+    )
 
 
 def underflow_counts(model: BernoulliNB, features: np.ndarray, labels: np.ndarray, chunk: int = 1000) -> dict[str, int]:
@@ -119,6 +179,11 @@ def underflow_counts(model: BernoulliNB, features: np.ndarray, labels: np.ndarra
 
 
 # -- step 6: where the two models disagree -------------------------------------------------------------------
+def wrong_images(predictions: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """Indices of the images whose prediction is not their label: int64 (m,)."""
+    return np.flatnonzero(predictions != labels)
+
+
 def bayes_wrong_softmax_right(
     bayes_predictions: np.ndarray, softmax_predictions: np.ndarray, labels: np.ndarray
 ) -> np.ndarray:
@@ -126,7 +191,34 @@ def bayes_wrong_softmax_right(
     return np.flatnonzero((bayes_predictions != labels) & (softmax_predictions == labels))
 
 
-# -- step 7: inpainting ----------------------------------------------------------------------------------------
+# -- step 7: generating and inpainting -------------------------------------------------------------------------
+def written_digits(model: BernoulliNB, digit: int, count: int) -> np.ndarray:
+    """``count`` images of ``digit`` drawn from the model, as grey levels 0 or 255: float64 (count, 28, 28). Seeded
+    by the digit, so the same digit shows the same images every time."""
+    return model.sample(count, digit, rng=np.random.default_rng([0, digit])).reshape(count, 28, 28) * 255.0
+
+
+@dataclass(frozen=True)
+class Inpainted:
+    """One image with its hidden pixels filled in by the model."""
+
+    panels: np.ndarray  # float64 (3, 28, 28): the seen pixels (NaN where hidden), the filled-in p(ink), the truth
+    read_as: int  # the digit the model reads from the seen pixels alone
+
+
+def inpainted(model: BernoulliNB, features: np.ndarray, observed: np.ndarray) -> Inpainted:
+    """Fill in one 0/1 image (784,) from its ``observed`` pixels (bool (784,)), as three panels to show."""
+    filled, posterior = model.inpaint(features, observed)
+    panels = np.stack(
+        [
+            np.where(observed, features, np.nan).reshape(28, 28),
+            np.where(observed, np.nan, filled).reshape(28, 28),
+            features.reshape(28, 28).astype(float),
+        ]
+    )
+    return Inpainted(panels, int(np.argmax(posterior)))
+
+
 def observed_part_accuracy(
     model: BernoulliNB,
     train_features: np.ndarray,
@@ -176,6 +268,27 @@ def mean_accuracy_at(sizes: np.ndarray, accuracy_by_model: dict[str, np.ndarray]
     return {name: float(np.mean(accuracy[position])) for name, accuracy in accuracy_by_model.items()}
 
 
+@dataclass(frozen=True)
+class Race:
+    """Two or more models' learning curves compared at a small training-set size and at the full one."""
+
+    size: int  # the small training-set size asked about
+    at_size: dict[str, float]  # each model's mean test accuracy over seeds at ``size``
+    winner: str  # the model best at ``size``
+    full_size: int  # the largest size of the curves
+    at_full: dict[str, float]  # each model's mean test accuracy at ``full_size``
+    seeds: int  # random training sets per size
+
+
+def race(sizes: np.ndarray, accuracy_by_model: dict[str, np.ndarray], size: int) -> Race:
+    """Compare the models of ``accuracy_by_model`` ((len(sizes), n_seeds) each) at ``size`` and at the largest
+    size."""
+    at_size = mean_accuracy_at(sizes, accuracy_by_model, size)
+    full_size = int(sizes[-1])
+    seeds = next(iter(accuracy_by_model.values())).shape[1]
+    return Race(size, at_size, best(at_size), full_size, mean_accuracy_at(sizes, accuracy_by_model, full_size), seeds)
+
+
 def grade_count(guess: int, truth: int) -> Verdict:
     """A guessed count (0..) is "exact" within a factor of about 1.6 of the truth, "close" within about 3
     (compared as log10(1 + count)), else "off"; ``error`` is guess - truth in images."""
@@ -214,3 +327,20 @@ def accuracy_band(accuracy: float, lower: float, upper: float) -> str:
     """Where a measured ``accuracy`` lies against two others, ``lower`` <= ``upper``: "lower" (at most ``lower``),
     "upper" (at least ``upper``, when not at most ``lower``) or "between"; one of ``ACCURACY_BANDS``."""
     return "lower" if accuracy <= lower else "upper" if accuracy >= upper else "between"
+
+
+def digit_styles(mixture: BernoulliMixtureNB, digit: int) -> tuple[np.ndarray, np.ndarray]:
+    """The styles the mixture learned for ``digit``: P(x_j = 1 | digit, k) float64 (K, 784) and their weights
+    p(k | digit) (K,)."""
+    index = int(np.flatnonzero(mixture.classes_ == digit)[0])
+    return mixture.feature_prob_[index], mixture.component_weights_[index]
+
+
+# -- step 11: the class's own handwriting -------------------------------------------------------------------------
+def class_model_accuracies(evaluation: ClassEvaluation) -> dict[str, float] | None:
+    """Each model's leave-one-student-out accuracy on a class's drawings, by nbcore's model name; None while any
+    is unmeasured (too few drawings, or one student)."""
+    scores = {name: score.accuracy for name, score in evaluation.models.items()}
+    if any(accuracy is None for accuracy in scores.values()):
+        return None
+    return {name: float(accuracy) for name, accuracy in scores.items() if accuracy is not None}

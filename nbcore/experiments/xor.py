@@ -40,6 +40,11 @@ class XorResult:
     predictions: np.ndarray  # int64 (4,), ties go to class 0
     accuracy: float
 
+    @property
+    def right(self) -> int:
+        """How many of the four points the model classifies right."""
+        return int((self.predictions == XOR_LABELS).sum())
+
 
 def evaluate(model: ClassifierMixin) -> XorResult:
     """Posterior of class 1, predictions and accuracy of a fitted model on the four XOR points."""
