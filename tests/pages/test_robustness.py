@@ -302,6 +302,7 @@ def test_every_shared_cache_returns_read_only_arrays(data_dir, prepared_mixtures
         "gaussian._gaussian_mnist": (folder, False),
         "spam_filter._sms": (folder,),
         "spam_filter._experiments": (folder,),
+        "lesson_answers.first_of_each_digit": (form,),
         "lesson_answers.underflow": (settings.TEXTBOOK,),
         "lesson_answers.top_half_accuracy": (settings.TEXTBOOK,),
         "lesson_answers.neighbour_dependence": (form, 1),
