@@ -14,7 +14,7 @@ loopback address of its own (each device of a classroom has one), with its own b
 1. peer: the students on /lesson alone (no class), doing nothing for --idle s;
 2. the class (made through nbcore's store, with its teacher key): the students open /lesson?class=CODE
    and do what a browser does: run the page's timers (``StreamlitClient.run_auto_reruns``: the follow
-   fragment, ``lab/lesson_frame._follow_teacher``, every ``lab/class_period.FOLLOW_SECONDS``) and, where the
+   fragment, ``lab/lesson_pace._follow_teacher``, every ``lab/class_period.FOLLOW_SECONDS``) and, where the
    page holds the pace listener, what its script does (``Listening``: one request to ``/api/pace`` held open
    with the version the page shows, from the student's address; a new version sets the listener's value,
    which reruns the page). The teacher opens /lesson?class=CODE&key=KEY, presses *Lead: students follow my

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from lab import class_store, classroom, i18n
+from lab import class_sentences, class_store, classroom, i18n
 from lab.figures import export
 from lab.i18n import N_, _, ngettext
 from nbcore.classroom import Refused
@@ -94,4 +94,4 @@ def remove_sentence(teaching: classroom.TeacherClass, target: str) -> str:
             n=i18n.integer(removed), label=target
         )
     except Refused as refused:
-        return classroom.refusal(refused)
+        return class_sentences.refusal(refused)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from lab import class_store, classroom, i18n, pace_listener, runs, store_outage
+from lab import class_sentences, class_store, classroom, i18n, pace_listener, runs, store_outage
 from lab.i18n import _, ngettext
 from nbcore.classroom import KEEP_SECONDS, ClassInfo, Refused
 from nbcore.classroom.export import answers_csv, drawings_npz
@@ -117,7 +117,7 @@ def last_outcome() -> tuple[str, str] | None:
     kind, what = outcome
     if kind == "success" and isinstance(what, tuple):
         return kind, _done_sentence(*what)
-    return kind, classroom.nbcore_sentence(str(what))
+    return kind, class_sentences.nbcore_sentence(str(what))
 
 
 def minutes_left(teaching: classroom.TeacherClass) -> float | None:

@@ -28,11 +28,12 @@ import numpy as np
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from lab import class_store, i18n, language, store_outage
+from lab import class_store, language, store_outage
+from lab.class_sentences import nbcore_sentence, refusal
 from lab.i18n import N_, _
-from nbcore.classroom import CODE_RULE, ENDED, Refused, class_code, student_id
-from nbcore.classroom.records import UNAVAILABLE, ClassInfo, StoreUnavailable
-from nbcore.classroom.store import NOT_OPEN, TEACHER_ONLY
+from nbcore.classroom import CODE_RULE, Refused, class_code, student_id
+from nbcore.classroom.records import ClassInfo, StoreUnavailable
+from nbcore.classroom.store import NOT_OPEN
 
 CLASS_PARAM, KEY_PARAM = "class", "key"
 MINUTE, HOUR = 60.0, 3600.0
@@ -47,63 +48,6 @@ PASSPHRASE_SETTING = "NBCORE_TEACHER_PASSPHRASE"
 BROWSER_PENDING = N_("Your browser has not answered yet: wait a second, then send again.")
 TOO_FAST = N_("Too many tries from here in the last minute: wait a minute, then try again.")
 ADDRESS = re.compile(r"[0-9A-Fa-f:.]{2,45}")
-
-# nbcore's sentences (the store's refusals, the command line's too), in the reader's language where a page shows them
-_NBCORE_SENTENCES = {
-    UNAVAILABLE: N_("The class store is not answering right now; the rest of the lab works. Try again in a minute."),
-    NOT_OPEN: N_("There is no open class with this code: check it with your teacher."),
-    ENDED: N_("This class has ended: ask your teacher for the new code."),
-    TEACHER_ONLY: N_("Only this class's teacher can do that: open the page through the teacher link."),
-    CODE_RULE: N_("4 to 12 letters A–Z or digits 0–9"),
-}
-# nbcore's refusals that name a class or a number: (their English form, the message with the same placeholders)
-_NBCORE_PATTERNS = (
-    (
-        r"Class (?P<code>\S+) already exists: choose another code\.",
-        N_("Class {code} already exists: choose another code."),
-    ),
-    (
-        r"This server holds (?P<count>\d+) open classes, as many as it keeps: try again later\.",
-        N_("This server holds {count} open classes, as many as it keeps: try again later."),
-    ),
-    (
-        r"Class (?P<code>\S+) holds (?P<count>\d+) periods, as many as it keeps: make a new class\.",
-        N_("Class {code} holds {count} periods, as many as it keeps: make a new class."),
-    ),
-    (
-        r"Class (?P<code>\S+)'s gallery holds (?P<count>\d+) drawings, as many as it keeps: ask your teacher to make "
-        r"room\.",
-        N_("Class {code}'s gallery holds {count} drawings, as many as it keeps: ask your teacher to make room."),
-    ),
-    (
-        r"Class (?P<code>\S+) has (?P<count>\d+) students, as many as it keeps: ask your teacher\.",
-        N_("Class {code} has {count} students, as many as it keeps: ask your teacher."),
-    ),
-    (r"A class code is (?P<rule>.+)\.", N_("A class code is {rule}.")),
-)
-
-
-def nbcore_sentence(text: str) -> str:
-    """One of nbcore's sentences (a refusal, ``NOT_OPEN``, ``CODE_RULE``) or of this module's (``TOO_FAST``) in the
-    reader's language; any other text as it is."""
-    if text in _NBCORE_SENTENCES:
-        return _(_NBCORE_SENTENCES[text])
-    for pattern, message in _NBCORE_PATTERNS:
-        found = re.fullmatch(pattern, text)
-        if found:
-            fields = found.groupdict()
-            if "count" in fields:
-                fields["count"] = i18n.integer(int(fields["count"]))
-            if "rule" in fields:
-                fields["rule"] = nbcore_sentence(fields["rule"])
-            return _(message).format(**fields)
-    return _(text) if text else text
-
-
-def refusal(refused: BaseException) -> str:
-    """What a page says for a refusal (``Refused``, a drawing's ``ValueError``): its sentence in the reader's language."""
-    return nbcore_sentence(str(refused))
-
 
 _browser_memory = st.components.v2.component(
     "naive_bayes_lab_browser_memory",
@@ -469,40 +413,3 @@ def _new_class(passphrase: str) -> TeacherClass | str:
     taught = TeacherClass(made.info, made.teacher_key)
     st.session_state[_MEMBERSHIP] = taught
     return taught
-
-
-# -- the lesson's live polls --------------------------------------------------------------------------
-ANSWERS_PER_ADDRESS = 240  # a minute: sixty students behind one address answering a step's questions at once
-ANSWERS_PER_STUDENT = 30  # a minute
-
-
-@dataclass(frozen=True)
-class LessonClass:
-    """The lesson taken as a class: its ``code``; a student's anonymous id, or the teacher's key."""
-
-    code: str
-    student: str | None = None
-    teacher_key: str | None = None
-
-
-def lesson_class() -> LessonClass | None:
-    """The class this session takes the lesson with (the teacher's, through the teacher link, or a student's,
-    through the class link), or None: the lesson alone."""
-    teaching = teacher_class()
-    if teaching is not None:
-        return LessonClass(teaching.info.code, teacher_key=teaching.key)
-    joined = student_class()
-    return None if joined is None else LessonClass(joined.info.code, student=joined.student)
-
-
-def send_answer(taking: LessonClass, question: str, answer: str) -> bool:
-    """Record this student's answer to ``question`` in their class: True if it counts (before the reveal,
-    replacing an earlier one), False if it came after the reveal (kept apart); Refused with why."""
-    if taking.student is None:
-        raise Refused(_(BROWSER_PENDING))
-    if not within_budget(
-        (f"answer:student:{taking.code}:{taking.student}", ANSWERS_PER_STUDENT, MINUTE),
-        ("answer:address:" + client_address(), ANSWERS_PER_ADDRESS, MINUTE),
-    ):
-        raise Refused(_(TOO_FAST))
-    return class_store.class_store().answer(taking.code, taking.student, question, answer)

@@ -10,7 +10,7 @@ import hashlib
 import numpy as np
 import streamlit as st
 
-from lab import class_store, classroom, i18n, store_outage
+from lab import class_sentences, class_store, classroom, i18n, store_outage
 from lab.i18n import _, ngettext
 from nbcore.classroom import PER_STUDENT, Refused
 from nbcore.classroom.records import StoreUnavailable
@@ -98,7 +98,7 @@ def _form(
             icon=":material/cloud_off:",
         )
     else:
-        st.warning(_("Not sent: {why}").format(why=classroom.nbcore_sentence(said)), icon=":material/block:")
+        st.warning(_("Not sent: {why}").format(why=class_sentences.nbcore_sentence(said)), icon=":material/block:")
 
 
 def _send(

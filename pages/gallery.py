@@ -3,7 +3,7 @@
 import numpy as np
 import streamlit as st
 
-from lab import class_model_view, class_store, classroom, display, i18n, refresh, shell, store_outage
+from lab import class_model_view, class_sentences, class_store, classroom, display, i18n, refresh, shell, store_outage
 from lab.class_gallery import gallery_png, misread_table, remove_sentence
 from lab.figures import describe
 from lab.i18n import _, ngettext, sentences
@@ -167,7 +167,7 @@ def moderate(teaching: classroom.TeacherClass) -> None:
                 try:
                     removed = class_store.class_store().clear(code, key)
                 except Refused as refused:
-                    st.warning(classroom.refusal(refused), icon=":material/block:")
+                    st.warning(class_sentences.refusal(refused), icon=":material/block:")
                 else:
                     st.write(
                         ngettext("Removed {n} drawing.", "Removed {n} drawings.", removed).format(

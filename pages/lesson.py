@@ -13,8 +13,21 @@ import dataclasses
 
 import streamlit as st
 
-from lab import class_model_view, class_store, classroom, display, focus, i18n, lesson_steps, model_choice
+from lab import (
+    class_model_view,
+    class_store,
+    classroom,
+    display,
+    focus,
+    i18n,
+    lesson_pace,
+    lesson_polls,
+    lesson_steps,
+    model_choice,
+    shell,
+)
 from lab import lesson_frame as frame
+from lab import lesson_questions as questions
 from lab.data import lesson_answers, mixtures, mnist, models
 from lab.figures import charts, class_model, digits, notation, regions, style, styles
 from lab.i18n import N_, _, pgettext
@@ -79,7 +92,7 @@ def step_data(step: frame.Step) -> None:
 def step_counting(step: frame.Step) -> None:
     st.markdown(step.text("body"))
     question = step.question("prior")
-    answer = frame.ask(question)
+    answer = questions.ask(question)
     if answer is None:
         title = _(PRIOR_TITLES[model.prior]) if model.prior in PRIOR_TITLES else f"p(y) ({model.prior})"
         display.chart(charts.class_bars(lesson.class_prior(model), title, "p(y)"), key="lesson_prior_bars")
@@ -89,9 +102,9 @@ def step_counting(step: frame.Step) -> None:
             charts.prior_against_frequency(gap.prior, gap.test_frequency, gap.most_wrong),
             key="lesson_prior_against_test",
         )
-        frame.feedback(
+        questions.feedback(
             lesson.grade_choice(str(answer), str(gap.most_wrong)),
-            frame.revealed(
+            questions.revealed(
                 question,
                 prior=prior_name(model.prior),
                 digit=gap.most_wrong,
@@ -132,7 +145,7 @@ def step_logs(step: frame.Step) -> None:
     )
     st.markdown(step.text("body"))
     question = step.question("float32")
-    answer = frame.ask(question, index=index)
+    answer = questions.ask(question, index=index)
     if answer is not None:
         counts = lesson_answers.underflow(settings)
         display.chart(
@@ -150,9 +163,9 @@ def step_logs(step: frame.Step) -> None:
             if product.true_is_zero
             else step.text("true_tiny", exponent=i18n.decimal(product.true_log10, 0))
         )
-        frame.feedback(
+        questions.feedback(
             lesson.grade_choice(answer, product.outcome),
-            frame.revealed(
+            questions.revealed(
                 question,
                 index=index,
                 product=repr(product.float32),  # as the computer writes it
@@ -182,13 +195,13 @@ def step_smoothing(step: frame.Step) -> None:
     )
     st.markdown(step.text("body"))
     zero_question = step.question("alpha_zero")
-    zero_answer = frame.ask(zero_question)
+    zero_answer = questions.ask(zero_question)
     if zero_answer is not None:
         zero = models.zero_smoothing(settings)
         truth = zero["true_class_impossible"]
-        frame.feedback(
+        questions.feedback(
             lesson.grade_count(zero_answer, truth),
-            frame.revealed(
+            questions.revealed(
                 zero_question,
                 truth=i18n.integer(truth),
                 threshold=settings.threshold,
@@ -205,7 +218,7 @@ def step_smoothing(step: frame.Step) -> None:
         beta=notation.general(settings.beta),
         prior=prior_name(settings.prior),
     )
-    accuracy_answer = frame.ask(
+    accuracy_answer = questions.ask(
         accuracy_question,
         accuracy=i18n.decimal(result.test_accuracy, 4),
         settings_note=settings_note,
@@ -219,9 +232,9 @@ def step_smoothing(step: frame.Step) -> None:
             charts.smoothing_accuracy(curve, marker),
             key="lesson_smoothing_curve",
         )
-        frame.feedback(
+        questions.feedback(
             lesson.grade_guess(accuracy_answer, truth, close=0.01),
-            frame.revealed(
+            questions.revealed(
                 accuracy_question,
                 strongest=notation.general(strongest),
                 truth=i18n.decimal(truth, 4),
@@ -257,13 +270,13 @@ def step_evidence(step: frame.Step) -> None:
     )
     st.markdown(step.text("body", true_label=true_label, predicted=predicted))
     question = step.question("disagree")
-    answer = frame.ask(question)
+    answer = questions.ask(question)
     if answer is not None:
         rescued = lesson_answers.rescued_by_softmax(settings)
         softmax = models.softmax(deskew=settings.deskew)
-        frame.feedback(
+        questions.feedback(
             lesson.grade_count(answer, rescued),
-            frame.revealed(
+            questions.revealed(
                 question,
                 rescued=i18n.integer(rescued),
                 answer=i18n.integer(answer),
@@ -288,7 +301,7 @@ def step_generating(step: frame.Step) -> None:
     )
     st.markdown(step.text("body"))
     question = step.question("top_half")
-    answer = frame.ask(question)
+    answer = questions.ask(question)
     if answer is not None:
         truth = lesson_answers.top_half_accuracy(settings)
         filled = lesson.inpainted(model, test_features[0], observed_region("top half"))
@@ -309,9 +322,9 @@ def step_generating(step: frame.Step) -> None:
             key="lesson_inpainting",
             alt=_("Test image 0: its top half, the filled-in bottom, the truth"),
         )
-        frame.feedback(
+        questions.feedback(
             lesson.grade_guess(answer, truth, close=0.1),
-            frame.revealed(
+            questions.revealed(
                 question,
                 truth=i18n.percent(truth, 1),
                 answer=i18n.percent(answer),
@@ -335,7 +348,7 @@ def step_independence(step: frame.Step) -> None:
     )
     st.markdown(step.text("body"))
     xor_question = step.question("xor")
-    xor_answer = frame.ask(xor_question)
+    xor_answer = questions.ask(xor_question)
     if xor_answer is not None:
         k = settings.alpha
         outcome = xor.evaluate(xor.naive_bayes(k))
@@ -343,9 +356,9 @@ def step_independence(step: frame.Step) -> None:
             regions.xor_posteriors(xor.XOR_POINTS, xor.XOR_LABELS, {_("Naive Bayes"): outcome.posterior}, height=340),
             key="lesson_xor",
         )
-        frame.feedback(
+        questions.feedback(
             lesson.grade_choice(str(xor_answer), str(outcome.right)),
-            frame.revealed(
+            questions.revealed(
                 xor_question,
                 right=outcome.right,
                 k=notation.general(k),
@@ -354,15 +367,15 @@ def step_independence(step: frame.Step) -> None:
         )
     confident = lesson_steps.CONFIDENT
     calibration_question = step.question("calibration")
-    calibration_answer = frame.ask(calibration_question, confident=i18n.percent(confident))
+    calibration_answer = questions.ask(calibration_question, confident=i18n.percent(confident))
     if calibration_answer is not None:
         sure = lesson_answers.confident(settings, confident)
         if sure.count == 0:
             st.info(step.text("none_sure", confident=i18n.percent(confident)))
         else:
-            frame.feedback(
+            questions.feedback(
                 lesson.grade_guess(calibration_answer, sure.accuracy, close=0.03),
-                frame.revealed(
+                questions.revealed(
                     calibration_question,
                     count=i18n.integer(sure.count),
                     confident=i18n.percent(confident),
@@ -378,7 +391,7 @@ def step_versus_softmax(step: frame.Step) -> None:
     bayes_curve = models.bernoulli_learning_curve(settings)
     smallest = lesson_steps.FEW_IMAGES
     question = step.question("learning_curve")
-    answer = frame.ask(question, size=i18n.integer(smallest))
+    answer = questions.ask(question, size=i18n.integer(smallest))
     # by the models' keys (the question's option values); named in the reader's language on the chart
     curves = {"naive Bayes": bayes_curve["naive Bayes"]}
     if answer is not None:
@@ -391,9 +404,9 @@ def step_versus_softmax(step: frame.Step) -> None:
     st.markdown(step.text("body"))
     if answer is not None:
         race = lesson.race(bayes_curve["sizes"], curves, smallest)
-        frame.feedback(
+        questions.feedback(
             lesson.grade_choice(answer, race.winner),
-            frame.revealed(
+            questions.revealed(
                 question,
                 size=i18n.integer(smallest),
                 winner=question.show(race.winner),
@@ -437,7 +450,7 @@ def step_styles(step: frame.Step) -> None:
         return _(labels[option]).format(**written)
 
     question = dataclasses.replace(asked, shown_as=shown)
-    answer = frame.ask(question, components=i18n.integer(components))
+    answer = questions.ask(question, components=i18n.integer(components))
     if answer is None:
         return
     mixture = mixtures.model(settings, components)  # the prepared curve's at the textbook's settings
@@ -473,11 +486,11 @@ def step_styles(step: frame.Step) -> None:
             _("Test accuracy"),
         )
     display.chart(accuracy_chart, key="lesson_styles_accuracy")
-    frame.feedback(
+    questions.feedback(
         lesson.grade_choice(
             str(answer), lesson.accuracy_band(measured_mixture.test_accuracy, measured["bayes"], measured["softmax"])
         ),
-        frame.revealed(
+        questions.revealed(
             question,
             components=i18n.integer(components),
             digit=digit,
@@ -514,7 +527,7 @@ def step_class_model(step: frame.Step) -> None:
         )
         return
     question = step.question("class_model")
-    answer = frame.ask(question)
+    answer = questions.ask(question)
     display.chart(
         class_model.probability_pairs(evaluation.class_feature_prob, mnist_prob, evaluation.drawings_per_digit),
         key="lesson_class_model_pairs",
@@ -528,9 +541,9 @@ def step_class_model(step: frame.Step) -> None:
         ),
         key="lesson_class_model_bars",
     )
-    frame.feedback(
+    questions.feedback(
         lesson.grade_choice(answer, lesson.best(scores)),
-        frame.revealed(
+        questions.revealed(
             question,
             drawings=i18n.integer(evaluation.drawings),
             students=i18n.integer(evaluation.students),
@@ -564,18 +577,18 @@ LAYOUTS = (
 STEPS = lesson_steps.STEPS
 
 st.title(_(lesson_steps.TITLE))
-taking = classroom.lesson_class()  # through a class's link: answers go to the class, the teacher reveals
-frame.take_part(taking)
-current = frame.keep_pace(frame.requested_step(len(STEPS)))
+taking = lesson_polls.lesson_class()  # through a class's link: answers go to the class, the teacher reveals
+questions.take_part(taking)
+current = lesson_pace.keep_pace(frame.requested_step(len(STEPS)))
 teaching = classroom.teacher_class()
 if teaching is not None:
-    frame.class_answers_download(teaching.info.code, teaching.info.period)
+    lesson_polls.class_answers_download(teaching.info.code, teaching.info.period)
 frame.navigation(current, len(STEPS), "top")
 st.progress(current / len(STEPS))
 step = STEPS[current - 1]
 st.header(f"{current}. {step.heading()}")
 LAYOUTS[current - 1](step)
-frame.follow_up(step)
+frame.follow_up(step, shell.page_link)
 st.divider()
 frame.navigation(current, len(STEPS), "bottom")
 with st.expander(_("All sources of this lesson")):
