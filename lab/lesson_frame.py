@@ -20,6 +20,8 @@ from lab.i18n import _
 from nbcore.experiments import lesson
 
 QUERY_KEY = "lesson"
+# px, a single map's figure: the map itself over 320 px tall, what the back row of a projector room needs
+IMAGE_HEIGHT = 490
 
 
 @dataclass(frozen=True)

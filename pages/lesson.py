@@ -1,52 +1,43 @@
 """Lesson: the lab's ideas in order, one step a screen, with questions the student answers before the truth shows.
 
-What each step says and asks is in ``lab/lesson_steps.py``, the frame (step in the link, Back/Next, questions)
-in ``lab/lesson_frame.py``. This page lays each step out: every figure is the lab's live figure for the
-sidebar settings, and every revealed answer is measured now from the current models
-(``nbcore.experiments.lesson``, cached in ``lab.data``), never typed in. The measured numbers are written here in
-the reader's form (``lab.i18n``) before they fill the steps' translated texts.
+What each step says and asks is in ``lab/lesson_steps.py`` (and its parts), the frame (step in the link, Back/Next)
+in ``lab/lesson_frame.py``, the questions in ``lab/lesson_questions.py``, a class's pace and polls in
+``lab/lesson_pace.py`` and ``lab/lesson_polls.py``. This page lays each step out (the last two, which reach past
+MNIST's naive Bayes, in ``lab/lesson_beyond.py``): every figure is the lab's live figure for the sidebar settings,
+and every revealed answer is measured now from the current models (``nbcore.experiments.lesson``, cached in
+``lab.data``), never typed in. The measured numbers are written here in the reader's form (``lab.i18n``) before
+they fill the steps' translated texts.
 """
 
 from __future__ import annotations
 
-import dataclasses
-
 import streamlit as st
 
 from lab import (
-    class_model_view,
-    class_store,
     classroom,
     display,
     focus,
     i18n,
+    lesson_beyond,
     lesson_pace,
     lesson_polls,
+    lesson_sources,
     lesson_steps,
-    model_choice,
+    lesson_steps_limits,
+    lesson_steps_model,
     shell,
 )
 from lab import lesson_frame as frame
 from lab import lesson_questions as questions
-from lab.data import lesson_answers, mixtures, mnist, models
-from lab.figures import charts, class_model, digits, notation, regions, style, styles
+from lab.data import lesson_answers, mnist, models
+from lab.figures import charts, digits, notation, regions, style
 from lab.i18n import N_, _, pgettext
 from lab.settings import SMOOTHING_STOPS, current_settings
-from nbcore.classroom import Refused
 from nbcore.experiments import lesson, xor
-from nbcore.experiments.class_model import DEFAULT_WEIGHT
 from nbcore.features import observed_region
 
-# px, a single map's figure: the map itself over 320 px tall, what the back row of a projector room needs
-LESSON_IMAGE_HEIGHT = 490
 # the class prior chart's title, for the sidebar's prior
 PRIOR_TITLES = {"empirical": N_("Class prior p(y) (empirical)"), "uniform": N_("Class prior p(y) (uniform)")}
-# the class's models, by the names of nbcore's evaluation (nbcore's MODEL_NAMES, which stay English)
-CLASS_MODEL_NAMES = {
-    "mnist": N_("MNIST's model"),
-    "class": N_("the class's model"),
-    "mnist_plus_class": N_("MNIST + the class"),
-}
 
 settings = current_settings()
 splits = mnist.splits()
@@ -58,7 +49,7 @@ test_features = features.test
 
 def prior_name(prior: str) -> str:
     """The sidebar's prior in words ("empirical prior"), in the reader's language."""
-    return _(lesson_steps.PRIOR_NAMES[prior]) if prior in lesson_steps.PRIOR_NAMES else prior
+    return _(lesson_steps_model.PRIOR_NAMES[prior]) if prior in lesson_steps_model.PRIOR_NAMES else prior
 
 
 # -- the steps ----------------------------------------------------------------------------------------------------------
@@ -137,7 +128,7 @@ def step_logs(step: frame.Step) -> None:
             colorscale=style.PROBABILITY_SCALE,
             zrange=(0, 1),
             colorbar_title="p",
-            height=LESSON_IMAGE_HEIGHT,
+            height=frame.IMAGE_HEIGHT,
             hover_format=".4f",
         ),
         key="lesson_underflow_factors",
@@ -188,7 +179,7 @@ def step_smoothing(step: frame.Step) -> None:
             colorscale=style.PROBABILITY_SCALE,
             zrange=(0, 1),
             colorbar_title="p",
-            height=LESSON_IMAGE_HEIGHT,
+            height=frame.IMAGE_HEIGHT,
             hover_format=".4f",
         ),
         key="lesson_smoothing_image",
@@ -212,7 +203,7 @@ def step_smoothing(step: frame.Step) -> None:
         )
     strongest = SMOOTHING_STOPS[-1]  # the sidebar's strongest smoothing
     accuracy_question = step.question("alpha_100")
-    settings_note = _(lesson_steps.SETTINGS_NOTE).format(
+    settings_note = _(lesson_steps_model.SETTINGS_NOTE).format(
         threshold=settings.threshold,
         alpha=notation.general(settings.alpha),
         beta=notation.general(settings.beta),
@@ -342,7 +333,7 @@ def step_independence(step: frame.Step) -> None:
             dependence,
             _("Neighbours inked together, {digit}s").format(digit=digit),
             pgettext("dependence map value", "change"),
-            height=LESSON_IMAGE_HEIGHT,
+            height=frame.IMAGE_HEIGHT,
         ),
         key="lesson_dependence_map",
     )
@@ -365,7 +356,7 @@ def step_independence(step: frame.Step) -> None:
                 posterior=i18n.decimal(outcome.posterior[0], 2),
             ),
         )
-    confident = lesson_steps.CONFIDENT
+    confident = lesson_steps_limits.CONFIDENT
     calibration_question = step.question("calibration")
     calibration_answer = questions.ask(calibration_question, confident=i18n.percent(confident))
     if calibration_answer is not None:
@@ -388,171 +379,15 @@ def step_independence(step: frame.Step) -> None:
 
 
 def step_versus_softmax(step: frame.Step) -> None:
-    bayes_curve = models.bernoulli_learning_curve(settings)
-    smallest = lesson_steps.FEW_IMAGES
-    question = step.question("learning_curve")
-    answer = questions.ask(question, size=i18n.integer(smallest))
-    # by the models' keys (the question's option values); named in the reader's language on the chart
-    curves = {"naive Bayes": bayes_curve["naive Bayes"]}
-    if answer is not None:
-        softmax_curve = models.softmax_learning_curve(settings.deskew)
-        curves["softmax regression"] = softmax_curve["softmax regression"]
-    display.chart(
-        charts.learning_curves(bayes_curve["sizes"], {question.show(name): curve for name, curve in curves.items()}),
-        key="lesson_learning_curves",
-    )
-    st.markdown(step.text("body"))
-    if answer is not None:
-        race = lesson.race(bayes_curve["sizes"], curves, smallest)
-        questions.feedback(
-            lesson.grade_choice(answer, race.winner),
-            questions.revealed(
-                question,
-                size=i18n.integer(smallest),
-                winner=question.show(race.winner),
-                bayes=i18n.decimal(race.at_size["naive Bayes"], 3),
-                softmax=i18n.decimal(race.at_size["softmax regression"], 3),
-                seeds=i18n.integer(race.seeds),
-                full_size=i18n.integer(race.full_size),
-                bayes_full=i18n.decimal(race.at_full["naive Bayes"], 3),
-                softmax_full=i18n.decimal(race.at_full["softmax regression"], 3),
-            ),
-        )
+    lesson_beyond.versus_softmax(step, settings)
 
 
 def step_styles(step: frame.Step) -> None:
-    digit, components = lesson_steps.STYLES_DIGIT, lesson_steps.STYLES_PER_DIGIT
-    display.chart(
-        digits.single_image(
-            model.feature_prob_[digit].reshape(28, 28),
-            _("Naive Bayes' one picture of {digit}: P(xᵢ = 1 | {digit})").format(digit=digit),
-            value_name=_("probability"),
-            colorscale="gray",
-            zrange=(0, 1),
-            colorbar_title="p",
-            height=LESSON_IMAGE_HEIGHT,
-            hover_format=".3f",
-        ),
-        key="lesson_styles_naive",
-    )
-    st.markdown(step.text("body", digit=digit))
-    if not mixtures.supported(settings):
-        st.info(_(model_choice.NEEDS_SMOOTHING), icon=":material/info:")
-        return
-    softmax = models.softmax(deskew=settings.deskew)
-    measured = {"bayes": result.test_accuracy, "softmax": softmax.test_accuracy}
-    written = {name: i18n.percent(accuracy, 2) for name, accuracy in measured.items()}
-    asked = step.question("styles")
-    labels = dict(asked.shown_as)
-
-    def shown(option: str) -> str:
-        """The option's words with the accuracies measured now, for the sidebar's settings."""
-        return _(labels[option]).format(**written)
-
-    question = dataclasses.replace(asked, shown_as=shown)
-    answer = questions.ask(question, components=i18n.integer(components))
-    if answer is None:
-        return
-    mixture = mixtures.model(settings, components)  # the prepared curve's at the textbook's settings
-    measured_mixture = mixtures.scores(settings, components)
-    display.chart(
-        styles.style_maps(*lesson.digit_styles(mixture, digit), digit),
-        key="lesson_styles_maps",
-        alt=_(
-            "The {components} styles of {digit} the mixture learned, each a picture of P(xᵢ = 1 | {digit}, k)"
-        ).format(components=i18n.integer(components), digit=digit),
-    )
-    mixture_name, softmax_name = _("mixture of styles"), _("softmax regression")
-    if mixtures.curve_ready(settings):  # every K of the curve; else the three models alone (no fit of every K)
-        curve = mixtures.curve(settings)
-        accuracy_chart = charts.curves(
-            curve.components,
-            {mixture_name: curve.test_accuracy},
-            _("styles per digit K"),
-            _("test accuracy"),
-            _("Test accuracy by styles per digit (K = 1 is naive Bayes)"),
-            log_x=True,
-            tick_every_x=True,
-            marked={mixture_name: components},
-            references={softmax_name: softmax.test_accuracy},
-        )
-    else:
-        accuracy_chart = charts.accuracy_bars(
-            {
-                _("naive Bayes"): measured["bayes"],
-                _("mixture, K = {k}").format(k=i18n.integer(components)): measured_mixture.test_accuracy,
-                softmax_name: measured["softmax"],
-            },
-            _("Test accuracy"),
-        )
-    display.chart(accuracy_chart, key="lesson_styles_accuracy")
-    questions.feedback(
-        lesson.grade_choice(
-            str(answer), lesson.accuracy_band(measured_mixture.test_accuracy, measured["bayes"], measured["softmax"])
-        ),
-        questions.revealed(
-            question,
-            components=i18n.integer(components),
-            digit=digit,
-            mixture=i18n.percent(measured_mixture.test_accuracy, 2),
-            iterations=i18n.integer(measured_mixture.n_iter),
-            **written,
-        ),
-    )
+    lesson_beyond.styles(step, settings, result)
 
 
 def step_class_model(step: frame.Step) -> None:
-    st.markdown(step.text("body"))
-    mnist_prob = models.model(class_store.class_model_settings(settings)).feature_prob_
-    if taking is None:
-        st.info(step.text("alone"), icon=":material/groups:")
-        display.chart(
-            digits.class_heatmaps(mnist_prob.reshape(10, 28, 28), _("P(xᵢ = 1 | y), MNIST's model"), zrange=(0, 1)),
-            key="lesson_class_model_mnist",
-        )
-        return
-    try:
-        snapshot = class_store.class_snapshot(taking.code)
-    except Refused as refused:
-        st.warning(str(refused), icon=":material/cloud_off:")
-        return
-    evaluation = class_store.class_evaluation(snapshot, class_store.class_model_settings(settings), DEFAULT_WEIGHT)
-    scores = lesson.class_model_accuracies(evaluation)
-    if scores is None:  # too few drawings, or one student
-        st.info(
-            class_model_view.shortage_sentence(evaluation.shortage)
-            if evaluation.shortage is not None
-            else step.text("alone"),
-            icon=":material/hourglass_empty:",
-        )
-        return
-    question = step.question("class_model")
-    answer = questions.ask(question)
-    display.chart(
-        class_model.probability_pairs(evaluation.class_feature_prob, mnist_prob, evaluation.drawings_per_digit),
-        key="lesson_class_model_pairs",
-    )
-    if answer is None:
-        return
-    display.chart(
-        charts.accuracy_bars(
-            {_(CLASS_MODEL_NAMES.get(name, name)): accuracy for name, accuracy in scores.items()},
-            _("Read right"),
-        ),
-        key="lesson_class_model_bars",
-    )
-    questions.feedback(
-        lesson.grade_choice(answer, lesson.best(scores)),
-        questions.revealed(
-            question,
-            drawings=i18n.integer(evaluation.drawings),
-            students=i18n.integer(evaluation.students),
-            mnist=i18n.percent(scores["mnist"]),
-            own=i18n.percent(scores["class"]),
-            both=i18n.percent(scores["mnist_plus_class"]),
-            weight=notation.general(evaluation.weight),
-        ),
-    )
+    lesson_beyond.class_model(step, settings, taking)
 
 
 def source_line(reference: str) -> str:
@@ -592,5 +427,5 @@ frame.follow_up(step, shell.page_link)
 st.divider()
 frame.navigation(current, len(STEPS), "bottom")
 with st.expander(_("All sources of this lesson")):
-    st.markdown("\n".join(f"- {source_line(reference)}" for reference in lesson_steps.ALL_SOURCES))
+    st.markdown("\n".join(f"- {source_line(reference)}" for reference in lesson_sources.ALL_SOURCES))
 focus.apply("nb_focus_lesson")  # after Reveal, Send my answer, Start again: the focus where the control was

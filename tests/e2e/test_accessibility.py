@@ -26,7 +26,7 @@ import pytest
 from playwright.sync_api import expect
 
 from devtools import app_server, chromium, draw_page, page_checks
-from lab import lesson_steps
+from lab import lesson_steps, lesson_steps_limits
 from nbcore.classroom import open_store
 from tests.e2e.test_screens import URL_PATHS, open_path
 
@@ -94,7 +94,7 @@ def the_mixture_of_styles(visit: Visit, path: str) -> None:
 
 def the_styles_step_revealed(visit: Visit, path: str) -> None:
     """The lesson's styles step, its question answered and revealed: the style maps and the accuracy by K."""
-    visit.query = join_query(visit.query, f"lesson={lesson_steps.STEPS.index(lesson_steps.STYLES) + 1}")
+    visit.query = join_query(visit.query, f"lesson={lesson_steps.STEPS.index(lesson_steps_limits.STYLES) + 1}")
     opened(visit, path)
     answer_and_reveal(visit.page, "Reveal")
 

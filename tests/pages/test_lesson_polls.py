@@ -11,14 +11,14 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from lab import class_period, class_store, lesson_steps, settings
+from lab import class_period, class_store, lesson_steps, lesson_steps_limits, settings
 from nbcore.experiments.class_model import DEFAULT_WEIGHT
 from tests.apptest import open_page, rerun
 
 pytestmark = pytest.mark.usefixtures("data_dir", "class_store_file")
 
 STEP = "2"  # the class prior: one question, options "digit 0" ... "digit 9"
-CLASS_MODEL_STEP = str(lesson_steps.STEPS.index(lesson_steps.CLASS_MODEL) + 1)
+CLASS_MODEL_STEP = str(lesson_steps.STEPS.index(lesson_steps_limits.CLASS_MODEL) + 1)
 
 
 def student(code: str, who: int) -> AppTest:

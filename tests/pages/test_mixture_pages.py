@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from lab import class_store, lesson_steps, model_choice, settings
+from lab import class_store, lesson_steps, lesson_steps_limits, model_choice, settings
 from lab.data import mixtures, mnist, models
 from nbcore.experiments import lesson
 from nbcore.features import observed_region
@@ -23,7 +23,7 @@ from tests.pages.test_pages_agree import array, figure, text_with, tiles
 pytestmark = pytest.mark.usefixtures("data_dir", "class_store_file", "prepared_mixtures")
 
 MIXTURE = {"model": "mixture", "components": "20"}
-STYLES_STEP = str(lesson_steps.STEPS.index(lesson_steps.STYLES) + 1)
+STYLES_STEP = str(lesson_steps.STEPS.index(lesson_steps_limits.STYLES) + 1)
 TEXTBOOK = settings.TEXTBOOK
 SMOOTHING_WARNING = "needs α and β above 0"
 
@@ -151,7 +151,7 @@ def test_compare_has_the_mixture_column_from_the_curve_and_a_sentence_at_alpha_z
 def styles_truth() -> tuple[str, float]:
     """The band of the mixture's K = 10 accuracy against naive Bayes' and softmax regression's, and the accuracy."""
     curve = mixtures.curve.result(TEXTBOOK)
-    accuracy = float(curve.test_accuracy[curve.components.index(lesson_steps.STYLES_PER_DIGIT)])
+    accuracy = float(curve.test_accuracy[curve.components.index(lesson_steps_limits.STYLES_PER_DIGIT)])
     softmax = models.softmax(deskew=False).test_accuracy
     return lesson.accuracy_band(accuracy, models.evaluation(TEXTBOOK).test_accuracy, softmax), accuracy
 
@@ -180,8 +180,8 @@ def test_the_styles_step_asks_with_measured_options_and_reveals_the_curve():
     [said] = feedback_texts(app)
     assert said.startswith("**Not quite.**") and f"the mixture reads {accuracy:.2%}" in said
     assert figure(app, "lesson_styles_maps") and figure(app, "lesson_styles_accuracy")
-    style_pictures = tiles(figure(app, "lesson_styles_maps"), lesson_steps.STYLES_PER_DIGIT)
-    mixture = textbook_mixture(lesson_steps.STYLES_PER_DIGIT)
+    style_pictures = tiles(figure(app, "lesson_styles_maps"), lesson_steps_limits.STYLES_PER_DIGIT)
+    mixture = textbook_mixture(lesson_steps_limits.STYLES_PER_DIGIT)
     np.testing.assert_allclose(  # the heaviest style first
         style_pictures[0], mixture.feature_prob_[7, np.argmax(mixture.component_weights_[7])].reshape(28, 28)
     )
