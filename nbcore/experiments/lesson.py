@@ -1,7 +1,7 @@
-"""What the guided lesson computes: the true answers to its questions, and how close a guess came.
+"""What the guided lesson computes: what its steps show, the true answers to its questions, and how close a guess came.
 
 Every function takes fitted models, arrays or predictions and returns measured figures; the lesson page
-(``pages/lesson.py``) asks the student first and calls these only after the student has committed.
+(``pages/lesson.py``) asks the student first and measures a question's answer only after the student has committed.
 """
 
 from __future__ import annotations
