@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from lab import class_sentences, class_store, classroom, i18n
+from lab import class_sentences, classroom, i18n
+from lab.data import class_store, gallery_views
 from lab.figures import export
 from lab.i18n import N_, _, ngettext
 from nbcore.classroom import Refused
@@ -85,7 +86,7 @@ def remove_sentence(teaching: classroom.TeacherClass, target: str) -> str:
                 return _("Removed drawing #{number}.").format(number=target)
             return _("No drawing #{number} in this class.").format(number=target)
         students = {d.student for d in class_store.class_store().drawings(code) if d.student.startswith(target)}
-        if len(target) < class_store.STUDENT_LABEL or len(students) != 1:
+        if len(target) < gallery_views.STUDENT_LABEL or len(students) != 1:
             return _("No single student's label starts with “{label}”: type the five characters under a tile.").format(
                 label=target[:16]
             )

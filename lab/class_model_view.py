@@ -10,15 +10,15 @@ import functools
 import numpy as np
 import streamlit as st
 
-from lab import class_store, display, i18n, links, refresh, store_outage
+from lab import display, i18n, links, refresh, store_outage
 from lab.class_gallery import drawings_text, students_text
-from lab.data import mixtures, models
+from lab.data import class_models, mixtures, models
 from lab.figures import class_model
 from lab.i18n import N_, _, ngettext, sentences
 from lab.model_choice import NEEDS_SMOOTHING
-from lab.settings import Settings, current_settings
+from lab.model_settings import Settings, prior_phrase
+from lab.settings import current_settings
 from nbcore.experiments.class_model import (
-    DEFAULT_WEIGHT,
     MIN_DRAWINGS,
     MIXTURE,
     ClassEvaluation,
@@ -27,9 +27,7 @@ from nbcore.experiments.class_model import (
 )
 
 MODEL_REFRESH_SECONDS = 10  # measured again at most this often, and only when the drawings have changed
-WEIGHTS = (0, 1, 3, 10, 30, 100, 300, 1000, 3000, 10000)  # MNIST digits one class drawing counts as
 COMPONENTS_KEY = "class_components"  # the class's mixture: styles per digit, in the link
-MAX_COMPONENTS = 10  # a class's few hundred drawings per digit support no more; each K is one EM fit per student
 PAIR_ROW_PX = 130  # a row of P(x | y) tiles: square tiles at a projector's width, less blank space on a phone
 # the per-digit table's column headers, translated where it is shown
 SHORT_NAMES = {
@@ -40,7 +38,6 @@ SHORT_NAMES = {
 }
 # the models' names in words (nbcore's ``model_names``, which the command line prints in English)
 MODEL_NAMES = {"mnist": N_("MNIST's model"), "class": N_("the class's model")}
-PRIOR_NAMES = {"empirical": N_("empirical prior"), "uniform": N_("uniform prior")}
 # nbcore's ``curve_note``, said in the reader's language (the same English, so the catalogue finds it)
 CURVE_NOTE = N_(
     "No curve yet: its models learn each digit from other students than the ones they read, and some digits have "
@@ -127,7 +124,7 @@ def shortage_sentence(shortage: Shortage) -> str:
     return sentences(*parts)
 
 
-def components_sentence(evaluation: ClassEvaluation, snapshot: class_store.ClassSnapshot) -> str | None:
+def components_sentence(evaluation: ClassEvaluation, snapshot: class_models.ClassSnapshot) -> str | None:
     """nbcore's ``components_note`` (more styles per digit than the drawings support) in the reader's language."""
     if evaluation.components_note is None:
         return None
@@ -165,7 +162,7 @@ def section(code: str) -> None:
             "that never saw that student."
         ).format(strangers=i18n.integer(60000))
     )
-    reading = store_outage.kept(f"snapshot:{code}", lambda: class_store.class_snapshot(code))
+    reading = store_outage.kept(f"snapshot:{code}", lambda: class_models.class_snapshot(code))
     store_outage.mark(reading)
     snapshot = reading.value
     if snapshot is None:  # never read in this session: the section fills in once the store answers
@@ -179,25 +176,21 @@ def section(code: str) -> None:
             icon=":material/hourglass_empty:",
         )
         return
-    settings = class_store.class_model_settings(current_settings())
-    weight = st.select_slider(
-        options=WEIGHTS,
-        value=int(DEFAULT_WEIGHT),
+    settings = class_models.class_model_settings(current_settings())
+    weight = links.widget(
+        st.select_slider,
+        _("MNIST + the class: one class drawing counts as this many MNIST digits"),
+        "gallery_weight",
         format_func=lambda stop: f"×{i18n.integer(stop)}",
         help=_(
             "MNIST + the class adds the class's counts, each drawing counted this many times, to MNIST's "
             "{per_digit} digits a class: 0 is MNIST's model, a large weight the class's."
         ).format(per_digit=i18n.integer(6000)),
-        **links.control(
-            _("MNIST + the class: one class drawing counts as this many MNIST digits"),
-            "gallery_weight",
-            int(DEFAULT_WEIGHT),
-        ),
     )
     components = components_slider(settings)
     if components > 1:  # fitted here first, where its spinner shows (class_evaluation then finds it made)
-        class_store.class_mixture_readings(snapshot, settings, components)
-    evaluation = class_store.class_evaluation(snapshot, settings, float(weight), components)
+        class_models.class_mixture_readings(snapshot, settings, components)
+    evaluation = class_models.class_evaluation(snapshot, settings, float(weight), components)
     names = model_names(evaluation, weight)
     with st.container(horizontal=True):
         for name, score in evaluation.models.items():
@@ -213,7 +206,7 @@ def section(code: str) -> None:
             for name, score in evaluation.models.items()
         ],
     )
-    prior = _(PRIOR_NAMES[settings.prior]) if settings.prior in PRIOR_NAMES else settings.prior
+    prior = prior_phrase(settings.prior)
     st.caption(
         sentences(
             _("{drawings} from {students}.").format(
@@ -264,9 +257,6 @@ def components_slider(settings: Settings) -> int:
             st.slider,
             _("The class's mixture: styles per digit K"),
             COMPONENTS_KEY,
-            1,
-            min_value=1,
-            max_value=MAX_COMPONENTS,
             help=_(
                 "Above 1, a mixture of K naive Bayes styles per digit also learns from the class's drawings (EM), "
                 "read like the class's model: each student by a mixture fitted without them. 1 is the class's "
@@ -320,10 +310,10 @@ def per_digit_table(evaluation: ClassEvaluation) -> dict[str, list[str]]:
     return table
 
 
-def class_curve(snapshot: class_store.ClassSnapshot, settings: Settings) -> None:
+def class_curve(snapshot: class_models.ClassSnapshot, settings: Settings) -> None:
     """The accuracy of the class's model against drawings per digit, drawn in a thread: this session's last one
     for this class is shown (or a sentence) until the one for the current drawings is ready."""
-    drawn = class_store.class_curve(snapshot, settings)
+    drawn = class_models.class_curve(snapshot, settings)
     shown_key = "gallery_class_curve"
     if drawn is not None:
         st.session_state[shown_key] = (snapshot.code, settings, len(snapshot.ids), drawn)

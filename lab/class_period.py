@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from lab import class_sentences, class_store, classroom, i18n, pace_listener, runs, store_outage
+from lab import class_sentences, classroom, i18n, pace_listener, runs, store_outage
+from lab.data import class_store
 from lab.i18n import _, ngettext
 from nbcore.classroom import KEEP_SECONDS, ClassInfo, Refused
 from nbcore.classroom.export import answers_csv, drawings_npz

@@ -28,8 +28,9 @@ import numpy as np
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from lab import class_store, language, store_outage
+from lab import language, store_outage
 from lab.class_sentences import nbcore_sentence, refusal
+from lab.data import class_store
 from lab.i18n import N_, _
 from nbcore.classroom import CODE_RULE, Refused, class_code, student_id
 from nbcore.classroom.records import ClassInfo, StoreUnavailable

@@ -8,12 +8,14 @@ titles wrapped by the browser to the chart's real width).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import plotly.graph_objects as go
 import pyarrow as pa
 import streamlit as st
 
 from lab import i18n, presentation
+from lab.data import fixed_charts
 from lab.figures import describe, style
 
 # no mode bar (it covered chart titles and legends on phones and added 8 tab stops per chart),
@@ -23,16 +25,11 @@ CHART_CONFIG = {"displayModeBar": False, "scrollZoom": False, "responsive": True
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|~:$])")
 
 
-def prepared(figure: go.Figure, font_px: int | None) -> tuple[go.Figure, str | None]:
-    """``figure`` made ready to show, in place, and its title: a plain title is taken out (the page shows it in
-    bold above the chart, where it wraps to the chart's width) and in presenter mode (``font_px``) every text is
-    enlarged. Numbers on its axes and in its hover texts are written as the reader writes them (0,84 in Spanish).
-    Once per figure: a cache that keeps a prepared figure keeps its title beside it."""
-    title = style.take_title(figure)
-    figure.update_layout(separators=i18n.plotly_separators())
-    if font_px:
-        style.with_presenter_fonts(figure, font_px)
-    return figure, title
+def fixed_chart(build: Callable[..., go.Figure], *arguments, **shown) -> None:
+    """Show ``build(*arguments)``, a figure that shows no data, from the one copy the server keeps per text size and
+    language (``lab/data/fixed_charts.py``); ``shown``: ``chart``'s own arguments (``key``, ``alt``, ...)."""
+    figure, title = fixed_charts.prepared(build, arguments, presentation.chart_font_px(), i18n.current().code)
+    chart(figure, restyle=False, prepared_title=title, **shown)
 
 
 def chart(
@@ -50,14 +47,14 @@ def chart(
 
     A plain title is shown in bold above the chart, where it wraps to the chart's width. In presenter
     mode every text of the figure is set to ``presentation.CHART_FONT_PX``. ``restyle=False``: a shared
-    figure already ``prepared`` for this session's text size, with its title given as ``prepared_title``.
+    figure already ``style.prepared`` for this session's text size, with its title given as ``prepared_title``.
     The chart's accessible name is ``alt`` (what it shows) followed by its numbers in words
     (``describe.text_alternative``); ``table``: (label, columns) shown under it in an expander, for a reader who
     needs every number (a screen reader, the keyboard: the expander is a tab stop).
     """
     target = container if container is not None else st
     if restyle:
-        figure, title = prepared(figure, presentation.chart_font_px())
+        figure, title = style.prepared(figure, presentation.chart_font_px())
     else:
         title = prepared_title
     described = describe.text_alternative(figure, title)

@@ -11,9 +11,9 @@ from collections.abc import Mapping
 
 import streamlit as st
 
-from lab import class_model_view, class_store, display, i18n, model_choice
+from lab import class_model_view, display, i18n, model_choice
 from lab import lesson_questions as questions
-from lab.data import mixtures, models
+from lab.data import class_models, mixtures, models
 from lab.figures import charts, digits, notation
 from lab.figures import class_model as class_model_figures
 from lab.figures import styles as style_figures
@@ -159,7 +159,7 @@ def class_model(step: Step, settings: Settings, taking: LessonClass | None) -> N
     """Step 11: MNIST's model, and (taken as a class, asked first) how it, the class's own model and both together
     read the class's drawings, each student's read by models that never saw that student."""
     st.markdown(step.text("body"))
-    mnist_prob = models.model(class_store.class_model_settings(settings)).feature_prob_
+    mnist_prob = models.model(class_models.class_model_settings(settings)).feature_prob_
     if taking is None:
         st.info(step.text("alone"), icon=":material/groups:")
         display.chart(
@@ -168,11 +168,11 @@ def class_model(step: Step, settings: Settings, taking: LessonClass | None) -> N
         )
         return
     try:
-        snapshot = class_store.class_snapshot(taking.code)
+        snapshot = class_models.class_snapshot(taking.code)
     except Refused as refused:
         st.warning(str(refused), icon=":material/cloud_off:")
         return
-    evaluation = class_store.class_evaluation(snapshot, class_store.class_model_settings(settings), DEFAULT_WEIGHT)
+    evaluation = class_models.class_evaluation(snapshot, class_models.class_model_settings(settings), DEFAULT_WEIGHT)
     scores = lesson.class_model_accuracies(evaluation)
     if scores is None:  # too few drawings, or one student
         st.info(

@@ -8,9 +8,10 @@ from typing import Any
 
 import streamlit as st
 
-from lab import class_period, class_store, classroom, display, focus, i18n, refresh, store_outage
+from lab import class_period, classroom, display, focus, i18n, refresh, store_outage
 from lab.class_sentences import nbcore_sentence
 from lab.classroom import BROWSER_PENDING, MINUTE, TOO_FAST, client_address, within_budget
+from lab.data import class_store
 from lab.figures import charts
 from lab.i18n import _, ngettext
 from lab.lesson_frame import Question

@@ -16,8 +16,9 @@ from typing import Any
 
 import streamlit as st
 
-from lab import class_store, classroom, focus, lesson_polls, refresh, store_outage
+from lab import classroom, focus, lesson_polls, refresh, store_outage
 from lab.class_sentences import nbcore_sentence
+from lab.data import class_store
 from lab.i18n import _
 from lab.lesson_frame import Question
 from lab.lesson_polls import REFRESH_SECONDS, LessonClass

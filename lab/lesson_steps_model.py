@@ -13,7 +13,6 @@ from lab.lesson_options import COUNT_STOPS, as_count, as_digit, as_two_places, s
 from lab.lesson_sources import CS188, D2L, MNIST_PAPER
 
 SETTINGS_NOTE = N_("the sidebar's T = {threshold}, α = {alpha}, β = {beta}, {prior}")
-PRIOR_NAMES = {"empirical": N_("empirical prior"), "uniform": N_("uniform prior")}  # the sidebar's prior, in words
 
 DATA = Step(
     title=N_("The data"),

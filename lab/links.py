@@ -6,10 +6,10 @@ and a reload keeps it. Streamlit writes a moved control into the address in plac
 history entry, so the browser's Back button returns to the previous page (whose entry holds the
 settings it was left with), not to the previous value. This module adds what a classroom needs on top:
 
-* ``widget(st.slider, label, key, default, ...)``: such a widget, its default stated once (to Streamlit and
-  to the Reset buttons), disabled and marked "(locked)" when the teacher's link locks it
-  (``?lock=alpha,threshold``);
-* ``component_value(label, key, default, told)``: the same for a control a page's component draws and moves in the
+* ``widget(st.slider, label, name, ...)``: such a widget, under a name of ``lab/link_names.py``'s table, which gives
+  its default (to Streamlit and to the Reset buttons) and, unless the page gives them, its options or bounds;
+  disabled and marked "(locked)" when the teacher's link locks it (``?lock=alpha,threshold``);
+* ``component_value(label, name, told)``: the same for a control a page's component draws and moves in the
   browser without a run (Draw's brush width, ``COMPONENT_HELD``);
 * a notice naming each control whose value in the link could not be used (Streamlit then shows
   the default and drops the value); the link's own text is never shown back;
@@ -24,22 +24,21 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from lab import i18n
+from lab import i18n, link_names
 from lab.i18n import _
 
-LOCK_PARAM = "lock"
+LOCK_PARAM = link_names.row("lock").name
 _NAME = re.compile(r"[a-z][a-z0-9_]{0,31}")
 _MAX_LOCKS = 20
-COUNTER_MAX = 999_999
 # session_state keys of this module
 _REQUESTED, _BOUND, _LOCKED = "_links_requested", "_links_bound", "_links_locked"
 # how a widget takes its starting value: a position in its options, or ``default``; every other kind takes ``value``
 _STARTS_BY_INDEX = ("radio", "selectbox")
 _STARTS_BY_DEFAULT = ("segmented_control", "pills")
 # link values a page's component holds (moved in the browser: no run; the page learns the value with the
-# component's next message): name -> the integers it takes, lowest and highest. A page that does not draw the
-# component drops its value from the link.
-COMPONENT_HELD = {"draw_brush": (8, 40)}
+# component's next message), integers within their row's bounds. A page that does not draw the component drops its
+# value from the link.
+COMPONENT_HELD = ("draw_brush",)
 _HELD = "_links_held"  # session_state key: the COMPONENT_HELD names this run's page drew
 _RESETS = "_links_resets"  # session_state key: how many times a Reset button was pressed (components follow it)
 
@@ -62,13 +61,20 @@ def locked(key: str) -> bool:
     return key in st.session_state.get(_LOCKED, ())
 
 
-def widget(kind: Callable, label: str, key: str, default, **arguments):
+def widget(kind: Callable, label: str, key: str, **arguments):
     """Draw ``kind`` (``st.slider``, ``st.radio``, ...) with its value in the link under ``key``; return its value.
 
-    ``default`` is where the widget starts and what the Reset buttons go back to; ``arguments`` are
-    ``kind``'s own (``options``, ``help``, ...), never its starting value.
+    ``key``'s row of ``lab/link_names.py`` gives where the widget starts and what the Reset buttons go back to
+    (``default=`` only for a row whose default is the data's) and its ``options`` or bounds unless the page gives
+    them (they are the data's); ``arguments`` are ``kind``'s own (``help``, ``format_func``, ...).
     """
+    row = link_names.row(key)
+    default = arguments.pop("default") if row.default is link_names.DATA else row.default
     name = getattr(kind, "__name__", "")
+    if row.values is not None and "options" not in arguments:
+        arguments["options"] = row.values
+    if row.bounds is not None and "min_value" not in arguments:
+        arguments["min_value"], arguments["max_value"] = row.bounds
     if "format_func" in arguments:
         _in_this_language(key, list(arguments["options"]), arguments["format_func"])
     if name in _STARTS_BY_INDEX:
@@ -116,13 +122,16 @@ def resets() -> int:
     return int(st.session_state.get(_RESETS, 0))
 
 
-def component_value(label: str, key: str, default: int, told: object = None) -> int:
+def component_value(label: str, key: str, told: object = None) -> int:
     """The integer under ``key`` (a ``COMPONENT_HELD`` name) for a control a page's component draws: ``told``, what
-    the component says it was moved to (ignored unless a whole number within bounds, and when locked), else the
-    link's value, else ``default``. The link is kept to it (``default`` left out, as Streamlit does for a widget);
+    the component says it was moved to (ignored unless a whole number within its row's bounds, and when locked),
+    else the link's value, else its row's default. The link is kept to it (``default`` left out, as Streamlit does for a widget);
     registered like a widget's, so the Reset buttons, the locks and the notice for an unusable link value treat it
     the same way."""
-    lowest, highest = COMPONENT_HELD[key]
+    row = link_names.row(key)
+    assert key in COMPONENT_HELD and row.bounds is not None, key
+    lowest, highest = map(int, row.bounds)
+    default = int(row.default)  # type: ignore[call-overload]
     st.session_state.setdefault(_BOUND, {})[key] = (label, default)
     st.session_state.setdefault(_HELD, set()).add(key)
 
@@ -190,7 +199,7 @@ def sidebar_tools(settings_keys: tuple[str, ...], teachers_only: tuple[str, ...]
     """Reset buttons and the link for students, at the foot of the sidebar (after the page has run); the
     link leaves out ``teachers_only`` parameters (presenter mode, a teacher key)."""
     bound = st.session_state.get(_BOUND, {})
-    for key in COMPONENT_HELD.keys() - st.session_state.get(_HELD, set()):
+    for key in set(COMPONENT_HELD) - st.session_state.get(_HELD, set()):
         if key in st.query_params:
             del st.query_params[key]  # a value of another page's component: not this page's to carry on
     defaults = {key: default for key, (_, default) in bound.items()}
@@ -243,9 +252,9 @@ def counter(label: str, key: str, button: str, button_key: str, icon: str) -> in
     """A number kept in the link (a random batch, a sample seed) and a button that steps it; returns it."""
 
     def step() -> None:
-        st.session_state[key] = min(st.session_state.get(key, 0) + 1, COUNTER_MAX)
+        st.session_state[key] = min(st.session_state.get(key, 0) + 1, link_names.COUNTER_MAX)
 
     with st.container(horizontal=True, vertical_alignment="bottom"):
-        value = widget(st.number_input, label, key, 0, min_value=0, max_value=COUNTER_MAX, step=1, width=150)
+        value = widget(st.number_input, label, key, step=1, width=150)
         st.button(button, icon=icon, on_click=step, key=button_key, disabled=locked(key))
     return int(value)

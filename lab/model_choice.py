@@ -11,13 +11,12 @@ import nbcore
 from lab import links
 from lab.data import mixtures, models
 from lab.i18n import N_, _
-from lab.settings import Settings
-from nbcore.experiments.mixture import MAX_COMPONENTS
+from lab.link_names import MIXTURE, NAIVE
+from lab.model_settings import Settings
 
 MODEL_KEY, COMPONENTS_KEY = "model", "components"
-NAIVE, MIXTURE = "naive", "mixture"
+
 MODEL_NAMES = {NAIVE: N_("Naive Bayes"), MIXTURE: N_("Mixture of styles")}  # translated where shown
-DEFAULT_COMPONENTS = 10
 # marked for the catalogue; shown as _(NEEDS_SMOOTHING)
 NEEDS_SMOOTHING = N_(
     "The mixture of styles needs α and β above 0: a style that never saw ink at a pixel could never explain "
@@ -32,9 +31,6 @@ def components_slider(label: str | None = None) -> int:
             st.slider,
             _("Styles per digit K") if label is None else label,
             COMPONENTS_KEY,
-            DEFAULT_COMPONENTS,
-            min_value=1,
-            max_value=MAX_COMPONENTS,
             help=_(
                 "How many ways to write each digit the model may learn. 1 is naive Bayes; 1, 2, 5, 10, 20 and 50 "
                 "are ready at the textbook's settings, others are fitted when first asked for (seconds)."
@@ -54,8 +50,6 @@ def generative_model(settings: Settings) -> tuple[str, nbcore.BernoulliNB | nbco
         st.radio,
         _("Model"),
         MODEL_KEY,
-        NAIVE,
-        options=tuple(MODEL_NAMES),
         captions=tuple(_(name) for name in MODEL_NAMES.values()),
         horizontal=True,
         help=_(

@@ -13,9 +13,6 @@ from nbcore.inputs import InputForm
 from nbcore.preprocess import ModelInput
 from nbcore.strokes import MNIST_STROKE_RANGE, MNIST_STROKE_WIDTH, stroke_width
 
-# the Draw canvas's brush default (px on the 280 px canvas): a digit about 200 px tall drawn with it is framed
-# to a stroke width of 2.7 px, MNIST's median being 2.64 px (method in docs/preprocessing.md)
-MNIST_LIKE_BRUSH = 24
 PICTURE_SCALE = 5  # 140 px: under the canvas, beside the evidence map of the same pixels
 
 

@@ -25,7 +25,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
-from lab import class_store
+from lab.data import class_store
 from nbcore.classroom import CODE_RULE, ClassInfo, Refused, class_code
 
 PATH = "/api/pace"

@@ -10,7 +10,8 @@ import hashlib
 import numpy as np
 import streamlit as st
 
-from lab import class_sentences, class_store, classroom, i18n, store_outage
+from lab import class_sentences, classroom, i18n, store_outage
+from lab.data import class_store
 from lab.i18n import _, ngettext
 from nbcore.classroom import PER_STUDENT, Refused
 from nbcore.classroom.records import StoreUnavailable

@@ -1,64 +1,30 @@
 """The model settings every page shares: what they are, their presets, and their widgets in the sidebar.
 
-A session's settings live in ``st.session_state`` under the sidebar widgets' keys (``KEYS``), which
-are also their names in a page's link (``lab/links.py``). What the models see of an image under them is
+A session's settings live in ``st.session_state`` under the sidebar widgets' keys, which are also their names in a
+page's link: a ``Settings``'s fields, rows of ``lab/link_names.py``. What the models see of an image under them is
 ``Settings.input_form``; a model for them is derived from the shared counts in ``lab/data/models.py``.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-
 import streamlit as st
 
-from lab import links
+from lab import link_names, links
 from lab.figures import notation
-from lab.i18n import N_, _, pgettext
-from nbcore.experiments.evaluate import PUBLISHED_SETTINGS, SMOOTHING_CURVE_ALPHAS
-from nbcore.inputs import InputForm
-
-THRESHOLDS = (1, 64, 128, 192)
-# alpha and beta: the sidebar's stops, 0 then the smoothing curves' grid, so every stop is a point on the curve
-SMOOTHING_STOPS = (0.0, *SMOOTHING_CURVE_ALPHAS)
-# the class prior's values in words (the sidebar's radio and the link), and as a caption names the prior; both
-# translated where shown
-PRIOR_NAMES = {"empirical": N_("empirical"), "uniform": N_("uniform")}
-PRIOR_PHRASES = {"empirical": N_("empirical prior"), "uniform": N_("uniform prior")}
-
-
-@dataclass(frozen=True)
-class Settings:
-    """Binarization threshold (pixel >= threshold is ink), Beta(alpha, beta) smoothing, class prior, and
-    whether every image (training, test, drawn) is deskewed first."""
-
-    threshold: int = 128
-    alpha: float = 1.0
-    beta: float = 1.0
-    prior: str = "empirical"
-    deskew: bool = False
-
-    @property
-    def input_form(self) -> InputForm:
-        """What every model sees of an image under these settings (deskewed or not, binarized at the threshold)."""
-        return InputForm(self.threshold, self.deskew)
-
-
-TEXTBOOK = Settings(**asdict(PUBLISHED_SETTINGS["textbook"]))
-COURSE_NOTE = Settings(**asdict(PUBLISHED_SETTINGS["course note"]))
-# setting name -> its sidebar widget's key in st.session_state, which is also its name in the link
-KEYS = {"threshold": "threshold", "alpha": "alpha", "beta": "beta", "prior": "prior", "deskew": "deskew"}
+from lab.i18n import _, pgettext
+from lab.model_settings import COURSE_NOTE, TEXTBOOK, Settings, prior_name
 
 
 def current_settings() -> Settings:
     """This session's settings, from the sidebar widgets' state (textbook defaults before first use)."""
-    values = {name: st.session_state.get(key, getattr(TEXTBOOK, name)) for name, key in KEYS.items()}
+    values = {name: st.session_state.get(name, link_names.row(name).default) for name in link_names.SETTINGS}
     return Settings(**values)
 
 
 def apply(settings: Settings) -> None:
     """Set the sidebar widgets to ``settings`` (a preset button's callback, before the widgets are drawn)."""
-    for name, key in KEYS.items():
-        st.session_state[key] = getattr(settings, name)
+    for name in link_names.SETTINGS:
+        st.session_state[name] = getattr(settings, name)
 
 
 def sidebar() -> Settings:
@@ -68,33 +34,25 @@ def sidebar() -> Settings:
         links.widget(
             st.select_slider,
             _("Binarization threshold (ink if pixel ≥ T)"),
-            KEYS["threshold"],
-            TEXTBOOK.threshold,
-            options=THRESHOLDS,
+            "threshold",
             help=_("128 is the textbook's choice; 1 means 'any ink' (the course note's)."),
         )
         links.widget(
             st.select_slider,
             _("α: pseudo-count for 'pixel on'"),
-            KEYS["alpha"],
-            TEXTBOOK.alpha,
-            options=SMOOTHING_STOPS,
+            "alpha",
             format_func=_format_stop,
         )
         links.widget(
             st.select_slider,
             _("β: pseudo-count for 'pixel off'"),
-            KEYS["beta"],
-            TEXTBOOK.beta,
-            options=SMOOTHING_STOPS,
+            "beta",
             format_func=_format_stop,
         )
         links.widget(
             st.radio,
             _("Class prior"),
-            KEYS["prior"],
-            TEXTBOOK.prior,
-            options=tuple(PRIOR_NAMES),
+            "prior",
             horizontal=True,
             format_func=prior_name,
             help=_("Empirical: class frequencies in the training set. Uniform: 1/10 each."),
@@ -102,9 +60,7 @@ def sidebar() -> Settings:
         links.widget(
             st.radio,
             _("Deskew"),
-            KEYS["deskew"],
-            TEXTBOOK.deskew,
-            options=(False, True),
+            "deskew",
             horizontal=True,
             format_func=_on_off,
             help=_(
@@ -113,7 +69,7 @@ def sidebar() -> Settings:
                 "with deskew off."
             ),
         )
-        presets_locked = any(links.locked(key) for key in KEYS.values())
+        presets_locked = any(links.locked(name) for name in link_names.SETTINGS)
         left, right = st.columns(2)
         left.button(
             _("Textbook"),
@@ -147,13 +103,3 @@ def _on_off(value: bool) -> str:
     # also the value in the link (Streamlit writes a radio's shown option there): ?deskew=on in English, and a link
     # in any language's words opens in any other (lab/links.py)
     return pgettext("deskew", "on") if value else pgettext("deskew", "off")
-
-
-def prior_name(prior: str) -> str:
-    """The class prior's value as the reader reads it: "empirical", "uniform" ("empírica", "uniforme")."""
-    return _(PRIOR_NAMES[prior]) if prior in PRIOR_NAMES else prior
-
-
-def prior_phrase(prior: str) -> str:
-    """The class prior as a caption names it: "empirical prior", "uniform prior", in the reader's language."""
-    return _(PRIOR_PHRASES[prior]) if prior in PRIOR_PHRASES else prior

@@ -12,7 +12,18 @@ from pathlib import Path
 
 import streamlit as st
 
-from lab import class_period, classroom, language, links, preload, presentation, runs, settings, store_outage
+from lab import (
+    class_period,
+    classroom,
+    language,
+    link_names,
+    links,
+    preload,
+    presentation,
+    runs,
+    settings,
+    store_outage,
+)
 from lab.data import mnist
 from lab.display import escape_markdown
 from lab.i18n import N_, _
@@ -121,7 +132,7 @@ def run(default_page: str = "pages/home.py") -> None:
         navigation.run()
         store_outage.notice(outage_notice)
         links.sidebar_tools(
-            tuple(settings.KEYS.values()) + (presentation.STATE_KEY,),
+            link_names.SETTINGS + (presentation.STATE_KEY,),
             teachers_only=(presentation.STATE_KEY, classroom.KEY_PARAM),
         )
         links.end_run()

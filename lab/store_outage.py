@@ -26,7 +26,8 @@ from typing import Generic, TypeVar
 
 import streamlit as st
 
-from lab import class_store, language, refresh, runs
+from lab import language, refresh, runs
+from lab.data import class_store
 from lab.i18n import N_, _
 from nbcore.classroom.records import StoreUnavailable
 

@@ -7,7 +7,8 @@ from lab import display, i18n, links, model_choice
 from lab.data import mixtures, mnist, models
 from lab.figures import charts, describe, diagnostics, digits, notation, style
 from lab.i18n import _, ngettext
-from lab.settings import current_settings, prior_name
+from lab.model_settings import prior_name
+from lab.settings import current_settings
 from nbcore.explain import pixel_log_odds
 from nbcore.metrics import confusion_matrix, reliability
 

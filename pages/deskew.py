@@ -9,7 +9,8 @@ from lab import display, i18n, links
 from lab.data import mnist, models
 from lab.figures import digits, notation
 from lab.i18n import _
-from lab.settings import current_settings, prior_name
+from lab.model_settings import prior_name
+from lab.settings import current_settings
 
 settings = current_settings()
 splits, deskewed = mnist.splits(), mnist.splits(deskew=True)

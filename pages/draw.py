@@ -19,6 +19,7 @@ from lab import (
     display,
     focus,
     i18n,
+    link_names,
     links,
     live_region,
     model_view,
@@ -28,14 +29,14 @@ from lab import (
     shell,
 )
 from lab.canvas import Brush, digit_canvas, report_server_reading, send_live_models
-from lab.data import fixed_charts, mnist, models
+from lab.data import mnist, models
 from lab.figures import charts, describe, digits
-from lab.i18n import N_, _, ngettext
-from lab.settings import Settings, current_settings
+from lab.i18n import _, ngettext
+from lab.model_settings import Settings
+from lab.settings import current_settings
 from nbcore.preprocess import ImageInputError, ModelInput, ink_from_canvas_png, model_input
 
-INPUTS = (N_("Draw"), N_("Upload a picture"), N_("Test image"))  # the values; the control shows them translated
-BRUSH = "draw_brush"  # the brush width's name in the link (lab/links.py's COMPONENT_HELD gives its bounds)
+BRUSH = link_names.row("draw_brush")  # the brush width in the link: its name, default and bounds
 CONFIDENT = 0.99  # naive Bayes this sure while softmax reads another digit: say what that means
 
 settings = current_settings()
@@ -105,7 +106,6 @@ def test_image_input() -> tuple[np.ndarray, None]:
             st.number_input,
             _("Test image (0 to {last})").format(last=i18n.integer(count - 1)),
             "draw_test_image",
-            0,
             min_value=0,
             max_value=count - 1,
         )
@@ -128,20 +128,21 @@ def test_image_input() -> tuple[np.ndarray, None]:
 def brush_width(told: object = None) -> int:
     """The canvas's brush width (px): ``told``, the width a new drawing says it was made with, else the link's; kept
     in the link and registered with its Reset and lock (lab/links.py). The canvas draws the control itself."""
-    return links.component_value(_("Brush width"), BRUSH, model_view.MNIST_LIKE_BRUSH, told)
+    return links.component_value(_("Brush width"), BRUSH.name, told)
 
 
 def drawn_input() -> tuple[np.ndarray | None, ModelInput | None]:
     """The framed (28, 28) digit on the canvas and how it was made, or (None, None) while it is blank."""
-    default = model_view.MNIST_LIKE_BRUSH
     brush = Brush(
         width=brush_width(),
-        name=BRUSH,
-        default=default,
-        bounds=links.COMPONENT_HELD[BRUSH],
-        label=links.shown_label(_("Brush width"), BRUSH),
-        help=_("{brush} draws strokes as wide as MNIST's once framed.").format(brush=i18n.integer(default)),
-        locked=links.locked(BRUSH),
+        name=BRUSH.name,
+        default=link_names.MNIST_LIKE_BRUSH,
+        bounds=(link_names.MNIST_LIKE_BRUSH, link_names.MNIST_LIKE_BRUSH) if BRUSH.bounds is None else BRUSH.bounds,
+        label=links.shown_label(_("Brush width"), BRUSH.name),
+        help=_("{brush} draws strokes as wide as MNIST's once framed.").format(
+            brush=i18n.integer(link_names.MNIST_LIKE_BRUSH)
+        ),
+        locked=links.locked(BRUSH.name),
         resets=links.resets(),
     )
     # its Clear and its brush width are its own: no run
@@ -180,13 +181,11 @@ def digit_and_verdict(
             st.segmented_control,
             _("Input"),
             "draw_mode",
-            INPUTS[0],
-            options=INPUTS,
             format_func=_,
             label_visibility="collapsed",
         )
         verdict = st.container(key="draw_verdict")
-        uploading, testing = mode == INPUTS[1], mode == INPUTS[2]
+        uploading, testing = mode == link_names.DRAW_INPUTS[1], mode == link_names.DRAW_INPUTS[2]
         frame, made_from = uploaded_input() if uploading else test_image_input() if testing else drawn_input()
         # a class's Send right under the canvas: on a phone, within a screen of the verdict
         sending = st.container(key="draw_send")
@@ -208,13 +207,8 @@ def digit_and_verdict(
         # stroke only updates them, as every later one does; a hidden metric is the page's first for the same reason
         with explanation:
             st.markdown(_("**Evidence of each pixel**"))
-            figure, title = fixed_charts.prepared(digits.blank_evidence_map)
-            display.chart(
-                figure,
-                key="draw_evidence",
-                alt=_("The evidence map, empty until there is a digit"),
-                restyle=False,
-                prepared_title=title,
+            display.fixed_chart(
+                digits.blank_evidence_map, key="draw_evidence", alt=_("The evidence map, empty until there is a digit")
             )
             st.caption(
                 _(
@@ -222,8 +216,7 @@ def digit_and_verdict(
                     "(blue) or for the runner-up (red)."
                 )
             )
-            figure, title = fixed_charts.prepared(charts.blank_posterior_comparison, (_("naive Bayes"), "softmax"))
-            display.chart(figure, key="draw_posteriors", restyle=False, prepared_title=title)
+            display.fixed_chart(charts.blank_posterior_comparison, (_("naive Bayes"), "softmax"), key="draw_posteriors")
             preload.hidden_metric(_("Prediction"), "p = –")
         focus.apply("nb_focus_draw")
         return

@@ -3,8 +3,9 @@
 import numpy as np
 import streamlit as st
 
-from lab import class_model_view, class_sentences, class_store, classroom, display, i18n, refresh, shell, store_outage
+from lab import class_model_view, class_sentences, classroom, display, i18n, presentation, refresh, shell, store_outage
 from lab.class_gallery import gallery_png, misread_table, remove_sentence
+from lab.data import class_store, gallery_views
 from lab.figures import describe
 from lab.i18n import _, ngettext, sentences
 from nbcore.classroom import PER_CLASS, PER_STUDENT, Refused
@@ -12,7 +13,7 @@ from nbcore.classroom.export import as_arrays, to_csv
 from nbcore.metrics import class_errors, confusion_matrix
 
 REFRESH_SECONDS = 3
-SHOWN = class_store.GALLERY_SHOWN
+SHOWN = gallery_views.GALLERY_SHOWN
 
 st.title(_("Class gallery"))
 teaching = classroom.teacher_class()
@@ -46,7 +47,9 @@ def live_gallery(code: str) -> None:
         st.metric(_("Naive Bayes read right"), i18n.percent(bayes_errors.accuracy))
         st.metric(_("Softmax read right"), i18n.percent(softmax_errors.accuracy))
 
-    view = class_store.gallery_view(code, drawings)  # tiles and figures, made again only when the drawings change
+    view = gallery_views.gallery_view(
+        code, drawings, presentation.chart_font_px()
+    )  # tiles and figures, made again only when the drawings change
     st.subheader(_("What the class drew"))
     st.image(list(view.tiles), caption=list(view.captions), width=view.tile_width, alt=list(view.descriptions))
     if len(drawings) <= SHOWN:

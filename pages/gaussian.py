@@ -7,7 +7,7 @@ from lab import display, i18n, links
 from lab.data import gaussian, models
 from lab.figures import charts, digits, notation, regions
 from lab.i18n import N_, _
-from lab.settings import TEXTBOOK
+from lab.model_settings import TEXTBOOK, prior_name
 from nbcore.experiments.gaussian import probability_grid
 from nbcore.features import pca
 from nbcore.models.naive_bayes import GaussianNB
@@ -21,7 +21,6 @@ FEATURE_NAMES = {
     "petal_width": N_("petal width (cm)"),
 }
 SPECIES = {"setosa": N_("setosa"), "versicolor": N_("versicolor"), "virginica": N_("virginica")}
-PRIORS = {"empirical": N_("empirical"), "uniform": N_("uniform")}  # the class prior's options, shown
 # scikit-learn's parameter name, the same in every language (the text explains it)
 VAR_SMOOTHING = "var_smoothing"
 
@@ -44,19 +43,13 @@ names = [
 species = [_(SPECIES[name]) if name in SPECIES else name for name in data.class_names]
 controls, plot = st.columns([1, 1.8], gap="medium")
 with controls:
-    first = links.widget(
-        st.selectbox, _("Feature on the x axis"), "gauss_x", 2, options=range(4), format_func=names.__getitem__
-    )
-    second = links.widget(
-        st.selectbox, _("Feature on the y axis"), "gauss_y", 3, options=range(4), format_func=names.__getitem__
-    )
+    first = links.widget(st.selectbox, _("Feature on the x axis"), "gauss_x", format_func=names.__getitem__)
+    second = links.widget(st.selectbox, _("Feature on the y axis"), "gauss_y", format_func=names.__getitem__)
     prior = links.widget(
         st.radio,
         _("Class prior"),
         "gauss_prior",
-        "empirical",
-        options=tuple(PRIORS),
-        format_func=lambda value: _(PRIORS[value]),
+        format_func=prior_name,
         horizontal=True,
         help=_("Iris has 50 flowers of each species, so both priors are 1/3 here and agree."),
     )
@@ -131,7 +124,7 @@ chosen = links.widget(
     st.select_slider,
     VAR_SMOOTHING,
     "gauss_var_smoothing",
-    default_var_smoothing,
+    default=default_var_smoothing,
     options=mnist.var_smoothing,
     format_func=lambda value: f"{value:.0e}",
 )

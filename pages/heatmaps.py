@@ -6,15 +6,14 @@ import streamlit as st
 from lab import display, links
 from lab.data import mnist, models
 from lab.figures import charts, digits, notation, style
-from lab.i18n import N_, _
+from lab.i18n import _
+from lab.model_settings import prior_name
 from lab.settings import current_settings
 from nbcore.explain import pixel_log_odds
 
 settings = current_settings()
 model = models.model(settings)
 pixel_prob = model.feature_prob_.reshape(10, 28, 28)
-VIEWS = [N_("Probability"), N_("Log-odds"), N_("Difference of two digits")]  # the values; shown translated
-PRIORS = {"empirical": N_("empirical"), "uniform": N_("uniform")}  # the setting's values, as the title names them
 
 st.title(_("What the model learned: {formula}").format(formula="P(xᵢ = 1 | y)"))
 st.markdown(
@@ -25,7 +24,7 @@ st.markdown(
 )
 
 
-view = links.widget(st.segmented_control, _("View"), "heatmap_view", VIEWS[0], options=VIEWS, format_func=_)
+view = links.widget(st.segmented_control, _("View"), "heatmap_view", format_func=_)
 if view == "Log-odds":
     log_odds, limit = pixel_log_odds(model)
     display.chart(
@@ -43,9 +42,9 @@ if view == "Log-odds":
 elif view == "Difference of two digits":
     first, second = st.columns(2)
     with first:
-        digit_a = links.widget(st.selectbox, _("Digit"), "heatmap_digit_a", 3, options=range(10))
+        digit_a = links.widget(st.selectbox, _("Digit"), "heatmap_digit_a")
     with second:
-        digit_b = links.widget(st.selectbox, _("versus"), "heatmap_digit_b", 8, options=range(10))
+        digit_b = links.widget(st.selectbox, _("versus"), "heatmap_digit_b")
     difference = pixel_prob[digit_a] - pixel_prob[digit_b]
     display.chart(
         digits.difference_map(difference, f"P(xᵢ=1 | {digit_a}) − P(xᵢ=1 | {digit_b})", _("difference")),
@@ -78,7 +77,7 @@ st.caption(
 )
 
 prior = np.exp(model.class_log_prior_)
-prior_name = _(PRIORS[model.prior]) if model.prior in PRIORS else model.prior
 display.chart(
-    charts.class_bars(prior, _("Class prior p(y) ({prior})").format(prior=prior_name), "p(y)"), key="heatmap_prior"
+    charts.class_bars(prior, _("Class prior p(y) ({prior})").format(prior=prior_name(model.prior)), "p(y)"),
+    key="heatmap_prior",
 )

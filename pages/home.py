@@ -7,7 +7,8 @@ from lab import classroom, i18n, links, shell
 from lab.data import mnist, models
 from lab.figures import digits, notation
 from lab.i18n import _, ngettext
-from lab.settings import current_settings, prior_phrase
+from lab.model_settings import prior_phrase
+from lab.settings import current_settings
 
 settings = current_settings()
 splits = mnist.splits()

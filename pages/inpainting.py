@@ -3,15 +3,15 @@
 import numpy as np
 import streamlit as st
 
-from lab import display, i18n, links, model_choice
+from lab import display, i18n, link_names, links, model_choice
 from lab.data import mnist
 from lab.figures import charts, digits, notation
 from lab.i18n import N_, _, ngettext
 from lab.settings import current_settings
-from nbcore.features import OBSERVED_REGIONS, observed_region
+from nbcore.features import observed_region
 
 EXAMPLES_PER_DIGIT = 3
-TEST_IMAGE, MY_DRAWING = N_("A test image"), N_("My drawing")  # the image sources' values; shown translated
+TEST_IMAGE, MY_DRAWING = link_names.INPAINT_SOURCES  # the image sources' values; shown translated
 # nbcore's regions (OBSERVED_REGIONS, the choice's values), as the choice shows them
 REGION_NAMES = {
     "top half": N_("top half"),
@@ -50,9 +50,7 @@ sources = [TEST_IMAGE] + ([MY_DRAWING] if st.session_state.get("draw_frame") is 
 controls = st.columns([1.2, 1, 1.2])
 with controls[0]:
     if len(sources) > 1:
-        source = links.widget(
-            st.radio, _("Image"), "inpaint_source", sources[0], options=sources, format_func=_, horizontal=True
-        )
+        source = links.widget(st.radio, _("Image"), "inpaint_source", options=sources, format_func=_, horizontal=True)
     else:  # a choice of one is no choice: say where a second would come from
         source = sources[0]
         st.caption(_("Image: a test image. Draw a digit on the Draw page to fill in your own here."))
@@ -61,16 +59,12 @@ with controls[1]:
         st.selectbox,
         _("What is observed"),
         "inpaint_region",
-        OBSERVED_REGIONS[0],
-        options=OBSERVED_REGIONS,
         format_func=lambda name: _(REGION_NAMES[name]) if name in REGION_NAMES else name,
     )
 fraction = 0.5
 if region == "random pixels":
     with controls[1]:
-        fraction = links.widget(
-            st.slider, _("Fraction observed"), "inpaint_fraction", 0.3, min_value=0.0, max_value=1.0, step=0.05
-        )
+        fraction = links.widget(st.slider, _("Fraction observed"), "inpaint_fraction", step=0.05)
 if source == TEST_IMAGE:
     # the first three test images of each digit, in test-set order (image 0, a 7, comes first)
     choices = np.sort(
@@ -81,7 +75,7 @@ if source == TEST_IMAGE:
             st.selectbox,
             _("Test image"),
             "inpaint_index",
-            int(choices[0]),
+            default=int(choices[0]),
             options=choices.tolist(),
             format_func=lambda i: f"#{i}: {notation.with_article(splits.test_labels[i])}",
         )

@@ -32,7 +32,8 @@ from lab import lesson_questions as questions
 from lab.data import lesson_answers, mnist, models
 from lab.figures import charts, digits, notation, regions, style
 from lab.i18n import N_, _, pgettext
-from lab.settings import SMOOTHING_STOPS, current_settings
+from lab.model_settings import SMOOTHING_STOPS, prior_phrase
+from lab.settings import current_settings
 from nbcore.experiments import lesson, xor
 from nbcore.features import observed_region
 
@@ -45,11 +46,6 @@ result = models.evaluation(settings)
 model = result.model
 features = mnist.features(settings.input_form)
 test_features = features.test
-
-
-def prior_name(prior: str) -> str:
-    """The sidebar's prior in words ("empirical prior"), in the reader's language."""
-    return _(lesson_steps_model.PRIOR_NAMES[prior]) if prior in lesson_steps_model.PRIOR_NAMES else prior
 
 
 # -- the steps ----------------------------------------------------------------------------------------------------------
@@ -97,7 +93,7 @@ def step_counting(step: frame.Step) -> None:
             lesson.grade_choice(str(answer), str(gap.most_wrong)),
             questions.revealed(
                 question,
-                prior=prior_name(model.prior),
+                prior=prior_phrase(model.prior),
                 digit=gap.most_wrong,
                 prior_p=i18n.decimal(gap.prior[gap.most_wrong], 4),
                 share=i18n.decimal(gap.test_frequency[gap.most_wrong], 4),
@@ -207,7 +203,7 @@ def step_smoothing(step: frame.Step) -> None:
         threshold=settings.threshold,
         alpha=notation.general(settings.alpha),
         beta=notation.general(settings.beta),
-        prior=prior_name(settings.prior),
+        prior=prior_phrase(settings.prior),
     )
     accuracy_answer = questions.ask(
         accuracy_question,

@@ -143,7 +143,7 @@ def accuracy_and_likelihood(n_components: int) -> None:
 def styles_and_samples(n_components: int) -> None:
     """One digit's styles, then samples from the mixture beside naive Bayes's and real digits."""
     st.subheader(_("The styles of one digit"))
-    digit = links.widget(st.selectbox, _("Digit"), "mixture_digit", 7, options=range(10), width=200)
+    digit = links.widget(st.selectbox, _("Digit"), "mixture_digit", width=200)
     k = i18n.integer(n_components)
     if not mixtures.model_ready(settings, n_components) and not fit_button(
         ngettext(
@@ -294,7 +294,6 @@ def unlabeled_digits() -> None:
             st.segmented_control,
             _("Labelled digits per class"),
             "unlabeled_labels",
-            10,
             options=measured.labels_per_digit,
         )
     with right:
@@ -302,7 +301,6 @@ def unlabeled_digits() -> None:
             st.segmented_control,
             _("λ: how much an unlabeled digit counts"),
             "unlabeled_weight",
-            1.0,
             options=weights,
             format_func=lambda value: f"{value:g}",  # also the value in the link: not localised
         )

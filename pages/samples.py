@@ -42,9 +42,9 @@ else:
 
 controls = st.columns([1, 1, 1])
 with controls[0]:
-    digit = links.widget(st.selectbox, _("Digit"), "samples_digit", 7, options=range(10))
+    digit = links.widget(st.selectbox, _("Digit"), "samples_digit")
 with controls[1]:
-    count = links.widget(st.slider, _("How many"), "samples_count", 8, min_value=4, max_value=16)
+    count = links.widget(st.slider, _("How many"), "samples_count")
 with controls[2]:
     seed = links.counter(_("Seed"), "samples_seed", _("New samples"), "samples_new", ":material/casino:")
 

@@ -29,7 +29,7 @@ st.markdown(
 
 left, right = st.columns([1.1, 1], gap="large")
 with left:
-    digit = links.widget(st.selectbox, _("Digit to show"), "smoothing_digit", 2, options=range(10))
+    digit = links.widget(st.selectbox, _("Digit to show"), "smoothing_digit")
     # on a log scale: what smoothing moves is the many rarely inked pixels, invisible on a 0..1 scale
     display.chart(
         digits.log_probability_image(
@@ -102,7 +102,7 @@ with right:
 
 st.subheader(_("Why logarithms: underflow"))
 index = links.widget(
-    st.number_input, _("Test image"), "smoothing_image", 0, min_value=0, max_value=len(splits.test_labels) - 1
+    st.number_input, _("Test image"), "smoothing_image", min_value=0, max_value=len(splits.test_labels) - 1
 )
 true_label = int(splits.test_labels[index])
 product = likelihood_product(model, mnist.features(settings.input_form).test[index], true_label)

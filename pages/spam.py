@@ -20,7 +20,6 @@ MESSAGE_MAX_CHARS = 2000
 # words in each of the four word tables: static tables (st.dataframe's grid took about 0.3 s of the page's drawing)
 WORDS_SHOWN = 10
 # the model knows English words only: the example message stays English in every language
-EXAMPLE = "WINNER!! You have been selected to receive a £900 prize reward. Call 09061701461 to claim now"
 
 
 def label_name(label: str) -> str:
@@ -78,8 +77,6 @@ event_model = links.widget(
     st.radio,
     _("Event model"),
     "spam_event_model",
-    list(MODEL_NAMES)[0],
-    options=list(MODEL_NAMES),
     format_func=lambda name: _(MODEL_NAMES[name]),
     horizontal=True,
 )
@@ -141,7 +138,7 @@ st.caption(
 # -- one message ----------------------------------------------------------------------------------
 st.header(_("Try a message"))
 with st.container(key=presentation.in_english("spam_message")):  # the SMS is English, as the model's words are
-    message = links.widget(st.text_area, _("Message"), "spam_message", EXAMPLE, height=100, max_chars=MESSAGE_MAX_CHARS)
+    message = links.widget(st.text_area, _("Message"), "spam_message", height=100, max_chars=MESSAGE_MAX_CHARS)
 explanation = spam.explain(experiment.vocabulary, model, message)
 if not explanation.words:
     st.info(

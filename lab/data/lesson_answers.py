@@ -10,7 +10,7 @@ import numpy as np
 from lab.caching import shared
 from lab.data import mnist, models
 from lab.i18n import N_
-from lab.settings import SMOOTHING_STOPS, Settings
+from lab.model_settings import SMOOTHING_STOPS, Settings
 from nbcore.experiments import lesson
 from nbcore.features import observed_region
 from nbcore.inputs import InputForm

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from lab.caching import background, shared
 from lab.data import data_dir, mnist
 from lab.i18n import N_, _, ngettext
-from lab.settings import Settings
+from lab.model_settings import Settings
 from nbcore.experiments import mixture as experiment
 from nbcore.models.mixture import BernoulliMixtureNB
 from nbcore.prepared.disk import folder_of

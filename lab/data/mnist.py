@@ -23,7 +23,7 @@ from lab.caching import background, shared
 from lab.data import data_dir, without_data_dir
 from lab.i18n import N_
 from lab.jobs import BackgroundJob, ProgressCallback
-from lab.settings import THRESHOLDS
+from lab.model_settings import THRESHOLDS
 from nbcore.datasets.mnist import MnistSplits
 from nbcore.inputs import InputForm
 from nbcore.prepared.disk import folder_of

@@ -19,7 +19,7 @@ import nbcore
 from lab.caching import background, shared
 from lab.data import data_dir, mnist
 from lab.i18n import N_, _
-from lab.settings import TEXTBOOK, THRESHOLDS, Settings, current_settings
+from lab.model_settings import TEXTBOOK, THRESHOLDS, Settings
 from nbcore.experiments import evaluate
 from nbcore.experiments.evaluate import BernoulliScores, SoftmaxScores
 from nbcore.inputs import InputForm
@@ -60,9 +60,9 @@ def evaluation(settings: Settings) -> BernoulliScores:
     )
 
 
-def model(settings: Settings | None = None) -> nbcore.BernoulliNB:
-    """The BernoulliNB for these settings (default: the session's)."""
-    return evaluation(settings or current_settings()).model
+def model(settings: Settings) -> nbcore.BernoulliNB:
+    """The BernoulliNB for these settings."""
+    return evaluation(settings).model
 
 
 def smoothing_curve(settings: Settings) -> dict[str, np.ndarray]:

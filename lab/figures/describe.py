@@ -144,7 +144,7 @@ def _grid(trace, x_name: str, y_name: str) -> str:
 def text_alternative(figure: go.Figure, title: str | None = None) -> str:
     """One sentence saying what ``figure`` shows, from its own data: title, axes, then each named trace in words.
 
-    ``title``: the chart's title when the page shows it above the chart (display.prepared takes it out of the
+    ``title``: the chart's title when the page shows it above the chart (style.prepared takes it out of the
     figure); else the figure's own. Traces without hover (bands, blank frames) are left out.
     """
     title = plain(title if title is not None else figure.layout.title.text)

@@ -13,6 +13,8 @@ from typing import Any
 import plotly.graph_objects as go
 from streamlit.elements.lib.streamlit_plotly_theme import GRAY_90
 
+from lab import i18n
+
 # Streamlit's chart theme (st.plotly_chart, theme="streamlit") sets axis numbers to its grey-70 at 12.75 px:
 # 3.6:1 on the lab's #fbfaf7. GRAY_90 is the placeholder that theme swaps, in the browser, for its
 # strongest text grey of the active theme (dark text on a light background, light text on a dark one),
@@ -161,3 +163,15 @@ def with_presenter_fonts(figure: go.Figure, font_px: int) -> go.Figure:
         elif "marker" in trace and "showscale" in trace.marker and trace.marker.showscale:  # shown only if asked
             trace.marker.colorbar.tickfont.size = font_px
     return figure
+
+
+def prepared(figure: go.Figure, font_px: int | None) -> tuple[go.Figure, str | None]:
+    """``figure`` made ready to show, in place, and its title: a plain title is taken out (the page shows it in
+    bold above the chart, where it wraps to the chart's width) and in presenter mode (``font_px``) every text is
+    enlarged. Numbers on its axes and in its hover texts are written as the reader writes them (0,84 in Spanish).
+    Once per figure: a cache that keeps a prepared figure keeps its title beside it."""
+    title = take_title(figure)
+    figure.update_layout(separators=i18n.plotly_separators())
+    if font_px:
+        with_presenter_fonts(figure, font_px)
+    return figure, title

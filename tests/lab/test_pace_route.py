@@ -128,7 +128,7 @@ def test_an_address_holds_a_bounded_number_of_waits(store, monkeypatch):
 
 
 def test_a_store_that_refuses_is_a_503_sentence(store, monkeypatch):
-    from lab import class_store
+    from lab.data import class_store
     from nbcore.classroom.records import UNAVAILABLE, StoreUnavailable
 
     def refused():

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from lab import class_store
+from lab.data import class_store
 from nbcore.experiments.class_drawings import load_drawings
 from tests.apptest import open_page, rerun
 from tests.conftest import REPO

@@ -10,7 +10,6 @@ import pytest
 from PIL import Image, ImageDraw
 from streamlit.testing.v1 import AppTest
 
-from lab import settings
 from tests.apptest import open_page
 
 pytestmark = pytest.mark.usefixtures("data_dir")
@@ -38,7 +37,7 @@ def test_deskew_setting_changes_the_models_everywhere_and_textbook_resets_it():
     app = open_page("pages/home.py")
     accuracy = [item for item in app.metric if item.label == "Test accuracy (10,000 images)"]
     assert accuracy and accuracy[0].value == "0.8427"
-    app.radio(key=settings.KEYS["deskew"]).set_value(True)
+    app.radio(key="deskew").set_value(True)
     app.run()
     assert not app.exception
     accuracy = [item for item in app.metric if item.label == "Test accuracy (10,000 images)"]
@@ -46,7 +45,7 @@ def test_deskew_setting_changes_the_models_everywhere_and_textbook_resets_it():
     [textbook] = [button for button in app.button if button.label == "Textbook"]
     textbook.click()
     app.run()
-    assert app.radio(key=settings.KEYS["deskew"]).value is False
+    assert app.radio(key="deskew").value is False
 
 
 def canvas_url(width: int) -> str:
@@ -77,7 +76,7 @@ def test_draw_shows_the_stroke_width_deskews_the_input_and_offers_plain_resizing
     )
     upright_pixels = app.get("image")[0]
 
-    app.radio(key=settings.KEYS["deskew"]).set_value(True)
+    app.radio(key="deskew").set_value(True)
     app.run()
     assert not app.exception and "deskewed" in caption_with(app, "of 784 pixels")
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from lab import links, model_view
+from lab import link_names, links
 from tests.apptest import open_page, rerun
 
 pytestmark = pytest.mark.usefixtures("data_dir")
-DEFAULT = model_view.MNIST_LIKE_BRUSH
-LOWEST, HIGHEST = links.COMPONENT_HELD["draw_brush"]
+DEFAULT = link_names.MNIST_LIKE_BRUSH
+LOWEST, HIGHEST = link_names.row("draw_brush").bounds
 
 
 def link_notices(app) -> list[str]:

@@ -7,7 +7,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import nbcore
-from lab import model_view, presentation
+from lab import link_names, presentation
 from lab.shell import PAGES
 from nbcore.models.softmax_cache import load_or_train_softmax
 from tests.apptest import app_at, rerun
@@ -118,7 +118,7 @@ def test_reset_this_page_resets_its_own_choices_and_keeps_the_model_settings():
     assert app.session_state["draw_brush"] == 33 and app.query_params["draw_brush"] == "33"
     app.sidebar.button(key="links_reset_page").click()
     rerun(app)
-    assert app.session_state["draw_brush"] == model_view.MNIST_LIKE_BRUSH and "draw_brush" not in app.query_params
+    assert app.session_state["draw_brush"] == link_names.MNIST_LIKE_BRUSH and "draw_brush" not in app.query_params
     assert app.sidebar.select_slider(key="alpha").value == 3.0
 
 

@@ -12,7 +12,8 @@ import pytest
 from PIL import Image
 from streamlit.testing.v1 import AppTest
 
-from lab import class_store, classroom, display
+from lab import classroom, display
+from lab.data import class_store
 from lab.figures import export, style
 from lab.model_choice import NEEDS_SMOOTHING
 from nbcore import __main__ as cli

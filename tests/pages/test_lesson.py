@@ -9,7 +9,6 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import nbcore
-from lab import settings
 from nbcore.experiments import lesson
 from tests.apptest import rerun
 from tests.conftest import REPO
@@ -275,7 +274,7 @@ def test_the_prior_question_is_measured_for_the_sidebar_prior(mnist):
     assert expected["empirical"] != expected["uniform"]  # so the sidebar changes the right answer
     shown = reveal(app, "prior", expected["empirical"])
     assert shown.startswith("**Right.**") and f"digit {expected['empirical']} is off most" in shown
-    app.radio(key=settings.KEYS["prior"]).set_value("uniform")
+    app.radio(key="prior").set_value("uniform")
     shown = feedback(rerun(app), "is off most")
     assert shown.startswith("**Not quite.**") and f"digit {expected['uniform']} is off most" in shown
 
@@ -293,8 +292,8 @@ def test_the_calibration_answer_follows_alpha_and_xor_grades_right_and_wrong(mni
     at_laplace = reveal(app, "calibration", 0.99)
     sure = confident_at(mnist, 1.0)
     assert f"{sure.count:,} of 10,000 test images" in at_laplace and f"right on {sure.accuracy:.1%}" in at_laplace
-    app.select_slider(key=settings.KEYS["alpha"]).set_value(0.01)
-    app.select_slider(key=settings.KEYS["beta"]).set_value(0.01)
+    app.select_slider(key="alpha").set_value(0.01)
+    app.select_slider(key="beta").set_value(0.01)
     at_light = feedback(rerun(app), "test images get p ≥ 99%")
     sure = confident_at(mnist, 0.01)
     assert f"{sure.count:,} of 10,000 test images" in at_light and f"right on {sure.accuracy:.1%}" in at_light
@@ -326,6 +325,6 @@ def test_every_question_reveals_a_measured_answer(mnist):
     app = open_lesson({"lesson": "5"})
     truth = accuracy_at(mnist, 128, 100.0)
     assert f"the test accuracy is {truth:.4f}" in reveal(app, "alpha_100", 0.85)
-    app.select_slider(key=settings.KEYS["threshold"]).set_value(1)
+    app.select_slider(key="threshold").set_value(1)
     truth_at_1 = accuracy_at(mnist, 1, 100.0)
     assert truth_at_1 != truth and f"the test accuracy is {truth_at_1:.4f}" in feedback(rerun(app), "At α = β = 100")

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from lab import class_period, class_store, lesson_steps, lesson_steps_limits, settings
+from lab import class_period, lesson_steps, lesson_steps_limits, model_settings
+from lab.data import class_models, class_store
 from nbcore.experiments.class_model import DEFAULT_WEIGHT
 from tests.apptest import open_page, rerun
 
@@ -118,8 +119,8 @@ def test_the_class_model_step_reads_the_class_drawings_and_works_alone(mnist):
     rerun(teacher)
     said = truth_in(rerun(learner))
     assert said and "On 60 drawings of 3 students" in said
-    expected = class_store.class_evaluation(
-        class_store.class_snapshot(code), class_store.class_model_settings(settings.TEXTBOOK), DEFAULT_WEIGHT
+    expected = class_models.class_evaluation(
+        class_models.class_snapshot(code), class_models.class_model_settings(model_settings.TEXTBOOK), DEFAULT_WEIGHT
     )
     assert f"MNIST's model {expected.models['mnist'].accuracy:.0%}" in said
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from lab import model_choice, settings
+from lab import link_names, model_choice, model_settings
 from lab.data import mixtures
 from lab.figures import styles
 from nbcore.experiments import mixture as experiment
@@ -20,7 +20,7 @@ from tests.pages.test_pages_agree import figure, text_with
 pytestmark = pytest.mark.usefixtures("data_dir", "prepared_mixtures")
 
 PAGE = "pages/mixture.py"
-TEXTBOOK = settings.TEXTBOOK
+TEXTBOOK = model_settings.TEXTBOOK
 
 
 def style_titles(app: AppTest) -> list[str]:
@@ -34,7 +34,7 @@ def link_notices(app: AppTest) -> list[str]:
 @pytest.mark.slow
 def test_the_page_opens_at_ten_styles_and_a_link_chooses_twenty():
     app = open_page(PAGE)
-    assert app.slider(key=model_choice.COMPONENTS_KEY).value == model_choice.DEFAULT_COMPONENTS
+    assert app.slider(key=model_choice.COMPONENTS_KEY).value == link_names.DEFAULT_COMPONENTS
     assert len(style_titles(app)) == 10
     curve = mixtures.curve.result(TEXTBOOK)
     assert f"K = 1 is naive Bayes: {curve.test_accuracy[0]:.4f}." in text_with(app, "K = 1 is naive Bayes")
@@ -50,7 +50,7 @@ def test_a_forged_component_count_gives_the_link_notice_and_the_default(value):
     app = open_page(PAGE, {"components": value})
     [notice] = link_notices(app)
     assert "“Styles per digit K”" in notice and value not in notice
-    assert app.slider(key=model_choice.COMPONENTS_KEY).value == model_choice.DEFAULT_COMPONENTS
+    assert app.slider(key=model_choice.COMPONENTS_KEY).value == link_names.DEFAULT_COMPONENTS
 
 
 def test_no_smoothing_says_why_and_shows_no_mixture():

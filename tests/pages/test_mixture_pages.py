@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from lab import class_store, lesson_steps, lesson_steps_limits, model_choice, settings
-from lab.data import mixtures, mnist, models
+from lab import lesson_steps, lesson_steps_limits, link_names, model_choice, model_settings
+from lab.data import class_store, mixtures, mnist, models
 from nbcore.experiments import lesson
 from nbcore.features import observed_region
 from tests.apptest import open_page, rerun
@@ -24,7 +24,7 @@ pytestmark = pytest.mark.usefixtures("data_dir", "class_store_file", "prepared_m
 
 MIXTURE = {"model": "mixture", "components": "20"}
 STYLES_STEP = str(lesson_steps.STEPS.index(lesson_steps_limits.STYLES) + 1)
-TEXTBOOK = settings.TEXTBOOK
+TEXTBOOK = model_settings.TEXTBOOK
 SMOOTHING_WARNING = "needs α and β above 0"
 
 
@@ -79,7 +79,7 @@ def test_a_forged_model_or_component_count_gives_the_link_notice_and_the_default
     [notice] = link_notices(app)
     assert f"“{label}”" in notice and "script" not in notice and "1e9" not in notice
     if query["model"] == "mixture":
-        assert app.slider(key=model_choice.COMPONENTS_KEY).value == model_choice.DEFAULT_COMPONENTS
+        assert app.slider(key=model_choice.COMPONENTS_KEY).value == link_names.DEFAULT_COMPONENTS
     else:
         assert app.radio(key=model_choice.MODEL_KEY).value == "naive"
 

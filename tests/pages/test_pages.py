@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from lab import settings
 from nbcore.datasets.mnist import MnistSplits
 from nbcore.experiments.evaluate import evaluate_bernoulli
 from tests.apptest import open_page
@@ -68,7 +67,7 @@ def test_home_shows_textbook_accuracy_and_reacts_to_alpha_and_batch_button():
     app.button(key="home_new_batch").click()
     rerun(app)
     assert gallery_captions(app) != captions_before
-    app.select_slider(key=settings.KEYS["alpha"]).set_value(100.0)
+    app.select_slider(key="alpha").set_value(100.0)
     rerun(app)
     assert metric(app, "Test accuracy (10,000 images)") != "0.8427"
 
@@ -110,7 +109,7 @@ def test_draw_page_blank_prompt_then_prediction_for_an_injected_digit(mnist):
     assert len(app.get("image")) == 1  # "What it sees"
     ink_pixels = int(re.search(r"(\d+) of 784 pixels", caption_with(app, "of 784 pixels")).group(1))
     assert ink_pixels == int((digit >= 128).sum())
-    app.select_slider(key=settings.KEYS["threshold"]).set_value(1)
+    app.select_slider(key="threshold").set_value(1)
     rerun(app)
     after = int(re.search(r"(\d+) of 784 pixels", caption_with(app, "of 784 pixels")).group(1))
     assert after == int((digit >= 1).sum()) > ink_pixels  # more pixels count as ink
@@ -137,8 +136,8 @@ def test_smoothing_page_alpha_changes_accuracy_and_reports_zero_smoothing(mnist)
     assert metric(app, "Test accuracy at α = β = 0") == "0.8437"
     assert int(metric(app, "Test images with p(x | true digit) = 0")) > 0
     assert metric(app, "0.1 multiplied 784 times, float64") == "0.0"
-    app.select_slider(key=settings.KEYS["alpha"]).set_value(0.0)
-    app.select_slider(key=settings.KEYS["beta"]).set_value(0.0)
+    app.select_slider(key="alpha").set_value(0.0)
+    app.select_slider(key="beta").set_value(0.0)
     rerun(app)
     assert metric(app, "Test accuracy") == "0.8437"
     # every training image is possible under its own digit even unsmoothed: its pixels were counted
@@ -213,7 +212,7 @@ def test_compare_page_table_figures_and_reactions():
     app.button(key="compare_new_batch").click()
     rerun(app)
     assert charts(app)[2] != figures_before[2]  # other disagreements
-    app.select_slider(key=settings.KEYS["alpha"]).set_value(0.1)
+    app.select_slider(key="alpha").set_value(0.1)
     rerun(app)
     assert "0.8427" not in app.table[0].value.to_string()
 
@@ -226,8 +225,8 @@ def test_smoothing_picture_moves_with_alpha_and_beta_and_says_why_no_smoothing_c
     app = open_page("pages/smoothing.py")
     pictures = {}
     for alpha in (1.0, 0.0, 100.0):
-        app.select_slider(key=settings.KEYS["alpha"]).set_value(alpha)
-        app.select_slider(key=settings.KEYS["beta"]).set_value(alpha)
+        app.select_slider(key="alpha").set_value(alpha)
+        app.select_slider(key="beta").set_value(alpha)
         rerun(app)
         pictures[alpha] = array(charts(app)[0]["data"][0]["z"])
         corner = [item.value for item in app.metric if item.label.startswith("Top-left pixel")]
@@ -239,12 +238,12 @@ def test_smoothing_picture_moves_with_alpha_and_beta_and_says_why_no_smoothing_c
     top_left = {alpha: picture[9, 0] for alpha, picture in pictures.items()}  # below the title rows
     assert np.isnan(top_left[0.0]) and top_left[1.0] < top_left[100.0] - 1.5
     # at the textbook settings no smoothing scores higher (0.8437 > 0.8427), and the page says why, there
-    app.select_slider(key=settings.KEYS["alpha"]).set_value(1.0)
-    app.select_slider(key=settings.KEYS["beta"]).set_value(1.0)
+    app.select_slider(key="alpha").set_value(1.0)
+    app.select_slider(key="beta").set_value(1.0)
     rerun(app)
     assert any(item.value.startswith("Why does α = β = 0 score higher") for item in app.info)
     assert not any("now (α" in trace.get("name", "") for trace in charts(app)[1]["data"])
-    app.select_slider(key=settings.KEYS["beta"]).set_value(3.0)  # α ≠ β: off the curve, still marked
+    app.select_slider(key="beta").set_value(3.0)  # α ≠ β: off the curve, still marked
     rerun(app)
     accuracy_chart = charts(app)[1]
     stars = [trace for trace in accuracy_chart["data"] if "now (α = 1, β = 3)" in trace.get("name", "")]
@@ -297,12 +296,12 @@ def test_inpainting_completes_the_digit_and_offers_several_images(mnist):
 @pytest.mark.slow
 def test_smoothing_curve_is_measured_at_every_slider_stop_and_agrees_with_the_metric():
     app = open_page("pages/smoothing.py")
-    stops = [float(option) for option in app.select_slider(key=settings.KEYS["alpha"]).options]
+    stops = [float(option) for option in app.select_slider(key="alpha").options]
     [test_curve] = [trace for trace in charts(app)[1]["data"] if trace.get("name") == "test"]
     assert array(test_curve["x"]).tolist() == [stop for stop in stops if stop > 0]  # one grid: 0 has no log-x place
     for stop in (0.5, 1.0, 5.0):
-        app.select_slider(key=settings.KEYS["alpha"]).set_value(stop)
-        app.select_slider(key=settings.KEYS["beta"]).set_value(stop)
+        app.select_slider(key="alpha").set_value(stop)
+        app.select_slider(key="beta").set_value(stop)
         rerun(app)
         [test_curve] = [trace for trace in charts(app)[1]["data"] if trace.get("name") == "test"]
         on_curve = array(test_curve["y"])[array(test_curve["x"]) == stop]

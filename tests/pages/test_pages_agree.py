@@ -22,7 +22,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import nbcore
-from lab import settings, shell
+from lab import shell
 from lab.figures import style, styles
 from nbcore.datasets.mnist import MnistSplits
 from nbcore.experiments import lesson
@@ -39,7 +39,7 @@ from tests.conftest import REPO
 
 pytestmark = pytest.mark.usefixtures("data_dir")
 
-DESKEW = settings.KEYS["deskew"]
+DESKEW = "deskew"
 PAGES = [path for section in shell.PAGES.values() for path, _, _ in section]
 NO_MNIST_NUMBERS = {  # pages whose numbers do not come from MNIST, with what they come from
     "pages/xor.py": "four XOR points",

@@ -17,10 +17,12 @@ look-ups for anything but the loopback fail, so a missing data folder takes the 
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import io
 import json
 import logging
 import math
+import pkgutil
 import re
 import shutil
 import socket
@@ -31,11 +33,13 @@ import pytest
 from PIL import Image, ImageDraw
 from streamlit.testing.v1 import AppTest
 
+import lab.data
 import nbcore
 import nbcore.preprocess
-from lab import caching, class_store, links, settings, shell
-from lab.data import gaussian, lesson_answers, mixtures, models, spam_filter
+from lab import caching, link_names, model_settings, shell
+from lab.data import class_models, gaussian, models
 from lab.data import mnist as shared_mnist
+from lab.figures import digits
 from nbcore.classroom.records import Drawing
 from nbcore.datasets import sms
 from nbcore.experiments.mixture import MAX_COMPONENTS
@@ -47,7 +51,6 @@ from tests.conftest import REPO, require
 TIMEOUT = 300
 SHARED_SMS = REPO.parent / "shared" / "sms-spam" / sms.SMS_FILE
 PAGES = [path for section in shell.PAGES.values() for path, _, _ in section]
-KEYS = settings.KEYS  # setting name -> session_state key of its sidebar widget
 
 
 # -- fixtures --------------------------------------------------------------------------------
@@ -132,11 +135,11 @@ def metric(app: AppTest, label: str):
 
 def settings_session(threshold, alpha, beta, prior, deskew=False) -> dict:
     return {
-        KEYS["threshold"]: threshold,
-        KEYS["alpha"]: alpha,
-        KEYS["beta"]: beta,
-        KEYS["prior"]: prior,
-        KEYS["deskew"]: deskew,
+        "threshold": threshold,
+        "alpha": alpha,
+        "beta": beta,
+        "prior": prior,
+        "deskew": deskew,
     }
 
 
@@ -188,29 +191,29 @@ def read_only_problems(value, path: str, seen: set[int] | None = None) -> list[s
 @pytest.mark.slow
 def test_two_sessions_keep_their_own_settings_and_the_shared_counts_stay(quiet_streamlit):
     first = run_clean(app_for("pages/home.py"), "session 1")
-    counted = models.counted_model(settings.TEXTBOOK.input_form)
+    counted = models.counted_model(model_settings.TEXTBOOK.input_form)
     counts = counted.feature_count_.copy(), counted.class_count_.copy()
-    textbook_log_prob = models.evaluation(settings.TEXTBOOK).model.feature_log_prob_.copy()
+    textbook_log_prob = models.evaluation(model_settings.TEXTBOOK).model.feature_log_prob_.copy()
     accuracy = "Test accuracy (10,000 images)"
     assert metric(first, accuracy).value == "0.8427"
 
-    first.select_slider(key=KEYS["alpha"]).set_value(100.0)
+    first.select_slider(key="alpha").set_value(100.0)
     run_clean(first, "session 1, alpha = 100")
     second = run_clean(app_for("pages/home.py"), "session 2")
     assert metric(first, accuracy).value != "0.8427"
     assert metric(second, accuracy).value == "0.8427"
-    assert second.select_slider(key=KEYS["alpha"]).value == 1.0
+    assert second.select_slider(key="alpha").value == 1.0
 
-    second.select_slider(key=KEYS["threshold"]).set_value(192)
+    second.select_slider(key="threshold").set_value(192)
     run_clean(second, "session 2, threshold 192")
     run_clean(first, "session 1 again")
-    assert first.select_slider(key=KEYS["threshold"]).value == 128
+    assert first.select_slider(key="threshold").value == 128
     assert metric(first, accuracy).value not in ("0.8427", metric(second, accuracy).value)
 
-    assert models.counted_model(settings.TEXTBOOK.input_form) is counted  # one model for every session
+    assert models.counted_model(model_settings.TEXTBOOK.input_form) is counted  # one model for every session
     np.testing.assert_array_equal(counted.feature_count_, counts[0])
     np.testing.assert_array_equal(counted.class_count_, counts[1])
-    np.testing.assert_array_equal(models.evaluation(settings.TEXTBOOK).model.feature_log_prob_, textbook_log_prob)
+    np.testing.assert_array_equal(models.evaluation(model_settings.TEXTBOOK).model.feature_log_prob_, textbook_log_prob)
     with pytest.raises(ValueError, match="read-only"):
         counted.feature_count_[0, 0] += 1
 
@@ -230,13 +233,13 @@ PAGE_CONTROLS = {
     "inpaint_index": (0, 9999),
     "gauss_var_smoothing": (gaussian.VAR_SMOOTHING_GRID[0], gaussian.VAR_SMOOTHING_GRID[-1]),
     "xor_k": (0.0, 10.0),
-    "home_batch": (0, links.COUNTER_MAX),
-    "compare_batch": (0, links.COUNTER_MAX),
-    "samples_seed": (0, links.COUNTER_MAX),
-    "deskew_batch": (0, links.COUNTER_MAX),
+    "home_batch": (0, link_names.COUNTER_MAX),
+    "compare_batch": (0, link_names.COUNTER_MAX),
+    "samples_seed": (0, link_names.COUNTER_MAX),
+    "deskew_batch": (0, link_names.COUNTER_MAX),
     "class_components": (1, 10),  # the teacher's gallery, with a class: tests/pages/test_gallery.py
     "components": (1, MAX_COMPONENTS),
-    "mixture_seed": (0, links.COUNTER_MAX),
+    "mixture_seed": (0, link_names.COUNTER_MAX),
 }
 # other page choices worth combining with extreme settings (each a session_state preset)
 PAGE_VARIANTS = {
@@ -276,41 +279,45 @@ def test_every_shared_cache_returns_read_only_arrays(data_dir, prepared_mixtures
     for page in ("pages/compare.py", "pages/gaussian.py", "pages/spam.py"):  # fill most caches the app's way
         run_clean(app_for(page), page)
     folder = str(nbcore.default_data_dir())
-    form = settings.TEXTBOOK.input_form
+    form = model_settings.TEXTBOOK.input_form
     test = shared_mnist.loaded().test_images, shared_mnist.loaded().test_labels
     sent = Drawing(1, "0123456789abcdef", test[0][0], 7, np.full(10, 0.1), np.full(10, 0.1), 0.0)
-    drawn = class_store.ClassSnapshot(  # a class of two students, five drawings each
+    drawn = class_models.ClassSnapshot(  # a class of two students, five drawings each
         "ROBUSTCLASS", tuple(range(10)), test[0][:10], test[1][:10], np.repeat([1, 2], 5)
     )
-    modules = (shared_mnist, models, mixtures, gaussian, spam_filter, lesson_answers, class_store)
+    modules = [
+        importlib.import_module(f"lab.data.{name}")
+        for name in (m.name for m in pkgutil.iter_modules(lab.data.__path__))
+    ]
     calls = {  # module.name -> arguments; background resources are checked through their results
         "mnist._published": (folder,),
         "mnist._deskewed": (folder,),
         "mnist.features": (form,),
         "models.counted_model": (form,),
-        "models.evaluation": (settings.TEXTBOOK,),
+        "models.evaluation": (model_settings.TEXTBOOK,),
         "models._smoothing_curve": (form, "empirical"),
         "models._zero_smoothing": (form, "empirical"),
         "models._softmax": ("default",),
         "models.softmax_learning_curve": (False,),
-        "models.bernoulli_learning_curve": (settings.TEXTBOOK,),
-        "mixtures.curve": (settings.TEXTBOOK,),
-        "mixtures._fitted": (settings.TEXTBOOK, 3),
-        "mixtures._scored": (settings.TEXTBOOK, 3),
-        "mixtures.unlabeled": (settings.TEXTBOOK,),
+        "models.bernoulli_learning_curve": (model_settings.TEXTBOOK,),
+        "mixtures.curve": (model_settings.TEXTBOOK,),
+        "mixtures._fitted": (model_settings.TEXTBOOK, 3),
+        "mixtures._scored": (model_settings.TEXTBOOK, 3),
+        "mixtures.unlabeled": (model_settings.TEXTBOOK,),
         "gaussian.iris": (),
         "gaussian._gaussian_mnist": (folder, False),
         "spam_filter._sms": (folder,),
         "spam_filter._experiments": (folder,),
         "lesson_answers.first_of_each_digit": (form,),
-        "lesson_answers.underflow": (settings.TEXTBOOK,),
-        "lesson_answers.top_half_accuracy": (settings.TEXTBOOK,),
+        "lesson_answers.underflow": (model_settings.TEXTBOOK,),
+        "lesson_answers.top_half_accuracy": (model_settings.TEXTBOOK,),
         "lesson_answers.neighbour_dependence": (form, 1),
         "class_store._class_store": ("", folder),  # holds no arrays: how to reach the classes' file
-        "class_store.class_evaluation": (drawn, settings.TEXTBOOK, 100.0),
-        "class_store.class_mixture_readings": (drawn, settings.TEXTBOOK, 2),
-        "class_store._class_curve": (drawn, settings.TEXTBOOK),
-        "class_store._gallery_view": ("ROBUSTCLASS", (1, 1, 1), None, (sent,)),
+        "class_models.class_evaluation": (drawn, model_settings.TEXTBOOK, 100.0),
+        "class_models.class_mixture_readings": (drawn, model_settings.TEXTBOOK, 2),
+        "class_models._class_curve": (drawn, model_settings.TEXTBOOK),
+        "gallery_views._gallery_view": ("ROBUSTCLASS", (1, 1, 1), None, (sent,)),
+        "fixed_charts.prepared": (digits.blank_evidence_map, (), None, "en"),
     }
     declared = {
         f"{module.__name__.rsplit('.', 1)[-1]}.{name}": value
@@ -464,7 +471,7 @@ def test_an_upload_is_decoded_once_and_its_outcome_kept_across_reruns(monkeypatc
         raise AssertionError("the same upload was decoded again on a rerun")
 
     monkeypatch.setattr(nbcore.preprocess, "read_upload", decode_again)  # the page imports it on every run
-    app.select_slider(key=settings.KEYS["threshold"]).set_value(1)
+    app.select_slider(key="threshold").set_value(1)
     run_clean(app, "draw, the same upload after a settings change")
     assert metric(app, "Naive Bayes prediction").value == "7"
     assert any("≥ 1:" in item.value for item in app.caption), "the new threshold was not applied"

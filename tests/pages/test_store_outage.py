@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from lab import class_store, refresh, store_outage
+from lab import refresh, store_outage
+from lab.data import class_store
 from nbcore.classroom import student_id
 from nbcore.classroom.records import UNAVAILABLE, StoreUnavailable
 from tests.apptest import open_page, rerun
@@ -180,7 +181,8 @@ def test_a_reading_keeps_the_last_answer_and_says_when(store):
     def page() -> None:
         import streamlit as st
 
-        from lab import class_store, store_outage
+        from lab import store_outage
+        from lab.data import class_store
 
         calls = st.session_state.setdefault("calls", [])
         reading = store_outage.kept("count", lambda: class_store.class_store() and len(calls))  # 0, 1, 2, ...
@@ -200,7 +202,8 @@ def test_a_reading_keeps_the_last_answer_and_says_when(store):
 
 def test_a_part_never_read_says_it_is_not_known(store):
     def page() -> None:
-        from lab import class_store, store_outage
+        from lab import store_outage
+        from lab.data import class_store
 
         store_outage.mark(store_outage.kept("never", lambda: class_store.class_store().list_classes()))
 

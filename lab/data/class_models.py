@@ -1,29 +1,19 @@
-"""The class store: what students share, in a file or Redis that every replica opens; the one writable share.
-And what the pages compute from a class's drawings (the class's model), kept per drawings.
+"""The class's model: naive Bayes trained on a class's drawings beside MNIST's, kept per drawings and settings.
 
-Everything else the pages share (MNIST, features, models, curves, iris, spam, lesson answers) is declared in
-``lab/data/``, grouped by what it serves.
-"""
+A class's drawings are named by a ``ClassSnapshot`` (their ids), so a refresh with nothing new costs the store's read
+and nothing else; the evaluation's maths is ``nbcore/experiments/class_model.py``."""
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
 
 import numpy as np
-import plotly.graph_objects as go
 
-from lab import display, i18n, presentation
 from lab.caching import background, shared
-from lab.data import data_dir, models
-from lab.figures import diagnostics, digits, export
-from lab.i18n import N_, _
-from lab.settings import Settings
-from nbcore.classroom import ClassStore, open_store, store_setting
+from lab.data import class_store, models
+from lab.i18n import N_
+from lab.model_settings import Settings
 from nbcore.classroom.export import as_arrays
-from nbcore.classroom.records import UNAVAILABLE, Drawing, StoreUnavailable
 from nbcore.experiments.class_model import (
     ClassEvaluation,
     Curve,
@@ -31,27 +21,6 @@ from nbcore.experiments.class_model import (
     evaluate_class,
     mixture_leave_one_student_out,
 )
-from nbcore.metrics import confusion_matrix
-
-LOG = logging.getLogger(__name__)
-
-
-@shared(writable=True)
-def _class_store(setting: str, folder: str) -> ClassStore:
-    return open_store(setting, Path(folder))
-
-
-def class_store() -> ClassStore:
-    """The class store the setting names (``$NBCORE_CLASS_STORE``; by default a file in the data folder);
-    the object holds no classes itself, only how to reach them. ``StoreUnavailable`` (a sentence) when unusable."""
-    try:
-        return _class_store(store_setting(), data_dir())
-    except (OSError, ConnectionError, ValueError) as error:  # a damaged file, Redis down, a setting we do not know
-        LOG.warning("class store unavailable: %s", error)
-        raise StoreUnavailable(UNAVAILABLE) from error
-
-
-# -- the class's model: naive Bayes trained on a class's drawings, beside MNIST's ----------------------
 
 
 @dataclass(frozen=True, eq=False)
@@ -78,7 +47,7 @@ class ClassSnapshot:
 
 def class_snapshot(code: str) -> ClassSnapshot:
     """The drawings of the open class ``code`` as they are now (none if it is not open)."""
-    drawings = class_store().drawings(code)
+    drawings = class_store.class_store().drawings(code)
     arrays = as_arrays(drawings)
     return ClassSnapshot(code, tuple(d.id for d in drawings), arrays.frames, arrays.meant, arrays.students)
 
@@ -157,54 +126,3 @@ def class_curve(snapshot: ClassSnapshot, settings: Settings) -> tuple[Curve | No
         _class_curve.jobs.forget(arguments)  # the next run tries again
         raise error
     return job.future.result()
-
-
-# -- the teacher's gallery: what a refresh shows, made once per class, drawings and chart size ------------------
-GALLERY_SHOWN = 60  # newest drawings in the grid on screen; the downloads hold them all
-STUDENT_LABEL = 5  # hex digits of the anonymous id shown on a tile: enough to tell a class's students apart
-
-
-@dataclass(frozen=True)
-class GalleryView:
-    """The gallery's slow parts: the newest ``GALLERY_SHOWN`` drawings as PNG tiles (bytes, newest first) with
-    their captions, and the two confusion figures (naive Bayes', softmax's). Shared: never change a figure. Its
-    texts are in one reader's language (``_gallery_view`` keeps one per language)."""
-
-    tiles: tuple[bytes, ...]
-    tile_width: int  # px
-    captions: tuple[str, ...]
-    descriptions: tuple[str, ...]  # each tile's text alternative
-    confusions: tuple[tuple[go.Figure, str | None], ...]  # (figure, its title), display.prepared
-
-
-# the figures' titles, axes and hover texts and the tiles' captions are in the reader's language: one view per language
-@shared(
-    max_entries=16,
-    key=lambda code, version, font_px, _drawings, language: (code, version, font_px, language),
-)
-def _gallery_view(
-    code: str, version: tuple[int, int, int], font_px: int | None, _drawings, language: str = i18n.SOURCE_LANGUAGE
-) -> GalleryView:
-    with i18n.speaking(language):
-        newest = _drawings[::-1][:GALLERY_SHOWN]
-        shown, every = as_arrays(newest), as_arrays(_drawings)
-        tiles, captions = digits.drawing_tiles(shown.frames, shown.meant, shown.bayes, shown.softmax)
-        figures = tuple(
-            display.prepared(diagnostics.meant_confusion(confusion_matrix(every.meant, read), name), font_px)
-            for read, name in ((every.bayes, _("naive Bayes")), (every.softmax, "softmax"))
-        )
-        return GalleryView(
-            tuple(export.png_bytes(tile) for tile in tiles),
-            tiles[0].shape[1] if tiles else 0,
-            tuple(f"#{d.id} · {d.student[:STUDENT_LABEL]} · {text}" for d, text in zip(newest, captions)),
-            tuple(digits.drawing_descriptions(shown.meant, shown.bayes, shown.softmax)),
-            figures,
-        )
-
-
-def gallery_view(code: str, drawings: Sequence[Drawing]) -> GalleryView:
-    """What the teacher's gallery shows of these drawings; built again only when they change (a refresh every few
-    seconds with nothing new costs the store's read), per chart text size (presenter mode or not) and per language."""
-    ids = [drawing.id for drawing in drawings]
-    version = (len(ids), sum(ids), ids[-1] if ids else 0)  # any send or removal changes one of them
-    return _gallery_view(code, version, presentation.chart_font_px(), tuple(drawings), i18n.current().code)
