@@ -5,7 +5,9 @@ of a second of the store's change and costs no run while nothing happens.
 The script holds one request open (``lab/pace_route.py``) with the version the page shows; an answer with
 another version sets the element's value, which reruns the whole page (the value carries a count, so the same
 version twice still reruns). It asks again after ``RETRY_MS`` if the page still shows an older version (the
-rerun was lost: the connection dropped; sooner, ``RECOVER_MS``, just after a failed request), waits on a failed
+rerun was lost: the connection dropped; sooner, ``RECOVER_MS``, just after a failed request). When the class store
+does not answer (a 503 marked ``pace_route.STORE_HEADER``) it asks for the page again once, which then shows the
+outage notice (``lab/store_outage.py``) and heals by itself. It waits on a failed
 request (offline, the server restarting, a 429) with a growing pause, and asks at once when the browser comes back
 online or the tab becomes visible again. A hidden
 tab holds no request (a browser allows a few connections per server: tabs in the background leave them free).
@@ -57,8 +59,18 @@ async function listen(listener) {
       listener.request = new AbortController();
       const url = listener.path + "?class=" + encodeURIComponent(listener.code) + "&seen=" + asking;
       const answer = await fetch(url, { signal: listener.request.signal, cache: "no-store" });
+      if (answer.status === 503 && answer.headers.get(listener.store_header)) {
+        // the class store does not answer: the page, drawn again, says so once (and heals when it answers)
+        if (!listener.outage && !listener.stopped) {
+          listener.outage = true;
+          listener.refusals += 1;
+          listener.send("refused", listener.refusals);
+        }
+        throw new Error("HTTP 503");
+      }
       if (!answer.ok) throw new Error("HTTP " + answer.status);
       const version = (await answer.json()).version;
+      listener.outage = false;
       failures = 0;
       if (version !== listener.seen && !listener.stopped) {
         listener.moves += 1;
@@ -80,7 +92,7 @@ async function listen(listener) {
 export default function ({ parentElement, data, setStateValue }) {
   let listener = listeners.get(parentElement);
   if (!listener || listener.stopped) {
-    listener = { stopped: false, moves: 0, wake: () => {}, request: null };
+    listener = { stopped: false, moves: 0, refusals: 0, outage: false, wake: () => {}, request: null };
     listeners.set(parentElement, listener);
     const wake = () => listener.wake();
     window.addEventListener("online", wake);
@@ -123,9 +135,11 @@ def listen(info: ClassInfo, paused: bool, now: float) -> None:
             "retry_ms": RETRY_MS,
             "recover_ms": RECOVER_MS,
             "recover_asks": RECOVER_ASKS,
+            "store_header": pace_route.STORE_HEADER,
         },
-        default={"moved": None},
+        default={"moved": None, "refused": None},
         on_moved_change=lambda: None,
+        on_refused_change=lambda: None,
         width="content",
         height="content",
     )

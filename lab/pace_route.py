@@ -11,7 +11,9 @@ Each process reads a watched class from the store at most every ``POLL_SECONDS``
 students waiting (one watcher per class, ``_Watch``); the store is the one every replica shares, so any replica
 answers for a Next pressed on another. Limits: ``WAITS_PER_ADDRESS`` open waits per client address (429 beyond;
 a browser holds one per open lesson tab) and ``WATCHED_CLASSES`` classes per process (503 beyond); bad input
-is a 400 with a sentence, never a traceback.
+is a 400 with a sentence, never a traceback. While the store refuses to read a class, its waits end at once with a
+503 marked ``STORE_HEADER`` (the listener then draws the page again, which says the store is not answering), and new
+asks get the same until a read succeeds.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from lab.data import class_store
 from nbcore.classroom import CODE_RULE, ClassInfo, Refused, class_code
 
 PATH = "/api/pace"
+STORE_HEADER = "X-Class-Store"  # on a 503 when the store refuses: the listener's cue to draw the page again
 WAIT_SECONDS = 20.0  # the longest an answer waits for a change (a proxy's idle timeout is usually 60 s or more)
 POLL_SECONDS = 0.2  # how often a process reads a class its students wait on: 0.1 s on average after a Next
 CHECK_SECONDS = 1.0  # how often a waiting request looks whether its visitor has gone (a closed tab, a new run)
@@ -64,6 +67,12 @@ class _Watch:
     token: str
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     waiting: int = 0
+    refused: bool = False  # the store refused the last read
+
+    def wake(self) -> None:
+        """Answer every request waiting on this class now."""
+        woken, self.changed = self.changed, asyncio.Event()
+        woken.set()
 
 
 _watches: dict[str, _Watch] = {}
@@ -71,19 +80,22 @@ _waits_by_address: dict[str, int] = {}
 
 
 async def _watch(code: str, watch: _Watch) -> None:
-    """Read the class every ``POLL_SECONDS`` while anyone waits on it; wake the waiters when its version changes.
-    A refused read keeps the last version (the store is back soon, or the waits time out)."""
+    """Read the class every ``POLL_SECONDS`` while anyone waits on it; wake the waiters when its version changes,
+    and when the store begins refusing (they answer that the store is not answering; the last version is kept)."""
     try:
         while watch.waiting > 0:
             await asyncio.sleep(POLL_SECONDS)
             try:
                 token = await asyncio.to_thread(_read, code)
             except Refused:
+                if not watch.refused:
+                    watch.refused = True
+                    watch.wake()
                 continue
+            watch.refused = False
             if token != watch.token:
-                watch.token, woken = token, watch.changed
-                watch.changed = asyncio.Event()
-                woken.set()
+                watch.token = token
+                watch.wake()
     finally:
         if _watches.get(code) is watch:
             del _watches[code]
@@ -103,6 +115,15 @@ def _refuse(status: int, sentence: str) -> Response:
     return PlainTextResponse(sentence, status_code=status, headers=NO_STORE)
 
 
+def _store_refuses() -> Response:
+    """A 503 that says the class store itself does not answer (not this server's limits: ``STORE_HEADER``)."""
+    return PlainTextResponse(
+        "The class store cannot be reached just now: try again in a few seconds.",
+        status_code=503,
+        headers={**NO_STORE, STORE_HEADER: "not answering"},
+    )
+
+
 async def pace(request: Request) -> Response:
     """``GET /api/pace?class=CODE[&seen=VERSION]``: ``{"version": ...}`` (see the module's docstring)."""
     code = class_code(request.query_params.get("class"))
@@ -116,7 +137,9 @@ async def pace(request: Request) -> Response:
         try:
             token = await asyncio.to_thread(_read, code)
         except Refused:
-            return _refuse(503, "The class store cannot be reached just now: try again in a few seconds.")
+            return _store_refuses()
+    elif watch.refused:
+        return _store_refuses()
     else:
         token = watch.token
     if seen != token:
@@ -139,13 +162,13 @@ async def _wait(request: Request, code: str, token: str) -> Response:
     _waits_by_address[address] = _waits_by_address.get(address, 0) + 1
     try:
         deadline = time.monotonic() + WAIT_SECONDS
-        while watch.token == token and time.monotonic() < deadline:
+        while watch.token == token and not watch.refused and time.monotonic() < deadline:
             try:
                 await asyncio.wait_for(watch.changed.wait(), min(CHECK_SECONDS, deadline - time.monotonic()))
             except TimeoutError:
                 if await request.is_disconnected():
                     break
-        return JSONResponse({"version": watch.token}, headers=NO_STORE)
+        return _store_refuses() if watch.refused else JSONResponse({"version": watch.token}, headers=NO_STORE)
     finally:
         watch.waiting -= 1
         left = _waits_by_address.pop(address, 1) - 1

@@ -280,7 +280,8 @@ def ride_out(
     press_send(drawer, code, digit)
     wait_for_text(drawer, NOT_SENT)
     assert chosen_digit(drawer, code) == str(digit)  # kept for the next press
-    for name in ("class page", "gallery", "draw") if reads else ("draw",):  # said, with what they last knew
+    # said, with what they last knew; the lesson's student learns it from /api/pace, within a second of its wait
+    for name in ("class page", "gallery", "draw", "lesson") if reads else ("draw",):
         wait_for_text(pages.pages[name], NOTICE_TEXT, 30)
     class_page_text = main_text(pages.pages["class page"])
     assert joined.group() in class_page_text and "New class" not in class_page_text  # the last count, not 0

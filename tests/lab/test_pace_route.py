@@ -29,6 +29,12 @@ def store(tmp_path, monkeypatch):
 
 def get(query: str, address: str = "203.0.113.7", headers: tuple = ()) -> tuple[int, str, str]:
     """(status, content type, body) of ``GET /api/pace?query`` from ``address``."""
+    status, answered, body = answer(query, address, headers)
+    return status, answered.get("content-type", ""), body
+
+
+def answer(query: str, address: str = "203.0.113.7", headers: tuple = ()) -> tuple[int, dict[str, str], str]:
+    """(status, headers by lower-case name, body) of ``GET /api/pace?query`` from ``address``."""
     scope = {
         "type": "http",
         "asgi": {"version": "3.0"},
@@ -54,8 +60,8 @@ def get(query: str, address: str = "203.0.113.7", headers: tuple = ()) -> tuple[
 
     asyncio.run(APP(scope, receive, send))
     start = sent[0]
-    content_type = dict(start["headers"]).get(b"content-type", b"").decode()
-    return start["status"], content_type, b"".join(m.get("body", b"") for m in sent[1:]).decode()
+    answered = {name.decode().lower(): value.decode() for name, value in start["headers"]}
+    return start["status"], answered, b"".join(m.get("body", b"") for m in sent[1:]).decode()
 
 
 @pytest.mark.parametrize(
@@ -137,3 +143,36 @@ def test_a_store_that_refuses_is_a_503_sentence(store, monkeypatch):
     monkeypatch.setattr(class_store, "class_store", refused)
     status, content_type, body = get("class=ABCD")
     assert status == 503 and content_type.startswith("text/plain") and body.startswith("The class store cannot")
+
+
+def test_a_wait_ends_with_the_store_s_503_when_it_stops_answering_and_a_version_once_it_answers(store, monkeypatch):
+    """A student waiting when the store stops answering hears so at once (their page then says it); so does every
+    ask meanwhile; once a read succeeds the version comes back."""
+    from nbcore.classroom.records import UNAVAILABLE, StoreUnavailable
+
+    monkeypatch.setattr(pace_route, "WAIT_SECONDS", 30.0)
+    made = store.create_class()
+    code = made.info.code
+    first = json.loads(get(f"class={code}")[2])["version"]
+    read = pace_route._read
+    refusing = threading.Event()
+
+    def reading(asked: str) -> str:
+        if refusing.is_set():
+            raise StoreUnavailable(UNAVAILABLE)
+        return read(asked)
+
+    monkeypatch.setattr(pace_route, "_read", reading)
+    threading.Timer(0.3, refusing.set).start()
+    started = time.monotonic()
+    status, headers, body = answer(f"class={code}&seen={first}")
+    assert status == 503 and time.monotonic() - started < 10  # the wait ended on the refusal, not after 30 s
+    assert headers[pace_route.STORE_HEADER.lower()] and body.startswith("The class store cannot")
+    status, headers, _ = answer(f"class={code}&seen={first}")
+    assert status == 503 and pace_route.STORE_HEADER.lower() in headers
+    refusing.clear()
+    assert json.loads(get(f"class={code}")[2])["version"] == first
+    # another 503 (this server's own limit) is not the store's: the listener does not take it for an outage
+    monkeypatch.setattr(pace_route, "WATCHED_CLASSES", 0)
+    status, headers, _ = answer(f"class={code}&seen={first}")
+    assert status == 503 and pace_route.STORE_HEADER.lower() not in headers
