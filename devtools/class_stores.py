@@ -1,6 +1,6 @@
 """A fresh class store for a benchmark: an SQLite file or a real redis-server (devtools/redis_server.py).
 
-Used by devtools/class_store_bench.py and devtools/pace_bench.py.
+Used by devtools/class_store_calls.py and, under replicas, devtools/bench_harness.py's ``store_replicas``.
 """
 
 from __future__ import annotations
