@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-from devtools.streamlit_client import RunResult, StreamlitClient, loopback_address
+from devtools.protocol_run import RunResult
+from devtools.streamlit_client import StreamlitClient, loopback_address
 
 RUN_TIMEOUT = 180.0  # s a run may take (120 students joining at once on 2 shared cores)
 JOINING_AT_ONCE = 8  # students opening the lesson at the same time (a class does not arrive in one instant)

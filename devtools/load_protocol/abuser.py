@@ -15,7 +15,8 @@ import psutil
 from devtools.bench_report import percentile
 from devtools.load_protocol.gauges import ProcessGroups
 from devtools.load_protocol.students import DRAWINGS, SETTINGS, canvas_key
-from devtools.streamlit_client import ProtocolError, StreamlitClient
+from devtools.protocol_run import ProtocolError
+from devtools.streamlit_client import StreamlitClient
 
 ABUSERS = ("flood", "paced", "clear-cache")
 FLOOD_REQUESTS = 1000  # rerun requests per flood, one flood a second (a script sends 1,000 in 0.01 s)

@@ -12,7 +12,8 @@ import gevent
 from devtools.load_protocol.gauges import ProcessGroups
 from devtools.load_protocol.phases import Served, warm_up
 from devtools.load_protocol.students import DRAWINGS, PREDICTION, canvas_key
-from devtools.streamlit_client import ProtocolError, StreamlitClient
+from devtools.protocol_run import ProtocolError
+from devtools.streamlit_client import StreamlitClient
 
 
 def churn(served: Served, count: int, parallel: int, ttl_wait: float) -> dict:

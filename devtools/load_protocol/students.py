@@ -14,7 +14,8 @@ from locust import User, events, task
 
 from devtools import draw_page
 from devtools.app_server import REPO
-from devtools.streamlit_client import ProtocolError, RunResult, StreamlitClient
+from devtools.protocol_run import ProtocolError, RunResult
+from devtools.streamlit_client import StreamlitClient
 from lab.canvas import REST_MS
 
 DRAWINGS = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
