@@ -27,7 +27,8 @@ from devtools import app_server
 from devtools.app_server import REPO
 from devtools.bench_report import load_averages
 from devtools.draw_page import canvas_key
-from devtools.streamlit_client import RunResult, StreamlitClient
+from devtools.protocol_run import RunResult
+from devtools.streamlit_client import StreamlitClient
 from lab.rate_limit import RUN_BURST, RUNS_PER_SECOND
 
 DRAWINGS = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]

@@ -82,3 +82,14 @@ def positive_int(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"{value}: give 1 or more")
     return value
+
+
+def positive_seconds(text: str) -> float:
+    """argparse's type for a duration of more than 0 and at most 600 seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < value <= 600:
+        raise argparse.ArgumentTypeError(f"{value} s: give more than 0 and at most 600")
+    return value

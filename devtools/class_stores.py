@@ -1,6 +1,6 @@
 """A fresh class store for a benchmark: an SQLite file or a real redis-server (devtools/redis_server.py).
 
-Used by devtools/class_store_bench.py and devtools/pace_bench.py.
+Used by devtools/class_store_calls.py and, under replicas, devtools/bench_harness.py's ``store_replicas``.
 """
 
 from __future__ import annotations
@@ -9,14 +9,18 @@ import contextlib
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from nbcore.classroom import open_store
+
+if TYPE_CHECKING:
+    from devtools.redis_server import RedisServer
 
 STORES = ("sqlite", "sqlite-held", "redis")
 
 
 @contextlib.contextmanager
-def fresh_store(kind: str, folder: Path, name: str) -> Iterator[tuple[str, object]]:
+def fresh_store(kind: str, folder: Path, name: str) -> Iterator[tuple[str, RedisServer | None]]:
     """A fresh store of ``kind``: its setting, and the redis-server process (None for SQLite).
 
     "sqlite-held": the same SQLite file with one more connection held open by this process all along, so

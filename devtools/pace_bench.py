@@ -34,203 +34,35 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import http.client
-import json
-import os
-import queue
-import re
-import secrets
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from devtools.app_server import REPO
-from devtools.bench_report import load, load_averages, positive_int, print_table, say
+from devtools.bench_harness import (
+    add_cpu_arguments,
+    add_log_dir,
+    bench_span,
+    groups_cpu_seconds,
+    pin_clients,
+    require_programs,
+    store_replicas,
+    taskset_prefix,
+)
+from devtools.bench_report import load, positive_int, print_table, say
+from devtools.pace_students import RUN_TIMEOUT, Following, Student, open_students, step_shown
 from devtools.rerun_log import RerunLog
-from devtools.streamlit_client import RunResult, StreamlitClient, loopback_address
+from devtools.streamlit_client import StreamlitClient, loopback_address
 
 STORES = ("sqlite", "redis")
 FOLLOWS = {"before": "poll", "after": "listen"}  # --follow: NBCORE_FOLLOW for the replicas
-RUN_TIMEOUT = 180.0  # s a run may take (120 students joining at once on 2 shared cores)
 FOLLOW_TIMEOUT_S = 60.0  # a student not on the teacher's step this long after Next has not followed
 SETTLE_S = 2.0  # between the last student following and the teacher's next Next
-JOINING_AT_ONCE = 8  # students opening the lesson at the same time (a class does not arrive in one instant)
-SECRET_KEY = "browser_memory_student"  # the browser's answer with the student's secret (lab/classroom)
 LEAD_KEY, NEXT_KEY = "lesson_pace_lead", "lesson_next_top"
-LISTENER_NAME = "naive_bayes_lab_pace_listener"  # lab/pace_listener.py's component
-
-
-# -- the students ---------------------------------------------------------------------------------
-@dataclass
-class Student:
-    """A student's session and what its page holds: the pace listener's data (None: the page has none)."""
-
-    number: int
-    client: StreamlitClient
-    listener: dict | None = None
-
-    def saw(self, run: RunResult) -> None:
-        """Keep the listener's data from a run that drew it (a whole run; a fragment's does not)."""
-        for element in run.of_kind("bidi_component"):
-            if element.proto.component_name == LISTENER_NAME:
-                self.listener = json.loads(element.proto.json)
-
-
-def open_lesson(url: str, number: int, query: str) -> Student:
-    """Student ``number``'s session on /lesson?``query`` with a browser secret of its own, as a browser opens it."""
-    client = StreamlitClient(url, timeout=RUN_TIMEOUT, source_address=loopback_address(number))
-    try:
-        run = client.connect(page="lesson", query_string=query)
-        if SECRET_KEY in client.widget_ids:
-            run = client.set_widget(SECRET_KEY, "json_value", {"value": secrets.token_hex(16)}) or run
-        if run.errors:
-            raise RuntimeError(f"/lesson?{query} for student {number}: {run.errors}")
-    except BaseException:
-        client.close()
-        raise
-    student = Student(number, client)
-    student.saw(run)
-    return student
-
-
-def open_students(url: str, count: int, query: str, first_number: int) -> list[Student]:
-    with ThreadPoolExecutor(JOINING_AT_ONCE) as pool:
-        return list(pool.map(lambda n: open_lesson(url, first_number + n, query), range(count)))
-
-
-def step_shown(run: RunResult) -> tuple[int, float] | None:
-    """The lesson step whose header ("N. Title") the run showed, and when it arrived; None if none."""
-    for element in run.of_kind("heading"):
-        number, dot, _ = element.proto.body.partition(". ")
-        if dot and number.isdigit():
-            return int(number), element.received_at
-    return None
-
-
-class Listening:
-    """What the pace listener's script does in a browser, for one student: one request to ``/api/pace`` held
-    open with the version the page shows, from the student's own address; a new version is put in ``moves``
-    for the student's thread, which owns the session's socket. Runs in a thread of its own."""
-
-    def __init__(self, student: Student, moves: queue.Queue, stop: threading.Event, answers: list[int]) -> None:
-        self.student, self.moves, self.stop, self.answers = student, moves, stop, answers
-        self.shown = threading.Event()  # set when the page shows a version again (after a move's run)
-
-    def run(self, until: float) -> None:
-        from lab.pace_listener import RETRY_MS  # a page asked to move that still shows the old version asks again
-
-        base = self.student.client
-        host, port = base.base_url.split("//", 1)[1].split("/", 1)[0].rsplit(":", 1)
-        failures = 0
-        while not self.stop.is_set() and time.perf_counter() < until:
-            data = self.student.listener
-            assert data is not None
-            seen = data["seen"]
-            connection = http.client.HTTPConnection(
-                host, int(port), timeout=RUN_TIMEOUT, source_address=(base.source_address or "", 0)
-            )
-            try:
-                connection.request("GET", f"{data['path']}?class={data['code']}&seen={seen}")
-                answer = connection.getresponse()
-                body = answer.read()
-                if answer.status != 200:
-                    raise ConnectionError(f"HTTP {answer.status}: {body[:200]!r}")
-                version = json.loads(body)["version"]
-                failures = 0
-            except (OSError, ValueError, KeyError):
-                failures += 1
-                self.stop.wait(min(0.5 * 2**failures, 8.0))
-                continue
-            finally:
-                connection.close()
-            self.answers[0] += 1
-            if version != seen:
-                self.shown.clear()
-                self.moves.put(version)
-                self.shown.wait(RETRY_MS / 1000)
-
-
-@dataclass
-class Following:
-    """What the class's students showed while following: (student, step) -> when the step first arrived."""
-
-    seen: dict[tuple[int, int], float] = field(default_factory=dict)
-    own_run: dict[tuple[int, int], float] = field(default_factory=dict)  # s, the run's request -> the step shown
-    runs: int = 0
-    answers: list[int] = field(default_factory=lambda: [0])  # the listeners' answers from /api/pace
-    failures: list[str] = field(default_factory=list)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    stop: threading.Event = field(default_factory=threading.Event)
-    threads: list[threading.Thread] = field(default_factory=list)
-
-    def start(self, students: Sequence[Student], until: float) -> None:
-        """Each student runs its page's timers (and listener) in threads of its own until ``until`` or ``finish``."""
-        self.threads = [
-            threading.Thread(target=self.follow, args=(index, student, until), daemon=True)
-            for index, student in enumerate(students)
-        ]
-        for thread in self.threads:
-            thread.start()
-
-    def finish(self) -> None:
-        """Stop the students after their current run (a timer's interval and a run at most) and wait for them."""
-        self.stop.set()
-        for thread in self.threads:
-            thread.join(RUN_TIMEOUT)
-
-    def follow(self, index: int, student: Student, until: float) -> None:
-        """Student ``index`` runs its page's timers, and moves when its listener hears of a new version, until
-        ``stop`` or ``until``, noting each step shown."""
-        client = student.client
-
-        def each(run: RunResult) -> bool:
-            shown = step_shown(run)
-            student.saw(run)
-            with self.lock:
-                self.runs += 1
-                if shown is not None and (index, shown[0]) not in self.seen:
-                    self.seen[index, shown[0]] = shown[1]
-                    self.own_run[index, shown[0]] = shown[1] - run.sent_at
-                if run.errors:
-                    self.failures.append(f"student {index}: {run.errors}")
-            return self.stop.is_set()
-
-        try:
-            if student.listener is None:
-                client.run_auto_reruns(until, each)
-                return
-            moves: queue.Queue[str] = queue.Queue()
-            listening = Listening(student, moves, self.stop, self.answers)
-            threading.Thread(target=listening.run, args=(until,), daemon=True).start()
-            count = 0
-            while not self.stop.is_set() and time.perf_counter() < until:
-                due = min((timer.due for timer in client.auto_reruns.values()), default=until)
-                try:  # a quarter of a second at most: ``finish`` is noticed soon
-                    version = moves.get(
-                        timeout=max(0.0, min(due, until, time.perf_counter() + 0.25) - time.perf_counter())
-                    )
-                except queue.Empty:
-                    if time.perf_counter() >= due:  # a timer is due: run it (and any other due by then)
-                        client.run_auto_reruns(min(due + 0.001, until), each)
-                    continue
-                count += 1
-                if each(client.component("lesson_pace_listener", {"moved": f"{version}.{count}"})):
-                    return
-                listening.shown.set()
-        except Exception as error:  # a lost connection or a run past its timeout: counted, the others go on
-            with self.lock:
-                self.failures.append(f"student {index}: {type(error).__name__}: {error}")
-
-    def followed(self, students: int, step: int) -> int:
-        with self.lock:
-            return sum((number, step) in self.seen for number in range(students))
 
 
 # -- the server's side ----------------------------------------------------------------------------
@@ -250,10 +82,9 @@ class Idle:
 
 def idle_window(seconds: float, pgids: Sequence[int], logs: Sequence[RerunLog], answers: list[int]) -> Idle:
     """Nothing asked of the students for ``seconds`` (their timers run in their threads): what the server did."""
-    from devtools import procfs
 
     def cpu() -> float:
-        return sum(procfs.group_cpu_seconds(pgid) for pgid in pgids)
+        return groups_cpu_seconds(pgids)
 
     for log in logs:
         log.skip()
@@ -360,29 +191,18 @@ def measure(
     follow: str, kind: str, replicas: int, args: argparse.Namespace, folder: Path, data_dir: Path
 ) -> list[Setup]:
     """One server setup (``follow`` way, store ``kind``, ``replicas``), each --students count in turn on it."""
-    from devtools.class_stores import fresh_store
-    from devtools.replicas import ClassServer
     from nbcore.classroom import open_store
-    from nbcore.classroom.backends import SETTING
 
     name = f"pace-{follow}-{kind}-{replicas}"
     setups = []
-    with fresh_store(kind, folder, name) as (setting, _):
-        log_dir = args.log_dir / name
-        log_dir.mkdir(parents=True, exist_ok=True)
-        env = {SETTING: setting, "NBCORE_LOG_RERUN_MS": "1", "NBCORE_FOLLOW": FOLLOWS[follow]}
-        say(f"[{name}] starting {replicas} replica(s) behind nginx (load average {load():.1f}) ...")
-        prefix = ["taskset", "-c", args.server_cpus] if args.server_cpus else None
-        with ClassServer(replicas, data_dir, log_dir=log_dir, extra_env=env, server_prefix=prefix) as served:
-            pgids = [server.process.pid for server in served.servers if server.process]
-            logs = [RerunLog([server.log_path]) for server in served.servers]
-            for count in args.students:
-                setup = Setup(follow, kind, replicas, count)
-                made = open_store(setting).create_class()  # a class of its own for each count
-                setups.append(class_of(setup, made.info.code, made.teacher_key, served.url, pgids, logs, args))
-            problems = [server.log_path for server in served.servers if "Traceback" in server.log_text()]
-            if problems:
-                say(f"[{name}] tracebacks in {', '.join(map(str, problems))}")
+    env = {"NBCORE_FOLLOW": FOLLOWS[follow]}
+    prefix = taskset_prefix(args.server_cpus)
+    with store_replicas(kind, replicas, folder, data_dir, args.log_dir, name, env, prefix) as served:
+        logs = [RerunLog([server.log_path]) for server in served.servers]
+        for count in args.students:
+            setup = Setup(follow, kind, replicas, count)
+            made = open_store(served.setting).create_class()  # a class of its own for each count
+            setups.append(class_of(setup, made.info.code, made.teacher_key, served.url, served.pgids, logs, args))
     for setup in setups:
         if setup.failures:
             say(f"[{name}, {setup.students}] {len(setup.failures)} failures, the first: {setup.failures[:3]}")
@@ -482,11 +302,14 @@ def parser() -> argparse.ArgumentParser:
     )
     made.add_argument("--idle", type=float, default=20.0, help="seconds of each idle window (default 20)")
     made.add_argument("--stores", nargs="+", choices=STORES, default=["sqlite"], help="class stores (default sqlite)")
-    made.add_argument("--log-dir", type=Path, default=REPO / "test-artifacts" / "pace-bench", help="the servers' logs")
+    add_log_dir(made, "pace-bench", help="the servers' logs")
     # as devtools.load_protocol: a room's students are other devices, so the scripted clients can be kept off the
     # server's CPUs (on 2 cores: --server-cpus 1 --client-cpus 0)
-    made.add_argument("--server-cpus", help="taskset CPU list for the app process(es), e.g. 1")
-    made.add_argument("--client-cpus", help="CPU list for the scripted students (this process), e.g. 0")
+    add_cpu_arguments(
+        made,
+        "taskset CPU list for the app process(es), e.g. 1",
+        "CPU list for the scripted students (this process), e.g. 0",
+    )
     app_server.add_data_arguments(made)
     return made
 
@@ -503,39 +326,25 @@ def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
         made.error(f"--idle {args.idle}: give 1 to 600 seconds")
     if max(args.students) > 2000:
         made.error(f"--students {max(args.students)}: at most 2000")
-    for option, cpus in (("--server-cpus", args.server_cpus), ("--client-cpus", args.client_cpus)):
-        if cpus is not None and not re.fullmatch(r"\d+(,\d+)*", cpus):
-            made.error(f"{option} {cpus}: give CPU numbers separated by commas, e.g. 1 or 0,1")
     return args
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse(argv)
-    if args.client_cpus:  # before any client thread starts; the servers get theirs by taskset
-        os.sched_setaffinity(0, {int(cpu) for cpu in args.client_cpus.split(",")})
+    pin_clients(args.client_cpus)  # before any client thread starts; the servers get theirs by taskset
     from devtools import app_server
-    from devtools.redis_server import redis_binary
-    from devtools.replicas import nginx_binary
 
-    if nginx_binary() is None:
-        print("nginx is not installed (apt-get install nginx)", file=sys.stderr)
-        return 2
-    if "redis" in args.stores and redis_binary() is None:
-        print("redis-server is not installed (apt-get install redis-server)", file=sys.stderr)
-        return 2
-    started = time.monotonic()
-    say(f"load average at the start: {load_averages()}")
+    require_programs(nginx=True, redis="redis" in args.stores)
     args.log_dir.mkdir(parents=True, exist_ok=True)
     setups = []
-    with contextlib.ExitStack() as stack:
+    with bench_span(), contextlib.ExitStack() as stack:
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="nb-pace-bench-")))
         data_dir, _ = stack.enter_context(app_server.script_data_dir(args.data_dir, args.mnist_source, "nb-pace-data-"))
         for follow in args.follow:
             for kind in args.stores:
                 for replicas in args.replicas:
                     setups += measure(follow, kind, replicas, args, folder, data_dir)
-    report(setups, args)
-    say(f"load average at the end: {load_averages()}; {time.monotonic() - started:.0f} s")
+        report(setups, args)
     return 1 if any(setup.followed < setup.asked for setup in setups) else 0
 
 

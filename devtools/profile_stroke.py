@@ -38,7 +38,7 @@ from devtools import app_server
 from devtools.app_server import REPO
 from devtools.bench_report import markdown_table
 from devtools.draw_page import canvas_key
-from devtools.load_protocol.__main__ import ALPHA_KEY, ALPHA_STOPS
+from devtools.load_protocol.students import ALPHA_KEY, ALPHA_STOPS
 from devtools.streamlit_client import StreamlitClient
 
 DRAWINGS = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]

@@ -57,7 +57,6 @@ nothing in the app imports it.
 
 from __future__ import annotations
 
-import http.cookies
 import json
 import socket
 import time
@@ -66,7 +65,7 @@ import urllib.parse
 import urllib.request
 import uuid
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import websocket  # websocket-client
@@ -77,8 +76,10 @@ from streamlit.proto.Element_pb2 import Element
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
+from devtools.protocol_run import ProtocolError, RunResult, ShownElement
+from devtools.protocol_upload import XSRF_COOKIE, UploadError, health_xsrf, put_form
+
 STREAM_PATH = "/_stcore/stream"
-XSRF_COOKIE = "_streamlit_xsrf"
 CACHE_RUNS = 2  # the browser keeps a cacheable message while used within this many runs (global.maxCachedMessageAge)
 FINISHED = ForwardMsg.ScriptFinishedStatus
 ENDING_STATUSES = {
@@ -87,93 +88,6 @@ ENDING_STATUSES = {
     FINISHED.FINISHED_WITH_COMPILE_ERROR: "compile_error",
 }
 ARRAY_FIELDS = ("string_array_value", "double_array_value", "int_array_value")
-ALERT_ERROR = 1  # streamlit.proto.Alert_pb2.Alert.Format.ERROR
-
-
-class ProtocolError(RuntimeError):
-    """The server closed the connection, sent nothing in time, or sent something unexpected."""
-
-
-class UploadError(RuntimeError):
-    """The server refused a file upload (``status``: the HTTP status, ``body``: its text)."""
-
-    def __init__(self, status: int, body: str) -> None:
-        super().__init__(f"upload refused: HTTP {status}: {body[:300]}")
-        self.status, self.body = status, body
-
-
-@dataclass
-class ShownElement:
-    """One ``new_element`` delta of a run: where it goes, what it is, when it arrived (time.perf_counter())."""
-
-    path: tuple[int, ...]
-    kind: str  # the Element oneof name: "metric", "markdown", "alert", "exception", "bidi_component", ...
-    proto: Any  # the element's own message, e.g. a streamlit.proto.Metric_pb2.Metric
-    received_at: float
-    fragment_id: str = ""
-
-
-@dataclass
-class RunResult:
-    """What one script run sent back, from the BackMsg that asked for it to its ``script_finished``."""
-
-    sent_at: float  # time.perf_counter() when the request left
-    finished_at: float = 0.0
-    status: str = ""  # "finished", "fragment", "compile_error"
-    fragment_id: str = ""  # the fragment asked to rerun ("" for the whole page)
-    elements: list[ShownElement] = field(default_factory=list)
-    messages: int = 0  # ForwardMsgs received for this run
-    page_not_found: str | None = None
-    session_events: list[str] = field(default_factory=list)
-
-    @property
-    def seconds(self) -> float:
-        """Request sent -> ``script_finished`` received, in seconds."""
-        return self.finished_at - self.sent_at
-
-    def of_kind(self, kind: str) -> list[ShownElement]:
-        return [element for element in self.elements if element.kind == kind]
-
-    def metric_element(self, label: str) -> ShownElement | None:
-        """The last ``st.metric`` with this label shown in the run."""
-        found = [element for element in self.of_kind("metric") if element.proto.label == label]
-        return found[-1] if found else None
-
-    def metric(self, label: str) -> str | None:
-        """The value (``body``) of the ``st.metric`` with this label, or None if the run did not show it."""
-        element = self.metric_element(label)
-        return element.proto.body if element else None
-
-    @property
-    def exceptions(self) -> list[str]:
-        """``st.exception`` boxes (an uncaught exception in the script shows as one): "Type: message"."""
-        return [f"{element.proto.type}: {element.proto.message}" for element in self.of_kind("exception")]
-
-    @property
-    def errors(self) -> list[str]:
-        """Exceptions, ``st.error`` alerts, compile errors, page-not-found and session error events."""
-        found = list(self.exceptions)
-        found += [
-            f"st.error: {element.proto.body}"
-            for element in self.of_kind("alert")
-            if element.proto.format == ALERT_ERROR
-        ]
-        if self.status == "compile_error":
-            found.append("script finished with a compile error")
-        if self.page_not_found is not None:
-            found.append(f"page not found: {self.page_not_found!r}")
-        return found + self.session_events
-
-    def texts(self) -> list[str]:
-        """Every markdown/caption/heading/alert body and metric "label: value (delta)" the run showed, in order."""
-        out = []
-        for element in self.elements:
-            proto = element.proto
-            if element.kind == "metric":
-                out.append(f"{proto.label}: {proto.body} ({proto.delta})")
-            elif element.kind in ("markdown", "heading", "alert", "text"):
-                out.append(proto.body)
-        return out
 
 
 def widget_state(widget_id: str, field_name: str, value: Any) -> WidgetState:
@@ -416,43 +330,21 @@ class StreamlitClient:
 
     def put_file(self, upload_url: str, name: str, data: bytes, mime: str) -> None:
         """HTTP PUT of one file to ``upload_url`` (as in a FileURLs), multipart like the frontend's FormData."""
-        boundary = uuid.uuid4().hex
-        safe_name = name.replace('"', "_").replace("\r", "_").replace("\n", "_")
-        body = (
-            (
-                f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="{safe_name}"\r\n'
-                f"Content-Type: {mime}\r\n\r\n"
-            ).encode()
-            + data
-            + f"\r\n--{boundary}--\r\n".encode()
-        )
         xsrf = self.xsrf_token()
         cookies = "; ".join(part for part in (self.cookie, f"{XSRF_COOKIE}={xsrf}" if xsrf else "") if part)
-        headers = {"Content-Type": f"multipart/form-data; boundary={boundary}", "Cookie": cookies}
+        headers = {"Cookie": cookies}
         if xsrf:
             headers["X-Xsrftoken"] = xsrf
         if self.origin:
             headers["Origin"] = self.origin
         # a path on the app, like the frontend's buildHttpUri: under the app's base URL (its path prefix included)
         url = upload_url if "://" in upload_url else self.base_url + "/" + upload_url.lstrip("/")
-        request = urllib.request.Request(url, data=body, method="PUT", headers=headers)
-        try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                response.read()
-        except urllib.error.HTTPError as error:
-            raise UploadError(error.code, error.read().decode(errors="replace")) from None
+        put_form(url, name, data, mime, headers, self.timeout)
 
     def xsrf_token(self) -> str:
         """The XSRF cookie's value, as set by ``/_stcore/health`` (which the frontend polls first); "" if XSRF is off."""
         if self._xsrf is None:
-            headers = {"Cookie": self.cookie} if self.cookie else {}
-            with urllib.request.urlopen(
-                urllib.request.Request(self.base_url + "/_stcore/health", headers=headers), timeout=self.timeout
-            ) as response:
-                jar = http.cookies.SimpleCookie()
-                for header in response.headers.get_all("Set-Cookie") or []:
-                    jar.load(header)
-            self._xsrf = jar[XSRF_COOKIE].value if XSRF_COOKIE in jar else ""
+            self._xsrf = health_xsrf(self.base_url, self.cookie, self.timeout)
         return self._xsrf
 
     def clear_cache(self) -> None:

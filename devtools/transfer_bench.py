@@ -9,7 +9,7 @@ nginx, which serves Streamlit's front end (``/static/``) from disk, compressed a
 browser's Resource Timing: the bytes on the wire (headers and bodies, the page and everything it loaded), the
 requests a Python replica had to answer, and, with the browser's network held to ``--mbits`` Mbit/s (Chrome
 DevTools' network emulation: a 600 Mbit/s classroom access point shared by 60 students gives each about 10),
-the time from navigation to fully drawn (devtools/page_bench.py's definition). ``--rounds`` visits of each kind,
+the time from navigation to fully drawn (devtools/drawn_probe.py's definition). ``--rounds`` visits of each kind,
 in turn; the median is printed. Bytes do not depend on the machine's load; the throttled times do, a little.
 """
 
@@ -20,8 +20,10 @@ import statistics
 import sys
 from dataclasses import dataclass
 
-from devtools import app_server, chromium, page_bench, replicas  # page_bench: its definition of fully drawn
+from devtools import app_server, chromium, replicas
+from devtools.bench_harness import launched_chromium, require_programs
 from devtools.bench_report import load_averages, markdown_table
+from devtools.drawn_probe import new_context, settled_ms, wait_drawn
 
 # every request the page made, its bytes on the wire and whether it went to Streamlit's front end (/static/)
 RESOURCES_JS = """() => {
@@ -40,7 +42,7 @@ class Visit:
 
 
 def visit(browser, url: str, through_nginx: bool, mbits: float) -> Visit:
-    context = page_bench.new_context(browser, {"width": 1024, "height": 768})
+    context = new_context(browser, {"width": 1024, "height": 768})
     try:
         page = context.new_page()
         session = context.new_cdp_session(page)
@@ -50,7 +52,7 @@ def visit(browser, url: str, through_nginx: bool, mbits: float) -> Visit:
             {"offline": False, "latency": 5, "downloadThroughput": mbits * 1e6 / 8, "uploadThroughput": -1},
         )
         page.goto(url, timeout=300_000)
-        drawn = page_bench.wait_drawn(page, timeout=300)
+        drawn = wait_drawn(page, timeout=300)
         entries = page.evaluate(RESOURCES_JS)
     finally:
         context.close()
@@ -58,7 +60,7 @@ def visit(browser, url: str, through_nginx: bool, mbits: float) -> Visit:
     return Visit(
         bytes=sum(entry["bytes"] for entry in entries),
         to_python=len(entries) - (front_end if through_nginx else 0),
-        seconds=page_bench.settled_ms(drawn) / 1000,
+        seconds=settled_ms(drawn) / 1000,
     )
 
 
@@ -111,15 +113,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.mbits <= 0 or args.rounds < 1:
         parser.error("--mbits must be above 0 and --rounds at least 1")
     chromium.exit_unless_browser()
-    if replicas.nginx_binary() is None:
-        parser.error("nginx is not installed (apt-get install -y nginx)")
+    require_programs(nginx=True)
     started = load_averages()
-    from playwright.sync_api import sync_playwright
-
     rows = []
     with app_server.script_data_dir(args.data_dir, args.mnist_source, "nb-transfer-bench-") as (data_dir, _scratch):
-        with replicas.ClassServer(1, data_dir) as served, sync_playwright() as playwright:
-            browser = chromium.launch_chromium(playwright)
+        with replicas.ClassServer(1, data_dir) as served, launched_chromium() as browser:
             direct_url = served.servers[0].url
             for path in args.pages:
                 direct, proxied = [], []
@@ -128,7 +126,6 @@ def main(argv: list[str] | None = None) -> int:
                     proxied.append(visit(browser, served.url + path, True, args.mbits))
                 rows.append((path, median_visit(direct), median_visit(proxied)))
                 print(f"{path}: from the replica {rows[-1][1]}, through nginx {rows[-1][2]}", flush=True)
-            browser.close()
     ended = load_averages()
     print(
         f"\nA student's first visit, Chromium 1024×768 held to {args.mbits:g} Mbit/s, median of {args.rounds}; "

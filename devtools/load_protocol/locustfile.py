@@ -5,6 +5,6 @@
 Locust runs a locustfile under the name of its file, so ``__main__.py`` itself would run the command line.
 """
 
-from devtools.load_protocol.__main__ import Student
+from devtools.load_protocol.students import Student
 
 __all__ = ["Student"]

@@ -145,14 +145,15 @@ def test_polls_through_two_replicas(class_replicas, replica_store):
 
 
 def test_the_pace_benchmark_follows_two_students_through_two_replicas(class_replicas, replica_store):
-    """devtools/pace_bench.py's measuring parts, small: two scripted students follow the teacher's Next as the pace
+    """devtools/pace_bench.py's measuring parts (its students: pace_students.py), small: two scripted students follow the teacher's Next as the pace
     listener's script does, and the idle window counts what following costs (the figures: the script's)."""
     from devtools import pace_bench as bench
+    from devtools.pace_students import open_students
     from devtools.rerun_log import RerunLog
 
     served, _ = class_replicas
     made = open_store(replica_store).create_class()
-    students = bench.open_students(served.url, 2, f"class={made.info.code}", 500)
+    students = open_students(served.url, 2, f"class={made.info.code}", 500)
     assert all(student.listener is not None for student in students)  # the page holds the listener
     setup = bench.Setup("after", replica_store[:5], 2, 2)
     try:

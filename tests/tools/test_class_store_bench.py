@@ -1,4 +1,5 @@
-"""devtools/class_store_bench.py's own parts: its arguments (its tables and log reading: tests/tools/test_bench_tools.py).
+"""devtools/class_store_bench.py's own parts: its arguments, and class_store_calls.py's pacing (its tables and log
+reading: tests/tools/test_bench_tools.py).
 
 The figures themselves are printed by the script, never asserted (the machine is shared).
 """
@@ -7,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from devtools import class_store_bench
+from devtools import class_store_bench, class_store_calls
 
 
 @pytest.fixture(scope="module")
@@ -41,13 +42,15 @@ def test_bad_arguments_stop_with_a_sentence(bench, argv, capsys):
     assert "error:" in capsys.readouterr().err
 
 
-def test_pacing_polls_every_student_and_leads_them_round_by_round(bench, tmp_path):
+def test_pacing_polls_every_student_and_leads_them_round_by_round(tmp_path):
     from nbcore.classroom import open_store
 
     store = open_store(f"sqlite:///{tmp_path / 'classes.sqlite3'}")
     code = store.create_class().info.code
-    times = bench.pacing_pieces(store, code, rounds=2)
-    assert len(times.polls) == 2 * bench.PACED_STUDENTS and len(times.nexts) == len(times.looks) == 2
+    times = class_store_calls.pacing_pieces(store, code, rounds=2)
+    assert len(times.polls) == 2 * class_store_calls.PACED_STUDENTS and len(times.nexts) == len(times.looks) == 2
     assert store.class_info(code).pace == 2
     where = store.presence(code)
-    assert len(where) == bench.PACED_STUDENTS and {seen.step for seen in where.values()} == {1}  # polled before Next
+    assert len(where) == class_store_calls.PACED_STUDENTS and {seen.step for seen in where.values()} == {
+        1
+    }  # polled before Next

@@ -13,7 +13,8 @@ import time
 import pytest
 
 from devtools import app_server
-from devtools.streamlit_client import StreamlitClient, UploadError, loopback_address
+from devtools.protocol_upload import UploadError
+from devtools.streamlit_client import StreamlitClient, loopback_address
 
 APP = """
 import streamlit as st
