@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from nbcore import __main__ as cli
+from nbcore.cli.output import json_safe
 from nbcore.experiments import class_drawings, class_model
 from nbcore.experiments.class_drawings import check_drawings
 from nbcore.experiments.class_model import (
@@ -211,7 +212,7 @@ def test_a_digit_with_too_few_drawings_gets_a_sentence_not_an_accuracy(base_mode
     for score in evaluation.models.values():
         assert np.isnan(score.per_digit[7]) and np.isfinite(score.per_digit[3])
         assert score.read == keep.sum() - 2  # the two 7s are not counted
-    as_json = json.loads(json.dumps(cli._json_safe(evaluation.as_dict()), allow_nan=False))
+    as_json = json.loads(json.dumps(json_safe(evaluation.as_dict()), allow_nan=False))
     assert as_json["models"]["class"]["per_digit"][7] is None
     assert as_json["shortage"]["digits"] == {"7": 2} and as_json["shortage"]["sentence"] == sentence
 
@@ -330,7 +331,7 @@ def test_two_styles_per_digit_read_what_naive_bayes_cannot(base_model):
     assert given.models[MIXTURE].accuracy == mixture.accuracy
     with pytest.raises(ValueError, match="one reading per drawing"):
         evaluate_class(frames, labels, students, base_model, components=2, mixture_readings=readings[:-1])
-    as_json = json.loads(json.dumps(cli._json_safe(evaluation.as_dict()), allow_nan=False))
+    as_json = json.loads(json.dumps(json_safe(evaluation.as_dict()), allow_nan=False))
     assert as_json["components"] == 2 and as_json["models"][MIXTURE]["name"] == evaluation.names[MIXTURE]
 
 

@@ -11,6 +11,7 @@ import pytest
 
 from devtools.benchmarks import __main__ as benchmarks_cli
 from nbcore import __main__ as cli
+from nbcore.cli.output import json_safe
 from nbcore.datasets import mnist as mnist_data
 from nbcore.inputs import InputForm
 from nbcore.prepared import mnist as prepared_mnist
@@ -115,7 +116,7 @@ def test_every_accepted_bernoulli_setting_prints_json(flags, small_mnist, capsys
 
 def test_json_safe_turns_non_finite_and_numpy_values_into_json():
     value = {"a": float("-inf"), "b": np.float32(0.5), "c": [np.int64(3), float("nan")], "d": "text"}
-    assert strict_json(json.dumps(cli._json_safe(value), allow_nan=False)) == {
+    assert strict_json(json.dumps(json_safe(value), allow_nan=False)) == {
         "a": None,
         "b": 0.5,
         "c": [3, None],
