@@ -28,8 +28,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..features import PackedBinary, binarize
+from ..models.bernoulli import BernoulliNB
 from ..models.mixture import BernoulliMixtureNB
-from ..models.naive_bayes import BernoulliNB
 from .class_drawings import check_drawings, join_words
 from .evaluate import DIGITS
 

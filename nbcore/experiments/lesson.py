@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..models.naive_bayes import BernoulliNB
+from ..models.bernoulli import BernoulliNB
 
 _STEP = re.compile(r"[0-9]{1,3}", flags=re.ASCII)  # ASCII digits only: int() would also read '３' or '٣'
 

@@ -23,8 +23,9 @@ from ..experiments import evaluate, mixture
 from ..experiments.gaussian import VAR_SMOOTHING_GRID, var_smoothing_curve
 from ..features import PackedBinary
 from ..inputs import InputForm
+from ..models.bernoulli import BernoulliNB
+from ..models.gaussian import GaussianNB
 from ..models.mixture import FIT_FORMAT, BernoulliMixtureNB
-from ..models.naive_bayes import BernoulliNB, GaussianNB
 from ..models.softmax import PRESETS
 from ..models.softmax_cache import CACHE_FORMAT as SOFTMAX_FORMAT
 from ..models.softmax_cache import training_data_checksum

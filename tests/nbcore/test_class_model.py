@@ -26,8 +26,8 @@ from nbcore.experiments.class_model import (
     overtake_point,
 )
 from nbcore.features import binarize
+from nbcore.models.bernoulli import BernoulliNB
 from nbcore.models.mixture import BernoulliMixtureNB
-from nbcore.models.naive_bayes import BernoulliNB
 from tests.conftest import require_sklearn
 
 DIGITS = np.arange(10)

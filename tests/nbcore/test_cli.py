@@ -182,7 +182,7 @@ def a_reported_class(store, splits) -> tuple[str, np.ndarray, np.ndarray, np.nda
 def test_class_report_prints_drawings_answers_and_the_three_accuracies(small_mnist, class_store, capsys):
     from nbcore.experiments.class_model import evaluate_class
     from nbcore.features import binarize
-    from nbcore.models.naive_bayes import BernoulliNB
+    from nbcore.models.bernoulli import BernoulliNB
 
     code, frames, labels, students = a_reported_class(class_store, small_mnist)
     model = BernoulliNB(alpha=1.0).fit(binarize(small_mnist.train_images, 128), small_mnist.train_labels)
@@ -412,7 +412,7 @@ def test_an_exported_class_goes_through_class_evaluate(mnist, mnist_root, class_
     process: the accuracies it prints are those of the drawings sent."""
     from nbcore.experiments.class_model import evaluate_class
     from nbcore.features import binarize
-    from nbcore.models.naive_bayes import BernoulliNB
+    from nbcore.models.bernoulli import BernoulliNB
 
     code, frames, labels, students = a_reported_class(class_store, mnist_data.MnistSplits(**mnist))
     assert cli.main(["class", "export", code, "--out", str(tmp_path)]) == 0
