@@ -17,14 +17,8 @@ from lab.figures import class_model
 from lab.i18n import N_, _, ngettext, sentences
 from lab.model_choice import NEEDS_SMOOTHING
 from lab.settings import Settings, current_settings
-from nbcore.experiments.class_model import (
-    DEFAULT_WEIGHT,
-    MIN_DRAWINGS,
-    MIXTURE,
-    ClassEvaluation,
-    Shortage,
-    fewest_to_learn_from,
-)
+from nbcore.experiments.class_mixture import fewest_to_learn_from
+from nbcore.experiments.class_model import DEFAULT_WEIGHT, MIN_DRAWINGS, MIXTURE, ClassEvaluation, Shortage
 
 MODEL_REFRESH_SECONDS = 10  # measured again at most this often, and only when the drawings have changed
 WEIGHTS = (0, 1, 3, 10, 30, 100, 300, 1000, 3000, 10000)  # MNIST digits one class drawing counts as

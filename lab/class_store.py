@@ -24,13 +24,9 @@ from lab.settings import Settings
 from nbcore.classroom import ClassStore, open_store, store_setting
 from nbcore.classroom.export import as_arrays
 from nbcore.classroom.records import UNAVAILABLE, Drawing, StoreUnavailable
-from nbcore.experiments.class_model import (
-    ClassEvaluation,
-    Curve,
-    class_features,
-    evaluate_class,
-    mixture_leave_one_student_out,
-)
+from nbcore.experiments.class_curve import Curve
+from nbcore.experiments.class_mixture import mixture_leave_one_student_out
+from nbcore.experiments.class_model import ClassEvaluation, class_features, evaluate_class
 from nbcore.metrics import confusion_matrix
 
 LOG = logging.getLogger(__name__)
