@@ -18,13 +18,8 @@ from lab.i18n import N_, _, ngettext, sentences
 from lab.model_choice import NEEDS_SMOOTHING
 from lab.model_settings import Settings, prior_phrase
 from lab.settings import current_settings
-from nbcore.experiments.class_model import (
-    MIN_DRAWINGS,
-    MIXTURE,
-    ClassEvaluation,
-    Shortage,
-    fewest_to_learn_from,
-)
+from nbcore.experiments.class_mixture import fewest_to_learn_from
+from nbcore.experiments.class_model import MIN_DRAWINGS, MIXTURE, ClassEvaluation, Shortage
 
 MODEL_REFRESH_SECONDS = 10  # measured again at most this often, and only when the drawings have changed
 COMPONENTS_KEY = "class_components"  # the class's mixture: styles per digit, in the link

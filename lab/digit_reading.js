@@ -423,7 +423,7 @@ function posteriorOf(scores) {
 
 // BernoulliNB.predict_proba and evidence for one 0/1 image: logOn, logOff (classes * pixels), logPrior (classes).
 // A class with impossible pixels (log p = -inf, no smoothing) is out; if every class is, those with the
-// fewest impossible pixels stay, ranked by the rest (nbcore.models.naive_bayes).
+// fewest impossible pixels stay, ranked by the rest (nbcore.models.bernoulli).
 export function scoreBayes(model, features) {
   const { logOn, logOff, logPrior, classes } = model;
   const pixels = features.length;

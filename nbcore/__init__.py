@@ -16,9 +16,11 @@ from .datasets.mnist import MnistDataError, ensure_mnist, load_mnist, load_mnist
 from .datasets.sms import SpamDataError, load_sms
 from .features import PackedBinary, binarize
 from .models.base import NotFittedError
+from .models.bernoulli import BernoulliNB
 from .models.chain import ChainBayesNet
+from .models.gaussian import GaussianNB
 from .models.mixture import BernoulliMixtureNB
-from .models.naive_bayes import BernoulliNB, GaussianNB, MultinomialNB
+from .models.multinomial import MultinomialNB
 from .models.softmax import SoftmaxRegression
 
 __all__ = [

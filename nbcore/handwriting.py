@@ -23,7 +23,7 @@ from .datasets.mnist import MnistSplits
 from .experiments.evaluate import PUBLISHED_SETTINGS, NaiveBayesSettings
 from .inputs import InputForm
 from .metrics import confusion_matrix
-from .models.naive_bayes import BernoulliNB
+from .models.bernoulli import BernoulliNB
 from .models.softmax_cache import load_or_train_softmax
 from .preprocess import ink_from_upload, model_input
 from .progress import ProgressCallback

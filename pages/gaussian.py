@@ -10,7 +10,7 @@ from lab.i18n import N_, _
 from lab.model_settings import TEXTBOOK, prior_name
 from nbcore.experiments.gaussian import probability_grid
 from nbcore.features import pca
-from nbcore.models.naive_bayes import GaussianNB
+from nbcore.models.gaussian import GaussianNB
 
 GRID_MARGIN = 0.5  # cm beyond the data on each side of the decision-region plot
 # iris's measurements and species (as the data names them) in the reader's words

@@ -16,7 +16,7 @@ import numpy as np
 
 from devtools.bench_report import markdown_table
 from nbcore.features import PackedBinary, binarize
-from nbcore.models.naive_bayes import BernoulliNB
+from nbcore.models.bernoulli import BernoulliNB
 from nbcore.prepared.mnist import mnist_splits
 
 

@@ -14,13 +14,9 @@ from lab.data import class_store, models
 from lab.i18n import N_
 from lab.model_settings import Settings
 from nbcore.classroom.export import as_arrays
-from nbcore.experiments.class_model import (
-    ClassEvaluation,
-    Curve,
-    class_features,
-    evaluate_class,
-    mixture_leave_one_student_out,
-)
+from nbcore.experiments.class_curve import Curve
+from nbcore.experiments.class_mixture import mixture_leave_one_student_out
+from nbcore.experiments.class_model import ClassEvaluation, class_features, evaluate_class
 
 
 @dataclass(frozen=True, eq=False)

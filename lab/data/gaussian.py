@@ -11,7 +11,7 @@ from lab.data import data_dir, mnist
 from lab.i18n import N_
 from nbcore.datasets.iris import IRIS_FEATURES, load_iris
 from nbcore.experiments.gaussian import VAR_SMOOTHING_GRID
-from nbcore.models.naive_bayes import GaussianNB
+from nbcore.models.gaussian import GaussianNB
 from nbcore.prepared.disk import folder_of
 from nbcore.prepared.results import VarSmoothingCurve
 

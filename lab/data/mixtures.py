@@ -17,7 +17,7 @@ from lab.model_settings import Settings
 from nbcore.experiments import mixture as experiment
 from nbcore.models.mixture import BernoulliMixtureNB
 from nbcore.prepared.disk import folder_of
-from nbcore.prepared.results import MixtureCurve, PreparedMixtures, UnlabeledCurves, UnlabeledDigits
+from nbcore.prepared.mixtures import MixtureCurve, PreparedMixtures, UnlabeledCurves, UnlabeledDigits
 
 SEED = 0  # EM's random start for every mixture the pages show (the command line compares seeds)
 

@@ -16,36 +16,29 @@ EM's soft counts cannot be subtracted, so the mixture is fitted once per student
 A digit with fewer than ``MIN_DRAWINGS`` drawings gets a ``Shortage`` instead of an accuracy from the class's
 models; MNIST's model reads every drawing until those can be measured.
 
-The drawings are checked and loaded by ``class_drawings``; ``class_report`` puts an evaluation in words.
+The drawings are checked and loaded by ``class_drawings``; the counts and the models made from them are
+``class_counts``'s, the mixture's readings ``class_mixture``'s, the accuracy curve ``class_curve``'s;
+``class_report`` puts an evaluation in words.
 """
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from ..features import PackedBinary, binarize
-from ..models.mixture import BernoulliMixtureNB
-from ..models.naive_bayes import BernoulliNB
+from ..features import binarize
+from ..models.bernoulli import BernoulliNB
+from .class_counts import StudentCounts, as_zero_one, combined_counts, count_students, model_from_counts
+from .class_curve import Curve, accuracy_curve
 from .class_drawings import check_drawings, join_words
-from .evaluate import DIGITS
+from .class_mixture import check_components, components_note, mixture_leave_one_student_out
 
 MIN_DRAWINGS = 5  # drawings of a digit below which its accuracy is not given
 DEFAULT_WEIGHT = 100.0  # how many MNIST digits one class drawing counts as in ``mnist_plus_class``
 DEFAULT_THRESHOLD = 128
 MODEL_NAMES = {"mnist": "MNIST's model", "class": "the class's model", "mnist_plus_class": "MNIST + the class"}
 MIXTURE = "class_mixture"  # the class's mixture of styles: a model of its own when components > 1
-CURVE_SIZES = (1, 2, 3, 4, 5, 7, 10, 15, 20, 30, 50, 70, 100, 150, 200, 300, 500)
-CURVE_REPEATS = 3
-CURVE_FOLDS = 10
-
-try:
-    from threadpoolctl import threadpool_limits
-except ImportError:  # optional: without it BLAS keeps its own thread count
-    threadpool_limits = None
 
 
 def model_names(components: int = 1) -> dict[str, str]:
@@ -56,82 +49,6 @@ def model_names(components: int = 1) -> dict[str, str]:
     names = {name: MODEL_NAMES[name] for name in ("mnist", "class")}
     names[MIXTURE] = f"the class's mixture ({components} styles per digit)"
     return names | {"mnist_plus_class": MODEL_NAMES["mnist_plus_class"]}
-
-
-# -- counts and models -------------------------------------------------------------------------
-def model_from_counts(template: BernoulliNB, class_count: np.ndarray, feature_count: np.ndarray) -> BernoulliNB:
-    """A fitted BernoulliNB with ``template``'s hyperparameters and classes and these counts, reading 0/1
-    features (no ``threshold``, whatever the template's).
-
-    ``class_count`` (n_classes,) and ``feature_count`` (n_classes, n_features), integer or (weighted) float.
-    The counts are the model's whole fitted state: every probability is derived from them.
-    """
-    model = BernoulliNB(**zero_one_params(template))
-    # the fitted state, set as fit would leave it (with_params would first derive the template's counts: twice
-    # the work, and the curve builds thousands of these)
-    model.classes_, model.n_features_in_ = template.classes_, template.n_features_in_
-    model.class_count_ = np.asarray(class_count)
-    model.feature_count_ = np.asarray(feature_count)
-    return model.set_params()  # no new parameter: re-derives every probability from the counts just set
-
-
-def zero_one_params(template: BernoulliNB) -> dict:
-    """``template``'s hyperparameters for a model of 0/1 features: alpha, beta and prior, no threshold."""
-    return {**template.get_params(), "threshold": None}
-
-
-@dataclass(frozen=True)
-class StudentCounts:
-    """Each student's counts: ``students`` (s,) the ids in sorted order, ``class_count`` int64 (s, 10)
-    drawings per digit, ``feature_count`` int64 (s, 10, n_features) ink per pixel and digit, and ``whole``
-    the class's model (a BernoulliNB that ``partial_fit`` every student's drawings in turn)."""
-
-    students: np.ndarray
-    class_count: np.ndarray
-    feature_count: np.ndarray
-    whole: BernoulliNB
-
-    def without(self, index: int) -> tuple[np.ndarray, np.ndarray]:
-        """(class_count (10,), feature_count (10, n_features)) of every student but the ``index``-th."""
-        return (
-            self.whole.class_count_ - self.class_count[index],
-            self.whole.feature_count_ - self.feature_count[index],
-        )
-
-
-def count_students(
-    features: np.ndarray, labels: np.ndarray, students: np.ndarray, template: BernoulliNB
-) -> StudentCounts:
-    """Count 0/1 ``features`` (n, n_features) per student with ``partial_fit``, in ``template``'s hyperparameters."""
-    ids, positions = np.unique(students, return_inverse=True)
-    params = zero_one_params(template)
-    whole = BernoulliNB(**params)
-    class_count = np.zeros((len(ids), len(DIGITS)), np.int64)
-    feature_count = np.zeros((len(ids), len(DIGITS), features.shape[1]), np.int64)
-    if len(ids) == 0:  # no drawings yet: every probability is the smoothing's (an empirical prior has no classes)
-        empty = model_from_counts(template.with_params(prior="uniform"), class_count.sum(0), feature_count.sum(0))
-        return StudentCounts(ids, class_count, feature_count, empty)
-    for index in range(len(ids)):
-        rows = positions == index
-        own = BernoulliNB(**params).partial_fit(features[rows], labels[rows], classes=DIGITS)
-        class_count[index], feature_count[index] = own.class_count_, own.feature_count_
-        whole.partial_fit(features[rows], labels[rows], classes=DIGITS)
-    return StudentCounts(ids, class_count, feature_count, whole)
-
-
-def as_zero_one(model: BernoulliNB) -> BernoulliNB:
-    """``model`` itself if it reads 0/1 features, else the same counts in a model that does."""
-    return model if model.threshold is None else model_from_counts(model, model.class_count_, model.feature_count_)
-
-
-def combined_counts(
-    mnist_model: BernoulliNB, class_count: np.ndarray, feature_count: np.ndarray, weight: float
-) -> tuple[np.ndarray, np.ndarray]:
-    """MNIST's counts plus ``weight`` times the class's: float64 (10,) and (10, n_features)."""
-    return (
-        mnist_model.class_count_ + weight * np.asarray(class_count, np.float64),
-        mnist_model.feature_count_ + weight * np.asarray(feature_count, np.float64),
-    )
 
 
 def check_weight(weight: float) -> float:
@@ -165,205 +82,6 @@ def leave_one_student_out(
         combined = model_from_counts(mnist_model, *combined_counts(mnist_model, *others, weight))
         readings["mnist_plus_class"][rows] = combined.predict(features[rows])
     return readings
-
-
-# -- the class's mixture of styles, leave one student out ----------------------------------------
-def check_components(components, template: BernoulliNB | None = None) -> int:
-    """``components`` (styles per digit of the class's mixture) as an int if it is a whole number >= 1, else
-    ValueError with a sentence; also when it is above 1 and ``template``'s alpha or beta is 0 (EM needs both)."""
-    if isinstance(components, bool) or not isinstance(components, (int, np.integer)) or components < 1:
-        raise ValueError(
-            f"components (styles per digit of the class's mixture) must be a whole number of 1 or more, "
-            f"got {components!r}; 1 is the class's model alone"
-        )
-    components = int(components)
-    if components > 1 and template is not None:
-        beta = template.alpha if template.beta is None else template.beta
-        if not (template.alpha > 0 and beta > 0):
-            raise ValueError(
-                f"the class's mixture needs alpha and beta above 0 (got alpha = {template.alpha:g}, beta = "
-                f"{beta:g}): a style that never saw ink at a pixel could never explain a drawing with ink there"
-            )
-    return components
-
-
-def _one_blas_thread():
-    """BLAS held to one thread while EM runs: its products are thin, and on a shared 2-core machine whose other
-    core was busy, two OpenBLAS threads made a leave-one-student-out pass at 10 styles per digit on
-    ``load_digits()`` 3.5x slower than one (7.2 s against 2.1 s; alike on an idle core), as ``models/softmax.py``
-    measured for its own training."""
-    return contextlib.nullcontext() if threadpool_limits is None else threadpool_limits(1, user_api="blas")
-
-
-def mixture_leave_one_student_out(
-    features: np.ndarray,
-    labels: np.ndarray,
-    students: np.ndarray,
-    template: BernoulliNB,
-    components: int,
-    seed: int = 0,
-) -> np.ndarray:
-    """Each drawing's digit as read by the class's mixture of ``components`` styles per digit fitted (EM,
-    ``random_state=seed``) on every other student's drawings: int64 (n,), -1 everywhere with fewer than two
-    students. ``features`` 0/1 (n, n_features), ``labels`` (n,), ``students`` (n,) ids; the mixture takes
-    ``template``'s alpha, beta and prior (both pseudo-counts above 0). One EM fit per student.
-
-    A digit no other student drew is not among that fit's classes, so it is never read: as the class's model
-    with an empirical prior. A digit with fewer other drawings than styles starts several styles from the same
-    drawing (seeds are drawn with replacement), and those stay alike: see ``components_note``.
-    """
-    components = check_components(components, template)
-    readings = np.full(len(students), -1, np.int64)
-    ids, positions = np.unique(students, return_inverse=True)
-    if len(ids) < 2:
-        return readings
-    with _one_blas_thread():
-        for index in range(len(ids)):
-            rows = positions == index
-            model = BernoulliMixtureNB(
-                n_components=components,
-                alpha=template.alpha,
-                beta=template.beta,
-                prior=template.prior,
-                random_state=seed,
-            )
-            model.fit(features[~rows], labels[~rows])
-            readings[rows] = model.predict(features[rows])
-    return readings
-
-
-def fewest_to_learn_from(labels: np.ndarray, students: np.ndarray, digits: np.ndarray) -> tuple[int, int] | None:
-    """(drawings, digit): the fewest drawings of one of ``digits`` (bool (10,)) that a leave-one-student-out
-    model learns from when it reads a student who drew that digit, counting only digits other students drew
-    too; None when there is no such digit."""
-    ids, positions = np.unique(students, return_inverse=True)
-    per_student = np.zeros((len(ids), 10), np.int64)
-    np.add.at(per_student, (positions, labels), 1)
-    others = per_student.sum(axis=0) - per_student
-    usable = (per_student > 0) & (others > 0) & np.asarray(digits, bool)[None, :]
-    if not usable.any():
-        return None
-    fewest = np.where(usable, others, np.iinfo(np.int64).max).min(axis=0)
-    digit = int(np.argmin(fewest))
-    return int(fewest[digit]), digit
-
-
-def components_note(labels: np.ndarray, students: np.ndarray, digits: np.ndarray, components: int) -> str | None:
-    """A sentence when ``components`` styles per digit are more than the drawings can support: some model, reading
-    a student, has fewer drawings of one of ``digits`` (bool (10,)) from the others than it has styles. None
-    otherwise (and at ``components`` = 1)."""
-    found = fewest_to_learn_from(labels, students, digits) if components > 1 else None
-    if found is None or found[0] >= components:
-        return None
-    fewest, digit = found
-    advice = (
-        "1 style per digit (the class's model) is all these drawings support"
-        if fewest == 1
-        else f"{fewest} styles per digit or fewer give every style a drawing of its own"
-    )
-    return (
-        f"{components} styles per digit is more than the class's drawings can support: with one student left out, "
-        f"the mixture can have as few as {fewest} drawing{'s' if fewest != 1 else ''} of {digit} to learn from, "
-        f"so some of its styles start from the same drawing and stay alike. {advice[:1].upper() + advice[1:]}."
-    )
-
-
-# -- the curve: accuracy against class drawings per digit ---------------------------------------
-@dataclass(frozen=True)
-class Curve:
-    """Accuracy against ``sizes`` (k,): at most that many class drawings per digit for each model to learn from.
-
-    ``accuracy[name]`` float64 (k,) for "class" (and "mnist_plus_class" when a weight was given): the mean over
-    ``repeats`` random draws. Students are split into ``folds`` groups; a group's drawings are read by models
-    trained on drawings of the other groups only, so no model reads a student it saw. ``mnist`` is MNIST's
-    accuracy on the same drawings (a flat line), ``overtake`` the smallest size from which the class's model
-    reads better than MNIST's at every larger size measured (None if it does not within the drawings there are).
-    """
-
-    sizes: np.ndarray
-    accuracy: dict[str, np.ndarray]
-    mnist: float
-    repeats: int
-    folds: int
-    overtake: int | None
-
-
-def overtake_point(sizes: np.ndarray, accuracy: np.ndarray, reference: float) -> int | None:
-    """The smallest of ``sizes`` from which ``accuracy`` stays above ``reference`` to the end, or None."""
-    above = np.asarray(accuracy) > reference
-    if not above.size or not above[-1]:
-        return None
-    below = np.flatnonzero(~above)
-    return int(sizes[below[-1] + 1]) if below.size else int(sizes[0])
-
-
-def accuracy_curve(
-    features: np.ndarray,
-    labels: np.ndarray,
-    students: np.ndarray,
-    scored: np.ndarray,
-    mnist_model: BernoulliNB,
-    weight: float | None,
-    sizes: Sequence[int] = CURVE_SIZES,
-    repeats: int = CURVE_REPEATS,
-    folds: int = CURVE_FOLDS,
-    seed: int = 0,
-) -> Curve | None:
-    """The class's model (and, with a ``weight``, MNIST + the class) trained on at most k drawings per digit.
-
-    ``features`` 0/1 (n, n_features), ``labels`` (n,), ``students`` (n,) ids; the drawings where ``scored``
-    (bool (n,)) is True are read. Students are dealt, in order of id, into ``folds`` groups (fewer if there
-    are fewer students). For each group and repeat, each digit's drawings by the other groups are shuffled
-    and the first k counted (the sets grow nested with k). ``sizes`` are kept up to the fewest drawings the
-    other groups made of a scored digit, and that number is added as the last size.
-    None when fewer than two students sent drawings, nothing is scored, or no size fits.
-    """
-    ids, positions = np.unique(students, return_inverse=True)
-    measured_digits = np.unique(labels[scored])
-    if len(ids) < 2 or not measured_digits.size:
-        return None
-    n_folds = min(folds, len(ids))
-    group = (np.arange(len(ids)) % n_folds)[positions]
-    per_group = np.stack([np.bincount(labels[group == index], minlength=10) for index in range(n_folds)])
-    pools = per_group.sum(axis=0) - per_group  # (groups, 10): drawings of each digit by the other groups
-    largest = int(pools[:, measured_digits].min())
-    kept = np.asarray([size for size in sizes if size <= largest], np.int64)
-    if largest > 0 and (not kept.size or kept[-1] != largest):
-        kept = np.append(kept, largest)
-    if not kept.size:
-        return None
-    names = ("class",) if weight is None else ("class", "mnist_plus_class")
-    correct = {name: np.zeros((repeats, len(kept))) for name in names}
-    rng = np.random.default_rng(seed)
-    for index in range(n_folds):
-        read = (group == index) & scored
-        if not read.any():
-            continue
-        packed, truth = PackedBinary.from_dense(features[read]), labels[read]
-        for repeat in range(repeats):
-            class_counts = np.zeros((len(kept), 10), np.int64)
-            feature_counts = np.zeros((len(kept), 10, features.shape[1]), np.int64)
-            for digit in range(10):
-                pool = np.flatnonzero((group != index) & (labels == digit))
-                if not pool.size:
-                    continue
-                # ink per pixel after 1, 2, ... drawings of a shuffled pool: every k's counts in one pass
-                running = np.cumsum(features[rng.permutation(pool)], axis=0, dtype=np.int64)
-                taken = np.minimum(kept, pool.size)
-                class_counts[:, digit] = taken
-                feature_counts[:, digit] = running[taken - 1]
-            for point in range(len(kept)):
-                models = {"class": model_from_counts(mnist_model, class_counts[point], feature_counts[point])}
-                if weight is not None:
-                    counts = combined_counts(mnist_model, class_counts[point], feature_counts[point], weight)
-                    models["mnist_plus_class"] = model_from_counts(mnist_model, *counts)
-                for name, model in models.items():
-                    correct[name][repeat, point] += np.sum(model.predict(packed) == truth)
-    accuracy = {name: correct[name].mean(axis=0) / scored.sum() for name in names}
-    mnist_accuracy = float(np.mean(as_zero_one(mnist_model).predict(features[scored]) == labels[scored]))
-    return Curve(
-        kept, accuracy, mnist_accuracy, repeats, n_folds, overtake_point(kept, accuracy["class"], mnist_accuracy)
-    )
 
 
 # -- the evaluation ----------------------------------------------------------------------------
@@ -454,7 +172,7 @@ class ClassEvaluation:
     is no curve (None when there is one, or when ``shortage`` already says why), ``components`` the styles per
     digit of the class's mixture (1: no mixture, ``models`` holds the three models only; above 1 it holds
     ``MIXTURE`` too) and ``components_note`` a sentence when the drawings cannot support that many styles
-    (the module's ``components_note``)."""
+    (``class_mixture.components_note``)."""
 
     drawings_per_digit: np.ndarray
     students: int

@@ -18,7 +18,7 @@ import numpy as np
 
 from ..datasets.mnist import MnistSplits
 from ..inputs import InputForm
-from ..models.naive_bayes import BernoulliNB
+from ..models.bernoulli import BernoulliNB
 from ..models.softmax import PRESETS, SoftmaxRegression
 from ..progress import ProgressCallback
 

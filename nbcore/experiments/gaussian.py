@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..datasets.mnist import MnistSplits
-from ..models.naive_bayes import GaussianNB
+from ..models.gaussian import GaussianNB
 
 # var_smoothing grid of the MNIST curve: 1e-12 .. 1, one point per decade
 VAR_SMOOTHING_GRID = tuple(10.0**exponent for exponent in range(-12, 1))

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..models.bernoulli import BernoulliNB
 from ..models.mixture import BernoulliMixtureNB
-from ..models.naive_bayes import BernoulliNB
 from .class_model import ClassEvaluation
 
 _STEP = re.compile(r"[0-9]{1,3}", flags=re.ASCII)  # ASCII digits only: int() would also read '３' or '٣'

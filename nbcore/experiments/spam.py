@@ -22,7 +22,8 @@ import numpy as np
 from scipy.special import expit
 
 from ..datasets.sms import LABEL_NAMES, Vocabulary, tokenize
-from ..models.naive_bayes import BernoulliNB, MultinomialNB
+from ..models.bernoulli import BernoulliNB
+from ..models.multinomial import MultinomialNB
 
 EVENT_MODELS = ("multinomial", "bernoulli")
 ALPHA_GRID = (0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0)

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..models.base import ClassifierMixin
+from ..models.bernoulli import BernoulliNB
 from ..models.chain import ChainBayesNet
-from ..models.naive_bayes import BernoulliNB
 
 XOR_POINTS = np.array([[0, 0], [0, 1], [1, 0], [1, 1]], dtype=np.uint8)
 XOR_LABELS = np.array([0, 1, 1, 0], dtype=np.int64)

@@ -22,7 +22,7 @@ from scipy.special import logsumexp
 from ..features import PackedBinary, check_binary
 from . import blas
 from .base import PRIORS, BaseNaiveBayes, check_labels, check_n_features, check_number
-from .naive_bayes import binarized, checked_observation
+from .bernoulli import binarized, checked_observation
 
 UNLABELED = -1  # the label of an image whose digit is not given
 FIT_FORMAT = 2  # bump when a change to EM changes what a fit gives: prepared fits name it in their keys

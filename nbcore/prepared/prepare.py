@@ -34,14 +34,13 @@ from ..models.softmax_cache import (
 )
 from ..progress import ProgressCallback
 from .disk import Outcome, Stored, folder_of
+from .mixtures import MixtureCurve, UnlabeledDigits
 from .results import (
     DeskewedMnist,
-    MixtureCurve,
     NaiveBayesLearningCurve,
     PreparedResult,
     SmoothingCurve,
     SoftmaxLearningCurve,
-    UnlabeledDigits,
     VarSmoothingCurve,
     on_deskewed,
 )

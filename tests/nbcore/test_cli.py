@@ -11,6 +11,7 @@ import pytest
 
 from devtools.benchmarks import __main__ as benchmarks_cli
 from nbcore import __main__ as cli
+from nbcore.cli.output import json_safe
 from nbcore.datasets import mnist as mnist_data
 from nbcore.inputs import InputForm
 from nbcore.prepared import mnist as prepared_mnist
@@ -115,7 +116,7 @@ def test_every_accepted_bernoulli_setting_prints_json(flags, small_mnist, capsys
 
 def test_json_safe_turns_non_finite_and_numpy_values_into_json():
     value = {"a": float("-inf"), "b": np.float32(0.5), "c": [np.int64(3), float("nan")], "d": "text"}
-    assert strict_json(json.dumps(cli._json_safe(value), allow_nan=False)) == {
+    assert strict_json(json.dumps(json_safe(value), allow_nan=False)) == {
         "a": None,
         "b": 0.5,
         "c": [3, None],
@@ -181,7 +182,7 @@ def a_reported_class(store, splits) -> tuple[str, np.ndarray, np.ndarray, np.nda
 def test_class_report_prints_drawings_answers_and_the_three_accuracies(small_mnist, class_store, capsys):
     from nbcore.experiments.class_model import evaluate_class
     from nbcore.features import binarize
-    from nbcore.models.naive_bayes import BernoulliNB
+    from nbcore.models.bernoulli import BernoulliNB
 
     code, frames, labels, students = a_reported_class(class_store, small_mnist)
     model = BernoulliNB(alpha=1.0).fit(binarize(small_mnist.train_images, 128), small_mnist.train_labels)
@@ -411,7 +412,7 @@ def test_an_exported_class_goes_through_class_evaluate(mnist, mnist_root, class_
     process: the accuracies it prints are those of the drawings sent."""
     from nbcore.experiments.class_model import evaluate_class
     from nbcore.features import binarize
-    from nbcore.models.naive_bayes import BernoulliNB
+    from nbcore.models.bernoulli import BernoulliNB
 
     code, frames, labels, students = a_reported_class(class_store, mnist_data.MnistSplits(**mnist))
     assert cli.main(["class", "export", code, "--out", str(tmp_path)]) == 0

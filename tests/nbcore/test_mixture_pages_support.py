@@ -9,7 +9,7 @@ import pytest
 
 import nbcore
 from nbcore.experiments import lesson
-from nbcore.prepared.results import restore_mixture
+from nbcore.prepared.mixtures import restore_mixture
 
 
 def small_data(seed: int = 0) -> tuple[np.ndarray, np.ndarray]:

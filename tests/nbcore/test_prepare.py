@@ -115,7 +115,7 @@ from streamlit.testing.v1 import AppTest
 import nbcore.deskew, nbcore.files
 from nbcore.experiments import evaluate
 from nbcore.models.mixture import BernoulliMixtureNB
-from nbcore.models.naive_bayes import GaussianNB
+from nbcore.models.gaussian import GaussianNB
 from nbcore.models.softmax import SoftmaxRegression
 from lab.shell import PAGES
 

@@ -23,7 +23,7 @@ from nbcore.classroom.store import NOT_OPEN, TEACHER_ONLY
 from nbcore.experiments.class_model import MIXTURE, evaluate_class
 from nbcore.features import binarize
 from nbcore.metrics import class_errors, confusion_matrix
-from nbcore.models.naive_bayes import BernoulliNB
+from nbcore.models.bernoulli import BernoulliNB
 from tests.apptest import open_page, rerun
 from tests.pages.test_pages import array, caption_with
 

@@ -32,7 +32,7 @@ from nbcore.explain import likelihood_product
 from nbcore.features import observed_region
 from nbcore.inputs import InputForm
 from nbcore.metrics import reliability
-from nbcore.models.naive_bayes import GaussianNB
+from nbcore.models.gaussian import GaussianNB
 from nbcore.models.softmax_cache import load_or_train_softmax
 from tests.apptest import app_at, rerun
 from tests.conftest import REPO

@@ -1,8 +1,6 @@
-"""Naive Bayes event models with the scikit-learn interface, counts (sufficient statistics) as the fitted state.
-
-* ``BernoulliNB``: 0/1 features (binarized pixels, a binary bag of words), Beta(alpha, beta) smoothing;
-* ``MultinomialNB``: count features (a bag of words), Dirichlet(alpha) smoothing;
-* ``GaussianNB``: real features, a normal distribution per feature and class.
+"""``BernoulliNB``: naive Bayes over 0/1 features (binarized pixels, a binary bag of words) with Beta(alpha, beta)
+smoothing and the scikit-learn interface, counts (sufficient statistics) as the fitted state; ``binarized``, the
+pixel rule it applies with a threshold.
 
 Shapes: ``X`` is (n_samples, n_features); see ``nbcore.models.base`` for labels and ``classes_``.
 """
@@ -15,35 +13,7 @@ from scipy.special import logsumexp
 
 from ..features import PackedBinary, as_numbers, byte_table, check_2d, check_binary, packed_matmul
 from .base import PRIORS, BaseNaiveBayes, check_labels, check_n_features, check_number
-
-
-def _sum_per_class(X, class_index: np.ndarray, n_classes: int) -> np.ndarray:
-    """The rows of X (array or sparse) summed per class: float64 (n_classes, n_features)."""
-    n_samples = len(class_index)
-    indicator = scipy.sparse.csr_array(
-        (np.ones(n_samples), (class_index, np.arange(n_samples))), shape=(n_classes, n_samples)
-    )
-    sums = indicator @ X
-    return sums.toarray() if scipy.sparse.issparse(sums) else np.asarray(sums, dtype=np.float64)
-
-
-def _check_count_matrix(X, what: str, nonnegative: bool = True):
-    """X as a 2-D array or a CSR array of finite numbers (>= 0 if ``nonnegative``), else ValueError; ``what``
-    names them."""
-    if scipy.sparse.issparse(X):
-        X = scipy.sparse.csr_array(X)
-        values = X.data
-        if values.dtype.kind not in "buif":
-            raise ValueError(f"X must hold {what}, got dtype {values.dtype}")
-    else:
-        X = as_numbers(X)
-        values = X
-    check_2d(X)
-    if values.size and not np.all(np.isfinite(values)):
-        raise ValueError(f"X must hold {what}: finite numbers (found NaN or infinity)")
-    if nonnegative and values.size and values.min() < 0:
-        raise ValueError(f"Negative values in data: X must hold {what}, numbers >= 0")
-    return X
+from .counts import check_count_matrix, sum_per_class
 
 
 def binarized(X, threshold: float):
@@ -61,7 +31,7 @@ def binarized(X, threshold: float):
                 f"a sparse X can only be binarized at a threshold > 0 (got {threshold!r}): "
                 "at 0 or below its zeros would all become 1"
             )
-        X = _check_count_matrix(X, "numbers", nonnegative=False)
+        X = check_count_matrix(X, "numbers", nonnegative=False)
         if not X.has_canonical_format:  # duplicate entries add up before they are compared
             X = X.copy()
             X.sum_duplicates()
@@ -182,7 +152,7 @@ class BernoulliNB(BaseNaiveBayes):
         """Count, per class, how often each feature is 1."""
         n_classes = len(self.classes_)
         if scipy.sparse.issparse(X):
-            counts = np.rint(_sum_per_class(X, class_index, n_classes)).astype(np.int64)
+            counts = np.rint(sum_per_class(X, class_index, n_classes)).astype(np.int64)
         else:
             # int32 accumulators are 3x faster than int64 here and cannot overflow below 2**31 samples
             counts = np.stack(
@@ -306,161 +276,3 @@ class BernoulliNB(BaseNaiveBayes):
         pixel_prob = class_posterior @ self.feature_prob_
         pixel_prob[observed_mask] = x[observed_mask]
         return pixel_prob, class_posterior
-
-
-class MultinomialNB(BaseNaiveBayes):
-    """Naive Bayes over counts (a bag of words): a sample is a sequence of independent feature draws.
-
-    ``feature_log_prob_[c, j] = log((n_cj + alpha) / (N_c + alpha * n_features))`` where ``n_cj``
-    is the total count of feature j in class c and ``N_c`` the total of all features there
-    (scikit-learn's MultinomialNB). alpha must be > 0: a word never seen in a class would
-    otherwise make every message containing it impossible there.
-    ``prior`` is ``"empirical"`` (class frequencies) or ``"uniform"`` (1/n_classes).
-
-    Input: counts >= 0 as an array or a scipy sparse matrix. Fitted state: ``class_count_``
-    (n_classes,) int64 samples per class and ``feature_count_`` (n_classes, n_features) float64.
-    """
-
-    _count_names = ("feature_count_",)
-
-    def __init__(self, alpha: float = 1.0, prior: str = "empirical"):
-        self.alpha = alpha
-        self.prior = prior
-
-    def _check_params(self) -> None:
-        check_number("alpha", self.alpha, allow_minimum=False)
-        if self.prior not in PRIORS:
-            raise ValueError(f"prior must be one of {PRIORS}, got {self.prior!r}")
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        tags.input_tags.positive_only = True
-        tags.classifier_tags.poor_score = True  # as scikit-learn's MultinomialNB
-        return tags
-
-    def _check_X(self, X, training: bool):
-        X = _check_count_matrix(X, "counts")
-        if hasattr(self, "n_features_in_"):
-            check_n_features(X.shape[1], self.n_features_in_, type(self).__name__)
-        return X
-
-    def _empty_counts(self, n_classes: int, n_features: int) -> None:
-        self.class_count_ = np.zeros(n_classes, dtype=np.int64)
-        self.feature_count_ = np.zeros((n_classes, n_features), dtype=np.float64)
-
-    def _add_counts(self, X, class_index: np.ndarray) -> None:
-        n_classes = len(self.classes_)
-        self.class_count_ = self.class_count_ + np.bincount(class_index, minlength=n_classes)
-        self.feature_count_ = self.feature_count_ + _sum_per_class(X, class_index, n_classes)
-
-    def _derive_from_counts(self) -> None:
-        """Counts + (alpha, prior) -> log p(feature | class) and the log prior."""
-        smoothed = self.feature_count_ + float(self.alpha)
-        self.feature_log_prob_ = np.log(smoothed) - np.log(smoothed.sum(axis=1, keepdims=True))
-        self.class_log_prior_ = self._class_log_prior()
-
-    def _joint_log_likelihood(self, X) -> np.ndarray:
-        """log p(x, y) up to the multinomial coefficient (the same for every class): float64 (n, n_classes)."""
-        return np.asarray(X @ self.feature_log_prob_.T, dtype=np.float64) + self.class_log_prior_
-
-
-def check_features(X) -> np.ndarray:
-    """X as float64 (n_samples, n_features), every value finite, else ValueError."""
-    X = as_numbers(X).astype(np.float64, copy=False)
-    check_2d(X)
-    if not np.all(np.isfinite(X)):
-        raise ValueError("X must hold finite numbers (found NaN or infinity)")
-    return X
-
-
-class GaussianNB(BaseNaiveBayes):
-    """Naive Bayes with p(x_j | y = c) = Normal(theta_[c, j], var_[c, j]).
-
-    ``var_ = class_var_ + epsilon_`` where ``epsilon_ = var_smoothing * max_feature_var_``
-    (the largest variance of any feature over all training samples, or 1 when every
-    feature is constant), as scikit-learn does: it keeps a feature that is constant
-    within a class from dividing by zero, so var_smoothing must be > 0.
-    ``prior`` is ``"empirical"`` (class frequencies) or ``"uniform"`` (1/n_classes).
-
-    Fitted state (merged batch by batch in ``partial_fit`` with Chan et al.'s update):
-    ``class_count_`` (n_classes,), ``theta_`` and ``class_var_`` (the per-class means and
-    unsmoothed variances, (n_classes, n_features)) and ``feature_mean_``/``feature_var_``
-    (over all samples, (n_features,)); ``set_params`` re-derives ``var_`` and the prior from
-    them. Scoring needs one sample or more of every class.
-    """
-
-    _count_names = ("theta_", "class_var_", "feature_mean_", "feature_var_")
-
-    def __init__(self, var_smoothing: float = 1e-9, prior: str = "empirical"):
-        self.var_smoothing = var_smoothing
-        self.prior = prior
-
-    def _check_params(self) -> None:
-        check_number("var_smoothing", self.var_smoothing, allow_minimum=False)
-        if self.prior not in PRIORS:
-            raise ValueError(f"prior must be one of {PRIORS}, got {self.prior!r}")
-
-    def _check_X(self, X, training: bool) -> np.ndarray:
-        X = check_features(X)
-        if hasattr(self, "n_features_in_"):
-            check_n_features(X.shape[1], self.n_features_in_, type(self).__name__)
-        return X
-
-    def _empty_counts(self, n_classes: int, n_features: int) -> None:
-        self.class_count_ = np.zeros(n_classes, dtype=np.int64)
-        self.theta_ = np.zeros((n_classes, n_features))
-        self.class_var_ = np.zeros((n_classes, n_features))
-        self.feature_mean_ = np.zeros(n_features)
-        self.feature_var_ = np.zeros(n_features)
-
-    @staticmethod
-    def _merge(count: int, mean: np.ndarray, var: np.ndarray, batch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(mean, variance) of ``count`` earlier samples with these statistics plus the rows of ``batch``."""
-        batch_mean, batch_var = batch.mean(axis=0), batch.var(axis=0)
-        if count == 0:  # exactly what one fit computes
-            return batch_mean, batch_var
-        added = len(batch)
-        total = count + added
-        merged_mean = (count * mean + added * batch_mean) / total
-        squares = count * var + added * batch_var + (count * added / total) * (batch_mean - mean) ** 2
-        return merged_mean, squares / total
-
-    def _add_counts(self, X: np.ndarray, class_index: np.ndarray) -> None:
-        theta, class_var = self.theta_.copy(), self.class_var_.copy()
-        for index in np.unique(class_index):
-            theta[index], class_var[index] = self._merge(
-                int(self.class_count_[index]), theta[index], class_var[index], X[class_index == index]
-            )
-        self.feature_mean_, self.feature_var_ = self._merge(
-            int(self.class_count_.sum()), self.feature_mean_, self.feature_var_, X
-        )
-        self.theta_, self.class_var_ = theta, class_var
-        self.class_count_ = self.class_count_ + np.bincount(class_index, minlength=len(self.classes_))
-
-    def _derive_from_counts(self) -> None:
-        """Statistics + (var_smoothing, prior) -> var_, the log prior and the scoring matrices."""
-        self.max_feature_var_ = float(self.feature_var_.max())
-        scale = self.max_feature_var_ if self.max_feature_var_ > 0 else 1.0  # all features constant
-        self.epsilon_ = float(self.var_smoothing) * scale
-        self.var_ = self.class_var_ + self.epsilon_
-        self.class_log_prior_ = self._class_log_prior()
-        precision = 1.0 / self.var_
-        # -1/2 sum_j (x_j - theta_j)^2 / var_j = x^2 . a + x . b + const, a = -1/(2 var), b = theta / var
-        self._square_weights = (-0.5 * precision).T  # (n_features, n_classes)
-        self._linear_weights = (self.theta_ * precision).T
-        self._bias = (
-            self.class_log_prior_
-            - 0.5 * np.sum(np.log(2.0 * np.pi * self.var_), axis=1)
-            - 0.5 * np.sum(self.theta_**2 * precision, axis=1)
-        )
-
-    def _joint_log_likelihood(self, X: np.ndarray) -> np.ndarray:
-        """log p(x, y) for real-valued X: float64 (n_samples, n_classes), two matrix products."""
-        empty = self.class_count_ == 0
-        if empty.any():
-            raise ValueError(
-                f"no samples of {self.classes_[empty].tolist()} yet: GaussianNB needs one or more "
-                "per class to score (add them with partial_fit)"
-            )
-        return (X**2) @ self._square_weights + X @ self._linear_weights + self._bias
