@@ -22,7 +22,7 @@ from typing import Any
 import streamlit as st
 
 from lab import class_period, class_store, classroom, display, focus, i18n, pace_listener, refresh, shell, store_outage
-from lab.figures import charts
+from lab.figures import bar_charts
 from lab.i18n import _, ngettext
 from nbcore.classroom import Refused
 from nbcore.classroom.records import StoreUnavailable, Tally
@@ -530,7 +530,7 @@ def _answer_chart(question: Question, code: str, right: Any = None) -> None:
     # the bars in the options' order, counted by value: the same tally whatever language each student read
     labels = [question.show(option) for option in question.options]
     display.chart(
-        charts.answer_counts(
+        bar_charts.answer_counts(
             labels,
             [tally.counted.get(str(option), 0) for option in question.options],
             title.format(code=code, count=i18n.integer(counted)),

@@ -29,7 +29,7 @@ from lab import (
 )
 from lab.canvas import Brush, digit_canvas, report_server_reading, send_live_models
 from lab.data import fixed_charts, mnist, models
-from lab.figures import charts, describe, digits
+from lab.figures import bar_charts, describe, digits
 from lab.i18n import N_, _, ngettext
 from lab.settings import Settings, current_settings
 from nbcore.preprocess import ImageInputError, ModelInput, ink_from_canvas_png, model_input
@@ -222,7 +222,7 @@ def digit_and_verdict(
                     "(blue) or for the runner-up (red)."
                 )
             )
-            figure, title = fixed_charts.prepared(charts.blank_posterior_comparison, (_("naive Bayes"), "softmax"))
+            figure, title = fixed_charts.prepared(bar_charts.blank_posterior_comparison, (_("naive Bayes"), "softmax"))
             display.chart(figure, key="draw_posteriors", restyle=False, prepared_title=title)
             preload.hidden_metric(_("Prediction"), "p = –")
         focus.apply("nb_focus_draw")
@@ -315,7 +315,7 @@ def digit_and_verdict(
             )
         posteriors = {_("naive Bayes"): posterior, "softmax": softmax_posterior}
         display.chart(
-            charts.posterior_comparison(posteriors),
+            bar_charts.posterior_comparison(posteriors),
             key="draw_posteriors",
             table=(_("Both posteriors as a table"), describe.posterior_rows(posteriors)),
         )

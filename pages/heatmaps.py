@@ -5,7 +5,7 @@ import streamlit as st
 
 from lab import display, links
 from lab.data import mnist, models
-from lab.figures import charts, digits, notation, style
+from lab.figures import bar_charts, digits, notation, style
 from lab.i18n import N_, _
 from lab.settings import current_settings
 from nbcore.explain import pixel_log_odds
@@ -80,5 +80,5 @@ st.caption(
 prior = np.exp(model.class_log_prior_)
 prior_name = _(PRIORS[model.prior]) if model.prior in PRIORS else model.prior
 display.chart(
-    charts.class_bars(prior, _("Class prior p(y) ({prior})").format(prior=prior_name), "p(y)"), key="heatmap_prior"
+    bar_charts.class_bars(prior, _("Class prior p(y) ({prior})").format(prior=prior_name), "p(y)"), key="heatmap_prior"
 )

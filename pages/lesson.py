@@ -18,7 +18,7 @@ import streamlit as st
 from lab import class_model_view, class_store, classroom, display, focus, i18n, lesson_steps, model_choice
 from lab import lesson_frame as frame
 from lab.data import lesson_answers, mixtures, mnist, models
-from lab.figures import charts, class_model, digits, notation, regions, style, styles
+from lab.figures import bar_charts, class_model, digits, line_charts, notation, regions, style, styles
 from lab.i18n import N_, _, pgettext
 from lab.settings import SMOOTHING_STOPS, current_settings
 from nbcore.classroom import Refused
@@ -87,11 +87,11 @@ def step_counting(step: frame.Step) -> None:
     answer = frame.ask(question)
     if answer is None:
         title = _(PRIOR_TITLES[model.prior]) if model.prior in PRIOR_TITLES else f"p(y) ({model.prior})"
-        display.chart(charts.class_bars(prior, title, "p(y)"), key="lesson_prior_bars")
+        display.chart(bar_charts.class_bars(prior, title, "p(y)"), key="lesson_prior_bars")
     else:
         gap = lesson.prior_gap(model, splits.test_labels)
         display.chart(
-            charts.prior_against_frequency(gap.prior, gap.test_frequency, gap.most_wrong),
+            bar_charts.prior_against_frequency(gap.prior, gap.test_frequency, gap.most_wrong),
             key="lesson_prior_against_test",
         )
         frame.feedback(
@@ -144,7 +144,7 @@ def step_logs(step: frame.Step) -> None:
         running = lesson.running_log10_product(model, test_features[index], true_label)
         counts = lesson_answers.underflow(settings)
         display.chart(
-            charts.running_product(
+            line_charts.running_product(
                 running,
                 {
                     _("float32's smallest positive number"): math.log10(lesson.FLOAT32_SMALLEST),
@@ -226,7 +226,7 @@ def step_smoothing(step: frame.Step) -> None:
         curve = models.smoothing_curve(settings)
         marker = settings.alpha if settings.alpha == settings.beta and settings.alpha > 0 else None
         display.chart(
-            charts.smoothing_accuracy(curve, marker),
+            line_charts.smoothing_accuracy(curve, marker),
             key="lesson_smoothing_curve",
         )
         frame.feedback(
@@ -404,7 +404,9 @@ def step_versus_softmax(step: frame.Step) -> None:
         softmax_curve = models.softmax_learning_curve(settings.deskew)
         curves["softmax regression"] = softmax_curve["softmax regression"]
     display.chart(
-        charts.learning_curves(bayes_curve["sizes"], {question.show(name): curve for name, curve in curves.items()}),
+        line_charts.learning_curves(
+            bayes_curve["sizes"], {question.show(name): curve for name, curve in curves.items()}
+        ),
         key="lesson_learning_curves",
     )
     st.markdown(step.text("body"))
@@ -475,7 +477,7 @@ def step_styles(step: frame.Step) -> None:
     mixture_name, softmax_name = _("mixture of styles"), _("softmax regression")
     if mixtures.curve_ready(settings):  # every K of the curve; else the three models alone (no fit of every K)
         curve = mixtures.curve(settings)
-        accuracy_chart = charts.curves(
+        accuracy_chart = line_charts.curves(
             curve.components,
             {mixture_name: curve.test_accuracy},
             _("styles per digit K"),
@@ -487,7 +489,7 @@ def step_styles(step: frame.Step) -> None:
             references={softmax_name: softmax.test_accuracy},
         )
     else:
-        accuracy_chart = charts.accuracy_bars(
+        accuracy_chart = bar_charts.accuracy_bars(
             {
                 _("naive Bayes"): measured["bayes"],
                 _("mixture, K = {k}").format(k=i18n.integer(components)): measured_mixture.test_accuracy,
@@ -545,7 +547,7 @@ def step_class_model(step: frame.Step) -> None:
     if answer is None:
         return
     display.chart(
-        charts.accuracy_bars(
+        bar_charts.accuracy_bars(
             {_(CLASS_MODEL_NAMES.get(name, name)): float(accuracy) for name, accuracy in scores.items()},
             _("Read right"),
         ),
