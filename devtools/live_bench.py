@@ -8,7 +8,7 @@ Parts (each prints a table):
 1. pointer move -> live verdict, in Chromium on /draw: the mouse draws the browser tests' digits (moves every 12 px,
    a quick 60 Hz stroke), ``--rounds`` times; the canvas keeps, per live update, the script time (read the canvas
    back, frame, score both models, draw the panel) and the time from the first pointer event it answers to the
-   end of that script (canvas.liveTimes, lab/digit_canvas.js). p50 / p95 per CPU slowdown (DevTools throttling,
+   end of that script (canvas.liveTimes, lab/digit_live_panel.js). p50 / p95 per CPU slowdown (DevTools throttling,
    4 = a slow phone).
 2. server runs per drawn digit, before (``--before``: another checkout, e.g. this branch's base,
    ``git archive $(git merge-base HEAD main) | tar -x -C DIR``)
@@ -18,7 +18,8 @@ Parts (each prints a table):
    recorded drawing sent, an alpha change and back, Clear; before and after. And the models' payload (what
    lab/live_models.py sends per settings change): JSON bytes, gzip'd, deflated (the websocket's compression, when on).
 4. parity: devtools/live_reading.measure_parity over ``--parity`` MNIST test digits drawn back (the test uses 400).
-5. the reading itself, before (``--before``'s lab/digit_reading.js) and after, in one blank Chromium page: ``--readings``
+5. the reading itself, before (the ``--before`` checkout's: its files of lab/canvas.py's READING_SCRIPTS, or its one
+   lab/digit_reading.js from before the split) and after, in one blank Chromium page: ``--readings``
    readings of a fixed drawing each, the two alternating (same page, same load), as the canvas makes them on each
    live update (read the canvas back, frame, score both models; not the panel). Per drawing: p50 / p95 (ms) of each,
    their ratios, and whether the two readings were identical (framed digit, posteriors, evidence) every time.
@@ -43,6 +44,7 @@ from devtools import app_server, async_draw, chromium, draw_page, live_reading
 from devtools.app_server import REPO
 from devtools.bench_report import markdown_table, percentile
 from devtools.streamlit_client import StreamlitClient
+from lab import canvas
 
 RECORDED = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
 # digits as drawn in two strokes, beside the 4: a 5 with its top bar drawn last, a 7 crossed
@@ -333,6 +335,13 @@ TIME_READINGS_JS = """async ([drawing, n, warmUp]) => {
 WARM_UP = 30  # untimed readings of each code first: the JIT compiles both before the timing starts
 
 
+def checkout_reading(checkout: Path) -> str:
+    """The reading's script in another checkout: its files of lab/canvas.py's READING_SCRIPTS, joined in order (a
+    checkout from before the reading was split into them holds it all in lab/digit_reading.js, its one file)."""
+    files = [checkout / "lab" / path.name for path in canvas.READING_SCRIPTS]
+    return canvas.joined([path for path in files if path.exists()])
+
+
 def reading_times(browser, before: Path, mnist: dict, cache: Path, readings: int) -> list[dict]:
     """Part 5: per drawing, the before and after readings' times (ms) in one blank page, alternating."""
     from lab.live_models import payload
@@ -342,11 +351,11 @@ def reading_times(browser, before: Path, mnist: dict, cache: Path, readings: int
     try:
         page.set_content("<!doctype html><html><body></body></html>")
         modules = {
-            "before": (before / "lab" / "digit_reading.js", "readDrawing, decodeModels"),
+            "before": (checkout_reading(before), "readDrawing, decodeModels"),
             "after": (live_reading.READING_JS, "readCanvas, InkRegion, decodeModels"),
         }
         for name, (code, exports) in modules.items():
-            page.add_script_tag(content=f"{code.read_text()}\nwindow.{name} = {{{exports}}};", type="module")
+            page.add_script_tag(content=f"{code}\nwindow.{name} = {{{exports}}};", type="module")
         page.wait_for_function("() => window.before && window.after")
         page.evaluate(
             "sent => { window.beforeModels = window.before.decodeModels(sent);"

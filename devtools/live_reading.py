@@ -1,4 +1,5 @@
-"""lab/digit_reading.js in a blank Chromium page, and drawings to read: the parity test's and benchmark's tools.
+"""The canvas's reading (lab/canvas.py's READING_SCRIPTS: lab/digit_framing.js, lab/digit_reading.js) in a blank
+Chromium page, and drawings to read: the parity test's and benchmark's tools.
 
 ``open_reader(browser)`` gives a page where ``window.reading`` is the module (its exports) and ``window.models``
 holds decoded models per name. Drawings are made in that page on a 280 x 280 canvas with the canvas component's
@@ -21,13 +22,14 @@ import nbcore
 from devtools import async_draw, draw_page
 from devtools.app_server import REPO
 from devtools.bench_report import markdown_table
+from lab import canvas
 from lab.live_models import payload
 from nbcore.inputs import InputForm
 from nbcore.models.softmax_cache import load_or_train_softmax
 from nbcore.preprocess import CANVAS_BITMAP_SIDE, ink_from_canvas_png, model_input
 from nbcore.strokes import skeleton
 
-READING_JS = REPO / "lab" / "digit_reading.js"
+READING_JS = canvas.joined(canvas.READING_SCRIPTS)  # the reading alone: one module, without the canvas
 SCALE = CANVAS_BITMAP_SIDE // 28  # canvas px per MNIST pixel
 
 # the module's exports on window.reading; models decoded once per name
@@ -67,10 +69,10 @@ DRAW_JS = """([strokes, brush]) => {
 
 
 def open_reader(browser):
-    """A blank page in ``browser`` with lab/digit_reading.js loaded as ``window.reading``."""
+    """A blank page in ``browser`` with the reading (``READING_JS``) loaded as ``window.reading``."""
     page = browser.new_page()
     page.set_content("<!doctype html><html><body></body></html>")
-    page.add_script_tag(content=READING_JS.read_text() + _LOADER, type="module")
+    page.add_script_tag(content=READING_JS + _LOADER, type="module")
     page.wait_for_function("() => window.readingReady === true")
     return page
 
@@ -222,7 +224,7 @@ class Parity:
 
 
 def measure_parity(browser, mnist: dict, models: dict, mnist_drawn: int) -> Parity:
-    """Read every drawing of ``drawings`` in a page (lab/digit_reading.js) and with nbcore; compare."""
+    """Read every drawing of ``drawings`` in a page (``READING_JS``) and with nbcore; compare."""
     page = open_reader(browser)
     names = list(models)
     parity = Parity({(name, model): 0 for name in names for model in ("bayes", "softmax")}, {})

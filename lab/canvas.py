@@ -1,6 +1,6 @@
 """The Draw page's canvas: a small components-v2 widget, white ink on black, 280x280 px, that reads the drawing live.
 
-While the pen moves, the component reads the drawing itself (lab/digit_reading.js: nbcore's framing and both
+While the pen moves, the component reads the drawing itself (``READING_SCRIPTS``: nbcore's framing and both
 models, in JS) on every animation frame with new ink and shows the verdict, both posteriors and the evidence map
 under the canvas. It sends the drawing once the pen has rested (``REST_MS`` after a pointer-up with no new stroke),
 as a PNG data URL; the page turns that into ink with ``nbcore.preprocess.ink_from_canvas_png`` and the server's
@@ -19,7 +19,7 @@ reader's language (``words``), with the reader's BCP 47 tag for its numbers: the
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
@@ -45,6 +45,18 @@ SIZE = CANVAS_BITMAP_SIDE
 # the last stroke (the verdict itself is on screen at once: the live reading).
 REST_MS = 1000
 _HERE = Path(__file__).parent
+# The component's script: one module, these files joined in this order, each using only what the files before it
+# define: first the reading (nbcore's framing, then the input form and both models), which devtools/live_reading.py
+# loads alone in a blank page; then the live panel that shows it; last the canvas, the component's entry point.
+READING_SCRIPTS = (_HERE / "digit_framing.js", _HERE / "digit_reading.js")
+SCRIPTS = (*READING_SCRIPTS, _HERE / "digit_live_panel.js", _HERE / "digit_canvas.js")
+
+
+def joined(scripts: Sequence[Path]) -> str:
+    """The scripts' texts one after another: one module (each file ends with a newline)."""
+    return "".join(path.read_text() for path in scripts)
+
+
 # what the live panel draws with: the posterior chart's model colours and the evidence map's scale
 LOOK = {"models": list(MODEL_COLOURS), "evidence": get_colorscale(DIVERGING_SCALE)}
 
@@ -84,8 +96,8 @@ _digit_canvas = st.components.v2.component(
     ".live-evidence { width: 60px; height: 60px; image-rendering: pixelated; border-radius: 0.25rem; }"
     ".live-bars { width: 196px; height: 60px; }"
     ".live-note:empty { display: none; }",
-    # one module: the reading (its exports are the canvas's helpers), then the canvas that uses it
-    js=(_HERE / "digit_reading.js").read_text() + (_HERE / "digit_canvas.js").read_text(),
+    # one module: the reading (its exports are the canvas's helpers), then the panel and the canvas that use it
+    js=joined(SCRIPTS),
 )
 
 # The models for the live reading, handed to the canvas (window.naiveBayesLabModels and a window event): an element

@@ -14,7 +14,7 @@ import streamlit as st
 from lab import class_model_view, display, i18n, model_choice
 from lab import lesson_questions as questions
 from lab.data import class_models, mixtures, models
-from lab.figures import charts, digits, notation
+from lab.figures import bar_charts, digits, line_charts, notation
 from lab.figures import class_model as class_model_figures
 from lab.figures import styles as style_figures
 from lab.i18n import N_, _
@@ -48,7 +48,7 @@ def versus_softmax(step: Step, settings: Settings) -> None:
         softmax_curve = models.softmax_learning_curve(settings.deskew)
         curves["softmax regression"] = softmax_curve["softmax regression"]
     display.chart(
-        charts.learning_curves(bayes_curve["sizes"], {question.show(name): curve for name, curve in curves.items()}),
+        line_charts.learning_curves(bayes_curve["sizes"], {question.show(name): curve for name, curve in curves.items()}),
         key="lesson_learning_curves",
     )
     st.markdown(step.text("body"))
@@ -119,7 +119,7 @@ def styles(step: Step, settings: Settings, result: BernoulliScores) -> None:
     mixture_name, softmax_name = _("mixture of styles"), _("softmax regression")
     if mixtures.curve_ready(settings):  # every K of the curve; else the three models alone (no fit of every K)
         curve = mixtures.curve(settings)
-        accuracy_chart = charts.curves(
+        accuracy_chart = line_charts.curves(
             curve.components,
             {mixture_name: curve.test_accuracy},
             _("styles per digit K"),
@@ -131,7 +131,7 @@ def styles(step: Step, settings: Settings, result: BernoulliScores) -> None:
             references={softmax_name: softmax.test_accuracy},
         )
     else:
-        accuracy_chart = charts.accuracy_bars(
+        accuracy_chart = bar_charts.accuracy_bars(
             {
                 _("naive Bayes"): measured["bayes"],
                 _("mixture, K = {k}").format(k=i18n.integer(components)): measured_mixture.test_accuracy,
@@ -191,7 +191,7 @@ def class_model(step: Step, settings: Settings, taking: LessonClass | None) -> N
     if answer is None:
         return
     display.chart(
-        charts.accuracy_bars(
+        bar_charts.accuracy_bars(
             {_(CLASS_MODEL_NAMES.get(name, name)): accuracy for name, accuracy in scores.items()},
             _("Read right"),
         ),

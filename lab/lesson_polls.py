@@ -12,7 +12,7 @@ from lab import class_period, classroom, display, focus, i18n, refresh, store_ou
 from lab.class_sentences import nbcore_sentence
 from lab.classroom import BROWSER_PENDING, MINUTE, TOO_FAST, client_address, within_budget
 from lab.data import class_store
-from lab.figures import charts
+from lab.figures import bar_charts
 from lab.i18n import _, ngettext
 from lab.lesson_frame import Question
 from nbcore.classroom import Refused
@@ -174,7 +174,7 @@ def answer_chart(question: Question, code: str, right: Any = None) -> None:
     # the bars in the options' order, counted by value: the same tally whatever language each student read
     labels = [question.show(option) for option in question.options]
     display.chart(
-        charts.answer_counts(
+        bar_charts.answer_counts(
             labels,
             [tally.counted.get(str(option), 0) for option in question.options],
             title.format(code=code, count=i18n.integer(counted)),

@@ -1,4 +1,5 @@
-"""What the Draw canvas needs to read a drawing in the page (lab/digit_reading.js): both models and the framing's constants.
+"""What the Draw canvas needs to read a drawing in the page (lab/canvas.py's READING_SCRIPTS): both models and the
+framing's constants.
 
 Sent in the canvas component's ``data`` once per settings change: the element is unchanged from stroke to stroke,
 so Streamlit sends a reference to the copy the browser keeps, not the models again. Arrays go as little-endian
@@ -23,7 +24,7 @@ def _base64(values: np.ndarray, dtype: str) -> str:
 
 
 def framing_constants() -> dict:
-    """nbcore's framing constants under the names lab/digit_reading.js reads them by."""
+    """nbcore's framing constants under the names lab/digit_framing.js and lab/digit_reading.js read them by."""
     return {
         "frame": preprocess.FRAME,
         "box": preprocess.BOX,

@@ -73,7 +73,7 @@ def warm_first_stroke() -> None:
     import numpy as np
     from PIL import Image, ImageDraw
 
-    from lab.figures import charts, digits
+    from lab.figures import bar_charts, digits
     from nbcore.preprocess import CANVAS_BITMAP_SIDE, ink_from_canvas_png, model_input
     from nbcore.strokes import stroke_width
 
@@ -88,8 +88,8 @@ def warm_first_stroke() -> None:
     digits.evidence_map(np.where(ink > 0, 0.5, -0.5), ink, 1, 7)
     digits.blank_evidence_map()
     posterior = np.full(10, 0.1)
-    charts.posterior_comparison({"naive Bayes": posterior, "softmax": posterior})
-    charts.blank_posterior_comparison(("naive Bayes", "softmax"))
+    bar_charts.posterior_comparison({"naive Bayes": posterior, "softmax": posterior})
+    bar_charts.blank_posterior_comparison(("naive Bayes", "softmax"))
     digits.pixel_picture(ink * 255, scale=5)
 
 

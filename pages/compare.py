@@ -5,7 +5,7 @@ import streamlit as st
 
 from lab import display, i18n, links, model_choice
 from lab.data import mixtures, mnist, models
-from lab.figures import charts, describe, diagnostics, digits, notation, style
+from lab.figures import describe, diagnostics, digits, line_charts, notation, style
 from lab.i18n import _, ngettext
 from lab.model_settings import prior_name
 from lab.settings import current_settings
@@ -169,7 +169,7 @@ st.subheader(_("Learning curve: how much data each model needs"))
 curve = models.softmax_learning_curve(settings.deskew)
 bayes_curve = models.bernoulli_learning_curve(settings)
 display.chart(
-    charts.learning_curves(
+    line_charts.learning_curves(
         curve["sizes"],
         {_("naive Bayes"): bayes_curve["naive Bayes"], _("softmax regression"): curve["softmax regression"]},
     ),

@@ -30,7 +30,7 @@ from lab import (
 )
 from lab.canvas import Brush, digit_canvas, report_server_reading, send_live_models
 from lab.data import mnist, models
-from lab.figures import charts, describe, digits
+from lab.figures import bar_charts, describe, digits
 from lab.i18n import _, ngettext
 from lab.model_settings import Settings
 from lab.settings import current_settings
@@ -216,7 +216,7 @@ def digit_and_verdict(
                     "(blue) or for the runner-up (red)."
                 )
             )
-            display.fixed_chart(charts.blank_posterior_comparison, (_("naive Bayes"), "softmax"), key="draw_posteriors")
+            display.fixed_chart(bar_charts.blank_posterior_comparison, (_("naive Bayes"), "softmax"), key="draw_posteriors")
             preload.hidden_metric(_("Prediction"), "p = –")
         focus.apply("nb_focus_draw")
         return
@@ -308,7 +308,7 @@ def digit_and_verdict(
             )
         posteriors = {_("naive Bayes"): posterior, "softmax": softmax_posterior}
         display.chart(
-            charts.posterior_comparison(posteriors),
+            bar_charts.posterior_comparison(posteriors),
             key="draw_posteriors",
             table=(_("Both posteriors as a table"), describe.posterior_rows(posteriors)),
         )

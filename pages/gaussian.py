@@ -5,7 +5,7 @@ import streamlit as st
 
 from lab import display, i18n, links
 from lab.data import gaussian, models
-from lab.figures import charts, digits, notation, regions
+from lab.figures import digits, line_charts, notation, regions
 from lab.i18n import N_, _
 from lab.model_settings import TEXTBOOK, prior_name
 from nbcore.experiments.gaussian import probability_grid
@@ -150,7 +150,7 @@ second_metric.metric(_("ε added to every variance"), notation.scientific(chosen
 third_metric.metric(_("Pixel × digit pairs with zero variance"), i18n.percent(zero_variance, 1))
 series = _("Gaussian NB, test accuracy")
 display.chart(
-    charts.curves(
+    line_charts.curves(
         mnist.var_smoothing,
         {series: mnist.test_accuracy},
         _("{quantity} (log scale)").format(quantity=VAR_SMOOTHING),

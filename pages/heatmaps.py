@@ -5,7 +5,7 @@ import streamlit as st
 
 from lab import display, links
 from lab.data import mnist, models
-from lab.figures import charts, digits, notation, style
+from lab.figures import bar_charts, digits, notation, style
 from lab.i18n import _
 from lab.model_settings import prior_name
 from lab.settings import current_settings
@@ -78,6 +78,6 @@ st.caption(
 
 prior = np.exp(model.class_log_prior_)
 display.chart(
-    charts.class_bars(prior, _("Class prior p(y) ({prior})").format(prior=prior_name(model.prior)), "p(y)"),
+    bar_charts.class_bars(prior, _("Class prior p(y) ({prior})").format(prior=prior_name(model.prior)), "p(y)"),
     key="heatmap_prior",
 )

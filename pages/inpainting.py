@@ -5,7 +5,7 @@ import streamlit as st
 
 from lab import display, i18n, link_names, links, model_choice
 from lab.data import mnist
-from lab.figures import charts, digits, notation
+from lab.figures import bar_charts, digits, notation
 from lab.i18n import N_, _, ngettext
 from lab.settings import current_settings
 from nbcore.features import observed_region
@@ -130,6 +130,6 @@ if mixture:
     )
 st.caption(i18n.sentences(*sentences))
 display.chart(
-    charts.class_bars(class_posterior, _("p(y | observed pixels)"), _("probability"), highlight=guess),
+    bar_charts.class_bars(class_posterior, _("p(y | observed pixels)"), _("probability"), highlight=guess),
     key="inpaint_posterior",
 )

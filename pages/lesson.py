@@ -30,7 +30,7 @@ from lab import (
 from lab import lesson_frame as frame
 from lab import lesson_questions as questions
 from lab.data import lesson_answers, mnist, models
-from lab.figures import charts, digits, notation, regions, style
+from lab.figures import bar_charts, digits, line_charts, notation, regions, style
 from lab.i18n import N_, _, pgettext
 from lab.model_settings import SMOOTHING_STOPS, prior_phrase
 from lab.settings import current_settings
@@ -82,11 +82,11 @@ def step_counting(step: frame.Step) -> None:
     answer = questions.ask(question)
     if answer is None:
         title = _(PRIOR_TITLES[model.prior]) if model.prior in PRIOR_TITLES else f"p(y) ({model.prior})"
-        display.chart(charts.class_bars(lesson.class_prior(model), title, "p(y)"), key="lesson_prior_bars")
+        display.chart(bar_charts.class_bars(lesson.class_prior(model), title, "p(y)"), key="lesson_prior_bars")
     else:
         gap = lesson.prior_gap(model, splits.test_labels)
         display.chart(
-            charts.prior_against_frequency(gap.prior, gap.test_frequency, gap.most_wrong),
+            bar_charts.prior_against_frequency(gap.prior, gap.test_frequency, gap.most_wrong),
             key="lesson_prior_against_test",
         )
         questions.feedback(
@@ -136,7 +136,7 @@ def step_logs(step: frame.Step) -> None:
     if answer is not None:
         counts = lesson_answers.underflow(settings)
         display.chart(
-            charts.running_product(
+            line_charts.running_product(
                 product.running_log10,
                 {
                     _("float32's smallest positive number"): lesson.LOG10_FLOAT32_SMALLEST,
@@ -216,7 +216,7 @@ def step_smoothing(step: frame.Step) -> None:
         curve = models.smoothing_curve(settings)
         marker = settings.alpha if settings.alpha == settings.beta and settings.alpha > 0 else None
         display.chart(
-            charts.smoothing_accuracy(curve, marker),
+            line_charts.smoothing_accuracy(curve, marker),
             key="lesson_smoothing_curve",
         )
         questions.feedback(

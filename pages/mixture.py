@@ -9,7 +9,7 @@ import streamlit as st
 
 from lab import display, i18n, links, live_region, model_choice
 from lab.data import mixtures, mnist, models
-from lab.figures import charts, digits, notation, styles
+from lab.figures import digits, line_charts, notation, styles
 from lab.i18n import N_, _, ngettext
 from lab.settings import current_settings
 from nbcore.experiments import mixture as experiment
@@ -74,7 +74,7 @@ def accuracy_and_likelihood(n_components: int) -> None:
     left, right = st.columns(2)
     with left:
         display.chart(
-            charts.curves(
+            line_charts.curves(
                 curve.components,
                 {mixture: curve.test_accuracy},
                 _("styles per digit K"),
@@ -97,7 +97,7 @@ def accuracy_and_likelihood(n_components: int) -> None:
         )
     with right:
         display.chart(
-            charts.curves(
+            line_charts.curves(
                 curve.components,
                 {mixture: curve.mean_test_loglik},
                 _("styles per digit K"),
@@ -312,7 +312,7 @@ def unlabeled_digits() -> None:
     with_unlabeled = float(measured.test_accuracy[row, column])
     iterations = int(measured.n_iter[row, column])
     display.chart(
-        charts.curves(
+        line_charts.curves(
             np.arange(1, iterations + 1),
             {
                 _("with the unlabeled digits, λ = {weight}").format(

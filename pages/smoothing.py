@@ -7,7 +7,7 @@ import streamlit as st
 
 from lab import display, i18n, links
 from lab.data import mnist, models
-from lab.figures import charts, digits, notation
+from lab.figures import digits, line_charts, notation
 from lab.i18n import _, pgettext
 from lab.settings import current_settings
 from nbcore.explain import likelihood_product
@@ -70,7 +70,7 @@ with right:
     )
     train, test = pgettext("accuracy on", "train"), pgettext("accuracy on", "test")
     display.chart(
-        charts.smoothing_accuracy(
+        line_charts.smoothing_accuracy(
             curve,
             settings.alpha,
             current_label=current,
@@ -79,7 +79,7 @@ with right:
         key="smoothing_accuracy",
     )
     display.chart(
-        charts.curves(
+        line_charts.curves(
             curve["alpha"],
             {train: curve["mean_train_loglik"], test: curve["mean_test_loglik"]},
             _("{quantity} (log scale)").format(quantity="α = β"),

@@ -5,7 +5,7 @@ import streamlit as st
 import nbcore
 from lab import display, i18n, links, presentation
 from lab.data import spam_filter
-from lab.figures import charts, diagnostics, notation
+from lab.figures import bar_charts, diagnostics, line_charts, notation
 from lab.i18n import N_, _, ngettext, pgettext
 from nbcore import metrics
 from nbcore.datasets import sms
@@ -104,7 +104,7 @@ baseline.metric(
 curve, bars = st.columns([1.4, 1], gap="medium")
 with curve:
     display.chart(
-        charts.curves(
+        line_charts.curves(
             experiment.alpha_grid,
             {_(MODEL_NAMES[name]): result.heldout_accuracy for name, result in experiments.items()},
             _("{quantity} (log scale)").format(quantity="k"),
@@ -118,7 +118,7 @@ with curve:
 with bars:
     baseline_name = _("Baseline")
     display.chart(
-        charts.accuracy_bars(
+        bar_charts.accuracy_bars(
             {
                 **{_(SHORT_NAMES[name]): result.test_accuracy for name, result in experiments.items()},
                 baseline_name: experiment.baseline_accuracy,
@@ -169,7 +169,7 @@ else:
     )
 base_label = _("prior") if event_model == "multinomial" else _("prior + all words absent")
 display.chart(
-    charts.word_contributions(
+    bar_charts.word_contributions(
         explanation.words,
         explanation.contributions,
         explanation.known,

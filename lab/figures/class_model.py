@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from lab.figures import charts, digits
+from lab.figures import digits, line_charts
 from lab.figures.style import PROBABILITY_SCALE
 from lab.i18n import N_, _
 
@@ -79,7 +79,7 @@ def accuracy_against_drawings(
     if overtake is not None and CLASS_NAME in accuracy:
         position = int(np.argmin(np.abs(size_axis - overtake)))
         current = {_(CLASS_NAME): float(np.asarray(accuracy[CLASS_NAME], dtype=np.float64)[position])}
-    figure = charts.curves(
+    figure = line_charts.curves(
         size_axis,
         {_(name): values for name, values in accuracy.items()},
         _("class drawings per digit (log scale)"),

@@ -1,4 +1,4 @@
-"""The Draw canvas's reading in the page (lab/digit_reading.js) against nbcore, in Chromium.
+"""The Draw canvas's reading in the page (lab/digit_framing.js, lab/digit_reading.js) against nbcore, in Chromium.
 
 The JS frames and scores drawings while the pen moves; the server reads the PNG sent once the pen rests with
 ``nbcore.preprocess.model_input``, ``InputForm`` and the models. Both must agree: the same predicted digit for

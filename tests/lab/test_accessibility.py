@@ -13,7 +13,7 @@ import pytest
 
 from devtools import chromium
 from lab import i18n, presentation, shell
-from lab.figures import charts, describe, diagnostics, style
+from lab.figures import bar_charts, describe, diagnostics, line_charts, style
 from tests.conftest import REPO
 
 THEMES = tomllib.loads((REPO / ".streamlit" / "config.toml").read_text())["theme"]
@@ -86,13 +86,15 @@ def test_a_curves_words_come_from_its_numbers():
         "train_accuracy": np.full(5, 0.85),
         "test_accuracy": np.array([0.8, 0.83, 0.8427, 0.84, 0.842]),
     }
-    text = describe.text_alternative(charts.smoothing_accuracy(curve, marker_x=1.0, current={"test": 0.8427}))
+    text = describe.text_alternative(line_charts.smoothing_accuracy(curve, marker_x=1.0, current={"test": 0.8427}))
     assert text.startswith("Accuracy against smoothing. accuracy against α = β.")
     assert "test: α = β 0.01: 0.8, α = β 0.1: 0.83, α = β 1: 0.8427, α = β 10: 0.84, α = β 100: 0.842." in text
     assert text.endswith("test, current: α = β 1: 0.8427.")
     many = np.logspace(-3, 2, 30)
     long = describe.text_alternative(
-        charts.smoothing_accuracy({"alpha": many, "train_accuracy": many / 200, "test_accuracy": 1 - many / 200}, None)
+        line_charts.smoothing_accuracy(
+            {"alpha": many, "train_accuracy": many / 200, "test_accuracy": 1 - many / 200}, None
+        )
     )
     assert "train: 30 points, from 5e-06 at α = β 0.001 to 0.5 at α = β 100; highest 0.5 at α = β 100" in long
 
@@ -108,7 +110,7 @@ def test_a_confusion_matrix_says_how_much_is_right_and_its_largest_mistake():
 
 
 def test_the_posteriors_words_name_each_model_and_digit():
-    figure = charts.posterior_comparison({"naive Bayes": np.eye(10)[3], "softmax": np.full(10, 0.1)})
+    figure = bar_charts.posterior_comparison({"naive Bayes": np.eye(10)[3], "softmax": np.full(10, 0.1)})
     text = describe.text_alternative(figure)
     assert "naive Bayes (plain bars) vs softmax (striped bars)" in text
     assert "naive Bayes: digit 0: 0, digit 1: 0, digit 2: 0, digit 3: 1," in text and "softmax: digit 0: 0.1" in text
@@ -118,6 +120,6 @@ def test_the_posteriors_words_name_each_model_and_digit():
 
 def test_a_long_text_alternative_is_cut_with_an_ellipsis():
     x = np.arange(50.0)
-    many = charts.curves(x, {f"series {i}": x * i for i in range(40)}, "x", "y", "t")
+    many = line_charts.curves(x, {f"series {i}": x * i for i in range(40)}, "x", "y", "t")
     text = describe.text_alternative(many)
     assert len(text) <= describe.MAX_CHARACTERS and text.endswith("…")

@@ -1,4 +1,4 @@
-"""The Draw canvas's rest and its Clear: what lab/canvas.py hands the component and what lab/digit_canvas.js reads.
+"""The Draw canvas's rest and its Clear: what lab/canvas.py hands the component and what the component's script reads.
 
 REST_MS lives in lab/canvas.py only and travels in the component's data; the containers the canvas's Clear hides
 are named by pages/draw.py. These hold the three together: the data the JS reads is the data Python sends, the
@@ -15,7 +15,7 @@ import pytest
 from lab import canvas
 from tests.conftest import REPO
 
-JS = (REPO / "lab" / "digit_canvas.js").read_text()
+JS = canvas.joined(canvas.SCRIPTS)  # the component's script: every file lab/canvas.py joins into it
 
 
 @pytest.fixture

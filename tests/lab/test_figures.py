@@ -6,7 +6,7 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
-from lab.figures import charts, diagnostics, digits, notation, regions, style, styles
+from lab.figures import bar_charts, diagnostics, digits, line_charts, notation, regions, style, styles
 
 
 def test_class_heatmaps_share_one_colour_scale_with_a_colour_bar_and_equal_aspect():
@@ -60,7 +60,7 @@ def test_difference_map_is_symmetric_around_zero_and_survives_infinities():
 
 
 def test_class_bars_highlight_the_chosen_digit():
-    figure = charts.class_bars(np.linspace(0, 1, 10), "posterior", "p", highlight=9)
+    figure = bar_charts.class_bars(np.linspace(0, 1, 10), "posterior", "p", highlight=9)
     colours = list(figure.data[0].marker.color)
     assert colours[9] == style.OK_COLOUR and colours.count(style.OK_COLOUR) == 1
     assert list(figure.data[0].x) == [str(digit) for digit in range(10)]
@@ -76,7 +76,7 @@ def test_pixel_picture_blows_each_pixel_up_to_a_square():
 
 def test_posterior_comparison_groups_two_models_per_digit():
     certain, unsure = np.eye(10)[3], np.full(10, 0.1)
-    figure = charts.posterior_comparison({"naive Bayes": certain, "softmax": unsure})
+    figure = bar_charts.posterior_comparison({"naive Bayes": certain, "softmax": unsure})
     assert [trace.name for trace in figure.data] == ["naive Bayes", "softmax"]
     assert figure.layout.barmode == "group"
     assert figure.layout.title.text == "p(y | x): naive Bayes (plain bars) vs softmax (striped bars)"
@@ -88,7 +88,7 @@ def test_posterior_comparison_groups_two_models_per_digit():
 
 
 def test_curves_draw_every_series_on_a_log_axis():
-    figure = charts.curves(
+    figure = line_charts.curves(
         np.array([0.1, 1, 10]),
         {"train": np.ones(3), "test": np.zeros(3)},
         "alpha",
@@ -106,7 +106,7 @@ def test_curves_marks_on_and_off_the_curve():
     """``marked`` stars the curve's own point nearest the value; ``current`` stars a value off the curve on
     the dashed line; ``references`` are horizontal lines across the x range."""
     x = np.array([0.01, 0.1, 1, 10])
-    figure = charts.curves(
+    figure = line_charts.curves(
         x,
         {"test": np.array([0.5, 0.7, 0.8, 0.6])},
         "k",
@@ -127,7 +127,7 @@ def test_curves_marks_on_and_off_the_curve():
 def test_curves_stars_can_say_what_they_mark_alone():
     """With one series, ``stars_named=False`` leaves the series' name out of the stars' legend entries, which then
     read ``current_label`` and ``marked_label`` (its ``{x}`` the x marked): "chosen K = 10", not "mixture: 10"."""
-    figure = charts.curves(
+    figure = line_charts.curves(
         [1, 2, 5, 10],
         {"mixture": [0.84, 0.88, 0.91, 0.93]},
         "K",
@@ -142,7 +142,7 @@ def test_curves_stars_can_say_what_they_mark_alone():
         stars_named=False,
     )
     assert [trace.name for trace in figure.data] == ["mixture", "chosen K = 10", "naive Bayes (K = 1)"]
-    named = charts.curves([1, 2], {"s": [0.1, 0.2]}, "x", "y", "t", marked={"s": 2}, marked_label="at {x:g}")
+    named = line_charts.curves([1, 2], {"s": [0.1, 0.2]}, "x", "y", "t", marked={"s": 2}, marked_label="at {x:g}")
     assert [trace.name for trace in named.data] == ["s", "s: at 2"]
 
 
@@ -180,12 +180,12 @@ def every_figure() -> list:
     proba = rng.dirichlet(np.ones(3), size=(3, 4))
     return [
         digits.class_heatmaps(rng.random((10, 28, 28)), "p"),
-        charts.class_bars(np.linspace(0, 1, 10), "t", "p"),
-        charts.posterior_comparison({"a": np.full(10, 0.1), "b": np.eye(10)[2]}),
-        charts.curves(np.array([0.1, 1, 10]), {"train": np.ones(3)}, "x", "y", "t", marker_x=1.0, log_x=True),
+        bar_charts.class_bars(np.linspace(0, 1, 10), "t", "p"),
+        bar_charts.posterior_comparison({"a": np.full(10, 0.1), "b": np.eye(10)[2]}),
+        line_charts.curves(np.array([0.1, 1, 10]), {"train": np.ones(3)}, "x", "y", "t", marker_x=1.0, log_x=True),
         diagnostics.confusion_heatmap(rng.integers(0, 50, (10, 10)), "t", 50),
         diagnostics.reliability_diagram({"m": curve}),
-        charts.learning_curves(np.array([10, 100]), {"m": rng.random((2, 3))}),
+        line_charts.learning_curves(np.array([10, 100]), {"m": rng.random((2, 3))}),
         regions.decision_regions(
             xs,
             ys,
@@ -201,8 +201,8 @@ def every_figure() -> list:
         regions.pca_scatter(
             rng.random((6, 2)), np.array([0, 1, 2, 0, 1, 2]), ["a", "b", "c"], np.array([0.7, 0.2]), "t"
         ),
-        charts.curves([0.1, 1, 10], {"s": [0.1, 0.5, 0.4]}, "x", "y", "t", log_x=True, marked={"s": 1}),
-        charts.accuracy_bars({"a": 0.9, "baseline": 0.8}, "t"),
+        line_charts.curves([0.1, 1, 10], {"s": [0.1, 0.5, 0.4]}, "x", "y", "t", log_x=True, marked={"s": 1}),
+        bar_charts.accuracy_bars({"a": 0.9, "baseline": 0.8}, "t"),
         diagnostics.confidence_histogram(np.linspace(0, 1, 11), np.arange(10), np.full(10, 0.9), "t", 0.5),
     ]
 
@@ -302,14 +302,14 @@ def test_presenter_fonts_reach_every_text_but_switch_on_no_colour_scale():
 
 def test_a_plain_title_leaves_the_figure_with_its_room_and_a_coloured_one_stays():
     long = "Reliability on the 10,000 test images, every bin"
-    figure = charts.curves([0.1, 1, 10], {"s": [0.1, 0.5, 0.4]}, "x", "y", long, log_x=True)
+    figure = line_charts.curves([0.1, 1, 10], {"s": [0.1, 0.5, 0.4]}, "x", "y", long, log_x=True)
     lines = figure.layout.title.text.count("<br>") + 1
     assert lines > 1  # wrapped for plotly at style.TITLE_CHARACTERS
     height, top = figure.layout.height, figure.layout.margin.t
     assert style.take_title(figure) == long  # one line again: the page's text wraps it to the chart's width
     assert not figure.layout.title.text
     assert figure.layout.margin.t == 10 and top - 10 == height - figure.layout.height
-    coloured = charts.class_bars(np.full(10, 0.1), "t", "p")
+    coloured = bar_charts.class_bars(np.full(10, 0.1), "t", "p")
     coloured.update_layout(title='<span style="color:#17655c">naive Bayes</span>')
     assert style.take_title(coloured) is None and "naive Bayes" in coloured.layout.title.text
 

@@ -46,7 +46,7 @@ for thread in threading.enumerate():  # the start-up's read of prepared results,
     if thread.name == "nbcore-prepared":
         thread.join()
 from plotly.validator_cache import ValidatorCache
-from lab.figures import charts, digits
+from lab.figures import bar_charts, digits
 from nbcore.preprocess import ink_from_canvas_png, model_input
 from nbcore.strokes import stroke_width
 
@@ -60,7 +60,7 @@ frame = model_input(ink_from_canvas_png(data_url)).frame
 ink = (frame >= 128).astype(np.uint8)
 stroke_width(frame)
 digits.evidence_map(np.where(ink > 0, 1.5, -0.25), ink, 0, 6)
-charts.posterior_comparison({{"naive Bayes": np.eye(10)[0], "softmax": np.full(10, 0.1)}})
+bar_charts.posterior_comparison({{"naive Bayes": np.eye(10)[0], "softmax": np.full(10, 0.1)}})
 digits.pixel_picture(ink * 255, scale=5)
 print(json.dumps({{
     "new_modules": sorted(set(sys.modules) - modules),

@@ -327,11 +327,12 @@ def test_the_source_check_finds_text_planted_outside_the_catalogue():
 
 
 def test_the_canvas_says_only_words_it_is_given_and_fills_every_placeholder():
-    """lab/digit_canvas.js holds no sentence of its own: each message it uses is a key of ``canvas.words()``, each
-    key is used, and the placeholders it fills are the messages' own, in every language."""
+    """The canvas's script (every file of lab/canvas.py's SCRIPTS) holds no sentence of its own: each message it uses
+    is a key of ``canvas.words()``, each key is used, and the placeholders it fills are the messages' own, in every
+    language."""
     from lab import canvas
 
-    script = (REPO / "lab" / "digit_canvas.js").read_text()
+    script = canvas.joined(canvas.SCRIPTS)
     used = set(re.findall(r"words\.([a-z_]+)", script)) | {"live", "server"}  # words[source], source live|server
     assert used == set(canvas.words()), used ^ set(canvas.words())
     filled = set(re.findall(r"\b([a-z_]+): (?:String|state\.format)", script))

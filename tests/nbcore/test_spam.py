@@ -15,7 +15,7 @@ from sklearn.feature_extraction.text import CountVectorizer
 from sklearn.naive_bayes import BernoulliNB as SklearnBernoulliNB
 from sklearn.naive_bayes import MultinomialNB as SklearnMultinomialNB
 
-from lab.figures import charts, diagnostics
+from lab.figures import bar_charts, diagnostics, line_charts
 from nbcore import metrics
 from nbcore.datasets import sms as sms_data
 from nbcore.experiments import spam
@@ -276,12 +276,12 @@ def test_spam_figures(experiments):
     assert [trace.type for trace in diagram.data] == ["scatter", "scatter"]
     assert len(diagram.data[1].x) == int(np.sum(calibration.count > 0))
     explanation = spam.explain(experiment.vocabulary, experiment.model, "FREE prize " + "y" * 5000 + " 😀")
-    bars = charts.word_contributions(
+    bars = bar_charts.word_contributions(
         explanation.words, explanation.contributions, explanation.known, "prior", explanation.base_log_odds, "title"
     )
     labels = list(bars.layout.yaxis.ticktext)
     assert labels[0] == "prior" and len(labels) == 4 and max(len(label) for label in labels) < 50
-    curve = charts.curves(
+    curve = line_charts.curves(
         experiment.alpha_grid,
         {"m": experiment.heldout_accuracy},
         "k",

@@ -122,14 +122,14 @@ def test_float32_product_underflows_where_the_log_sum_does_not():
 
 
 def test_lesson_figures():
-    from lab.figures import charts
+    from lab.figures import bar_charts, line_charts
 
     prior, frequency = np.full(10, 0.1), np.linspace(0.05, 0.15, 10)
-    figure = charts.prior_against_frequency(prior, frequency / frequency.sum(), most_wrong=9)
+    figure = bar_charts.prior_against_frequency(prior, frequency / frequency.sum(), most_wrong=9)
     outlines = figure.data[0].marker.line.color
     assert len(figure.data) == 2 and outlines[9] != outlines[0] and figure.layout.annotations[0].x == "9"
     running = np.linspace(0, -100, 784)
-    figure = charts.running_product(running, {"float32": -44.9, "float64": -323.3})
+    figure = line_charts.running_product(running, {"float32": -44.9, "float64": -323.3})
     assert [trace.y[0] for trace in figure.data[1:]] == [-44.9, -323.3] and len(figure.data[0].y) == 784
 
 
