@@ -12,8 +12,8 @@ import json
 import math
 import sys
 
+from .classroom.bounds import LONGEST_KEEP_SECONDS, MAX_PERIODS
 from .classroom.records import KEEP_AFTER_END_SECONDS, KEEP_SECONDS
-from .classroom.store import LONGEST_KEEP_SECONDS, MAX_PERIODS
 from .datasets.mnist import MnistDataError
 from .experiments.evaluate import PUBLISHED_SETTINGS
 from .experiments.mixture import COMPONENT_GRID, MAX_COMPONENTS, SEEDS, UNLABELED_WEIGHTS

@@ -13,6 +13,7 @@ import pytest
 
 from devtools.redis_server import RedisServer, redis_binary
 from nbcore.classroom import Refused, codes, open_store, student_id
+from nbcore.classroom.bounds import LONGEST_KEEP_SECONDS, MAX_PERIODS
 from nbcore.classroom.export import answers_csv, as_arrays, drawings_npz, to_csv
 from nbcore.classroom.records import (
     KEEP_AFTER_END_SECONDS,
@@ -26,7 +27,7 @@ from nbcore.classroom.records import (
 )
 from nbcore.classroom.redis_store import RedisStore
 from nbcore.classroom.sqlite_store import SqliteStore, StoreFileError
-from nbcore.classroom.store import ENDED, LONGEST_KEEP_SECONDS, MAX_PERIODS, NOT_OPEN, TEACHER_ONLY
+from nbcore.classroom.store import ENDED, NOT_OPEN, TEACHER_ONLY
 from nbcore.experiments.class_drawings import load_drawings
 from tests.conftest import REPO, require
 
