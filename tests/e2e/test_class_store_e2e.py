@@ -33,49 +33,12 @@ from tests.e2e.conftest import ARTIFACTS
 from tests.e2e.test_replicas import cookies_per_replica
 
 DRAWINGS = json.loads((REPO / "devtools" / "drawings.json").read_text())["drawings"]
-STUDENT_DIGITS = (1, 0, 7, 3, 4, 1)  # what students 0..5 draw (draw_page.DIGITS); 0-2 on replica 0, 3-5 on replica 1
 TIMEOUT_MS = 90_000
 
 
 @pytest.fixture(scope="module")
 def store_setting(tmp_path_factory) -> str:
     return f"sqlite:///{tmp_path_factory.mktemp('class-store') / 'classes.sqlite3'}"
-
-
-def metric_value(page, label: str) -> str | None:
-    """The value of the ``st.metric`` labelled ``label`` on the page, or None."""
-    return page.evaluate(
-        """(label) => {
-            for (const m of document.querySelectorAll('[data-testid="stMetric"]')) {
-                const l = m.querySelector('[data-testid="stMetricLabel"]');
-                if (l && l.innerText.trim() === label) return m.querySelector('[data-testid="stMetricValue"]').innerText.trim();
-            }
-            return null;
-        }""",
-        label,
-    )
-
-
-def wait_for_metric(page, label: str, value: str, timeout_ms: int = TIMEOUT_MS) -> None:
-    page.wait_for_function(
-        """([label, value]) => [...document.querySelectorAll('[data-testid="stMetric"]')].some(m => {
-            const l = m.querySelector('[data-testid="stMetricLabel"]');
-            const v = m.querySelector('[data-testid="stMetricValue"]');
-            return l && v && l.innerText.trim() === label && v.innerText.trim() === value;
-        })""",
-        arg=[label, value],
-        timeout=timeout_ms,
-    )
-
-
-def send_in_browser(page, code: str, digit: int) -> None:
-    """On Draw through the class link: draw ``digit``, pick it as meant, send, and see it confirmed."""
-    draw_page.draw_digit(page, digit)
-    draw_page.wait_for_prediction(page)
-    form = page.locator('[data-testid="stForm"]').filter(has_text=f"Send to class {code}")
-    form.get_by_role("radio", name=str(digit), exact=True).click()
-    form.get_by_role("button", name="Send to the class").click()
-    page.get_by_text(f"Sent: your {digit} is in class {code}'s gallery").wait_for(timeout=TIMEOUT_MS)
 
 
 @pytest.fixture(scope="module", params=["sqlite", "redis"])
