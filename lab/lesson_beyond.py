@@ -48,7 +48,9 @@ def versus_softmax(step: Step, settings: Settings) -> None:
         softmax_curve = models.softmax_learning_curve(settings.deskew)
         curves["softmax regression"] = softmax_curve["softmax regression"]
     display.chart(
-        line_charts.learning_curves(bayes_curve["sizes"], {question.show(name): curve for name, curve in curves.items()}),
+        line_charts.learning_curves(
+            bayes_curve["sizes"], {question.show(name): curve for name, curve in curves.items()}
+        ),
         key="lesson_learning_curves",
     )
     st.markdown(step.text("body"))

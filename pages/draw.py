@@ -216,7 +216,9 @@ def digit_and_verdict(
                     "(blue) or for the runner-up (red)."
                 )
             )
-            display.fixed_chart(bar_charts.blank_posterior_comparison, (_("naive Bayes"), "softmax"), key="draw_posteriors")
+            display.fixed_chart(
+                bar_charts.blank_posterior_comparison, (_("naive Bayes"), "softmax"), key="draw_posteriors"
+            )
             preload.hidden_metric(_("Prediction"), "p = –")
         focus.apply("nb_focus_draw")
         return

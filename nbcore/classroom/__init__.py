@@ -1,12 +1,15 @@
 """What a class shares, kept in one store every server process reads: classes, drawings, poll answers, presence.
 
-``records`` defines what a class, a drawing and an answer are; ``store`` the bounds and the interface
-(``ClassStore``); ``sqlite_store`` (the embedded default, one file in the data directory) and ``redis_store``
-(several machines) implement it; ``backends.open_store`` picks one from a setting. ``codes`` makes and checks class codes, teacher keys and
-anonymous student ids; ``export`` turns drawings and answers into files (``.npz``, CSV).
+``records`` defines what a class, a drawing and an answer are; ``bounds`` how much a class holds and what an
+argument may be; ``store`` the interface (``ClassStore``) and ``primitives`` what a back end provides under it:
+``sqlite_store`` (the embedded default, one file in the data directory) and ``redis_store`` (several machines;
+its Lua scripts in ``redis_scripts``) implement it; ``backends.open_store`` picks one from a setting. ``codes``
+makes and checks class codes, teacher keys and anonymous student ids; ``export`` turns drawings and answers into
+files (``.npz``, CSV).
 """
 
 from .backends import open_store, store_setting
+from .bounds import PER_CLASS, PER_STUDENT
 from .codes import CODE_RULE, class_code, new_code, new_teacher_key, student_id
 from .records import (
     KEEP_AFTER_END_SECONDS,
@@ -20,7 +23,7 @@ from .records import (
     Refused,
     Tally,
 )
-from .store import ENDED, NOT_OPEN, PER_CLASS, PER_STUDENT, ClassStore
+from .store import ENDED, NOT_OPEN, ClassStore
 
 __all__ = [
     "CODE_RULE",

@@ -18,8 +18,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from .primitives import failing_as_unavailable
 from .records import KEEP_AFTER_END_SECONDS, Answer, ClassInfo, Presence, StoredDrawing
-from .store import ClassStore, failing_as_unavailable
+from .store import ClassStore
 
 SCHEMA_VERSION = 2
 BUSY_TIMEOUT_MS = 10_000

@@ -1,4 +1,5 @@
-"""The class store's bounds and interface (its records: ``records``); the back ends implement a few primitives each.
+"""The class store's interface, ``ClassStore`` (its records: ``records``; its bounds: ``bounds``); the back ends
+implement a few primitives each (``primitives``).
 
 A class is created by its teacher (``create_class``), who gets a secret key; students send drawings and
 poll answers under the class code, each under an anonymous student id (``codes.student_id``). Every
@@ -21,25 +22,35 @@ clock.
 
 from __future__ import annotations
 
-import functools
-import logging
 import math
-import re
 import time
-from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import replace
 
-import numpy as np
-
 from . import codes
+from .bounds import (
+    LONGEST_KEEP_SECONDS,
+    MAX_CHOICE_CHARS,
+    MAX_CLASSES,
+    MAX_PERIODS,
+    MAX_STEP,
+    PER_CLASS,
+    PER_STUDENT,
+    QUESTION_PATTERN,
+    STUDENTS_PER_PER_CLASS,
+    frame_bytes,
+    posterior_bytes,
+    valid_code,
+    valid_digit,
+    valid_int,
+    valid_question,
+    valid_student,
+)
+from .primitives import StorePrimitives
 from .records import (
-    FRAME_SHAPE,
     KEEP_AFTER_END_SECONDS,
     KEEP_SECONDS,
-    N_DIGITS,
     OPERATOR,
-    UNAVAILABLE,
     Answer,
     ClassInfo,
     Drawing,
@@ -47,67 +58,15 @@ from .records import (
     Presence,
     Refused,
     StoredDrawing,
-    StoreUnavailable,
     Tally,
     TeacherKey,
 )
 
-LOG = logging.getLogger(__name__)
-LONGEST_KEEP_SECONDS = 7 * 24 * 60 * 60  # a teacher can keep one open at most this far ahead
-PER_CLASS = 2000  # drawings a class holds in a period; when full, new ones are refused
-PER_STUDENT = 20  # drawings a student keeps in a period; their oldest go first
-STUDENTS_PER_PER_CLASS = 2  # students a class keeps: this many times PER_CLASS; newcomers beyond are refused
-MAX_CLASSES = 1000  # open classes on a server; when full, "New class" is refused
-MAX_PERIODS = 12  # periods a class holds (a school day's); then the teacher makes a new class
-MAX_STEP = 99  # lesson steps are 1..MAX_STEP
-QUESTION_PATTERN = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
-MAX_CHOICE_CHARS = 80
 PURGE_EVERY = 500  # budget uses between two purges of deleted classes and spent budgets
 
 NOT_OPEN = "There is no open class with this code: check it with your teacher."  # a miss and a deleted class alike
 ENDED = "This class has ended: ask your teacher for the new code."
 TEACHER_ONLY = "Only this class's teacher can do that: open the page through the teacher link."
-BAD_QUESTION = "a question id is 1 to 40 lower-case letters, digits, - or _"
-
-
-def failing_as_unavailable(*errors: type[BaseException]):
-    """Class decorator for a back end: its primitives raise ``StoreUnavailable`` for ``errors``, logged with the cause."""
-
-    def decorate(cls):
-        for name in ClassStore.__abstractmethods__:
-            method = getattr(cls, name)
-
-            @functools.wraps(method)
-            def guarded(self, *args, _method=method, **kwargs):
-                try:
-                    return _method(self, *args, **kwargs)
-                except errors as error:
-                    LOG.warning("class store failed in %s: %r", _method.__name__, error)
-                    raise StoreUnavailable(UNAVAILABLE) from error
-
-            setattr(cls, name, guarded)
-        return cls
-
-    return decorate
-
-
-def _posterior_bytes(values: object, name: str) -> bytes:
-    posterior = np.asarray(values, dtype=np.float64)
-    if posterior.shape != (N_DIGITS,) or not np.isfinite(posterior).all() or (posterior < 0).any():
-        raise ValueError(f"{name} must be {N_DIGITS} finite probabilities, not {posterior.shape} values")
-    return posterior.astype("<f8").tobytes()
-
-
-def _frame_bytes(frame: object) -> bytes:
-    pixels = np.asarray(frame)
-    if (
-        pixels.shape != FRAME_SHAPE
-        or not np.issubdtype(pixels.dtype, np.integer)
-        or pixels.min() < 0
-        or pixels.max() > 255
-    ):
-        raise ValueError(f"a drawing is a {FRAME_SHAPE} array of integers 0-255")
-    return pixels.astype(np.uint8).tobytes()
 
 
 def _deleted(info: ClassInfo, now: float) -> bool:
@@ -116,13 +75,7 @@ def _deleted(info: ClassInfo, now: float) -> bool:
     return deleted_at is not None and deleted_at <= now
 
 
-def _valid_int(value: object, low: int, high: int, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not low <= value <= high:
-        raise ValueError(f"{what} is a whole number {low}-{high}")
-    return int(value)
-
-
-class ClassStore(ABC):
+class ClassStore(StorePrimitives):
     """Classes, their drawings, poll answers and who is where; safe to use from many threads and processes at once.
 
     The public methods check their arguments and the teacher key, then call one primitive of the back
@@ -151,7 +104,7 @@ class ClassStore(ABC):
         """
         now = self.clock()
         self._purge(now, now - KEEP_AFTER_END_SECONDS)
-        chosen = self._valid_code(code) if code is not None else codes.new_code()
+        chosen = valid_code(code) if code is not None else codes.new_code()
         key = codes.new_teacher_key()
         info = ClassInfo(chosen, now, now + KEEP_SECONDS)
         outcome = self._insert_class(info, codes.key_digest(key), self.max_classes)
@@ -218,7 +171,7 @@ class ClassStore(ABC):
 
     def set_pace(self, code: str, key: TeacherKey, step: int | None) -> ClassInfo:
         """Lead the students to lesson ``step`` (1..``MAX_STEP``), or let them move freely (None)."""
-        chosen = None if step is None else _valid_int(step, 1, MAX_STEP, "a lesson step")
+        chosen = None if step is None else valid_int(step, 1, MAX_STEP, "a lesson step")
         self._teacher_class(code, key)
         self._set_pace(code, chosen)
         return self._current(code)
@@ -231,11 +184,11 @@ class ClassStore(ABC):
         full), ValueError (bad drawing)."""
         stored = StoredDrawing(
             0,
-            self._valid_student(student),
-            self._valid_digit(meant),
-            _frame_bytes(frame),
-            _posterior_bytes(bayes_posterior, "bayes_posterior"),
-            _posterior_bytes(softmax_posterior, "softmax_posterior"),
+            valid_student(student),
+            valid_digit(meant),
+            frame_bytes(frame),
+            posterior_bytes(bayes_posterior, "bayes_posterior"),
+            posterior_bytes(softmax_posterior, "softmax_posterior"),
             self.clock(),
         )
         outcome = self._insert_drawing(code, stored, self.per_class, self.per_student, stored.sent_at + KEEP_SECONDS)
@@ -265,7 +218,7 @@ class ClassStore(ABC):
     def remove_student(self, code: str, key: TeacherKey, student: str) -> int:
         """Teacher only: delete every drawing of one student in the current period; how many."""
         info = self._teacher_class(code, key)
-        return self._delete_drawings(code, info.period, student=self._valid_student(student))
+        return self._delete_drawings(code, info.period, student=valid_student(student))
 
     def clear(self, code: str, key: TeacherKey) -> int:
         """Teacher only: delete every drawing of the current period (its answers stay); how many."""
@@ -277,11 +230,11 @@ class ClassStore(ABC):
         """Record ``student``'s answer to ``question`` in the current period. True: it counts (it replaces their
         earlier answer). False: the question was already revealed, so it is kept apart as an answer after the
         reveal (only the student's first such one; it never replaces anything). Refused if the class is not open."""
-        self._valid_question(question)
+        valid_question(question)
         if not isinstance(choice, str) or not 0 < len(choice) <= MAX_CHOICE_CHARS:
             raise ValueError(f"an answer is 1 to {MAX_CHOICE_CHARS} characters")
         now = self.clock()
-        outcome = self._put_answer(code, self._valid_student(student), question, choice, now, now + KEEP_SECONDS)
+        outcome = self._put_answer(code, valid_student(student), question, choice, now, now + KEEP_SECONDS)
         if outcome not in ("counted", "after"):
             self._raise_unless_open(outcome)
         return outcome == "counted"
@@ -313,13 +266,13 @@ class ClassStore(ABC):
         info = self.class_info(code)
         if info is None or not QUESTION_PATTERN.fullmatch(question):
             return None
-        rows = self._select_answers(code, info.period, question=question, student=self._valid_student(student))
+        rows = self._select_answers(code, info.period, question=question, student=valid_student(student))
         return min(rows, key=lambda row: row.after_reveal, default=None)
 
     def reveal(self, code: str, key: TeacherKey, question: str) -> None:
         """Teacher only: show ``question``'s answer to every student; later answers are kept apart (its first
         reveal time is kept)."""
-        self._valid_question(question)
+        valid_question(question)
         info = self._teacher_class(code, key)
         self._put_reveal(code, info.period, question, self.clock())
 
@@ -333,13 +286,13 @@ class ClassStore(ABC):
     def reopen(self, code: str, key: TeacherKey, question: str) -> None:
         """Teacher only: take back the reveal of ``question``: answers count again (those given after the reveal
         stay apart)."""
-        self._valid_question(question)
+        valid_question(question)
         info = self._teacher_class(code, key)
         self._delete_reveal(code, info.period, question)
 
     def reset_question(self, code: str, key: TeacherKey, question: str) -> None:
         """Teacher only: delete every answer to ``question`` in the current period, and its reveal."""
-        self._valid_question(question)
+        valid_question(question)
         info = self._teacher_class(code, key)
         self._delete_question(code, info.period, question)
 
@@ -347,8 +300,8 @@ class ClassStore(ABC):
     def check_in(self, code: str, student: str, step: int | None) -> None:
         """Note that ``student`` is in class ``code`` now, on lesson ``step`` (None: not on the lesson). Refused
         if the class is not open, or holds ``2 * per_class`` students and this one is new."""
-        where = None if step is None else _valid_int(step, 1, MAX_STEP, "a lesson step")
-        outcome = self._check_in(code, self._valid_student(student), where, self.clock(), self.max_students)
+        where = None if step is None else valid_int(step, 1, MAX_STEP, "a lesson step")
+        outcome = self._check_in(code, valid_student(student), where, self.clock(), self.max_students)
         if outcome == "full":
             raise Refused(f"Class {code} has {self.max_students} students, as many as it keeps: ask your teacher.")
         self._raise_unless_open(outcome)
@@ -413,123 +366,4 @@ class ClassStore(ABC):
 
     @staticmethod
     def _period(info: ClassInfo, period: int | None) -> int:
-        return info.period if period is None else _valid_int(period, 1, MAX_PERIODS, "a period")
-
-    @staticmethod
-    def _valid_code(code: str) -> str:
-        valid = codes.class_code(code)
-        if valid is None:
-            raise Refused(f"A class code is {codes.CODE_RULE}.")
-        return valid
-
-    @staticmethod
-    def _valid_student(student: str) -> str:
-        if not isinstance(student, str) or not re.fullmatch(r"[0-9a-f]{16}", student):
-            raise ValueError("a student id is 16 hex digits (codes.student_id)")
-        return student
-
-    @staticmethod
-    def _valid_question(question: object) -> str:
-        if not isinstance(question, str) or not QUESTION_PATTERN.fullmatch(question):
-            raise ValueError(BAD_QUESTION)
-        return question
-
-    @staticmethod
-    def _valid_digit(meant: object) -> int:
-        if isinstance(meant, bool) or not isinstance(meant, (int, np.integer)) or not 0 <= meant < N_DIGITS:
-            raise ValueError(f"the digit meant is one of 0-{N_DIGITS - 1}")
-        return int(meant)
-
-    # -- what a back end provides (each atomic) -------------------------------------------------
-    # "missing": no such class (or due for deletion); "ended": the class is ended (read-only).
-    @abstractmethod
-    def _purge(self, now: float, ended_before: float) -> None:
-        """Delete every class that ended before ``ended_before``, with everything sent to it, and budgets
-        spent before ``now``."""
-
-    @abstractmethod
-    def _insert_class(self, info: ClassInfo, key_digest: bytes, max_classes: int) -> int | str:
-        """Create the class: 0, or "taken" (a class has the code), or "full" (``max_classes`` are open at
-        ``info.created_at``)."""
-
-    @abstractmethod
-    def _class(self, code: str) -> tuple[ClassInfo, bytes] | None:
-        """The class with this code and its key digest, or None; ended classes are returned too."""
-
-    @abstractmethod
-    def _classes(self) -> list[ClassInfo]:
-        """Every class held (some may be due for deletion)."""
-
-    @abstractmethod
-    def _reopen(self, code: str, expires_at: float) -> None:
-        """The class is open until ``expires_at`` (its end cleared)."""
-
-    @abstractmethod
-    def _end(self, code: str, now: float) -> None:
-        """The class ended at ``now``, unless it ended already (by hand, or at its expiry)."""
-
-    @abstractmethod
-    def _delete_class(self, code: str) -> None: ...
-
-    @abstractmethod
-    def _new_period(self, code: str, now: float, active_until: float, max_periods: int) -> str:
-        """If the class is open, its period + 1 and pace None ("ok"; "full" once it holds ``max_periods``);
-        keeps the class open until at least ``active_until``."""
-
-    @abstractmethod
-    def _set_pace(self, code: str, step: int | None) -> None: ...
-
-    @abstractmethod
-    def _insert_drawing(
-        self, code: str, drawing: StoredDrawing, per_class: int, per_student: int, active_until: float
-    ) -> int | str:
-        """Add it to the current period if the class is open: its new id; "missing"; "ended"; "full" if the
-        period holds ``per_class`` and the student has fewer than ``per_student`` (whose oldest would make room).
-        Keeps the class open until at least ``active_until``."""
-
-    @abstractmethod
-    def _select_drawings(self, code: str, period: int, student: str | None) -> list[StoredDrawing]: ...
-
-    @abstractmethod
-    def _delete_drawings(
-        self, code: str, period: int, drawing_id: int | None = None, student: str | None = None
-    ) -> int: ...
-
-    @abstractmethod
-    def _put_answer(self, code: str, student: str, question: str, choice: str, now: float, active_until: float) -> str:
-        """In the current period, if the class is open: "counted" (not revealed: replaces the student's answer)
-        or "after" (revealed: kept apart unless they have one there already); "missing"; "ended". Keeps the class
-        open until at least ``active_until``."""
-
-    @abstractmethod
-    def _select_answers(
-        self, code: str, period: int, question: str | None = None, student: str | None = None
-    ) -> list[Answer]: ...
-
-    @abstractmethod
-    def _put_reveal(self, code: str, period: int, question: str, now: float) -> None: ...
-
-    @abstractmethod
-    def _delete_reveal(self, code: str, period: int, question: str) -> None: ...
-
-    @abstractmethod
-    def _delete_question(self, code: str, period: int, question: str) -> None:
-        """Delete the question's answers (both kinds) and its reveal in ``period``."""
-
-    @abstractmethod
-    def _revealed(self, code: str, period: int) -> set[str]: ...
-
-    @abstractmethod
-    def _check_in(self, code: str, student: str, step: int | None, now: float, max_students: int) -> str:
-        """If the class is open, note the student's step and ``now``: "ok"; "full" for a newcomer once
-        ``max_students`` have checked in; "missing"; "ended"."""
-
-    @abstractmethod
-    def _presence(self, code: str) -> dict[str, Presence]: ...
-
-    @abstractmethod
-    def _take(self, name: str, window: int, cost: int, forget_after: float) -> int:
-        """Add ``cost`` to the budget's use in ``window``; the use after it."""
-
-    def close_connections(self) -> None:  # noqa: B027 - optional for back ends that hold none
-        """Release what the store holds open (connections); it can still be used afterwards."""
+        return info.period if period is None else valid_int(period, 1, MAX_PERIODS, "a period")

@@ -7,8 +7,8 @@ import argparse
 import json
 import sys
 
+from ..classroom.bounds import LONGEST_KEEP_SECONDS, MAX_PERIODS
 from ..classroom.records import KEEP_AFTER_END_SECONDS, KEEP_SECONDS
-from ..classroom.store import LONGEST_KEEP_SECONDS, MAX_PERIODS
 from .arguments import number_in
 
 KEEP_HOURS = KEEP_SECONDS / 3600

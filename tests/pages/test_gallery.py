@@ -1,5 +1,5 @@
 """The class gallery under AppTest: a teacher's class, students sending from Draw, strangers refused, the teacher's
-moderation, the budgets; and the class CLI. The store itself: tests/nbcore/test_class_store.py."""
+moderation, the budgets; and the class CLI. The store itself: tests/nbcore/test_class_store_*.py."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """devtools/pace_bench.py's own parts: its arguments and its per-student figures (its measuring parts run in
-tests/e2e/test_class_store_e2e.py with two students; the figures themselves are printed, never asserted)."""
+tests/e2e/test_class_store_replicas.py with two students; the figures themselves are printed, never asserted)."""
 
 from __future__ import annotations
 
