@@ -294,7 +294,7 @@ def background(
 
 
 def is_shared(value) -> bool:
-    """Whether ``value`` is a shared function or a background resource (what ``lab/data/`` and ``lab/class_store.py`` declare)."""
+    """Whether ``value`` is a shared function or a background resource (what ``lab/data/`` declares)."""
     return isinstance(value, (SharedFunction, BackgroundResource))
 
 

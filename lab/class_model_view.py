@@ -1,7 +1,7 @@
 """The class gallery's section on the class's model: a naive Bayes trained on the class's drawings beside
 MNIST's (and, with K above 1, the class's mixture of K styles per digit), its accuracies leave one student out,
 P(x | y) and the curve of accuracy against drawings per digit. No student is named. The results are kept in
-``lab/class_store.py``; this lays them out."""
+``lab/data/class_models.py``; this lays them out."""
 
 from __future__ import annotations
 

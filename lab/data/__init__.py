@@ -9,9 +9,10 @@
 
 Every function there is a declaration: ``@shared`` (read-only results kept for the server's lifetime, out of
 reach of a client's ``clear_cache``) or ``@background`` (slow work in a thread, waited for behind a progress
-bar); the machinery is ``lab/caching.py``. A session's settings (``lab/settings.py``) live in
-``st.session_state``; a model for them is derived from the shared counts in about a millisecond. The class
-store, the one writable share, is opened in ``lab/class_store.py``.
+bar); the machinery is ``lab/caching.py``, which nothing else imports. A cache keys on values: a session's model
+settings are a ``Settings`` (``lab/model_settings.py``; the sidebar that edits them, ``lab/settings.py``, is above
+this package), and a model for them is derived from the shared counts in about a millisecond. The class store, the
+one writable share, is opened in ``class_store.py``.
 """
 
 from __future__ import annotations

@@ -126,9 +126,9 @@ def test_results_are_bounded_least_recently_used_first_and_a_failure_stores_noth
     assert results.get("d", lambda: 4) == 4
 
 
-def test_nothing_is_kept_in_a_streamlit_cache_and_only_lab_data_and_state_declare_shared_results():
-    """st.cache_* is emptied by any visitor's clear_cache, so it is used nowhere; the decorators only in lab/data/
-    and lab/class_store.py."""
+def test_nothing_is_kept_in_a_streamlit_cache():
+    """st.cache_* is emptied by any visitor's clear_cache, so it is used nowhere (that only lab/data/ declares shared
+    results is tests/tools/test_layers.py's)."""
     sources = [*REPO.glob("lab/**/*.py"), *REPO.glob("pages/*.py"), REPO / "app.py"]
     assert len(sources) > 20
     for path in sources:
@@ -139,15 +139,7 @@ def test_nothing_is_kept_in_a_streamlit_cache_and_only_lab_data_and_state_declar
             for node in ast.walk(tree)
             if isinstance(node, ast.Attribute) and node.attr in ("cache_resource", "cache_data")
         ]
-        imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)} | {
-            f"{node.module}.{alias.name}"
-            for node in ast.walk(tree)
-            if isinstance(node, ast.ImportFrom)
-            for alias in node.names
-        }
         assert not cache_calls, f"{relative} keeps results in st.cache_*: declare them in lab/data/"
-        if relative not in ("lab/caching.py", "lab/class_store.py") and not relative.startswith("lab/data/"):
-            assert "lab.caching" not in imported, f"{relative} imports lab.caching: declare it in lab/data/"
 
 
 RESOURCES: dict = {}  # background resources a test declares, for its AppTest script to call by name
