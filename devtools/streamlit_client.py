@@ -19,10 +19,11 @@ same fields (read from a recording of Chromium on this app, see ``devtools/drawi
   the browser then asks for a run of that fragment every interval (``rerun_script`` with the fragment's
   id and ``is_auto_rerun``) until ``stop_auto_rerun`` names it or a whole run starts (its ``new_session``
   without fragment ids clears every timer; the run's ``auto_rerun`` messages set them again). The client
-  keeps the same timers (``auto_reruns``) and runs them in ``run_auto_reruns``, between its own actions;
+  keeps the same timers (``auto_reruns``, ``devtools/fragment_timers.py``) and runs them in ``run_auto_reruns``,
+  between its own actions;
 * ``clear_cache`` (the "Clear caches" menu item: ``st.cache_data/resource`` and this session's
   state cleared, no rerun);
-* an upload into ``st.file_uploader``: ``file_urls_request`` -> ``file_urls_response`` (an upload URL
+* an upload into ``st.file_uploader`` (``devtools/protocol_upload.py``): ``file_urls_request`` -> ``file_urls_response`` (an upload URL
   for this session), an HTTP PUT of the file (multipart, with the XSRF cookie that ``/_stcore/health``
   sets and its value in ``X-Xsrftoken``), then a rerun with the file's ``file_uploader_state_value``.
 
@@ -31,7 +32,7 @@ or FINISHED_WITH_COMPILE_ERROR; a run cut short by the next one, FINISHED_EARLY_
 followed by that next run). Widget states of widgets that a finished run did not show are dropped,
 as the frontend does. By default the client does not advertise cached message hashes, so the server sends
 every message in full (no ``ref_hash`` fetches over HTTP). With ``message_cache=True`` it keeps messages as the
-browser does (ForwardMsgs marked ``cacheable``, kept while used within the last ``CACHE_RUNS`` finished runs),
+browser does (``devtools/message_cache.py``: ForwardMsgs marked ``cacheable``, kept while recently used),
 advertises their hashes with every run, and reads a ``ref_hash`` reply from what it keeps.
 
 Usage::
@@ -45,7 +46,7 @@ Usage::
         client.run_auto_reruns(until=time.perf_counter() + 10)  # 10 s of the page's timed fragments
         run = client.select_slider("alpha", "2")
         run = client.click("draw_test_next")
-        run = client.upload("draw_upload", "seven.png", png_bytes, "image/png")
+        run = protocol_upload.upload(client, "draw_upload", "seven.png", png_bytes, "image/png")
         client.clear_cache()
 
 Widgets are named by their user ``key`` (``st.slider(..., key="draw_brush")`` -> "draw_brush") or
@@ -63,24 +64,21 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-import uuid
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import Any
 
 import websocket  # websocket-client
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ClientState_pb2 import ClientState
-from streamlit.proto.Common_pb2 import FileURLs, FileURLsRequest
 from streamlit.proto.Element_pb2 import Element
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
+from devtools.fragment_timers import AutoRerun, next_due, set_timer
+from devtools.message_cache import MessageCache
 from devtools.protocol_run import ProtocolError, RunResult, ShownElement
-from devtools.protocol_upload import XSRF_COOKIE, UploadError, health_xsrf, put_form
 
 STREAM_PATH = "/_stcore/stream"
-CACHE_RUNS = 2  # the browser keeps a cacheable message while used within this many runs (global.maxCachedMessageAge)
 FINISHED = ForwardMsg.ScriptFinishedStatus
 ENDING_STATUSES = {
     FINISHED.FINISHED_SUCCESSFULLY: "finished",
@@ -100,14 +98,6 @@ def widget_state(widget_id: str, field_name: str, value: Any) -> WidgetState:
     else:
         setattr(state, field_name, value)
     return state
-
-
-@dataclass
-class AutoRerun:
-    """A fragment the server asked to rerun every ``interval`` seconds; ``due``: its next time (time.perf_counter())."""
-
-    interval: float
-    due: float
 
 
 def loopback_address(number: int) -> str:
@@ -160,9 +150,8 @@ class StreamlitClient:
         self.auto_reruns: dict[str, AutoRerun] = {}  # fragment id -> its timer, as the browser keeps them
         self.bytes_sent = 0
         self.bytes_received = 0
-        self._xsrf: str | None = None
-        # hash -> [message, finished runs since it was last used], when caching as the browser does
-        self.message_cache: dict[str, list] | None = {} if message_cache else None
+        self.xsrf: str | None = None  # the XSRF cookie's value once read (devtools/protocol_upload.py)
+        self.message_cache = MessageCache() if message_cache else None  # kept as the browser keeps them
 
     # -- connection ---------------------------------------------------------------------------
     def open(self) -> None:
@@ -228,15 +217,7 @@ class StreamlitClient:
         Returns the runs made. With no timer, it waits until ``until``.
         """
         runs = 0
-        while True:
-            due = min((timer.due for timer in self.auto_reruns.values()), default=until)
-            if due >= until:
-                time.sleep(max(0.0, until - time.perf_counter()))
-                return runs
-            time.sleep(max(0.0, due - time.perf_counter()))
-            fragment_id = next(key for key, timer in self.auto_reruns.items() if timer.due == due)
-            timer = self.auto_reruns[fragment_id]
-            timer.due = max(timer.due + timer.interval, time.perf_counter())
+        while (fragment_id := next_due(self.auto_reruns, until)) is not None:
             request = ClientState(
                 page_script_hash=self.page_script_hash,
                 fragment_id=fragment_id,
@@ -248,6 +229,7 @@ class StreamlitClient:
             runs += 1
             if each is not None and each(run):
                 return runs
+        return runs
 
     def set_widget(self, key: str, field_name: str, value: Any, run: bool = True) -> RunResult | None:
         """Give widget ``key`` a value (a WidgetState field, e.g. "double_array_value", [20]) and, if ``run``, rerun.
@@ -292,60 +274,6 @@ class StreamlitClient:
         request = ClientState(page_script_hash=self.pages[page])
         request.widget_states.widgets.extend(self.widgets.values())
         return self._run(BackMsg(rerun_script=request))
-
-    def upload(self, key: str, name: str, data: bytes, mime: str = "application/octet-stream") -> RunResult:
-        """Put one file into ``st.file_uploader(key=key)`` as the frontend does, and rerun; ``UploadError`` if refused."""
-        widget_id = self.widget_id(key)
-        urls = self.request_upload_urls([name])[0]
-        self.put_file(urls.upload_url, name, data, mime)
-        state = WidgetState(id=widget_id)
-        info = state.file_uploader_state_value.uploaded_file_info.add()
-        info.name, info.size, info.file_id = name, len(data), urls.file_id
-        info.file_urls.CopyFrom(urls)
-        self.widgets[widget_id] = state
-        return self.rerun(self.widget_fragments.get(widget_id, ""))
-
-    def request_upload_urls(self, file_names: list[str], session_id: str | None = None) -> list[FileURLs]:
-        """``file_urls_request`` (for this session unless ``session_id``): one FileURLs (upload/delete URL) per name."""
-        request_id = uuid.uuid4().hex
-        self.send(
-            BackMsg(
-                file_urls_request=FileURLsRequest(
-                    request_id=request_id,
-                    file_names=file_names,
-                    session_id=self.session_id if session_id is None else session_id,
-                )
-            )
-        )
-        while True:  # messages of runs still being flushed may come first
-            message, _ = self.receive()
-            if (
-                message.WhichOneof("type") == "file_urls_response"
-                and message.file_urls_response.response_id == request_id
-            ):
-                response = message.file_urls_response
-                if response.error_msg:
-                    raise UploadError(0, response.error_msg)
-                return list(response.file_urls)
-
-    def put_file(self, upload_url: str, name: str, data: bytes, mime: str) -> None:
-        """HTTP PUT of one file to ``upload_url`` (as in a FileURLs), multipart like the frontend's FormData."""
-        xsrf = self.xsrf_token()
-        cookies = "; ".join(part for part in (self.cookie, f"{XSRF_COOKIE}={xsrf}" if xsrf else "") if part)
-        headers = {"Cookie": cookies}
-        if xsrf:
-            headers["X-Xsrftoken"] = xsrf
-        if self.origin:
-            headers["Origin"] = self.origin
-        # a path on the app, like the frontend's buildHttpUri: under the app's base URL (its path prefix included)
-        url = upload_url if "://" in upload_url else self.base_url + "/" + upload_url.lstrip("/")
-        put_form(url, name, data, mime, headers, self.timeout)
-
-    def xsrf_token(self) -> str:
-        """The XSRF cookie's value, as set by ``/_stcore/health`` (which the frontend polls first); "" if XSRF is off."""
-        if self._xsrf is None:
-            self._xsrf = health_xsrf(self.base_url, self.cookie, self.timeout)
-        return self._xsrf
 
     def clear_cache(self) -> None:
         """The menu's "Clear caches": the server clears st.cache_data/st.cache_resource and this session's state."""
@@ -419,7 +347,7 @@ class StreamlitClient:
     def _run(self, message: BackMsg, on_element: Callable[[ShownElement], None] | None = None) -> RunResult:
         fragment_id = message.rerun_script.fragment_id if message.HasField("rerun_script") else ""
         if self.message_cache is not None and message.HasField("rerun_script"):
-            message.rerun_script.cached_message_hashes[:] = sorted(self.message_cache)
+            message.rerun_script.cached_message_hashes[:] = self.message_cache.hashes()
         result = RunResult(sent_at=self.send(message), fragment_id=fragment_id)
         return self.wait_for_run(result, on_element)
 
@@ -429,14 +357,15 @@ class StreamlitClient:
         while True:
             message, received_at = self.receive()
             result.messages += 1
-            message = self._through_cache(message)
+            if self.message_cache is not None:
+                message = self.message_cache.through(message)
             kind = message.WhichOneof("type")
             if kind == "new_session":
                 self._on_new_session(message.new_session)
                 if not message.metadata.run.fragment_ids:  # a whole run: the browser drops every timer
                     self.auto_reruns.clear()
             elif kind == "auto_rerun":
-                self._on_auto_rerun(message.auto_rerun.fragment_id, message.auto_rerun.interval, received_at)
+                set_timer(self.auto_reruns, message.auto_rerun.fragment_id, message.auto_rerun.interval, received_at)
             elif kind == "stop_auto_rerun":
                 for stopped in message.stop_auto_rerun.fragment_ids:
                     self.auto_reruns.pop(stopped, None)
@@ -464,51 +393,16 @@ class StreamlitClient:
                     shown_ids.clear()
                     continue
                 result.status, result.finished_at = status, received_at
-                self._age_cache()
+                if self.message_cache is not None:
+                    self.message_cache.age()
                 self._drop_stale_widgets(shown_ids, result.fragment_id if status == "fragment" else None)
                 return result
-
-    def _through_cache(self, message: ForwardMsg) -> ForwardMsg:
-        """``message``, or the kept message a ``ref_hash`` names (with the reference's metadata); kept if cacheable."""
-        if self.message_cache is None:
-            return message
-        if message.WhichOneof("type") == "ref_hash":
-            kept = self.message_cache.get(message.ref_hash)
-            if kept is None:
-                raise ProtocolError(
-                    f"the server referred to message {message.ref_hash}, which this client does not hold"
-                )
-            kept[1] = 0
-            resolved = ForwardMsg()
-            resolved.CopyFrom(kept[0])
-            resolved.metadata.CopyFrom(message.metadata)
-            return resolved
-        if message.metadata.cacheable and message.hash:
-            self.message_cache[message.hash] = [message, 0]
-        return message
-
-    def _age_cache(self) -> None:
-        """A run finished: messages unused for more than CACHE_RUNS finished runs are dropped, as the browser does."""
-        if self.message_cache is None:
-            return
-        for key, kept in list(self.message_cache.items()):
-            kept[1] += 1
-            if kept[1] > CACHE_RUNS:
-                del self.message_cache[key]
 
     def _on_new_session(self, new_session) -> None:
         if new_session.initialize.session_id:
             self.session_id = new_session.initialize.session_id
         if new_session.page_script_hash:
             self.page_script_hash = new_session.page_script_hash
-
-    def _on_auto_rerun(self, fragment_id: str, interval: float, received_at: float) -> None:
-        """A timer as the browser's ``handleAutoRerun`` sets it: kept as it runs when the interval is the same."""
-        if not fragment_id or interval <= 0:
-            return
-        held = self.auto_reruns.get(fragment_id)
-        if held is None or held.interval != interval:
-            self.auto_reruns[fragment_id] = AutoRerun(interval, received_at + interval)
 
     def _on_element(self, message: ForwardMsg, received_at: float, shown_ids: set[str]) -> ShownElement:
         element: Element = message.delta.new_element

@@ -27,7 +27,8 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-XSRF_COOKIE = "_streamlit_xsrf"
+from devtools.protocol_upload import XSRF_COOKIE
+
 UPLOAD_PATH = "/_stcore/upload_file"
 
 

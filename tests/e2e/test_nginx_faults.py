@@ -27,7 +27,7 @@ from collections import defaultdict
 
 import pytest
 
-from devtools import replicas
+from devtools import protocol_upload, replicas
 from devtools.upload_flood import FloodReport, flood_and_probe
 from tests.conftest import REPO, require
 from tests.e2e.test_replicas import cookies_per_replica
@@ -137,8 +137,10 @@ def test_uploads_reach_their_session_also_after_a_replica_dies(served):
         with StreamlitClient(served.url, timeout=60, cookie=f"nb_replica={cookie_value}") as client:
             run = client.connect(page="draw")
             assert run.errors == [], run.errors
-            urls = client.request_upload_urls(["seven.png"])[0]
-            client.put_file(urls.upload_url, "seven.png", picture, "image/png")  # UploadError unless 204
+            urls = protocol_upload.request_upload_urls(client, ["seven.png"])[0]
+            protocol_upload.put_file(
+                client, urls.upload_url, "seven.png", picture, "image/png"
+            )  # UploadError unless 204
 
     for values in cookies:
         for value in values:

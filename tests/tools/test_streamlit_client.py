@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from devtools import app_server
+from devtools import app_server, protocol_upload
 from devtools.protocol_upload import UploadError
 from devtools.streamlit_client import StreamlitClient, loopback_address
 
@@ -124,14 +124,17 @@ def test_pages_cache_clear_and_second_session(server):
 def test_upload_goes_through_put_and_widget_state(server):
     with StreamlitClient(server.url, timeout=30) as client:
         client.connect()
-        assert client.upload("file", "notes.txt", b"hello", "text/plain").metric("Uploaded") == "notes.txt:5"
+        assert (
+            protocol_upload.upload(client, "file", "notes.txt", b"hello", "text/plain").metric("Uploaded")
+            == "notes.txt:5"
+        )
         # the upload URL belongs to this session: another session id is refused by the server
         with StreamlitClient(server.url, timeout=30) as other:
             other.connect()
-            urls = other.request_upload_urls(["x.txt"])[0]
+            urls = protocol_upload.request_upload_urls(other, ["x.txt"])[0]
             forged = urls.upload_url.replace(other.session_id, "not-a-session")
             with pytest.raises(UploadError) as refused:
-                other.put_file(forged, "x.txt", b"x", "text/plain")
+                protocol_upload.put_file(other, forged, "x.txt", b"x", "text/plain")
             assert refused.value.status == 400 and "Invalid session_id" in refused.value.body
 
 
