@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from lab import i18n, language, links
+from lab import i18n, language, link_names, links
 from lab.i18n import _
 
 STATE_KEY = "presenter"  # the toggle's key, and its name in the link (?presenter=true)
@@ -193,7 +193,7 @@ def sidebar_toggle() -> None:
             "Larger type, high contrast and the sidebar folded away, for a projector. "
             "A link with ?presenter=true opens in it."
         ),
-        **links.control(_("Presenter mode"), STATE_KEY, False),
+        **links.control(_("Presenter mode"), STATE_KEY, link_names.row(STATE_KEY).default),
     )
 
 
