@@ -17,7 +17,7 @@ import os
 import sys
 import time
 
-from devtools import app_server, chromium, draw_page
+from devtools import app_server, bench_harness, chromium, draw_page
 from devtools.app_server import REPO
 from devtools.async_draw import STROKE_STEP_PX
 from devtools.procfs import descendants, group_cpu_seconds, stat_fields
@@ -49,13 +49,10 @@ def main() -> int:
     args = parser.parse_args()
     chromium.exit_unless_browser()
     with app_server.script_data_dir(args.data_dir, args.mnist_source, "nb-cost-") as (data_dir, _):
-        from playwright.sync_api import sync_playwright
-
         with (
-            sync_playwright() as playwright,
+            bench_harness.launched_chromium() as browser,
             app_server.StreamlitServer(data_dir, REPO / "test-artifacts" / "action-cost.log") as server,
         ):
-            browser = chromium.launch_chromium(playwright)
             page = browser.new_context(viewport=chromium.VIEWPORT).new_page()
             page.goto(server.url + "/draw", timeout=180_000)
             chromium.wait_for_run(page, timeout=180)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import re
 import shutil
 import signal
 import socket
@@ -23,8 +22,6 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
-# What lab/shell.py logs after each script run when NBCORE_LOG_RERUN_MS=1: the page, milliseconds, the outcome.
-RERUN_LINE = re.compile(r"^NBCORE_RERUN page=(\S+) ms=([0-9.]+) outcome=(\S+)", re.MULTILINE)
 
 
 def free_port() -> int:

@@ -26,18 +26,16 @@ folder (like a download), and importing torch + torchvision for that alone takes
 from __future__ import annotations
 
 import argparse
-import re
 import shutil
 import sys
 import time
 from pathlib import Path
 
-from devtools import app_server, chromium, draw_page, page_checks
+from devtools import app_server, bench_harness, chromium, draw_page, page_checks, rerun_log
 from devtools.app_server import REPO
 from devtools.bench_report import load_averages, markdown_table, percentile, verdict
 
 STROKE_PLAN = (1, 7, 4, 0, 3)
-RERUN_LINE = re.compile(r"^NBCORE_RERUN page=draw ms=([0-9.]+)", re.MULTILINE)
 TARGETS = {"stroke": 300.0, "cold": 8.0, "cached": 5.0}
 
 INSTALL_PROBE_JS = """sig => {
@@ -131,7 +129,7 @@ def measure_strokes(browser, server, total: int, warmup: int = 2) -> dict[str, l
 
 def server_run_ms(server) -> list[float]:
     """Durations of the Draw page's script runs so far, from the server log (NBCORE_LOG_RERUN_MS=1 lines)."""
-    return [float(match.group(1)) for match in RERUN_LINE.finditer(server.log_text())]
+    return [run.ms for run in rerun_log.parse_runs(server.log_text()) if run.page == "draw"]
 
 
 # Installed before any page script: wall-clock times (ms since the epoch, the same clock as the
@@ -202,11 +200,8 @@ def main() -> int:
     chromium.exit_unless_browser()
     args.log_dir.mkdir(parents=True, exist_ok=True)
     with app_server.script_data_dir(args.data_dir, args.mnist_source, "nb-latency-") as (data_dir, _):
-        from playwright.sync_api import sync_playwright
-
         load_before = load_averages()
-        with sync_playwright() as playwright:
-            browser = chromium.launch_chromium(playwright)
+        with bench_harness.launched_chromium() as browser:
             print(f"data dir: {data_dir}; server logs in {args.log_dir}", flush=True)
             first = measure_cold_start(browser, data_dir, args.log_dir / "cold-1.log")
             print(f"cold start (MNIST as *.gz only): {first}", flush=True)

@@ -33,14 +33,13 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
-import re
 import statistics
 import sys
 import tempfile
 import zlib
 from pathlib import Path
 
-from devtools import app_server, async_draw, chromium, draw_page, live_reading
+from devtools import app_server, async_draw, bench_harness, chromium, draw_page, live_reading, rerun_log
 from devtools.app_server import REPO
 from devtools.bench_report import markdown_table, percentile
 from devtools.streamlit_client import StreamlitClient
@@ -60,7 +59,6 @@ SHAPES: dict[str, list[list[draw_page.Point]]] = {
 # ms between the strokes of one digit in part 2: about the median pause within a handwritten symbol
 # (devtools/stroke_gaps.py: 489 ms), shorter than the canvas's rest (lab/canvas.py's REST_MS)
 STROKE_GAP_MS = 500
-RERUN = re.compile(r"NBCORE_RERUN page=(\S+) ms=([0-9.]+) outcome=(\S+) scope=(\S+)")
 
 
 def clear(page) -> None:
@@ -128,14 +126,14 @@ def server_runs(browser, app: str, data_dir: Path, log_dir: Path, name: str, rou
         try:
             page.goto(f"{server.url}/draw", timeout=180_000)
             chromium.wait_for_run(page, timeout=180)
-            before = len(RERUN.findall(server.log_text()))
+            before = len(rerun_log.parse_runs(server.log_text()))
             drawn = draw_digits(page, rounds, STROKE_GAP_MS)
-            runs = RERUN.findall(server.log_text())[before:]
+            runs = rerun_log.parse_runs(server.log_text())[before:]
         finally:
             page.close()
         bytes_seen = protocol_bytes(server.url)
     strokes_per_digit = sum(len(s) for s in SHAPES.values()) / len(SHAPES)
-    stroke_runs = [float(ms) for page_name, ms, _, scope in runs if page_name == "draw" and scope == "fragment"]
+    stroke_runs = [run.ms for run in runs if run.page == "draw" and run.scope == "fragment"]
     return {
         "name": name,
         "digits": drawn,
@@ -210,15 +208,12 @@ def main() -> int:
     if 5 in args.parts and not args.before:
         parser.error("part 5 compares with another checkout: give --before")
     chromium.exit_unless_browser()
-    from playwright.sync_api import sync_playwright
-
     with (
         tempfile.TemporaryDirectory(prefix="live-bench-") as scratch,
         app_server.script_data_dir(None, None, "live-bench-data-") as (data_dir, _),
-        sync_playwright() as playwright,
+        bench_harness.launched_chromium() as browser,
     ):
         mnist = load_mnist_arrays(data_dir)
-        browser = chromium.launch_chromium(playwright)
         try:
             if 1 in args.parts:
                 print_timing(browser, data_dir, Path(scratch), args)

@@ -47,7 +47,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from devtools import app_server, chromium, page_checks
+from devtools import app_server, chromium, page_checks, rerun_log
 from devtools.app_server import REPO
 from devtools.async_draw import (
     PAGE_STATE_JS,
@@ -221,7 +221,7 @@ async def run_phase(browser, data_dir: Path, log_dir: Path, sessions: int, args)
     for line in log_text.splitlines():
         if "Traceback" in line or "Uncaught app exception" in line:
             phase.error(-1, f"server log: {line[:200]}")
-    runs = [(page, float(ms), outcome) for page, ms, outcome in app_server.RERUN_LINE.findall(log_text[log_from:])]
+    runs = [(run.page, run.ms, run.outcome) for run in rerun_log.parse_runs(log_text[log_from:])]
     run_ms = [ms for _, ms, _ in runs]
     return {
         "sessions": sessions,
@@ -304,7 +304,7 @@ async def main_async(args, data_dir: Path) -> list[dict]:
 
     results = []
     async with async_playwright() as playwright:
-        browser = await playwright.chromium.launch(executable_path=str(chromium.CHROMIUM), args=chromium.CHROMIUM_ARGS)
+        browser = await chromium.launch_chromium(playwright)
         try:
             for sessions in args.sessions:
                 print(f"-- {sessions} sessions: starting a fresh server …", flush=True)

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from streamlit.proto.BackMsg_pb2 import BackMsg
 
-from devtools import app_server, async_draw, chromium, draw_page
+from devtools import app_server, async_draw, bench_harness, chromium, draw_page
 from devtools.app_server import REPO
 
 DEFAULT_OUT = REPO / "devtools" / "drawings.json"
@@ -45,11 +45,8 @@ def canvas_message(frames: list[bytes]) -> BackMsg | None:
 
 
 def record(url: str, digits: list[int]) -> list[dict]:
-    from playwright.sync_api import sync_playwright
-
     recorded = []
-    with sync_playwright() as playwright:
-        browser = chromium.launch_chromium(playwright)
+    with bench_harness.launched_chromium() as browser:
         try:
             page = browser.new_page(viewport=chromium.VIEWPORT)
             frames: list[bytes] = []

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from devtools import app_server, chromium, draw_page, page_checks
+from devtools import app_server, bench_harness, chromium, draw_page, page_checks
 from devtools.app_server import REPO
 
 
@@ -75,10 +75,7 @@ def main() -> int:
         args.out.mkdir(parents=True, exist_ok=True)
         log_path = (scratch or Path(tempfile.mkdtemp(prefix="nb-screens-"))) / "streamlit-server.log"
 
-        from playwright.sync_api import sync_playwright
-
-        with app_server.StreamlitServer(data_dir, log_path) as server, sync_playwright() as playwright:
-            browser = chromium.launch_chromium(playwright)
+        with app_server.StreamlitServer(data_dir, log_path) as server, bench_harness.launched_chromium() as browser:
             paths = None
             for suffix, options in SCREENS.items():
                 page = browser.new_context(**options).new_page()

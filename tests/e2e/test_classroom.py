@@ -26,7 +26,7 @@ import re
 
 import pytest
 
-from devtools import app_server, async_draw, chromium, draw_page, page_checks
+from devtools import app_server, async_draw, chromium, draw_page, page_checks, rerun_log
 from tests.e2e.conftest import ARTIFACTS
 
 STUDENTS = (1, 0, 7, 3, 6)  # the digit each session draws (one stroke each)
@@ -187,6 +187,6 @@ def test_five_students_at_once_each_see_their_own_digit_and_settings(classroom_s
     assert not report["page_errors"], "\n".join(report["page_errors"])
     log = classroom_server.log_text()
     assert not re.search(r"Traceback|Uncaught app exception", log), log[-3000:]
-    runs = app_server.RERUN_LINE.findall(log)
+    runs = [(run.page, run.ms, run.outcome) for run in rerun_log.parse_runs(log)]
     # each student: the page and the drawing (Clear, and the same digit drawn again, cost no run since issue 40)
     assert len(runs) >= 2 * len(STUDENTS) and {page for page, _, _ in runs} == {"draw"}, runs

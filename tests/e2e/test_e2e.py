@@ -8,11 +8,10 @@ redrawing it, and uploads (a digit picture, and files that are not pictures) beh
 from __future__ import annotations
 
 import io
-import re
 
 from PIL import Image, ImageDraw
 
-from devtools import chromium, draw_page, page_checks
+from devtools import chromium, draw_page, page_checks, rerun_log
 
 NOT_AN_IMAGE = "This file is not an image we can read"
 
@@ -28,7 +27,6 @@ def assert_no_problems(page, where: str) -> None:
 
 
 # the server's log line per script run (NBCORE_LOG_RERUN_MS=1, lab/runs.py): page and scope ("app" or "fragment")
-RERUN_LINES = re.compile(r"^NBCORE_RERUN page=(\S+) ms=\S+ outcome=\S+ scope=(\S+)$", re.MULTILINE)
 
 
 def open_draw_page(page, base_url: str) -> draw_page.Point:
@@ -116,11 +114,11 @@ def test_drawn_digits_are_predicted(page, base_url):
 def test_a_stroke_reruns_only_the_drawing_part_of_the_page(page, base_url, warm_app):
     """The canvas, predictions and evidence are an st.fragment: a stroke does not rerun the sidebar or the page."""
     origin = open_draw_page(page, base_url)
-    lines_before = len(RERUN_LINES.findall(warm_app.log_text()))
+    lines_before = len(rerun_log.parse_runs(warm_app.log_text()))
     draw_page.draw_digit(page, 1, origin)
     assert draw_page.wait_for_prediction(page)[0] == "1"
     chromium.wait_for_run(page, charts=False)
-    new_runs = RERUN_LINES.findall(warm_app.log_text())[lines_before:]
+    new_runs = [(run.page, run.scope) for run in rerun_log.parse_runs(warm_app.log_text())[lines_before:]]
     assert new_runs and all(scope == "fragment" for _, scope in new_runs), new_runs
     assert all(page_name == "draw" for page_name, _ in new_runs), new_runs
 

@@ -17,17 +17,15 @@ with apt), skipped elsewhere.
 
 from __future__ import annotations
 
-import re
 import time
 import uuid
 
 import pytest
 
-from devtools import app_server, chromium, draw_page, page_checks, replicas
+from devtools import app_server, chromium, draw_page, page_checks, replicas, rerun_log
 from tests.e2e.test_e2e import choose_input, drawn_seven_png, png_bytes, upload
 
 DIGITS = (1, 0, 7, 3)  # what sessions 0..3 draw; sessions 0, 1 on one replica, 2, 3 on the other
-RERUN_LINE = re.compile(r"^NBCORE_RERUN ", re.MULTILINE)
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +37,7 @@ def class_server(nginx_tools, app_data_dir, tmp_path_factory):
 
 
 def runs_logged(server: app_server.StreamlitServer) -> int:
-    return len(RERUN_LINE.findall(server.log_text()))
+    return len(rerun_log.parse_runs(server.log_text()))
 
 
 def cookies_per_replica(served: replicas.ClassServer, per_replica: int, tries: int = 40) -> list[list[str]]:
