@@ -163,7 +163,7 @@ def test_nothing_below_the_frame_imports_streamlit_but_figures_one_colour():
     """nbcore and lab's words are Streamlit-free; the figure builders take one colour constant (design.md says why)."""
     for module, targets in all_imports().items():
         streamlit = {target for target in targets if target.split(".")[0] == "streamlit"}
-        if module.startswith(("nbcore", "lab.figures", "lab.i18n", "lab.model_settings")):
+        if module.startswith(("nbcore", "lab.figures", "lab.i18n", "lab.model_settings", "lab.link_names")):
             assert streamlit <= {STREAMLIT_THEME_COLOUR}, module
         if module.startswith("nbcore"):
             assert not streamlit, module
