@@ -79,7 +79,7 @@ class ClassStore(StorePrimitives):
     """Classes, their drawings, poll answers and who is where; safe to use from many threads and processes at once.
 
     The public methods check their arguments and the teacher key, then call one primitive of the back
-    end, which does its part atomically. Teacher-only methods take ``key``: the class's teacher key, or
+    end (``StorePrimitives``), which does its part atomically. Teacher-only methods take ``key``: the class's teacher key, or
     ``OPERATOR``.
     """
 
